@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 from pathlib import Path
@@ -244,7 +245,17 @@ def write_documents(out: Path, meta: dict, lines: list[str], max_bytes: int | No
     return paths
 
 
+def ensure_fixed_hash_seed() -> None:
+    """Error messages embed reprs of sets (e.g. ``frozenset({'cuda', 'test'})``)
+    whose order depends on string hashing; pin it so output is reproducible."""
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.environ["PYTHONHASHSEED"] = "0"
+        os.execv(sys.executable, [sys.executable, *sys.argv])
+
+
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:
+        ensure_fixed_hash_seed()
     here = Path(__file__).resolve().parent
     repo = here.parent.parent
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
