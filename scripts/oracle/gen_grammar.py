@@ -394,6 +394,51 @@ def odd_cases() -> None:
     )
 
 
+def version_semantics() -> None:
+    # 21. Version-field semantics: prereleases, locals, wildcards, whitespace
+    # inside the literal (Specifier strips Unicode whitespace), arbitrary
+    # equality, invalid versions on either side.
+    lits = [
+        "3.14", "3.14.0", "3.14.0rc1", "3.14.0rc2", "3.14.0a1", "3.14.dev0", "3.14.*", "3.14.0.*", "3.13",
+        "3.13.1", "3.13.1+local", "3.13.1+", "3.13.1+LOCAL", "3.14.0rc1.post0", "3.14.0RC1", "3.14.0-rc1",
+    ]
+    for f in ("python_full_version", "implementation_version"):
+        for op in OPS:
+            for v in lits:
+                add(f"{f} {op} {q(v)}")
+    for op in ("<", "<=", ">", ">=", "==", "!=", "~=", "==="):
+        for v in ("3.14", "3.14.0rc1", "3.13.1", "6.8", "10", "7.3"):
+            add(f"{q(v)} {op} python_full_version", f"{q(v)} {op} platform_release", f"{q(v)} {op} implementation_version")
+    for v in (" 3.12", "3.12 ", "\t3.12", "3.12\t", "\u00a03.12", "3.12\u00a0", "\u20033.12", "3.12\u200b", "3.12\\n",
+              "\\n3.12", " 3.12 ", "3.12.* ", " 3.*", "= 3.12", "3. 12"):
+        for op in ("==", ">=", "!=", "==="):
+            add(f"python_version {op} \"{v}\"")
+    for v in ("6.8.0-49-generic", "6.8.0-49-GENERIC", "6.8.0-49-generic ", "24.1.0", "10", "", " ", "a b"):
+        for op in ("===", "==", "~=", "in"):
+            add(f"platform_release {op} {q(v)}", f"{q(v)} {op} platform_release")
+    for v in ("3.x", "foo", "", "3..1", "*", "3.12.*.*"):
+        for op in ("==", "!=", "<", "<=", ">", ">=", "~=", "==="):
+            add(f"python_version {op} {q(v)}", f"{q(v)} {op} python_version")
+    # The operator and the literal are concatenated before Specifier() parses them.
+    for op in ("==", "!=", "<", "<=", ">", ">=", "~="):
+        for v in ("=3.12", "= 3.12", "=3.12.0", "=3.11", "==3.12", "=3.*", ">3", "!3.12", "=3.12 "):
+            add(f"python_version {op} {q(v)}", f"{q(v)} {op} python_version")
+    add("extras in \"x\"", "dependency_groups in \"dev\"", "extras not in \"x\"", "dependency_groups == \"dev\"",
+        "extras", "extra", "extra ==", "\"cuda\" in extras in extras")
+    # Requirement-shaped inputs that look like markers / keywords as names.
+    for n in ("and", "or", "in", "not", "extra", "extras", "python_version", "os.name", "True"):
+        add(n, f"{n}>=1", f"{n}; os_name == 'posix'", f"{n}[x]")
+    add('python_version>=3.8', 'python_version >= "3.8"', 'python_full_version === "3.14.0RC1"',
+        'os_name===posix', "os_name === 'posix'", "os_name=='posix'")
+    # === in a specifier list: the fast path splits on commas, the token loop does not.
+    add("pkg===a,>=1", "pkg===a ,>=1", "pkg===a, >=1", "pkg (===a,>=1)", "pkg===a,b,>=1", "pkg===a,b",
+        "pkg===a;os_name=='posix'", "pkg===a ;os_name=='posix'", "pkg===(a)", "pkg===a)b", "pkg >=1,===a,b",
+        "pkg===1.0,", "pkg===1.0,,", "pkg===a,,>=1", "pkg >=1,,===a", "pkg===a, ,>=1", "pkg===a,;os_name=='posix'", "pkg===\u00e9", "pkg===a\u00a0", "pkg===a\tb")
+    # Variables glued to other characters.
+    add('os_name.lower() == "posix"', 'os_name\u00e9 == "posix"', 'os_name0 == "posix"', 'os_name- == "posix"',
+        'sys_platform_ == "linux"', '(os_name)== "posix"', 'os_name==("posix")', '[os_name] == "posix"')
+
+
 def main() -> int:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else (
         Path(__file__).resolve().parent.parent.parent / "tests" / "data" / "packaging-oracle" / "grammar.txt"
@@ -401,6 +446,7 @@ def main() -> int:
     odd_cases()
     marker_sections()
     requirement_sections()
+    version_semantics()
     text = "".join(encode_input_line(s) + "\n" for s in OUT)
     out.write_text(text, encoding="utf-8")
     print(f"wrote {out}: {len(OUT)} inputs", file=sys.stderr)
