@@ -439,6 +439,27 @@ def version_semantics() -> None:
         'sys_platform_ == "linux"', '(os_name)== "posix"', 'os_name==("posix")', '[os_name] == "posix"')
 
 
+def findings_examples() -> None:
+    # 22. Every example quoted in scripts/oracle/FINDINGS.md that is not
+    # already produced above.
+    add(
+        '"Te.St" in extra', 'extra == "-Foo-"', 'extra == "foo bar"', '"x" ~= extras', '"x" < extras', '"x" == extras',
+        '"CUDA" == extras', 'extras == "X"', '"3.12" >= "python_version"', '"posix" == "os_name"',
+        '((os_name == "a")) and os_name == "b"', '((os_name == "a" and os_name == "c")) or os_name == "b"',
+        'os_name == "a" and (((os_name == "b")))', '(os_name == "a" or os_name == "b") or os_name == "c"',
+        'os_name == "posix" or python_version ~= "3"', 'python_version ~= "3" or os_name == "posix"',
+        'os_name == "java" and "x" in extras', 'os_name == "a" AND os_name == "b"', 'os_name=="a"and os_name=="b"',
+        'os_namein "a"', 'os_name in"a"', 'os_name not "x"', '(os_name == "a"', 'os_name == "a")',
+        "foo[Bar,bar]", "foo[bar,]", "foo[bar baz]", "foo[bar,bar]", "foo @ https://x.y/z;python_version>\"3\"",
+        "foo @ https://x ;python_version>\"3\"", "foo>=1.0,<2;python_version>\"3\"", "foo >= 1.0 , < 2",
+        "foo>=1.0 <2", "pkg(>=1.0 <2)", "foo~=1", "foo>=1.*", "foo>=1.0+local", "foo # c", "foo>=1.0 # c",
+        "pkg @ https://e.com/x\u00a0; os_name==\"a\"", "pkg @ https://e.com/x\u3000", "pkg @ https://e.com/x\u00a0",
+        "foo[bar]>=1.0,!=1.5,<2,~=1.1,==1.2.*,===x,>1,<=3", "pkg>=1.0,>=1", "pkg==1.0,==1.0.0", "pkg>=1.0,>=1.0",
+        "foo== 1.0", "foo>=v1.0", "foo>=1.0.POST1", "pkg; os_name == 'posix' # c", "foo;;x", "pkg @ ./x", "pkg @ C:\\x",
+        'os_name == "a\\nb"', "'a' == \"b'\"", 'python_full_version == "3.13.*"', "fo\u00e9", "fooé",
+    )
+
+
 def main() -> int:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else (
         Path(__file__).resolve().parent.parent.parent / "tests" / "data" / "packaging-oracle" / "grammar.txt"
@@ -447,6 +468,7 @@ def main() -> int:
     marker_sections()
     requirement_sections()
     version_semantics()
+    findings_examples()
     text = "".join(encode_input_line(s) + "\n" for s in OUT)
     out.write_text(text, encoding="utf-8")
     print(f"wrote {out}: {len(OUT)} inputs", file=sys.stderr)
