@@ -1,1 +1,155 @@
-//! placeholder
+//! Run-time detection of the NVIDIA CUDA stack (and, briefly, ROCm): what the driver and the
+//! libraries installed here say about this machine.
+//!
+//! ```no_run
+//! use markerspec_cuda::{Detector, Outcome};
+//!
+//! let detection = Detector::new().detect();
+//! match &detection.cuda {
+//!     Outcome::Detected(report) => {
+//!         println!("driver {:?}, CUDA {:?}", report.driver_version, report.cuda_driver_version);
+//!         for device in &report.devices {
+//!             println!("{}: {} (sm {:?})", device.index, device.name, device.compute_capability);
+//!         }
+//!     }
+//!     Outcome::Absent { .. } => println!("no NVIDIA GPU here"),
+//!     Outcome::Unknown { reason } => println!("could not tell: {reason}"),
+//! }
+//! ```
+//!
+//! # Scope of this crate
+//!
+//! It reports facts: the kernel driver's version, the highest CUDA version the driver supports,
+//! each device's name, compute capability, UUID and memory, the versions of cuDNN, NCCL and
+//! cuTENSOR where they load, and the HIP runtime's version and GPU architectures. It knows
+//! nothing about markers; `markerspec-env` maps a [`Detection`] onto marker fields. It reads no
+//! override from the environment: explicit paths are [`Detector`] parameters, and the CLI maps
+//! its flags and variables onto them.
+//!
+//! There are three answers per stack ([`Outcome`]): [`Outcome::Absent`] ("no GPU here",
+//! an ordinary answer, not an error), [`Outcome::Detected`] with a report, and
+//! [`Outcome::Unknown`] with a reason (it hung, crashed, printed garbage, or the driver is
+//! there and failed). A caller must keep "absent" and "unknown" apart: one says "install the
+//! CPU wheel", the other says "we do not know".
+//!
+//! # Detection order
+//!
+//! The first source that answers wins; the order can be changed with [`Detector::sources`].
+//!
+//! 1. **NVML**, `libnvidia-ml.so.1` (`nvml.dll` on Windows): `nvmlInit_v2`,
+//!    `nvmlSystemGetDriverVersion`, `nvmlSystemGetCudaDriverVersion_v2`, `nvmlDeviceGetCount_v2`,
+//!    `nvmlDeviceGetHandleByIndex_v2`, `nvmlDeviceGetCudaComputeCapability`, `nvmlDeviceGetName`,
+//!    `nvmlDeviceGetUUID`, `nvmlDeviceGetMemoryInfo`, then `nvmlShutdown` (always paired with a
+//!    successful init). Each `_v2` entry point falls back to the original for older drivers.
+//! 2. **libcuda**, `libcuda.so.1` (`nvcuda.dll`): `cuInit(0)`, `cuDriverGetVersion`,
+//!    `cuDeviceGetCount`, `cuDeviceGet`, `cuDeviceGetAttribute` 75 and 76 (compute capability),
+//!    `cuDeviceGetName`, `cuDeviceTotalMem_v2`, `cuDeviceGetUuid`. The kernel driver's version
+//!    comes from `/proc/driver/nvidia/version`.
+//! 3. **nvidia-smi**: `--query-gpu=driver_version,compute_cap,uuid,memory.total,name
+//!    --format=csv,noheader,nounits`, then the plain table for its `CUDA Version:` header.
+//!
+//! Each library is looked for in this order: the explicit path given to the [`Detector`]; then
+//! the soname through the system loader (so `LD_LIBRARY_PATH`, the loader cache and the default
+//! folders behave as users expect); then a per-OS folder list for installs the loader cache
+//! does not list: WSL's `/usr/lib/wsl/lib`, `/usr/local/nvidia/lib64` in containers,
+//! `/usr/lib64/nvidia`, Debian's `/usr/lib/<multiarch>/nvidia/current`, NixOS's
+//! `/run/opengl-driver/lib`, and on Windows `%ProgramFiles%\NVIDIA Corporation\NVSMI` and
+//! `System32`. [`Detector::search_system`]`(false)` limits detection to the explicit paths.
+//!
+//! What a source cannot tell is filled from elsewhere and said in the notes: the driver version
+//! from `/proc/driver/nvidia/version`, the CUDA version from `cuDriverGetVersion`. A value the
+//! driver returns out of range (CUDA major 0 or above 99, say) is rejected with a note and left
+//! `None`, never passed on.
+//!
+//! "Absent" means every source said "not here": library not installed,
+//! `NVML_ERROR_DRIVER_NOT_LOADED`, `CUDA_ERROR_NO_DEVICE`, nvidia-smi's "couldn't communicate
+//! with the NVIDIA driver". When no source answers and at least one exists but failed, the
+//! answer is [`UnknownReason::Driver`]. NVML with a loaded driver and zero devices is a
+//! detection with an empty device list. Return codes map to [`NvmlError`] and [`CudaError`]
+//! through [`nvml_try`] and [`cuda_try`].
+//!
+//! Optional libraries, asked only when a driver answered: cuDNN (`libcudnn.so.9`, `.8`, `.7`,
+//! `cudnnGetVersion`), NCCL (`libnccl.so.2`, `ncclGetVersion`), cuTENSOR (`libcutensor.so.2`,
+//! `.1`, `cutensorGetVersion`); [`LibVersion::from_nvidia_code`] documents their encodings.
+//! ROCm: `libamdhip64.so` for `hipRuntimeGetVersion`, and the `gfx_target_version` of each node
+//! under `/sys/class/kfd/kfd/topology/nodes` for the architectures.
+//!
+//! # Isolation
+//!
+//! Loading a driver runs its code: it can hang (a GPU stuck in a bad state) or crash the process.
+//! [`Detector::detect`] therefore runs the probe in a child process:
+//!
+//! - the child is the `markerspec-cuda-probe` binary this crate ships, or the caller's own
+//!   program when it calls [`run_probe_if_requested`] at the top of `main` (see
+//!   [`Detector::probe_program`] for the default);
+//! - it gets a minimal, explicit environment: `PATH` and `LD_LIBRARY_PATH` (the caller's, or the
+//!   values given with [`Detector::path_var`] and [`Detector::library_path_var`]), passed on
+//!   deliberately because they decide which `nvidia-smi` runs and which libraries load; on
+//!   Windows also `SystemRoot` and `ProgramFiles`; and whatever the caller adds with
+//!   [`Detector::child_env`]. Nothing else (no tokens, no home) reaches it;
+//! - stdin is closed, the working folder is `/`, output is capped (1 MiB), and the report is one
+//!   JSON line whose schema is checked; while probing, the child points its stdout at stderr so
+//!   that a chatty library cannot corrupt the report;
+//! - it runs in its own process group and the whole group is killed when the time limit
+//!   ([`Detector::timeout`], default 10 s) passes.
+//!
+//! A hang becomes [`UnknownReason::Timeout`], a crash [`UnknownReason::Crashed`] with the
+//! signal or exit code, unreadable output [`UnknownReason::Garbage`].
+//! [`Detector::detect_in_process`] skips the child for callers that accept the risk.
+//!
+//! # Caching
+//!
+//! Detections are remembered in this process's memory, keyed by the whole [`Detector`]
+//! configuration ([`Detector::memory_cache`], [`clear_memory_cache`]). A disk cache is optional
+//! ([`Detector::disk_cache`], [`default_cache_dir`]): one JSON file per configuration, in a
+//! folder created with mode 0700, files created 0600 and written atomically (temporary file,
+//! then rename). Its key holds the configuration, the library search path, the boot ID, the
+//! contents of `/proc/driver/nvidia/version`, and the size, modification time and inode of
+//! every driver and library file detection could load (and of `/etc/ld.so.cache` and
+//! `nvidia-smi`), so a driver upgrade, an `ldconfig` run or a reboot invalidates it. Unknown
+//! outcomes are never written.
+//!
+//! # Trust model
+//!
+//! A wrong fact installs a wrong wheel, so the cache must not be forgeable by another user.
+//! An entry is used only when its folder and file are owned by the current user, not writable by
+//! group or others, the file is a regular file reached without following a link, smaller than
+//! 1 MiB, and its schema and key match exactly. Anything else is ignored, said in
+//! [`Detection::notes`], and rewritten by this detection. (On Windows, where ownership is
+//! expressed by ACLs, only the schema and key are checked; the per-user cache folder is private
+//! by default.)
+//!
+//! The libraries loaded are the ones named by the caller or by the system loader's search, so
+//! whoever controls `LD_LIBRARY_PATH` or the library folders controls the answer, as for any
+//! program on the machine.
+//!
+//! # Safety
+//!
+//! This is the only crate of markerspec with `unsafe` code: the calls into the loaded libraries,
+//! and a few libc calls (process-group kill, `geteuid`, descriptor juggling in the probe). Each
+//! block is small and says why it is sound.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+mod cache;
+mod detector;
+mod error;
+mod libcuda;
+mod libs;
+mod loader;
+mod nvml;
+mod probe;
+mod process;
+mod report;
+mod rocm;
+mod smi;
+
+pub use cache::{clear_memory_cache, default_cache_dir};
+pub use detector::{DEFAULT_TIMEOUT, Detector, PROBE_BINARY, detect};
+pub use error::{CudaError, NvmlError, cuda_try, nvml_try};
+pub use probe::{PROBE_FLAG, probe_main, run_probe_if_requested};
+pub use report::{
+    CudaReport, CudaVersion, Detection, Device, LibVersion, Libraries, Origin, Outcome, RocmReport,
+    Source, UnknownReason, VersionError,
+};

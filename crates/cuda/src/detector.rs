@@ -1,0 +1,512 @@
+//! The [`Detector`] builder: what to look for, where, how long to wait, and which caches to use.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::cache;
+use crate::probe::{self, PROBE_FLAG, PROBE_SCHEMA, ProbeConfig, ProbeReply};
+use crate::process::{self, Limits, Ran};
+use crate::report::{CudaReport, Detection, Origin, Outcome, RocmReport, Source, UnknownReason};
+use crate::smi;
+
+/// The name of the probe binary this crate ships.
+pub const PROBE_BINARY: &str = "markerspec-cuda-probe";
+
+/// The variable the system loader reads for extra library folders, passed through to the probe.
+#[cfg(not(windows))]
+const LIBRARY_PATH_VAR: Option<&str> = Some("LD_LIBRARY_PATH");
+/// Windows searches `PATH` for DLLs; there is no separate variable.
+#[cfg(windows)]
+const LIBRARY_PATH_VAR: Option<&str> = None;
+
+/// Default time limit for a detection.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+const STDOUT_CAP: usize = 1024 * 1024;
+const STDERR_CAP: usize = 64 * 1024;
+
+/// Detects the NVIDIA and ROCm stacks. Build one with [`Detector::new`], adjust it with the
+/// builder methods, then call [`detect`](Self::detect).
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use markerspec_cuda::{Detector, Outcome};
+///
+/// let detection = Detector::new().timeout(Duration::from_secs(5)).detect();
+/// match &detection.cuda {
+///     Outcome::Detected(report) => println!("CUDA {:?}", report.cuda_driver_version),
+///     Outcome::Absent { .. } => println!("no NVIDIA GPU"),
+///     Outcome::Unknown { reason } => println!("could not tell: {reason}"),
+/// }
+/// ```
+///
+/// Every setting is explicit: this crate reads no override from the environment. The CLI (or
+/// any embedding program) maps its own flags and variables onto these methods.
+#[derive(Clone, Debug)]
+pub struct Detector {
+    config: ProbeConfig,
+    timeout: Duration,
+    probe_program: Option<PathBuf>,
+    path_var: Option<OsString>,
+    library_path_var: Option<OsString>,
+    child_env: Vec<(OsString, OsString)>,
+    memory_cache: bool,
+    disk_cache: Option<PathBuf>,
+}
+
+impl Default for Detector {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn absolute(path: impl AsRef<Path>) -> PathBuf {
+    let path = path.as_ref();
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+impl Detector {
+    /// Every source in the default order, the system searched, optional libraries and ROCm
+    /// included, a 10-second limit, the memory cache on and no disk cache.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            config: ProbeConfig::default(),
+            timeout: DEFAULT_TIMEOUT,
+            probe_program: None,
+            path_var: None,
+            library_path_var: None,
+            child_env: Vec::new(),
+            memory_cache: true,
+            disk_cache: None,
+        }
+    }
+
+    /// How long the probe may run before it is killed and the answer is
+    /// [`UnknownReason::Timeout`]. Each `nvidia-smi` run inside gets three quarters of it.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The program to run as the probe child. It is run as `PROGRAM --markerspec-cuda-probe
+    /// CONFIG_JSON` and must answer as [`probe_main`](crate::probe_main) does: the
+    /// `markerspec-cuda-probe` binary, or a program that calls
+    /// [`run_probe_if_requested`](crate::run_probe_if_requested) first thing in `main`.
+    ///
+    /// Default: `markerspec-cuda-probe` beside the current executable when it exists, else the
+    /// current executable itself.
+    #[must_use]
+    pub fn probe_program(mut self, program: impl AsRef<Path>) -> Self {
+        self.probe_program = Some(absolute(program));
+        self
+    }
+
+    /// Which sources to try, in order (default [`Source::ALL`]: NVML, libcuda, nvidia-smi).
+    #[must_use]
+    pub fn sources(mut self, sources: impl IntoIterator<Item = Source>) -> Self {
+        self.config.sources = sources.into_iter().collect();
+        self
+    }
+
+    /// Whether to look beyond the explicit paths: sonames through the system loader, the per-OS
+    /// folder lists, `nvidia-smi` on `PATH`, `/proc/driver/nvidia/version`, the KFD topology.
+    /// Default `true`; with `false`, only what was given explicitly is used.
+    #[must_use]
+    pub fn search_system(mut self, search: bool) -> Self {
+        self.config.search_system = search;
+        self
+    }
+
+    /// An NVML library file to try before any other.
+    #[must_use]
+    #[doc(alias = "libnvidia-ml.so.1")]
+    pub fn nvml_library(mut self, path: impl AsRef<Path>) -> Self {
+        self.config.nvml_library = Some(absolute(path));
+        self
+    }
+
+    /// A CUDA driver library file to try before any other.
+    #[must_use]
+    #[doc(alias = "libcuda.so.1")]
+    pub fn cuda_library(mut self, path: impl AsRef<Path>) -> Self {
+        self.config.cuda_library = Some(absolute(path));
+        self
+    }
+
+    /// The `nvidia-smi` program to run instead of searching `PATH`.
+    #[must_use]
+    pub fn nvidia_smi(mut self, path: impl AsRef<Path>) -> Self {
+        self.config.nvidia_smi = Some(absolute(path));
+        self
+    }
+
+    /// Whether to look for cuDNN, NCCL and cuTENSOR when a driver is found (default `true`).
+    #[must_use]
+    pub fn optional_libraries(mut self, look: bool) -> Self {
+        self.config.libraries = look;
+        self
+    }
+
+    /// A cuDNN library file to try before the sonames.
+    #[must_use]
+    #[doc(alias = "libcudnn.so.9")]
+    pub fn cudnn_library(mut self, path: impl AsRef<Path>) -> Self {
+        self.config.cudnn_library = Some(absolute(path));
+        self
+    }
+
+    /// An NCCL library file to try before the soname.
+    #[must_use]
+    #[doc(alias = "libnccl.so.2")]
+    pub fn nccl_library(mut self, path: impl AsRef<Path>) -> Self {
+        self.config.nccl_library = Some(absolute(path));
+        self
+    }
+
+    /// A cuTENSOR library file to try before the sonames.
+    #[must_use]
+    #[doc(alias = "libcutensor.so.2")]
+    pub fn cutensor_library(mut self, path: impl AsRef<Path>) -> Self {
+        self.config.cutensor_library = Some(absolute(path));
+        self
+    }
+
+    /// Whether to detect ROCm (default `true`).
+    #[must_use]
+    pub fn rocm(mut self, detect: bool) -> Self {
+        self.config.rocm = detect;
+        self
+    }
+
+    /// A HIP runtime library file to try before the sonames.
+    #[must_use]
+    #[doc(alias = "libamdhip64.so")]
+    pub fn hip_library(mut self, path: impl AsRef<Path>) -> Self {
+        self.config.hip_library = Some(absolute(path));
+        self
+    }
+
+    /// The KFD topology folder to read GPU architectures from, instead of
+    /// `/sys/class/kfd/kfd/topology/nodes`.
+    #[must_use]
+    pub fn kfd_topology(mut self, dir: impl AsRef<Path>) -> Self {
+        self.config.kfd_topology = Some(absolute(dir));
+        self
+    }
+
+    /// The file to read the kernel driver's version from when the source does not report it,
+    /// instead of `/proc/driver/nvidia/version`.
+    #[must_use]
+    pub fn driver_version_file(mut self, path: impl AsRef<Path>) -> Self {
+        self.config.driver_version_file = Some(absolute(path));
+        self
+    }
+
+    /// The `PATH` given to the probe child, and searched for `nvidia-smi`. Default: this
+    /// process's `PATH`.
+    #[must_use]
+    pub fn path_var(mut self, value: impl Into<OsString>) -> Self {
+        self.path_var = Some(value.into());
+        self
+    }
+
+    /// The `LD_LIBRARY_PATH` given to the probe child, which its system loader searches first.
+    /// Default: this process's. (In-process detection uses this process's loader as it is.)
+    #[must_use]
+    pub fn library_path_var(mut self, value: impl Into<OsString>) -> Self {
+        self.library_path_var = Some(value.into());
+        self
+    }
+
+    /// One more environment variable for the probe child, which otherwise gets only `PATH` and
+    /// `LD_LIBRARY_PATH` (on Windows also `SystemRoot` and `ProgramFiles`). For example
+    /// `CUDA_VISIBLE_DEVICES`, when the caller wants libcuda to see what its own process sees.
+    #[must_use]
+    pub fn child_env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        self.child_env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Whether to remember detections in this process's memory, keyed by the whole
+    /// configuration (default `true`). See [`clear_memory_cache`](crate::clear_memory_cache).
+    #[must_use]
+    pub fn memory_cache(mut self, remember: bool) -> Self {
+        self.memory_cache = remember;
+        self
+    }
+
+    /// Keep detections on disk in `dir` (created with mode 0700; entries 0600, written
+    /// atomically, validated on every read; see the crate docs). Unknown outcomes are never
+    /// stored. [`default_cache_dir`](crate::default_cache_dir) gives the usual folder.
+    #[must_use]
+    pub fn disk_cache(mut self, dir: impl AsRef<Path>) -> Self {
+        self.disk_cache = Some(absolute(dir));
+        self
+    }
+
+    /// Detects in a child process: the probe loads the driver libraries there, so a driver that
+    /// hangs or crashes yields [`Outcome::Unknown`] and the caller lives on. The child gets
+    /// stdin closed, a minimal environment, `/` as its working folder and capped output, and it
+    /// is killed (with everything it started) when the time limit passes.
+    ///
+    /// Never fails: every failure is an [`Outcome::Unknown`] with its reason.
+    #[must_use]
+    pub fn detect(&self) -> Detection {
+        self.cached(Mode::Child)
+    }
+
+    /// Detects inside the calling process, with no isolation: a driver that hangs hangs the
+    /// caller, and one that crashes kills it. For callers that accept that risk (or cannot start
+    /// processes). Libraries loaded here stay loaded until the process ends, since a driver
+    /// library that started threads cannot be unloaded safely. `library_path_var` and
+    /// `child_env` do not apply: this process's loader is used as it is.
+    #[must_use]
+    pub fn detect_in_process(&self) -> Detection {
+        self.cached(Mode::InProcess)
+    }
+
+    fn cached(&self, mode: Mode) -> Detection {
+        if self.memory_cache {
+            cache::memoized(self.memory_key(mode), || self.uncached(mode))
+        } else {
+            self.uncached(mode)
+        }
+    }
+
+    fn memory_key(&self, mode: Mode) -> String {
+        format!(
+            "{mode:?}\n{}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+            serde_json::to_string(&self.config).unwrap_or_default(),
+            self.timeout,
+            self.probe_program,
+            self.effective_path(),
+            self.effective_library_path(),
+            self.child_env,
+            self.disk_cache,
+        )
+    }
+
+    fn effective_path(&self) -> Option<OsString> {
+        self.path_var.clone().or_else(|| std::env::var_os("PATH"))
+    }
+
+    fn effective_library_path(&self) -> Option<OsString> {
+        self.library_path_var
+            .clone()
+            .or_else(|| LIBRARY_PATH_VAR.and_then(std::env::var_os))
+    }
+
+    fn probe_config(&self, in_child: bool) -> ProbeConfig {
+        let tool_ms = u64::try_from(self.timeout.as_millis() * 3 / 4).unwrap_or(u64::MAX);
+        ProbeConfig {
+            tool_timeout_ms: tool_ms.max(1),
+            in_child,
+            path_var: self.effective_path(),
+            ..self.config.clone()
+        }
+    }
+
+    fn uncached(&self, mode: Mode) -> Detection {
+        let mut notes = Vec::new();
+        let cfg = self.probe_config(mode == Mode::Child);
+        let disk = self.disk_cache.as_deref().map(|dir| {
+            let library_path = match mode {
+                Mode::Child => self.effective_library_path(),
+                Mode::InProcess => LIBRARY_PATH_VAR.and_then(std::env::var_os),
+            };
+            let key = cache::disk_key(&cfg, library_path.as_deref(), smi::resolved(&cfg));
+            (dir, key)
+        });
+        if let Some((dir, key)) = &disk {
+            if let Some(mut detection) = cache::load(dir, key, &mut notes) {
+                detection.notes.extend(notes);
+                return detection;
+            }
+        }
+        let (cuda, rocm, origin) = match mode {
+            Mode::Child => match self.run_child(&cfg) {
+                Ok((cuda, rocm)) => (cuda, rocm, Origin::Probe),
+                Err(reason) => (
+                    Outcome::Unknown {
+                        reason: reason.clone(),
+                    },
+                    Outcome::Unknown { reason },
+                    Origin::Probe,
+                ),
+            },
+            Mode::InProcess => {
+                let (cuda, rocm) = probe::probe_all(&cfg);
+                (cuda, rocm, Origin::InProcess)
+            }
+        };
+        let mut detection = Detection {
+            cuda,
+            rocm,
+            origin,
+            notes: Vec::new(),
+        };
+        if let Some((dir, key)) = &disk {
+            let unknown = detection.cuda.unknown_reason().is_some()
+                || detection.rocm.unknown_reason().is_some();
+            if !unknown {
+                cache::store(dir, key, &detection, &mut notes);
+            }
+        }
+        detection.notes = notes;
+        detection
+    }
+
+    fn program(&self) -> Result<PathBuf, UnknownReason> {
+        if let Some(program) = &self.probe_program {
+            return Ok(program.clone());
+        }
+        let exe = std::env::current_exe().map_err(|error| UnknownReason::Spawn {
+            program: "(the current executable)".to_owned(),
+            error: error.to_string(),
+        })?;
+        let sibling = exe.with_file_name(format!("{PROBE_BINARY}{}", std::env::consts::EXE_SUFFIX));
+        Ok(if sibling.is_file() { sibling } else { exe })
+    }
+
+    fn run_child(
+        &self,
+        cfg: &ProbeConfig,
+    ) -> Result<(Outcome<CudaReport>, Outcome<RocmReport>), UnknownReason> {
+        let program = self.program()?;
+        let garbage = |detail: String| UnknownReason::Garbage { detail };
+        let json = serde_json::to_string(cfg)
+            .map_err(|e| garbage(format!("could not encode the configuration: {e}")))?;
+        let mut command = Command::new(&program);
+        command.arg(PROBE_FLAG).arg(json).env_clear();
+        if let Some(path) = self.effective_path() {
+            command.env("PATH", path);
+        }
+        if let (Some(var), Some(value)) = (LIBRARY_PATH_VAR, self.effective_library_path()) {
+            command.env(var, value);
+        }
+        #[cfg(windows)]
+        for var in ["SystemRoot", "ProgramFiles"] {
+            if let Some(value) = std::env::var_os(var) {
+                command.env(var, value);
+            }
+        }
+        for (key, value) in &self.child_env {
+            command.env(key, value);
+        }
+        if cfg!(unix) {
+            // An empty entry in LD_LIBRARY_PATH means the working folder; make that `/`.
+            command.current_dir("/");
+        }
+        let limits = Limits {
+            timeout: self.timeout,
+            stdout_cap: STDOUT_CAP,
+            stderr_cap: STDERR_CAP,
+            own_group: true,
+        };
+        interpret(process::run(command, limits), self.timeout, &program)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Child,
+    InProcess,
+}
+
+fn interpret(
+    ran: Ran,
+    timeout: Duration,
+    program: &Path,
+) -> Result<(Outcome<CudaReport>, Outcome<RocmReport>), UnknownReason> {
+    let (status, stdout, stderr) = match ran {
+        Ran::SpawnFailed(error) => {
+            return Err(UnknownReason::Spawn {
+                program: program.display().to_string(),
+                error: error.to_string(),
+            });
+        }
+        Ran::TimedOut => {
+            return Err(UnknownReason::Timeout {
+                after_ms: u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
+            });
+        }
+        Ran::Exited {
+            status,
+            stdout,
+            stderr,
+        } => (status, stdout, stderr),
+    };
+    if !status.success() {
+        #[cfg(unix)]
+        let signal = std::os::unix::process::ExitStatusExt::signal(&status);
+        #[cfg(not(unix))]
+        let signal = None;
+        return Err(UnknownReason::Crashed {
+            signal,
+            exit_code: status.code(),
+            stderr: process::tail(&stderr.bytes, 2000),
+        });
+    }
+    let garbage = |detail: String| UnknownReason::Garbage { detail };
+    if stdout.truncated {
+        return Err(garbage(format!("more than {STDOUT_CAP} bytes of output")));
+    }
+    let text = String::from_utf8_lossy(&stdout.bytes);
+    let line = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    let reply: ProbeReply = serde_json::from_str(line).map_err(|e| {
+        garbage(format!(
+            "not a probe report ({e}): {:?}",
+            process::tail(line.as_bytes(), 200)
+        ))
+    })?;
+    if reply.markerspec_cuda_probe != PROBE_SCHEMA {
+        return Err(garbage(format!(
+            "the probe speaks schema {}, not {PROBE_SCHEMA}",
+            reply.markerspec_cuda_probe
+        )));
+    }
+    Ok((reply.cuda, reply.rocm))
+}
+
+/// Detects with the defaults: `Detector::new().detect()`.
+#[must_use]
+pub fn detect() -> Detection {
+    Detector::new().detect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detectors_and_detections_cross_threads() {
+        fn check<T: Send + Sync>() {}
+        check::<Detector>();
+        check::<Detection>();
+    }
+
+    #[test]
+    fn explicit_paths_become_absolute() {
+        let detector = Detector::new().nvml_library("relative/libnvidia-ml.so.1");
+        let path = detector.config.nvml_library.unwrap();
+        assert!(path.is_absolute());
+        assert!(path.ends_with("relative/libnvidia-ml.so.1"));
+    }
+
+    #[test]
+    fn the_tool_gets_three_quarters_of_the_time() {
+        let cfg = Detector::new()
+            .timeout(Duration::from_secs(4))
+            .probe_config(true);
+        assert_eq!(cfg.tool_timeout_ms, 3000);
+        assert!(cfg.in_child);
+    }
+}

@@ -1,0 +1,96 @@
+//! The optional CUDA libraries: cuDNN, NCCL, cuTENSOR, each asked for its own version.
+
+use std::ffi::c_int;
+
+use crate::loader::{self, Spec};
+use crate::probe::ProbeConfig;
+use crate::report::{LibVersion, Libraries};
+
+/// Loads each library that is not disabled and asks its version. Failures other than "not
+/// installed" go to `notes`.
+pub(crate) fn probe(cfg: &ProbeConfig, notes: &mut Vec<String>) -> Libraries {
+    Libraries {
+        cudnn: version(
+            cfg,
+            &loader::CUDNN,
+            cfg.cudnn_library.as_deref(),
+            notes,
+            |lib| {
+                // SAFETY: `size_t cudnnGetVersion(void)` in `cudnn.h`.
+                let function =
+                    unsafe { lib.function::<unsafe extern "C" fn() -> usize>("cudnnGetVersion") }
+                        .ok_or("lacks `cudnnGetVersion`")?;
+                // SAFETY: no arguments, no preconditions.
+                let code = unsafe { function() };
+                LibVersion::from_nvidia_code("cuDNN", code as u64).map_err(|e| e.to_string())
+            },
+        ),
+        nccl: version(
+            cfg,
+            &loader::NCCL,
+            cfg.nccl_library.as_deref(),
+            notes,
+            |lib| {
+                // SAFETY: `ncclResult_t ncclGetVersion(int *version)` in `nccl.h`.
+                let function = unsafe {
+                    lib.function::<unsafe extern "C" fn(*mut c_int) -> c_int>("ncclGetVersion")
+                }
+                .ok_or("lacks `ncclGetVersion`")?;
+                let mut code: c_int = 0;
+                // SAFETY: `code` is a valid `int` out-parameter.
+                let result = unsafe { function(&mut code) };
+                if result != 0 {
+                    return Err(format!("ncclGetVersion returned ncclResult_t {result}"));
+                }
+                let code = u64::try_from(code)
+                    .map_err(|_| format!("NCCL version code {code} is out of range"))?;
+                LibVersion::from_nvidia_code("NCCL", code).map_err(|e| e.to_string())
+            },
+        ),
+        cutensor: version(
+            cfg,
+            &loader::CUTENSOR,
+            cfg.cutensor_library.as_deref(),
+            notes,
+            |lib| {
+                // SAFETY: `size_t cutensorGetVersion(void)` in `cutensor.h`.
+                let function = unsafe {
+                    lib.function::<unsafe extern "C" fn() -> usize>("cutensorGetVersion")
+                }
+                .ok_or("lacks `cutensorGetVersion`")?;
+                // SAFETY: no arguments, no preconditions.
+                let code = unsafe { function() };
+                LibVersion::from_nvidia_code("cuTENSOR", code as u64).map_err(|e| e.to_string())
+            },
+        ),
+    }
+}
+
+fn version(
+    cfg: &ProbeConfig,
+    spec: &Spec,
+    explicit: Option<&std::path::Path>,
+    notes: &mut Vec<String>,
+    ask: impl FnOnce(&loader::Loaded) -> Result<LibVersion, String>,
+) -> Option<LibVersion> {
+    let candidates = loader::candidates(spec, explicit, cfg.search_system);
+    let lib = match loader::load_first(&candidates) {
+        Ok(lib) => lib,
+        Err(errors) => {
+            // "Not installed" is the ordinary answer; only an explicit path that failed, or a
+            // file that exists but does not load, is worth a note.
+            let note = loader::not_found_note(spec.label, &candidates, &errors);
+            if explicit.is_some() || !loader::interesting_errors(&errors).is_empty() {
+                notes.push(note);
+            }
+            return None;
+        }
+    };
+    match ask(&lib) {
+        Ok(version) => Some(version),
+        Err(error) => {
+            notes.push(format!("{}: {}: {error}", spec.label, lib.name));
+            None
+        }
+    }
+}

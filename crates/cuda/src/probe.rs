@@ -1,0 +1,392 @@
+//! The probe: the code that loads driver libraries, run in a child process by
+//! [`Detector::detect`](crate::Detector::detect) or in the caller by
+//! [`Detector::detect_in_process`](crate::Detector::detect_in_process).
+//!
+//! Protocol: the parent runs `PROGRAM --markerspec-cuda-probe CONFIG_JSON` with stdin closed and
+//! a minimal environment; the probe prints one JSON line, [`ProbeReply`], on stdout and exits 0.
+//! While it probes, its stdout descriptor points at stderr, so a library that prints cannot
+//! corrupt the reply.
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use serde::{Deserialize, Serialize};
+
+use crate::report::{CudaReport, Outcome, RocmReport, Source, UnknownReason};
+use crate::{libcuda, libs, nvml, rocm, smi};
+
+/// The hidden command-line flag that turns a program into the probe; see
+/// [`run_probe_if_requested`].
+pub const PROBE_FLAG: &str = "--markerspec-cuda-probe";
+
+/// Bumped when [`ProbeReply`] or [`ProbeConfig`] change incompatibly.
+pub(crate) const PROBE_SCHEMA: u32 = 1;
+
+/// Where Linux publishes the loaded kernel module's version.
+pub(crate) const PROC_DRIVER_VERSION: &str = "/proc/driver/nvidia/version";
+
+/// What to probe and where to look: everything a [`Detector`](crate::Detector) decides, sent to
+/// the child as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ProbeConfig {
+    pub(crate) sources: Vec<Source>,
+    pub(crate) search_system: bool,
+    pub(crate) nvml_library: Option<PathBuf>,
+    pub(crate) cuda_library: Option<PathBuf>,
+    pub(crate) nvidia_smi: Option<PathBuf>,
+    pub(crate) libraries: bool,
+    pub(crate) cudnn_library: Option<PathBuf>,
+    pub(crate) nccl_library: Option<PathBuf>,
+    pub(crate) cutensor_library: Option<PathBuf>,
+    pub(crate) rocm: bool,
+    pub(crate) hip_library: Option<PathBuf>,
+    pub(crate) kfd_topology: Option<PathBuf>,
+    pub(crate) driver_version_file: Option<PathBuf>,
+    /// Time limit for each `nvidia-smi` run.
+    pub(crate) tool_timeout_ms: u64,
+    /// Running in the probe child (not in the caller's process).
+    pub(crate) in_child: bool,
+    /// The `PATH` to search for `nvidia-smi`. Not sent: the child searches its own `PATH`,
+    /// which the parent set to this value.
+    #[serde(skip)]
+    pub(crate) path_var: Option<OsString>,
+}
+
+impl Default for ProbeConfig {
+    fn default() -> Self {
+        Self {
+            sources: Source::ALL.to_vec(),
+            search_system: true,
+            nvml_library: None,
+            cuda_library: None,
+            nvidia_smi: None,
+            libraries: true,
+            cudnn_library: None,
+            nccl_library: None,
+            cutensor_library: None,
+            rocm: true,
+            hip_library: None,
+            kfd_topology: None,
+            driver_version_file: None,
+            tool_timeout_ms: 7_500,
+            in_child: false,
+            path_var: None,
+        }
+    }
+}
+
+impl ProbeConfig {
+    /// The file holding the kernel module's version: the explicit one, else `/proc`'s when
+    /// searching the system on Linux.
+    pub(crate) fn driver_version_file(&self) -> Option<PathBuf> {
+        self.driver_version_file.clone().or_else(|| {
+            (self.search_system && cfg!(target_os = "linux")).then(|| PROC_DRIVER_VERSION.into())
+        })
+    }
+}
+
+/// What the probe prints.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct ProbeReply {
+    /// [`PROBE_SCHEMA`]; its name tells a reply from any other JSON a program might print.
+    pub(crate) markerspec_cuda_probe: u32,
+    pub(crate) cuda: Outcome<CudaReport>,
+    pub(crate) rocm: Outcome<RocmReport>,
+}
+
+/// How one source went.
+pub(crate) enum Attempt {
+    Found(CudaReport),
+    /// Nothing of this source here: not installed, driver not loaded, no device.
+    NotPresent(String),
+    /// The source exists and failed.
+    Failed(String),
+}
+
+/// Runs both probes in this process.
+pub(crate) fn probe_all(cfg: &ProbeConfig) -> (Outcome<CudaReport>, Outcome<RocmReport>) {
+    let cuda = probe_cuda(cfg);
+    let rocm = if cfg.rocm {
+        rocm::probe(cfg)
+    } else {
+        Outcome::Absent {
+            notes: vec!["ROCm: not probed (disabled)".to_owned()],
+        }
+    };
+    (cuda, rocm)
+}
+
+/// Tries the sources in order; the first that answers wins. Absent when every source said
+/// "not here"; unknown when none answered and at least one exists but failed.
+pub(crate) fn probe_cuda(cfg: &ProbeConfig) -> Outcome<CudaReport> {
+    let mut notes = Vec::new();
+    let mut errors = Vec::new();
+    for &source in &cfg.sources {
+        let attempt = match source {
+            Source::Nvml => nvml::probe(cfg),
+            Source::LibCuda => libcuda::probe(cfg),
+            Source::NvidiaSmi => smi::probe(cfg),
+        };
+        match attempt {
+            Attempt::Found(mut report) => {
+                notes.extend(errors);
+                notes.append(&mut report.notes);
+                report.notes = notes;
+                fill_gaps(cfg, &mut report);
+                if cfg.libraries {
+                    report.libraries = libs::probe(cfg, &mut report.notes);
+                }
+                return Outcome::Detected(report);
+            }
+            Attempt::NotPresent(note) => notes.push(note),
+            Attempt::Failed(error) => errors.push(error),
+        }
+    }
+    if errors.is_empty() {
+        Outcome::Absent { notes }
+    } else {
+        Outcome::Unknown {
+            reason: UnknownReason::Driver { errors },
+        }
+    }
+}
+
+/// Fills what the winning source could not tell from elsewhere: the kernel driver's version from
+/// its `/proc` file, the CUDA version from `cuDriverGetVersion`.
+fn fill_gaps(cfg: &ProbeConfig, report: &mut CudaReport) {
+    if report.driver_version.is_none() {
+        if let Some(file) = cfg.driver_version_file() {
+            match std::fs::read_to_string(&file) {
+                Ok(text) => match parse_proc_driver_version(&text) {
+                    Some(version) => report.driver_version = Some(version),
+                    None => report
+                        .notes
+                        .push(format!("no driver version in {}", file.display())),
+                },
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                Err(error) => report
+                    .notes
+                    .push(format!("could not read {}: {error}", file.display())),
+            }
+        }
+    }
+    if report.cuda_driver_version.is_none()
+        && report.source != Source::LibCuda
+        && cfg.sources.contains(&Source::LibCuda)
+    {
+        match libcuda::driver_version_only(cfg) {
+            Ok(version) => {
+                report.cuda_driver_version = Some(version);
+                report
+                    .notes
+                    .push("CUDA version from libcuda's cuDriverGetVersion".to_owned());
+            }
+            Err(note) => report.notes.push(note),
+        }
+    }
+}
+
+/// The version in `NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.144.03  Thu …` (or the
+/// open module's `… Open Kernel Module for x86_64  550.144.03  Release Build …`).
+pub(crate) fn parse_proc_driver_version(text: &str) -> Option<String> {
+    let line = text.lines().find(|l| l.starts_with("NVRM version:"))?;
+    let after = &line[line.find("Module")?..];
+    after
+        .split_whitespace()
+        .find(|token| valid_driver_version(token))
+        .map(str::to_owned)
+}
+
+/// Whether `text` looks like an NVIDIA driver version: digits and dots, starting and ending with
+/// a digit, at least one dot, at most 32 bytes (`550.144.03`, `551.61`).
+pub(crate) fn valid_driver_version(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 32
+        && text.contains('.')
+        && text.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && text.as_bytes().first().is_some_and(u8::is_ascii_digit)
+        && text.as_bytes().last().is_some_and(u8::is_ascii_digit)
+}
+
+/// The probe program's `main`: probes with the configuration given on the command line and
+/// prints one JSON report line on stdout.
+///
+/// Arguments: `[--markerspec-cuda-probe] [CONFIG_JSON]`. The configuration is what a
+/// [`Detector`](crate::Detector) sends and is not a stable interface; without it, the probe
+/// searches the system with the defaults, which makes the binary handy for looking at a
+/// machine by hand:
+///
+/// ```text
+/// $ markerspec-cuda-probe
+/// {"markerspec_cuda_probe":1,"cuda":{"outcome":"detected","driver_version":"550.144.03",…},…}
+/// ```
+///
+/// Exits 0 after printing a report, 2 when the arguments are wrong.
+#[must_use]
+pub fn probe_main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let args = match args.split_first() {
+        Some((flag, rest)) if flag == PROBE_FLAG => rest,
+        _ => &args[..],
+    };
+    ExitCode::from(run_probe(args))
+}
+
+/// Turns the running program into the probe when its first argument is
+/// `--markerspec-cuda-probe`: probes, prints the report, and exits the process. Otherwise
+/// returns at once and does nothing.
+///
+/// A program that embeds this crate calls it first thing in `main`, so that
+/// [`Detector::detect`](crate::Detector::detect) can run the program itself as the probe child
+/// (its default when no `markerspec-cuda-probe` binary sits beside it):
+///
+/// ```no_run
+/// fn main() {
+///     markerspec_cuda::run_probe_if_requested();
+///     // … the program proper …
+/// }
+/// ```
+///
+/// Without this call, give the detector a probe program with
+/// [`Detector::probe_program`](crate::Detector::probe_program), or the default would run the
+/// program with an argument it does not understand (the detection then reports unknown).
+#[allow(clippy::needless_doctest_main)] // the point of the example is where the call goes
+pub fn run_probe_if_requested() {
+    let mut args = std::env::args_os().skip(1);
+    if args.next().is_some_and(|first| first == PROBE_FLAG) {
+        let rest: Vec<OsString> = args.collect();
+        std::process::exit(i32::from(run_probe(&rest)));
+    }
+}
+
+fn run_probe(args: &[OsString]) -> u8 {
+    let mut cfg = match args {
+        [] => ProbeConfig::default(),
+        [json] => match json
+            .to_str()
+            .ok_or_else(|| "the configuration is not UTF-8".to_owned())
+            .and_then(|json| serde_json::from_str::<ProbeConfig>(json).map_err(|e| e.to_string()))
+        {
+            Ok(cfg) => cfg,
+            Err(error) => {
+                eprintln!("markerspec-cuda-probe: bad configuration: {error}");
+                return 2;
+            }
+        },
+        _ => {
+            eprintln!("usage: markerspec-cuda-probe [{PROBE_FLAG}] [CONFIG_JSON]");
+            return 2;
+        }
+    };
+    cfg.in_child = true;
+    let mut out = reply_writer();
+    let (cuda, rocm) = probe_all(&cfg);
+    let reply = ProbeReply {
+        markerspec_cuda_probe: PROBE_SCHEMA,
+        cuda,
+        rocm,
+    };
+    let written = serde_json::to_vec(&reply)
+        .map_err(std::io::Error::other)
+        .and_then(|mut line| {
+            line.push(b'\n');
+            out.write_all(&line)?;
+            out.flush()
+        });
+    match written {
+        Ok(()) => 0,
+        Err(error) => {
+            eprintln!("markerspec-cuda-probe: could not write the report: {error}");
+            1
+        }
+    }
+}
+
+/// Where the reply goes: a private copy of stdout, with descriptor 1 pointed at stderr so that
+/// whatever the loaded libraries print cannot mix into the reply.
+#[cfg(unix)]
+fn reply_writer() -> Box<dyn Write> {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    // SAFETY: fcntl(F_DUPFD_CLOEXEC) only duplicates a descriptor; on success the result is a
+    // new descriptor that nothing else owns. Close-on-exec keeps it out of `nvidia-smi`.
+    let saved = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_DUPFD_CLOEXEC, 3) };
+    if saved < 0 {
+        return Box::new(std::io::stdout());
+    }
+    // SAFETY: dup2 only redirects descriptor 1; Rust's `Stdout` is not used after this point
+    // (the reply goes to `saved`), so nothing relies on the old descriptor 1.
+    unsafe { libc::dup2(libc::STDERR_FILENO, libc::STDOUT_FILENO) };
+    // SAFETY: `saved` is a fresh, valid descriptor owned by nothing else.
+    let owned = unsafe { OwnedFd::from_raw_fd(saved) };
+    Box::new(std::fs::File::from(owned))
+}
+
+#[cfg(not(unix))]
+fn reply_writer() -> Box<dyn Write> {
+    Box::new(std::io::stdout())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_proc_driver_version() {
+        let closed = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.144.03  Thu Nov 28 22:58:50 UTC 2024\nGCC version:  gcc version 12.2.0\n";
+        assert_eq!(
+            parse_proc_driver_version(closed).as_deref(),
+            Some("550.144.03")
+        );
+        let open = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release Build  (dvs-builder@U16-I3-B03-4-3)  Thu Jan 23 2025\n";
+        assert_eq!(
+            parse_proc_driver_version(open).as_deref(),
+            Some("570.86.15")
+        );
+        let arm = "NVRM version: NVIDIA UNIX aarch64 Kernel Module  535.129.03  Thu Oct 19 18:42:10 UTC 2023\n";
+        assert_eq!(
+            parse_proc_driver_version(arm).as_deref(),
+            Some("535.129.03")
+        );
+        assert_eq!(parse_proc_driver_version("garbage"), None);
+    }
+
+    #[test]
+    fn driver_versions_are_validated() {
+        for good in ["550.144.03", "551.61", "1.0"] {
+            assert!(valid_driver_version(good), "{good}");
+        }
+        for bad in [
+            "",
+            "550",
+            ".5",
+            "5.",
+            "x86_64",
+            "550.1 ",
+            "1.2.3.4.5.6.7.8.9.10.11.12.13.14.15",
+        ] {
+            assert!(!valid_driver_version(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_configuration_round_trips_without_the_path() {
+        let cfg = ProbeConfig {
+            path_var: Some("/bin".into()),
+            ..ProbeConfig::default()
+        };
+        let json = serde_json::to_string(&cfg).unwrap();
+        let back: ProbeConfig = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.path_var, None);
+        assert_eq!(
+            back,
+            ProbeConfig {
+                path_var: None,
+                ..cfg
+            }
+        );
+        assert!(serde_json::from_str::<ProbeConfig>(r#"{"bogus":1}"#).is_err());
+    }
+}
