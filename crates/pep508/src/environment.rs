@@ -1,0 +1,294 @@
+//! The marker environment: a typed value (or Absent, or Unknown) per field, plus the extras
+//! being requested.
+
+use std::fmt;
+
+use markerspec_pep440::Version;
+
+use crate::field::{Field, FieldType};
+use crate::name::normalize_name;
+
+/// The value of one field in an [`Environment`].
+///
+/// Set-valued fields hold [`EnvValue::Set`]; every other field holds [`EnvValue::String`],
+/// even version-typed ones (the evaluator reads the version out of the string, as the
+/// specification says).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum EnvValue {
+    /// A known string value.
+    String(Box<str>),
+    /// A known set of strings.
+    Set(Vec<Box<str>>),
+    /// Known not to exist here: no GPU, so no `cuda_version`. Every comparison with an absent
+    /// string or version is false, except `field == ""`; an absent set is the empty set.
+    Absent,
+    /// Could not be determined (detection failed or timed out, or the target is only partly
+    /// known). Comparisons with it are unknown.
+    Unknown,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Slot {
+    value: Option<EnvValue>,
+    /// The value read as a PEP 440 version, for version-typed fields.
+    version: Option<Version>,
+}
+
+/// What the evaluator knows about the target environment.
+///
+/// A standard field without a value is an error when a marker reads it (`E001`), as the
+/// specification requires; an extended field without a value is [`EnvValue::Absent`];
+/// `extras` and `dependency_groups` without a value are an error (`E003`), since they exist only
+/// in a lock-file context. The `extra` variable reads [`Environment::extras`].
+///
+/// ```
+/// use markerspec_pep508::{Environment, Field, MarkerTree};
+/// let env = Environment::new()
+///     .with(Field::PythonVersion, "3.12")
+///     .with(Field::SysPlatform, "linux")
+///     .with_extras(["Test"]);
+/// let m: MarkerTree = "python_version >= '3.10' and extra == 'test'".parse().unwrap();
+/// assert!(m.evaluate(&env).unwrap());
+/// ```
+#[derive(Clone, Default)]
+pub struct Environment {
+    slots: Vec<Slot>,
+    extras: Vec<Box<str>>,
+}
+
+/// A value that does not fit its field, e.g. a list for `python_version`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvError {
+    /// The field.
+    pub field: Field,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl fmt::Display for EnvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid value for `{}`: {}", self.field, self.reason)
+    }
+}
+
+impl std::error::Error for EnvError {}
+
+impl Environment {
+    /// An environment with no values and no extras requested.
+    pub fn new() -> Environment {
+        Environment {
+            slots: vec![Slot::default(); Field::COUNT],
+            extras: Vec::new(),
+        }
+    }
+
+    fn slots_mut(&mut self) -> &mut Vec<Slot> {
+        if self.slots.len() != Field::COUNT {
+            self.slots.resize(Field::COUNT, Slot::default());
+        }
+        &mut self.slots
+    }
+
+    /// Sets a string value. Use [`Environment::set`] for sets, Absent and Unknown.
+    ///
+    /// # Panics
+    /// Never; a string for a set field is stored as a one-element set.
+    #[must_use]
+    pub fn with(mut self, field: Field, value: impl Into<String>) -> Environment {
+        let value: String = value.into();
+        let v = if field.field_type() == FieldType::Set {
+            EnvValue::Set(vec![value.into()])
+        } else {
+            EnvValue::String(value.into())
+        };
+        let _ = self.set(field, v);
+        self
+    }
+
+    /// Sets the value of `field`.
+    ///
+    /// # Errors
+    /// A set for a field that is not set-valued, or a string for a set-valued field.
+    pub fn set(&mut self, field: Field, value: EnvValue) -> Result<(), EnvError> {
+        let ty = field.field_type();
+        match (&value, ty) {
+            (EnvValue::Set(_), t) if t != FieldType::Set => {
+                return Err(EnvError {
+                    field,
+                    reason: format!("a list was given, but `{field}` holds a single string"),
+                });
+            }
+            (EnvValue::String(_), FieldType::Set) => {
+                return Err(EnvError {
+                    field,
+                    reason: format!("a string was given, but `{field}` holds a list of strings"),
+                });
+            }
+            _ => {}
+        }
+        let version = match &value {
+            EnvValue::String(s)
+                if matches!(ty, FieldType::Version | FieldType::VersionOrString) =>
+            {
+                s.parse::<Version>().ok()
+            }
+            _ => None,
+        };
+        let value = match value {
+            // Set members of `extras` and `dependency_groups` compare normalised (PEP 685, 735).
+            EnvValue::Set(items) if matches!(field, Field::Extras | Field::DependencyGroups) => {
+                EnvValue::Set(
+                    items
+                        .iter()
+                        .map(|s| normalize_name(s).into_boxed_str())
+                        .collect(),
+                )
+            }
+            v => v,
+        };
+        self.slots_mut()[field.index()] = Slot {
+            value: Some(value),
+            version,
+        };
+        Ok(())
+    }
+
+    /// Removes the value of `field`, so that reading it is an error (standard fields) or Absent
+    /// (extended fields).
+    pub fn unset(&mut self, field: Field) {
+        self.slots_mut()[field.index()] = Slot::default();
+    }
+
+    /// The value of `field` as given, or `None` when none was given.
+    pub fn get(&self, field: Field) -> Option<&EnvValue> {
+        self.slots.get(field.index()).and_then(|s| s.value.as_ref())
+    }
+
+    /// The value of a version-typed field, parsed, when it is a valid PEP 440 version.
+    pub(crate) fn version(&self, field: Field) -> Option<&Version> {
+        self.slots
+            .get(field.index())
+            .and_then(|s| s.version.as_ref())
+    }
+
+    /// Sets the extras being requested; `extra == "x"` is true when `x` is one of them.
+    /// Names are compared normalised.
+    #[must_use]
+    pub fn with_extras<I, S>(mut self, extras: I) -> Environment
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.extras = extras
+            .into_iter()
+            .map(|s| normalize_name(s.as_ref()).into_boxed_str())
+            .collect();
+        self.extras.sort();
+        self.extras.dedup();
+        self
+    }
+
+    /// The extras being requested, normalised.
+    pub fn extras(&self) -> impl Iterator<Item = &str> {
+        self.extras.iter().map(|s| &**s)
+    }
+
+    pub(crate) fn extras_slice(&self) -> &[Box<str>] {
+        &self.extras
+    }
+
+    /// Every field that has a value, in registry order.
+    pub fn iter(&self) -> impl Iterator<Item = (Field, &EnvValue)> {
+        Field::ALL
+            .iter()
+            .filter_map(|f| self.get(*f).map(|v| (*f, v)))
+    }
+}
+
+impl fmt::Debug for Environment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut m = f.debug_map();
+        for (field, v) in self.iter() {
+            m.entry(&field.name(), v);
+        }
+        if !self.extras.is_empty() {
+            m.entry(&"(requested extras)", &self.extras);
+        }
+        m.finish()
+    }
+}
+
+/// Reads an environment from a JSON-style object: field name → string, or list of strings for
+/// set fields, or `null` for Unknown. `""` (or `[]`) is Absent for an extended field; for a
+/// standard field it is the empty string, as the specification's default says. Unknown keys
+/// are rejected, naming the key.
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Environment {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Null,
+            Str(String),
+            List(Vec<String>),
+        }
+        let raw: std::collections::BTreeMap<String, Option<Raw>> =
+            std::collections::BTreeMap::deserialize(d)?;
+        let mut env = Environment::new();
+        for (key, value) in raw {
+            let Some(field) = Field::from_canonical_name(&key) else {
+                if key == "extra" {
+                    continue;
+                }
+                return Err(D::Error::custom(format!(
+                    "unknown marker field `{key}` in the environment"
+                )));
+            };
+            let value = match value {
+                None | Some(Raw::Null) => EnvValue::Unknown,
+                Some(Raw::Str(s)) if s.is_empty() && field.is_extended() => EnvValue::Absent,
+                Some(Raw::List(items)) if items.is_empty() && field.is_extended() => {
+                    EnvValue::Absent
+                }
+                Some(Raw::Str(s)) => EnvValue::String(s.into()),
+                Some(Raw::List(items)) => {
+                    EnvValue::Set(items.into_iter().map(String::into_boxed_str).collect())
+                }
+            };
+            if field == Field::Extra {
+                if let EnvValue::String(s) = &value {
+                    env = env.with_extras([&**s].into_iter().filter(|s| !s.is_empty()));
+                }
+                continue;
+            }
+            env.set(field, value).map_err(D::Error::custom)?;
+        }
+        Ok(env)
+    }
+}
+
+/// Writes the environment in the same shape [`Deserialize`](serde::Deserialize) reads:
+/// Unknown as `null`, Absent as `""` or `[]`.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Environment {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        for (field, value) in self.iter() {
+            match value {
+                EnvValue::String(v) => map.serialize_entry(field.name(), &**v)?,
+                EnvValue::Set(items) => {
+                    let items: Vec<&str> = items.iter().map(|s| &**s).collect();
+                    map.serialize_entry(field.name(), &items)?
+                }
+                EnvValue::Absent if field.field_type() == FieldType::Set => {
+                    map.serialize_entry(field.name(), &[] as &[&str])?
+                }
+                EnvValue::Absent => map.serialize_entry(field.name(), "")?,
+                EnvValue::Unknown => map.serialize_entry(field.name(), &None::<&str>)?,
+            }
+        }
+        map.end()
+    }
+}

@@ -1,0 +1,375 @@
+//! The registry of marker variables ("fields"): names, aliases, types and dialects.
+
+use std::fmt;
+
+/// Which marker language a parser accepts.
+///
+/// One parser serves both dialects; the dialect only decides which variable names exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Dialect {
+    /// Exactly the living PyPA "Dependency specifiers" specification: the standard fields and
+    /// `extra`, `extras`, `dependency_groups`. An extended field name is an error with a hint.
+    #[default]
+    Pep508,
+    /// The standard fields plus the extended fields of markerspec's `spec/SPEC.md` (GPU, CUDA
+    /// libraries, ABI, interpreter architecture and wheel variants).
+    Extended,
+}
+
+impl Dialect {
+    /// The dialect's name as the command line and the conformance vectors spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Pep508 => "pep508",
+            Dialect::Extended => "extended",
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Dialect {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "pep508" => Ok(Dialect::Pep508),
+            "extended" => Ok(Dialect::Extended),
+            other => Err(format!(
+                "unknown dialect `{other}`, expected `pep508` or `extended`"
+            )),
+        }
+    }
+}
+
+/// The type of a marker field, which decides how its comparisons are evaluated.
+///
+/// The types follow the 2026 text of the "Dependency specifiers" specification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum FieldType {
+    /// Compared as a string: `==`/`!=` exactly, `<=`/`>=` as `==`, `<`/`>` false,
+    /// `in`/`not in` as substring tests.
+    String,
+    /// Compared with PEP 440 version rules when both sides are valid versions, else as a string.
+    Version,
+    /// `Version | String` in the specification (`platform_release`): a version comparison when
+    /// both sides are versions, otherwise a string comparison.
+    VersionOrString,
+    /// A set of strings; only `"literal" in field` and `"literal" not in field` are defined.
+    Set,
+    /// The legacy `extra` variable: compared against the extras being requested, with name
+    /// normalisation.
+    Extra,
+}
+
+impl FieldType {
+    /// The type's name in the specification's words.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FieldType::String => "String",
+            FieldType::Version => "Version",
+            FieldType::VersionOrString => "Version | String",
+            FieldType::Set => "Set of strings",
+            FieldType::Extra => "extra",
+        }
+    }
+}
+
+macro_rules! fields {
+    ($( $(#[$doc:meta])* $variant:ident = $name:literal, $ty:ident, $ext:literal; )*) => {
+        /// A marker variable.
+        ///
+        /// The first fourteen are the standard fields of the "Dependency specifiers"
+        /// specification; the rest exist only in the [`Dialect::Extended`] dialect.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Field {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl Field {
+            /// Every field, standard first, in registry order.
+            pub const ALL: &'static [Field] = &[$(Field::$variant,)*];
+            /// The number of fields.
+            pub const COUNT: usize = Field::ALL.len();
+
+            /// The field's canonical name, as it is written in a marker.
+            pub fn name(self) -> &'static str {
+                match self { $(Field::$variant => $name,)* }
+            }
+
+            /// The field's type.
+            pub fn field_type(self) -> FieldType {
+                match self { $(Field::$variant => FieldType::$ty,)* }
+            }
+
+            /// Whether the field exists only in the extended dialect.
+            pub fn is_extended(self) -> bool {
+                match self { $(Field::$variant => $ext,)* }
+            }
+
+            /// Looks a canonical field name up (no aliases), in any dialect.
+            pub fn from_canonical_name(name: &str) -> Option<Field> {
+                match name { $($name => Some(Field::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+fields! {
+    /// `os_name`: Python's `os.name` (`posix`, `nt`, `java`).
+    OsName = "os_name", String, false;
+    /// `sys_platform`: Python's `sys.platform` (`linux`, `darwin`, `win32`).
+    SysPlatform = "sys_platform", String, false;
+    /// `platform_machine`: Python's `platform.machine()` (`x86_64`, `AMD64`, `arm64`).
+    PlatformMachine = "platform_machine", String, false;
+    /// `platform_python_implementation`: Python's `platform.python_implementation()`.
+    PlatformPythonImplementation = "platform_python_implementation", String, false;
+    /// `platform_release`: Python's `platform.release()`.
+    PlatformRelease = "platform_release", VersionOrString, false;
+    /// `platform_system`: Python's `platform.system()` (`Linux`, `Windows`, `Darwin`).
+    PlatformSystem = "platform_system", String, false;
+    /// `platform_version`: Python's `platform.version()`.
+    PlatformVersion = "platform_version", String, false;
+    /// `python_version`: `'.'.join(platform.python_version_tuple()[:2])`.
+    PythonVersion = "python_version", Version, false;
+    /// `python_full_version`: Python's `platform.python_version()`.
+    PythonFullVersion = "python_full_version", Version, false;
+    /// `implementation_name`: Python's `sys.implementation.name`.
+    ImplementationName = "implementation_name", String, false;
+    /// `implementation_version`: derived from `sys.implementation.version`.
+    ImplementationVersion = "implementation_version", Version, false;
+    /// `extra`: the extra being installed; defined only by a containing layer (core metadata).
+    Extra = "extra", Extra, false;
+    /// `extras`: the extras requested when installing from a lock file.
+    Extras = "extras", Set, false;
+    /// `dependency_groups`: the dependency groups requested when installing from a lock file.
+    DependencyGroups = "dependency_groups", Set, false;
+    /// `variant_label`: the label of the selected variant wheel (PEP 825).
+    VariantLabel = "variant_label", String, true;
+    /// `variant_namespaces`: the namespaces of the selected variant's properties.
+    VariantNamespaces = "variant_namespaces", Set, true;
+    /// `variant_features`: the `namespace :: feature` pairs of the selected variant.
+    VariantFeatures = "variant_features", Set, true;
+    /// `variant_properties`: the `namespace :: feature :: value` properties of the selected variant.
+    VariantProperties = "variant_properties", Set, true;
+    /// `sys_abi_features`: ABI features of the interpreter (PEP 780).
+    SysAbiFeatures = "sys_abi_features", Set, true;
+    /// `python_abi_tag`: the interpreter's ABI tag, e.g. `cp313t`.
+    PythonAbiTag = "python_abi_tag", String, true;
+    /// `interpreter_arch`: the architecture the interpreter binary was built for.
+    InterpreterArch = "interpreter_arch", String, true;
+    /// `glibc_version`: the glibc the interpreter runs on.
+    GlibcVersion = "glibc_version", Version, true;
+    /// `musl_version`: the musl libc the interpreter runs on.
+    MuslVersion = "musl_version", Version, true;
+    /// `gpu_backends`: usable accelerator stacks (`cuda`, `rocm`, …).
+    GpuBackends = "gpu_backends", Set, true;
+    /// `cuda_version`: the highest CUDA version the installed driver supports.
+    CudaVersion = "cuda_version", Version, true;
+    /// `nvidia_driver_version`: the NVIDIA kernel-mode driver version.
+    NvidiaDriverVersion = "nvidia_driver_version", VersionOrString, true;
+    /// `cuda_compute_capability`: the lowest compute capability among visible devices.
+    CudaComputeCapability = "cuda_compute_capability", Version, true;
+    /// `cuda_compute_capabilities`: every visible device's compute capability.
+    CudaComputeCapabilities = "cuda_compute_capabilities", Set, true;
+    /// `cudnn_version`: the cuDNN library loadable here.
+    CudnnVersion = "cudnn_version", Version, true;
+    /// `nccl_version`: the NCCL library loadable here.
+    NcclVersion = "nccl_version", Version, true;
+    /// `cutensor_version`: the cuTENSOR library loadable here.
+    CutensorVersion = "cutensor_version", Version, true;
+    /// `rocm_version`: the ROCm/HIP runtime version.
+    RocmVersion = "rocm_version", Version, true;
+    /// `rocm_gpu_archs`: the GFX architectures of visible AMD GPUs.
+    RocmGpuArchs = "rocm_gpu_archs", Set, true;
+}
+
+/// PEP 345 spellings that the specification's grammar (and every tool) still accepts.
+const ALIASES: &[(&str, Field)] = &[
+    ("os.name", Field::OsName),
+    ("sys.platform", Field::SysPlatform),
+    ("platform.version", Field::PlatformVersion),
+    ("platform.machine", Field::PlatformMachine),
+    (
+        "platform.python_implementation",
+        Field::PlatformPythonImplementation,
+    ),
+    ("python_implementation", Field::PlatformPythonImplementation),
+];
+
+/// What a variable name resolves to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lookup {
+    /// A canonical name.
+    Canonical(Field),
+    /// A legacy alias of a field.
+    Alias(Field),
+    /// A field that exists only in the other dialect.
+    WrongDialect(Field),
+    /// Not a field.
+    Unknown,
+}
+
+impl Field {
+    /// The index of the field in [`Field::ALL`].
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Looks a name up as a marker in `dialect` would: canonical names and the PEP 345 aliases
+    /// (`os.name`, `python_implementation`, …). Returns `None` for unknown names and for extended
+    /// fields in the `pep508` dialect.
+    pub fn from_name(name: &str, dialect: Dialect) -> Option<Field> {
+        match lookup(name, dialect) {
+            Lookup::Canonical(f) | Lookup::Alias(f) => Some(f),
+            Lookup::WrongDialect(_) | Lookup::Unknown => None,
+        }
+    }
+
+    /// The Python expression that gives the field's value, where there is one.
+    pub fn python_equivalent(self) -> Option<&'static str> {
+        Some(match self {
+            Field::OsName => "os.name",
+            Field::SysPlatform => "sys.platform",
+            Field::PlatformMachine => "platform.machine()",
+            Field::PlatformPythonImplementation => "platform.python_implementation()",
+            Field::PlatformRelease => "platform.release()",
+            Field::PlatformSystem => "platform.system()",
+            Field::PlatformVersion => "platform.version()",
+            Field::PythonVersion => "'.'.join(platform.python_version_tuple()[:2])",
+            Field::PythonFullVersion => "platform.python_version()",
+            Field::ImplementationName => "sys.implementation.name",
+            Field::ImplementationVersion => "sys.implementation.version (formatted)",
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Field {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Field {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Field::from_canonical_name(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown marker field `{s}`")))
+    }
+}
+
+pub(crate) fn lookup(name: &str, dialect: Dialect) -> Lookup {
+    if let Some(field) = Field::from_canonical_name(name) {
+        if field.is_extended() && dialect == Dialect::Pep508 {
+            return Lookup::WrongDialect(field);
+        }
+        return Lookup::Canonical(field);
+    }
+    for (alias, field) in ALIASES {
+        if *alias == name {
+            return Lookup::Alias(*field);
+        }
+    }
+    Lookup::Unknown
+}
+
+/// The closest field name to `name` in `dialect`, for "did you mean" hints.
+pub(crate) fn suggest(name: &str, dialect: Dialect) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase().replace(['.', '-'], "_");
+    let mut best: Option<(usize, &'static str)> = None;
+    for field in Field::ALL {
+        if field.is_extended() && dialect == Dialect::Pep508 {
+            continue;
+        }
+        let d = edit_distance(&lower, field.name());
+        let limit = (field.name().len() / 3).max(2);
+        if d <= limit && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, field.name()));
+        }
+    }
+    best.map(|(_, n)| n)
+}
+
+/// Levenshtein distance on bytes, bounded in cost by the short names it is used with.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() > 64 {
+        return usize::MAX;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_is_consistent() {
+        for (i, f) in Field::ALL.iter().enumerate() {
+            assert_eq!(f.index(), i);
+            assert_eq!(Field::from_canonical_name(f.name()), Some(*f));
+        }
+        assert_eq!(Field::ALL.iter().filter(|f| !f.is_extended()).count(), 14);
+    }
+
+    #[test]
+    fn aliases_and_dialects() {
+        assert_eq!(
+            Field::from_name("os.name", Dialect::Pep508),
+            Some(Field::OsName)
+        );
+        assert_eq!(
+            Field::from_name("python_implementation", Dialect::Pep508),
+            Some(Field::PlatformPythonImplementation)
+        );
+        assert_eq!(Field::from_name("cuda_version", Dialect::Pep508), None);
+        assert_eq!(
+            Field::from_name("cuda_version", Dialect::Extended),
+            Some(Field::CudaVersion)
+        );
+        assert_eq!(Field::from_name("platform.release", Dialect::Pep508), None);
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(
+            suggest("python_versoin", Dialect::Pep508),
+            Some("python_version")
+        );
+        assert_eq!(suggest("os_nam", Dialect::Pep508), Some("os_name"));
+        assert_eq!(suggest("zzzzzzzz", Dialect::Pep508), None);
+        assert_eq!(suggest("cuda_versio", Dialect::Pep508), None);
+        assert_eq!(
+            suggest("cuda_versio", Dialect::Extended),
+            Some("cuda_version")
+        );
+    }
+}

@@ -1,0 +1,183 @@
+//! Package, extra and dependency-group names with their normalised forms.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+/// Normalises a name as the "Names and normalization" specification says (PEP 503): lowercase,
+/// and every run of `-`, `_` and `.` replaced by one `-`.
+///
+/// ```
+/// assert_eq!(markerspec_pep508::normalize_name("Foo__Bar.baz"), "foo-bar-baz");
+/// ```
+pub fn normalize_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut in_sep = false;
+    for c in name.chars() {
+        if matches!(c, '-' | '_' | '.') {
+            if !in_sep {
+                out.push('-');
+                in_sep = true;
+            }
+        } else {
+            out.extend(c.to_lowercase());
+            in_sep = false;
+        }
+    }
+    out
+}
+
+fn is_normalized(name: &str) -> bool {
+    let b = name.as_bytes();
+    !b.iter().enumerate().any(|(i, &c)| {
+        c.is_ascii_uppercase()
+            || c == b'_'
+            || c == b'.'
+            || !c.is_ascii()
+            || (c == b'-' && i > 0 && b[i - 1] == b'-')
+    })
+}
+
+macro_rules! name_type {
+    ($(#[$doc:meta])* $ty:ident) => {
+        $(#[$doc])*
+        ///
+        /// Equality, ordering and hashing use the normalised form; [`Display`](fmt::Display)
+        /// shows the name as it was written.
+        #[derive(Clone)]
+        pub struct $ty {
+            written: Box<str>,
+            /// `None` when the written form is already normalised.
+            normalized: Option<Box<str>>,
+        }
+
+        impl $ty {
+            /// Wraps a name. The caller has checked that it is a valid identifier.
+            pub(crate) fn new_unchecked(written: &str) -> $ty {
+                let normalized =
+                    (!is_normalized(written)).then(|| normalize_name(written).into_boxed_str());
+                $ty { written: written.into(), normalized }
+            }
+
+            /// The name as it was written.
+            pub fn as_str(&self) -> &str {
+                &self.written
+            }
+
+            /// The normalised name (lowercase, `-` separators).
+            pub fn normalized(&self) -> &str {
+                self.normalized.as_deref().unwrap_or(&self.written)
+            }
+        }
+
+        impl PartialEq for $ty {
+            fn eq(&self, other: &Self) -> bool {
+                self.normalized() == other.normalized()
+            }
+        }
+        impl Eq for $ty {}
+        impl PartialOrd for $ty {
+            fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+        impl Ord for $ty {
+            fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+                self.normalized().cmp(other.normalized())
+            }
+        }
+        impl Hash for $ty {
+            fn hash<H: Hasher>(&self, state: &mut H) {
+                self.normalized().hash(state)
+            }
+        }
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.written)
+            }
+        }
+        impl fmt::Debug for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}({:?})", stringify!($ty), &*self.written)
+            }
+        }
+        impl std::str::FromStr for $ty {
+            type Err = String;
+            /// Parses a name: ASCII letters and digits, with `-`, `_` and `.` inside.
+            fn from_str(s: &str) -> Result<Self, String> {
+                if is_valid_identifier(s) {
+                    Ok($ty::new_unchecked(s))
+                } else {
+                    Err(format!(
+                        "`{s}` is not a valid name: use ASCII letters and digits, with `-`, `_` or `.` between them"
+                    ))
+                }
+            }
+        }
+        #[cfg(feature = "serde")]
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&self.written)
+            }
+        }
+        #[cfg(feature = "serde")]
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                s.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+name_type!(
+    /// A distribution name, e.g. `Foo.Bar` (normalised `foo-bar`).
+    PackageName
+);
+name_type!(
+    /// An extra name (PEP 685: compared in normalised form), e.g. `Security_Fixes`.
+    ExtraName
+);
+
+/// Whether `s` matches the specification's name rule:
+/// `^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$`, case-insensitively.
+pub fn is_valid_identifier(s: &str) -> bool {
+    let b = s.as_bytes();
+    match (b.first(), b.last()) {
+        (Some(f), Some(l)) => {
+            f.is_ascii_alphanumeric()
+                && l.is_ascii_alphanumeric()
+                && b.iter()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalisation() {
+        assert_eq!(normalize_name("Django"), "django");
+        assert_eq!(normalize_name("a._-b"), "a-b");
+        assert_eq!(normalize_name("A--B"), "a-b");
+        let a = PackageName::new_unchecked("Foo_Bar");
+        let b = PackageName::new_unchecked("foo-bar");
+        assert_eq!(a, b);
+        assert_eq!(a.to_string(), "Foo_Bar");
+        assert_eq!(a.normalized(), "foo-bar");
+        assert!(b.normalized.is_none());
+        assert!(PackageName::new_unchecked("a--b").normalized.is_some());
+    }
+
+    #[test]
+    fn identifiers() {
+        for ok in ["a", "A1", "a.b-c_d", "0"] {
+            assert!(is_valid_identifier(ok), "{ok}");
+        }
+        for bad in ["", "a_", "-a", "a b", "é"] {
+            assert!(!is_valid_identifier(bad), "{bad}");
+        }
+    }
+}

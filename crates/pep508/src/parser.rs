@@ -1,0 +1,777 @@
+//! The parser: requirement and marker grammar on a byte cursor, lexemes read with nom.
+//!
+//! nom stays private to this module: its types never reach a public signature, and every
+//! failure becomes an [`Error`] through [`Parser::error`]. The marker grammar is parsed
+//! without recursion (an explicit stack of open parentheses), so no input can overflow the
+//! stack however deep it nests; the nesting limit only bounds the size of the tree.
+
+use nom::bytes::complete::{tag, take_while, take_while1};
+
+use markerspec_pep440::{Operator, VersionSpecifier, VersionSpecifiers};
+
+use crate::error::{Error, ErrorKind, Reporter, Span, Warning, WarningKind};
+use crate::field::{self, Dialect, Lookup};
+use crate::marker::{MarkerExpression, MarkerOperator, MarkerTree, MarkerValue};
+use crate::name::{ExtraName, PackageName};
+use crate::requirement::{Requirement, VersionOrUrl};
+use crate::string;
+
+type NomError<'a> = nom::error::Error<&'a str>;
+
+/// Options for parsing: the dialect and the limits that make hostile input harmless.
+///
+/// ```
+/// use markerspec_pep508::{Dialect, ParseOptions, MarkerTree};
+/// let opts = ParseOptions::default().dialect(Dialect::Extended).max_nesting(8);
+/// let m = MarkerTree::parse_with("cuda_version >= '12'", &opts, &mut Vec::new()).unwrap();
+/// assert_eq!(m.to_string(), r#"cuda_version >= "12""#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ParseOptions {
+    /// Which variables exist. Default: [`Dialect::Pep508`].
+    pub dialect: Dialect,
+    /// Longest accepted input in bytes (`L001`). Default: 1 MiB.
+    pub max_input_len: usize,
+    /// Deepest accepted parenthesis nesting in a marker (`L002`). Default: 200, the limit
+    /// pypa/packaging also enforces.
+    pub max_nesting: usize,
+    /// Most comparisons in one marker (`L003`). Default: 10,000.
+    pub max_clauses: usize,
+    /// Longest quoted string in bytes (`L004`). Default: 64 KiB.
+    pub max_string_len: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            dialect: Dialect::Pep508,
+            max_input_len: 1 << 20,
+            max_nesting: 200,
+            max_clauses: 10_000,
+            max_string_len: 64 << 10,
+        }
+    }
+}
+
+impl ParseOptions {
+    /// Sets the dialect.
+    #[must_use]
+    pub fn dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
+        self
+    }
+    /// Sets the input length limit in bytes.
+    #[must_use]
+    pub fn max_input_len(mut self, limit: usize) -> Self {
+        self.max_input_len = limit;
+        self
+    }
+    /// Sets the parenthesis nesting limit.
+    #[must_use]
+    pub fn max_nesting(mut self, limit: usize) -> Self {
+        self.max_nesting = limit;
+        self
+    }
+    /// Sets the limit on comparisons per marker.
+    #[must_use]
+    pub fn max_clauses(mut self, limit: usize) -> Self {
+        self.max_clauses = limit;
+        self
+    }
+    /// Sets the limit on the length of a quoted string in bytes.
+    #[must_use]
+    pub fn max_string_len(mut self, limit: usize) -> Self {
+        self.max_string_len = limit;
+        self
+    }
+}
+
+pub(crate) struct Parser<'a, 'r> {
+    input: &'a str,
+    pos: usize,
+    opts: &'a ParseOptions,
+    reporter: &'r mut dyn Reporter,
+    clauses: usize,
+}
+
+/// Python's `str.isspace()`, which decides where a URL ends (`\S+`).
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Python's `\w` for `str` patterns, which decides keyword boundaries.
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+fn is_wsp(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
+fn is_version_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '.' | '*' | '+' | '!' | '-' | '_')
+}
+
+impl<'a, 'r> Parser<'a, 'r> {
+    pub(crate) fn new(
+        input: &'a str,
+        opts: &'a ParseOptions,
+        reporter: &'r mut dyn Reporter,
+    ) -> Self {
+        Parser {
+            input,
+            pos: 0,
+            opts,
+            reporter,
+            clauses: 0,
+        }
+    }
+
+    fn error(&self, kind: ErrorKind, span: Span) -> Error {
+        Error::new(kind, span, self.input)
+    }
+
+    fn warn(&mut self, kind: WarningKind, span: Span) {
+        self.reporter.report(Warning { kind, span });
+    }
+
+    fn rest(&self) -> &'a str {
+        &self.input[self.pos..]
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.input.len()
+    }
+
+    /// Runs a nom lexeme at the cursor; on success moves past it.
+    fn lex<O>(
+        &mut self,
+        mut p: impl nom::Parser<&'a str, Output = O, Error = NomError<'a>>,
+    ) -> Option<O> {
+        match p.parse(self.rest()) {
+            Ok((rest, out)) => {
+                self.pos = self.input.len() - rest.len();
+                Some(out)
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// `wsp*`: spaces and tabs.
+    fn ws(&mut self) {
+        self.lex(take_while(is_wsp));
+    }
+
+    /// A keyword followed by a non-word character or the end, as Python's `\bkw\b`.
+    fn keyword(&mut self, kw: &'static str) -> bool {
+        let rest = self.rest();
+        if rest.starts_with(kw) && !rest[kw.len()..].chars().next().is_some_and(is_word) {
+            self.lex(tag(kw));
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The token at the cursor, for "found `…`" messages: a word, or one character.
+    fn found(&self) -> (String, Span) {
+        let rest = self.rest();
+        let len = match rest.chars().next() {
+            None => 0,
+            Some(c) if is_word(c) || c == '.' => rest
+                .find(|c: char| !(is_word(c) || c == '.' || c == '-'))
+                .unwrap_or(rest.len()),
+            Some(c) if c == '=' || c == '<' || c == '>' || c == '!' || c == '~' => rest
+                .find(|c: char| !matches!(c, '=' | '<' | '>' | '!' | '~'))
+                .unwrap_or(rest.len()),
+            Some('&') if rest.starts_with("&&") => 2,
+            Some('|') if rest.starts_with("||") => 2,
+            Some(c) => c.len_utf8(),
+        };
+        // Keep messages short on pathological input.
+        let mut shown = len.min(40);
+        while !rest.is_char_boundary(shown) {
+            shown -= 1;
+        }
+        (
+            rest[..shown].to_string(),
+            Span::new(self.pos, self.pos + len),
+        )
+    }
+
+    fn check_length(&self) -> Result<(), Error> {
+        if self.input.len() > self.opts.max_input_len {
+            return Err(self.error(
+                ErrorKind::InputTooLong {
+                    len: self.input.len(),
+                    limit: self.opts.max_input_len,
+                },
+                Span::new(self.opts.max_input_len, self.input.len()),
+            ));
+        }
+        Ok(())
+    }
+
+    /// ```text
+    /// specification = wsp* ( url_req | name_req ) wsp*
+    /// name_req      = name wsp* extras? wsp* versionspec? wsp* quoted_marker?
+    /// url_req       = name wsp* extras? wsp* urlspec (wsp+ quoted_marker?)?
+    /// ```
+    pub(crate) fn parse_requirement(&mut self) -> Result<Requirement, Error> {
+        self.check_length()?;
+        self.ws();
+        let name = self.parse_identifier(true)?;
+        let name = PackageName::new_unchecked(name);
+        self.ws();
+        let extras = if self.peek() == Some('[') {
+            self.parse_extras()?
+        } else {
+            Vec::new()
+        };
+        self.ws();
+        let mut version_or_url = None;
+        let mut marker = None;
+        if self.peek() == Some('@') {
+            // > urlspec = '@' wsp* <URI_reference>
+            let at = self.pos;
+            self.pos += 1;
+            self.ws();
+            let start = self.pos;
+            let url = self
+                .lex(take_while1(|c: char| !is_python_space(c)))
+                .ok_or_else(|| self.error(ErrorKind::ExpectedUrl, Span::new(at, at + 1)))?;
+            if let Some(i) = url.find(';') {
+                self.warn(
+                    WarningKind::SemicolonInUrl,
+                    Span::new(start + i, start + i + 1),
+                );
+            }
+            version_or_url = Some(VersionOrUrl::Url(url.into()));
+            // > (wsp+ quoted_marker?)?
+            self.ws();
+            if !self.at_end() {
+                if self.peek() == Some(';') {
+                    marker = Some(self.parse_quoted_marker()?);
+                } else {
+                    let (found, span) = self.found();
+                    return Err(self.error(
+                        ErrorKind::UnexpectedAfterRequirement {
+                            found,
+                            expected: "`;` or the end after the URL",
+                        },
+                        span,
+                    ));
+                }
+            }
+        } else {
+            let specifiers = if self.peek() == Some('(') {
+                self.parse_paren_specifiers()?
+            } else if self.rest().starts_with(['<', '>', '=', '!', '~']) {
+                self.parse_version_many()?
+            } else {
+                Vec::new()
+            };
+            if !specifiers.is_empty() {
+                version_or_url = Some(VersionOrUrl::Specifiers(VersionSpecifiers::from_iter(
+                    specifiers,
+                )));
+            }
+            self.ws();
+            if !self.at_end() {
+                if self.peek() == Some(';') {
+                    marker = Some(self.parse_quoted_marker()?);
+                } else {
+                    let (found, span) = self.found();
+                    let expected = if version_or_url.is_some() {
+                        "`,`, `;` or the end after the version specifier"
+                    } else if extras.is_empty() {
+                        "a version specifier, `[`, `@`, `;` or the end after the name"
+                    } else {
+                        "a version specifier, `@`, `;` or the end after the extras"
+                    };
+                    return Err(self.error(
+                        ErrorKind::UnexpectedAfterRequirement { found, expected },
+                        span,
+                    ));
+                }
+            }
+        }
+        Ok(Requirement {
+            name,
+            extras,
+            version_or_url,
+            marker,
+        })
+    }
+
+    /// ```text
+    /// identifier_end = letterOrDigit | (('-' | '_' | '.' )* letterOrDigit)
+    /// identifier     = letterOrDigit identifier_end*
+    /// ```
+    fn parse_identifier(&mut self, package: bool) -> Result<&'a str, Error> {
+        let start = self.pos;
+        let Some(word) = self.lex(take_while1(|c: char| {
+            c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
+        })) else {
+            let (found, span) = self.found();
+            return Err(self.error(
+                if package {
+                    ErrorKind::ExpectedName { found }
+                } else {
+                    ErrorKind::ExpectedExtraName { found }
+                },
+                span,
+            ));
+        };
+        if !word.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+            let (found, span) = {
+                self.pos = start;
+                self.found()
+            };
+            return Err(self.error(
+                if package {
+                    ErrorKind::ExpectedName { found }
+                } else {
+                    ErrorKind::ExpectedExtraName { found }
+                },
+                span,
+            ));
+        }
+        let trimmed = word.trim_end_matches(['-', '_', '.']);
+        if trimmed.len() != word.len() {
+            return Err(self.error(
+                ErrorKind::NameEndsWithPunctuation,
+                Span::new(start + trimmed.len(), start + word.len()),
+            ));
+        }
+        Ok(word)
+    }
+
+    /// ```text
+    /// extras_list = identifier (wsp* ',' wsp* identifier)*
+    /// extras      = '[' wsp* extras_list? wsp* ']'
+    /// ```
+    fn parse_extras(&mut self) -> Result<Vec<ExtraName>, Error> {
+        let open = self.pos;
+        self.pos += 1;
+        self.ws();
+        let mut extras: Vec<ExtraName> = Vec::new();
+        if self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
+            loop {
+                let name = ExtraName::new_unchecked(self.parse_identifier(false)?);
+                if !extras.iter().any(|e| e.as_str() == name.as_str()) {
+                    extras.push(name);
+                }
+                self.ws();
+                match self.peek() {
+                    Some(',') => {
+                        self.pos += 1;
+                        self.ws();
+                    }
+                    Some(c) if c.is_ascii_alphanumeric() => {
+                        return Err(self.error(
+                            ErrorKind::MissingCommaBetweenExtras,
+                            Span::new(self.pos, self.pos),
+                        ));
+                    }
+                    _ => break,
+                }
+            }
+        }
+        self.ws();
+        match self.peek() {
+            Some(']') => {
+                self.pos += 1;
+                Ok(extras)
+            }
+            None => Err(self.error(ErrorKind::UnclosedExtras, Span::new(open, self.pos))),
+            Some(_) => {
+                let (found, span) = self.found();
+                if extras.is_empty() {
+                    Err(self.error(ErrorKind::ExpectedExtraName { found }, span))
+                } else {
+                    Err(self.error(ErrorKind::UnclosedExtras, Span::new(open, span.start)))
+                }
+            }
+        }
+    }
+
+    /// ```text
+    /// versionspec = ( '(' version_many ')' ) | version_many
+    /// ```
+    fn parse_paren_specifiers(&mut self) -> Result<Vec<VersionSpecifier>, Error> {
+        let open = self.pos;
+        self.pos += 1;
+        self.ws();
+        let specs = if self.peek() == Some(')') {
+            Vec::new()
+        } else {
+            self.parse_version_many()?
+        };
+        self.ws();
+        if self.peek() == Some(')') {
+            self.pos += 1;
+            Ok(specs)
+        } else if self.at_end() {
+            Err(self.error(ErrorKind::UnclosedVersionParen, Span::new(open, self.pos)))
+        } else {
+            let (found, span) = self.found();
+            Err(self.error(
+                ErrorKind::UnexpectedAfterRequirement {
+                    found,
+                    expected: "`,` or `)` in the version specifier",
+                },
+                span,
+            ))
+        }
+    }
+
+    /// ```text
+    /// version_cmp  = wsp* '<=' | '<' | '!=' | '===' | '==' | '>=' | '>' | '~='
+    /// version      = wsp* ( letterOrDigit | '-' | '_' | '.' | '*' | '+' | '!' )+
+    /// version_one  = version_cmp version wsp*
+    /// version_many = version_one (',' version_one)* (',' wsp*)?
+    /// ```
+    fn parse_version_many(&mut self) -> Result<Vec<VersionSpecifier>, Error> {
+        let mut specs = Vec::new();
+        loop {
+            self.ws();
+            specs.push(self.parse_version_one()?);
+            self.ws();
+            if self.peek() != Some(',') {
+                break;
+            }
+            self.pos += 1;
+            self.ws();
+            if !self.rest().starts_with(['<', '>', '=', '!', '~']) {
+                // A trailing comma ends the list.
+                if self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
+                    let (found, span) = self.found();
+                    return Err(self.error(ErrorKind::ExpectedVersionOperator { found }, span));
+                }
+                break;
+            }
+        }
+        Ok(specs)
+    }
+
+    fn parse_version_one(&mut self) -> Result<VersionSpecifier, Error> {
+        let op_start = self.pos;
+        let Some(op_text) = self.lex(nom::branch::alt((
+            tag("==="),
+            tag("=="),
+            tag("~="),
+            tag("!="),
+            tag("<="),
+            tag(">="),
+            tag("<"),
+            tag(">"),
+        ))) else {
+            let (found, span) = self.found();
+            return Err(self.error(ErrorKind::ExpectedVersionOperator { found }, span));
+        };
+        let op: Operator = match op_text.parse() {
+            Ok(op) => op,
+            Err(_) => {
+                let (found, span) = self.found();
+                return Err(self.error(ErrorKind::ExpectedVersionOperator { found }, span));
+            }
+        };
+        self.ws();
+        let version_start = self.pos;
+        let version = if op_text == "===" {
+            self.lex(take_while1(|c: char| {
+                !is_python_space(c) && c != ';' && c != ')' && c != ','
+            }))
+        } else {
+            self.lex(take_while1(is_version_char))
+        };
+        let Some(version) = version else {
+            return Err(self.error(
+                ErrorKind::ExpectedVersion {
+                    operator: op_text.to_string(),
+                },
+                Span::new(op_start, self.pos),
+            ));
+        };
+        VersionSpecifier::from_parts(op, version).map_err(|e| {
+            let span = Span::from(e.span()).shift(version_start);
+            self.error(ErrorKind::Version(e), span)
+        })
+    }
+
+    /// ```text
+    /// quoted_marker = ';' wsp* marker
+    /// ```
+    fn parse_quoted_marker(&mut self) -> Result<MarkerTree, Error> {
+        self.pos += 1;
+        self.ws();
+        if self.at_end() {
+            return Err(self.error(ErrorKind::EmptyMarker, Span::new(self.pos - 1, self.pos)));
+        }
+        let marker = self.parse_marker()?;
+        self.expect_marker_end()?;
+        Ok(marker)
+    }
+
+    /// A marker on its own, up to the end of the input.
+    pub(crate) fn parse_full_marker(&mut self) -> Result<MarkerTree, Error> {
+        self.check_length()?;
+        self.ws();
+        let marker = self.parse_marker()?;
+        self.expect_marker_end()?;
+        Ok(marker)
+    }
+
+    fn expect_marker_end(&mut self) -> Result<(), Error> {
+        self.ws();
+        if self.at_end() {
+            return Ok(());
+        }
+        let (found, span) = self.found();
+        Err(self.error(ErrorKind::UnexpectedAfterMarker { found }, span))
+    }
+
+    /// ```text
+    /// marker_expr = marker_var marker_op marker_var
+    ///             | wsp* '(' marker wsp* ')'
+    /// marker_and  = marker_expr wsp* 'and' marker_expr
+    ///             | marker_expr
+    /// marker_or   = marker_and wsp* 'or' marker_and
+    ///             | marker_and
+    /// marker      = marker_or
+    /// ```
+    ///
+    /// Parsed with an explicit stack: each open parenthesis pushes a frame that collects the
+    /// `or`-groups of `and`-terms inside it.
+    fn parse_marker(&mut self) -> Result<MarkerTree, Error> {
+        #[derive(Default)]
+        struct Frame {
+            open: usize,
+            ors: Vec<MarkerTree>,
+            ands: Vec<MarkerTree>,
+        }
+        impl Frame {
+            fn finish(mut self) -> MarkerTree {
+                let and = MarkerTree::all(std::mem::take(&mut self.ands));
+                self.ors.push(and);
+                MarkerTree::any(self.ors)
+            }
+        }
+        let mut stack = vec![Frame {
+            open: self.pos,
+            ors: Vec::new(),
+            ands: Vec::new(),
+        }];
+        'atom: loop {
+            // > marker_atom = wsp* '(' marker wsp* ')' | marker_item
+            self.ws();
+            while self.peek() == Some('(') {
+                if stack.len() > self.opts.max_nesting {
+                    return Err(self.error(
+                        ErrorKind::NestingTooDeep {
+                            limit: self.opts.max_nesting,
+                        },
+                        Span::new(self.pos, self.pos + 1),
+                    ));
+                }
+                stack.push(Frame {
+                    open: self.pos,
+                    ors: Vec::new(),
+                    ands: Vec::new(),
+                });
+                self.pos += 1;
+                self.ws();
+            }
+            let expr = self.parse_marker_item()?;
+            let mut tree = MarkerTree::Expression(expr);
+            loop {
+                self.ws();
+                let top = stack.len() - 1;
+                stack[top].ands.push(tree);
+                if self.keyword("and") {
+                    continue 'atom;
+                }
+                if self.keyword("or") {
+                    let frame = &mut stack[top];
+                    let and = MarkerTree::all(std::mem::take(&mut frame.ands));
+                    frame.ors.push(and);
+                    continue 'atom;
+                }
+                if self.peek() == Some(')') && stack.len() > 1 {
+                    self.pos += 1;
+                    let frame = stack.pop().unwrap_or_default();
+                    tree = frame.finish();
+                    continue;
+                }
+                break 'atom;
+            }
+        }
+        if stack.len() > 1 {
+            let open = stack.last().map_or(0, |f| f.open);
+            let err_span = Span::new(open, open + 1);
+            if self.at_end() {
+                return Err(self.error(ErrorKind::UnclosedParen, err_span));
+            }
+            let (found, span) = self.found();
+            let _ = err_span;
+            return Err(self.error(ErrorKind::UnexpectedAfterMarker { found }, span));
+        }
+        let frame = stack.pop().unwrap_or_default();
+        Ok(frame.finish())
+    }
+
+    /// ```text
+    /// marker_var = wsp* (env_var | python_str)
+    /// marker_op  = version_cmp | (wsp* 'in') | (wsp* 'not' wsp+ 'in')
+    /// ```
+    fn parse_marker_item(&mut self) -> Result<MarkerExpression, Error> {
+        self.clauses += 1;
+        let start = self.pos;
+        if self.clauses > self.opts.max_clauses {
+            return Err(self.error(
+                ErrorKind::TooManyClauses {
+                    limit: self.opts.max_clauses,
+                },
+                Span::new(start, start),
+            ));
+        }
+        let lhs = self.parse_marker_var()?;
+        self.ws();
+        let op = self.parse_marker_op()?;
+        self.ws();
+        let rhs = self.parse_marker_var()?;
+        let span = Span::new(start, self.pos);
+        let mut expr = MarkerExpression {
+            lhs,
+            op,
+            rhs,
+            span,
+            spec: None,
+        };
+        crate::evaluate::check(&mut expr, self.opts.dialect, &mut |w| self.warn(w, span))
+            .map_err(|kind| self.error(kind, span))?;
+        Ok(expr)
+    }
+
+    fn parse_marker_var(&mut self) -> Result<MarkerValue, Error> {
+        let start = self.pos;
+        match self.peek() {
+            Some(q @ ('"' | '\'')) => {
+                self.pos += 1;
+                let raw = self.lex(take_while(|c: char| c != q)).unwrap_or("");
+                if self.peek() != Some(q) {
+                    return Err(self.error(
+                        ErrorKind::UnterminatedString { quote: q },
+                        Span::new(start, start + 1),
+                    ));
+                }
+                self.pos += 1;
+                let span = Span::new(start, self.pos);
+                if raw.len() > self.opts.max_string_len {
+                    return Err(self.error(
+                        ErrorKind::StringTooLong {
+                            limit: self.opts.max_string_len,
+                        },
+                        span,
+                    ));
+                }
+                let decoded = string::decode(raw, q)
+                    .map_err(|reason| self.error(ErrorKind::InvalidString { reason }, span))?;
+                if decoded.non_standard {
+                    self.warn(WarningKind::NonStandardString, span);
+                }
+                Ok(MarkerValue::Literal(decoded.value.into()))
+            }
+            Some(c) if is_word(c) => {
+                let word = self
+                    .lex(take_while1(|c: char| is_word(c) || c == '.'))
+                    .unwrap_or("");
+                let span = Span::new(start, self.pos);
+                match field::lookup(word, self.opts.dialect) {
+                    Lookup::Canonical(f) => Ok(MarkerValue::Field(f)),
+                    Lookup::Alias(f) => {
+                        self.warn(
+                            WarningKind::DeprecatedAlias {
+                                alias: word.to_string(),
+                                field: f,
+                            },
+                            span,
+                        );
+                        Ok(MarkerValue::Field(f))
+                    }
+                    Lookup::WrongDialect(field) => {
+                        Err(self.error(ErrorKind::ExtendedFieldInPep508 { field }, span))
+                    }
+                    Lookup::Unknown => {
+                        if word.starts_with(|c: char| c.is_ascii_digit()) {
+                            return Err(self.error(
+                                ErrorKind::ExpectedMarkerValue {
+                                    found: word.to_string(),
+                                },
+                                span,
+                            ));
+                        }
+                        Err(self.error(
+                            ErrorKind::UnknownVariable {
+                                name: word.to_string(),
+                                suggestion: field::suggest(word, self.opts.dialect),
+                            },
+                            span,
+                        ))
+                    }
+                }
+            }
+            _ => {
+                let (found, span) = self.found();
+                Err(self.error(ErrorKind::ExpectedMarkerValue { found }, span))
+            }
+        }
+    }
+
+    fn parse_marker_op(&mut self) -> Result<MarkerOperator, Error> {
+        if self.keyword("in") {
+            return Ok(MarkerOperator::In);
+        }
+        let not_start = self.pos;
+        if self.keyword("not") {
+            let gap = self.lex(take_while1(is_wsp)).is_some();
+            if gap && self.keyword("in") {
+                return Ok(MarkerOperator::NotIn);
+            }
+            return Err(self.error(
+                ErrorKind::ExpectedInAfterNot,
+                Span::new(not_start, self.pos),
+            ));
+        }
+        let op = self.lex(nom::branch::alt((
+            tag("==="),
+            tag("=="),
+            tag("~="),
+            tag("!="),
+            tag("<="),
+            tag(">="),
+            tag("<"),
+            tag(">"),
+        )));
+        Ok(match op {
+            Some("===") => MarkerOperator::ExactEqual,
+            Some("==") => MarkerOperator::Equal,
+            Some("~=") => MarkerOperator::TildeEqual,
+            Some("!=") => MarkerOperator::NotEqual,
+            Some("<=") => MarkerOperator::LessThanEqual,
+            Some(">=") => MarkerOperator::GreaterThanEqual,
+            Some("<") => MarkerOperator::LessThan,
+            Some(">") => MarkerOperator::GreaterThan,
+            _ => {
+                let (found, span) = self.found();
+                return Err(self.error(ErrorKind::ExpectedMarkerOperator { found }, span));
+            }
+        })
+    }
+}

@@ -1,0 +1,188 @@
+//! Requirements: a name, extras, a version specifier or URL, and a marker.
+
+use std::fmt;
+use std::str::FromStr;
+
+use markerspec_pep440::VersionSpecifiers;
+
+use crate::error::{Error, Reporter};
+use crate::marker::MarkerTree;
+use crate::name::{ExtraName, PackageName};
+use crate::parser::{ParseOptions, Parser};
+
+/// What a requirement asks for besides its name: versions, or a direct URL.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum VersionOrUrl {
+    /// PEP 440 version specifiers, e.g. `>=1.0,<2`.
+    Specifiers(VersionSpecifiers),
+    /// A direct reference, `name @ URL`. The URL is kept as written.
+    Url(Box<str>),
+}
+
+/// A dependency specifier: `name [extras] (versions | @ url) ; marker`.
+///
+/// Equality compares the normalised name, the set of normalised extras, the specifiers, the
+/// URL and the marker.
+///
+/// The canonical display has no space between the parts except around `@` and before the `;`
+/// that follows a URL; extras are sorted; specifiers are sorted by their text, as
+/// pypa/packaging prints them:
+///
+/// ```
+/// use markerspec_pep508::Requirement;
+/// let r: Requirement = "requests [security,tests] >= 2.8.1, == 2.8.* ; python_version < '2.7'"
+///     .parse()
+///     .unwrap();
+/// assert_eq!(r.name().normalized(), "requests");
+/// assert_eq!(
+///     r.to_string(),
+///     r#"requests[security,tests]==2.8.*,>=2.8.1; python_version < "2.7""#
+/// );
+/// ```
+#[derive(Clone, Debug)]
+pub struct Requirement {
+    pub(crate) name: PackageName,
+    pub(crate) extras: Vec<ExtraName>,
+    pub(crate) version_or_url: Option<VersionOrUrl>,
+    pub(crate) marker: Option<MarkerTree>,
+}
+
+impl Requirement {
+    /// Parses a requirement with `options`, reporting warnings to `reporter`.
+    ///
+    /// # Errors
+    /// A coded [`Error`] with the span of the first problem.
+    pub fn parse_with(
+        text: &str,
+        options: &ParseOptions,
+        reporter: &mut dyn Reporter,
+    ) -> Result<Requirement, Error> {
+        Parser::new(text, options, reporter).parse_requirement()
+    }
+
+    /// The distribution name.
+    pub fn name(&self) -> &PackageName {
+        &self.name
+    }
+
+    /// The extras, in the order written, without repeats.
+    pub fn extras(&self) -> &[ExtraName] {
+        &self.extras
+    }
+
+    /// The version specifiers or URL, if any.
+    pub fn version_or_url(&self) -> Option<&VersionOrUrl> {
+        self.version_or_url.as_ref()
+    }
+
+    /// The marker, if any.
+    pub fn marker(&self) -> Option<&MarkerTree> {
+        self.marker.as_ref()
+    }
+
+    fn sorted_extras(&self) -> Vec<&ExtraName> {
+        let mut e: Vec<&ExtraName> = self.extras.iter().collect();
+        e.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        e
+    }
+}
+
+impl PartialEq for Requirement {
+    fn eq(&self, other: &Self) -> bool {
+        let mut a: Vec<&str> = self.extras.iter().map(|e| e.normalized()).collect();
+        let mut b: Vec<&str> = other.extras.iter().map(|e| e.normalized()).collect();
+        a.sort_unstable();
+        a.dedup();
+        b.sort_unstable();
+        b.dedup();
+        self.name == other.name
+            && a == b
+            && self.version_or_url == other.version_or_url
+            && self.marker == other.marker
+    }
+}
+
+impl Eq for Requirement {}
+
+impl std::hash::Hash for Requirement {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+        self.version_or_url.hash(state);
+        self.marker.hash(state);
+    }
+}
+
+impl FromStr for Requirement {
+    type Err = Error;
+    /// Parses with the default [`ParseOptions`] (the `pep508` dialect), discarding warnings.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Requirement::parse_with(s, &ParseOptions::default(), &mut |_| {})
+    }
+}
+
+impl fmt::Display for Requirement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.name)?;
+        if !self.extras.is_empty() {
+            f.write_str("[")?;
+            for (i, e) in self.sorted_extras().iter().enumerate() {
+                if i > 0 {
+                    f.write_str(",")?;
+                }
+                write!(f, "{e}")?;
+            }
+            f.write_str("]")?;
+        }
+        match &self.version_or_url {
+            Some(VersionOrUrl::Specifiers(specs)) => write!(f, "{specs}")?,
+            Some(VersionOrUrl::Url(url)) => {
+                write!(f, " @ {url}")?;
+                if self.marker.is_some() {
+                    f.write_str(" ")?;
+                }
+            }
+            None => {}
+        }
+        if let Some(m) = &self.marker {
+            write!(f, "; {m}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Requirement {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Requirement {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl MarkerTree {
+    /// Parses a marker with `options`, reporting warnings to `reporter`.
+    ///
+    /// # Errors
+    /// A coded [`Error`] with the span of the first problem.
+    pub fn parse_with(
+        text: &str,
+        options: &ParseOptions,
+        reporter: &mut dyn Reporter,
+    ) -> Result<MarkerTree, Error> {
+        Parser::new(text, options, reporter).parse_full_marker()
+    }
+}
+
+impl FromStr for MarkerTree {
+    type Err = Error;
+    /// Parses with the default [`ParseOptions`] (the `pep508` dialect), discarding warnings.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        MarkerTree::parse_with(s, &ParseOptions::default(), &mut |_| {})
+    }
+}
