@@ -405,6 +405,11 @@ impl ErrorKind {
             }
             ErrorKind::UrlNeedsSpaceBeforeMarker => "add a space before `;`".into(),
             ErrorKind::Version(e) => return e.help(),
+            ErrorKind::ExpectedMarkerValue { found }
+                if found.starts_with(|c: char| c.is_alphanumeric()) =>
+            {
+                format!("put the value in quotes: `\"{found}\"`")
+            }
             ErrorKind::UnknownVariable {
                 suggestion: Some(s),
                 ..
@@ -755,15 +760,30 @@ pub fn render(
     let line = input[line_start..line_end].trim_end_matches('\r');
     let gutter = line_no.to_string().len();
     let pad = " ".repeat(gutter);
-    let shown: String = line
+    let chars: Vec<char> = line
         .chars()
-        .map(|c| if c == '\t' { ' ' } else { c })
+        .map(|c| if c == '\t' || c.is_control() { ' ' } else { c })
         .collect();
     let col = input[line_start..start].chars().count();
     let width = input[start..end.min(line_end)].chars().count().max(1);
+    // Long lines are cut to a window around the span, marked with `…`.
+    const CONTEXT: usize = 40;
+    const MAX_CARETS: usize = 60;
+    let width = width.min(MAX_CARETS);
+    let from = col.saturating_sub(CONTEXT);
+    let to = (col + width + CONTEXT).min(chars.len());
+    let mut shown: String = chars[from.min(to)..to].iter().collect();
+    let mut caret_col = col - from;
+    if from > 0 {
+        shown.insert(0, '…');
+        caret_col += 1;
+    }
+    if to < chars.len() {
+        shown.push('…');
+    }
     let _ = writeln!(out, "{pad} |");
     let _ = writeln!(out, "{line_no} | {shown}");
-    let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col), "^".repeat(width));
+    let _ = writeln!(out, "{pad} | {}{}", " ".repeat(caret_col), "^".repeat(width));
     if let Some(help) = help {
         let _ = writeln!(out, "{pad} = help: {help}");
     }

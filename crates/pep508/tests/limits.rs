@@ -1,0 +1,95 @@
+//! Hostile input is harmless: deep nesting, huge inputs and long strings give coded errors,
+//! never a stack overflow, on a thread with a 256 KiB stack.
+
+use markerspec_pep508::{Environment, Field, MarkerTree, ParseOptions, Requirement};
+
+const SMALL_STACK: usize = 256 * 1024;
+
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(SMALL_STACK)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .expect("the parser must not overflow a 256 KiB stack")
+}
+
+#[test]
+fn hundred_thousand_open_parens_is_an_error() {
+    let code = on_small_stack(|| {
+        let text = format!("{}os_name == 'nt'{}", "(".repeat(100_000), ")".repeat(100_000));
+        let marker = text.parse::<MarkerTree>().unwrap_err();
+        let req = format!("pkg; {text}").parse::<Requirement>().unwrap_err();
+        (marker.code(), req.code(), marker.span().start)
+    });
+    assert_eq!(code, ("L002", "L002", 200));
+}
+
+#[test]
+fn unbounded_nesting_limit_still_parses_iteratively() {
+    // With the limit lifted, 100,000 redundant parentheses parse (to one comparison) without
+    // recursion; the tree stays flat.
+    let m = on_small_stack(|| {
+        let text = format!("{}os_name == 'nt'{}", "(".repeat(100_000), ")".repeat(100_000));
+        let opts = ParseOptions::default().max_nesting(usize::MAX).max_input_len(usize::MAX);
+        MarkerTree::parse_with(&text, &opts, &mut |_| {}).map(|m| m.to_string())
+    });
+    assert_eq!(m.unwrap(), r#"os_name == "nt""#);
+}
+
+#[test]
+fn deepest_allowed_alternating_tree_is_safe_to_use() {
+    // 200 levels of alternating and/or: the deepest tree the default options allow.
+    on_small_stack(|| {
+        let mut text = String::from("os_name == 'nt'");
+        for i in 0..200 {
+            let op = if i % 2 == 0 { "or" } else { "and" };
+            text = format!("os_name == 'x{i}' {op} ({text})");
+        }
+        let m: MarkerTree = text.parse().unwrap();
+        let env = Environment::new().with(Field::OsName, "nt");
+        let _ = m.evaluate(&env).unwrap();
+        let again: MarkerTree = m.to_string().parse().unwrap();
+        assert_eq!(again, m);
+        drop(m);
+    });
+}
+
+#[test]
+fn ten_megabyte_input_is_an_error() {
+    let codes = on_small_stack(|| {
+        let big = "a".repeat(10 << 20);
+        let as_name = big.parse::<Requirement>().unwrap_err().code();
+        let as_marker = format!("os_name == '{big}'").parse::<MarkerTree>().unwrap_err().code();
+        (as_name, as_marker)
+    });
+    assert_eq!(codes, ("L001", "L001"));
+}
+
+#[test]
+fn long_string_and_many_clauses_have_their_own_codes() {
+    let opts = ParseOptions::default().max_string_len(8).max_clauses(3);
+    let e = MarkerTree::parse_with("os_name == '123456789'", &opts, &mut |_| {}).unwrap_err();
+    assert_eq!(e.code(), "L004");
+    let e = MarkerTree::parse_with(
+        "os_name == 'a' or os_name == 'b' or os_name == 'c' or os_name == 'd'",
+        &opts,
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), "L003");
+    assert_eq!(e.span().start, 54);
+}
+
+#[test]
+fn limits_are_inclusive() {
+    let text = format!("{}os_name == 'nt'{}", "(".repeat(200), ")".repeat(200));
+    assert!(text.parse::<MarkerTree>().is_ok());
+    let opts = ParseOptions::default().max_input_len(text.len());
+    assert!(MarkerTree::parse_with(&text, &opts, &mut |_| {}).is_ok());
+    let opts = ParseOptions::default().max_input_len(text.len() - 1);
+    assert_eq!(
+        MarkerTree::parse_with(&text, &opts, &mut |_| {}).unwrap_err().code(),
+        "L001"
+    );
+}
