@@ -1,0 +1,725 @@
+//! [`Operator`], [`VersionSpecifier`] and [`VersionSpecifiers`]: parsing, display, equality and
+//! membership, as packaging's `Specifier` and `SpecifierSet`.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::fmt::{self, Write as _};
+use std::hash::{Hash, Hasher};
+use std::str::FromStr;
+
+use crate::error::{Detail, Error, ErrorKind, Found, MAX_INPUT_LEN};
+use crate::parse::{self, SpecVersion};
+use crate::version::{Suffix, Version, ZERO, cmp_release_next};
+
+/// A comparison operator of a version specifier.
+///
+/// `==` and `!=` followed by a version ending in `.*` are the separate operators
+/// [`EqualStar`](Operator::EqualStar) and [`NotEqualStar`](Operator::NotEqualStar); they are
+/// still written `==` and `!=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Operator {
+    /// `==V`: the same version; without a local label in `V`, any local label matches.
+    Equal,
+    /// `==V.*`: any version whose release starts with `V`'s.
+    EqualStar,
+    /// `!=V`: not `==V`.
+    NotEqual,
+    /// `!=V.*`: not `==V.*`.
+    NotEqualStar,
+    /// `~=V`: compatible release, `>=V, ==P.*` where `P` is `V`'s release without its last number.
+    TildeEqual,
+    /// `<V`: before `V`, and not a pre-release of `V` unless `V` is one.
+    LessThan,
+    /// `<=V`: at most `V` (with any local label).
+    LessThanEqual,
+    /// `>V`: after `V`, and not a post-release of `V` unless `V` is one.
+    GreaterThan,
+    /// `>=V`: at least `V`.
+    GreaterThanEqual,
+    /// `===text`: the same text, ignoring case (arbitrary equality).
+    ExactEqual,
+}
+
+impl Operator {
+    /// How the operator is written: `"=="` for both [`Equal`](Operator::Equal) and
+    /// [`EqualStar`](Operator::EqualStar), `"!="` for both not-equal forms, `"==="`, and so on.
+    #[must_use]
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Operator::Equal | Operator::EqualStar => "==",
+            Operator::NotEqual | Operator::NotEqualStar => "!=",
+            Operator::TildeEqual => "~=",
+            Operator::LessThan => "<",
+            Operator::LessThanEqual => "<=",
+            Operator::GreaterThan => ">",
+            Operator::GreaterThanEqual => ">=",
+            Operator::ExactEqual => "===",
+        }
+    }
+}
+
+impl fmt::Display for Operator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Operator {
+    type Err = Error;
+
+    /// Reads exactly one of `==`, `!=`, `~=`, `<`, `<=`, `>`, `>=`, `===` (no whitespace).
+    /// `"=="` gives [`Operator::Equal`] and `"!="` [`Operator::NotEqual`].
+    fn from_str(s: &str) -> Result<Operator, Error> {
+        Ok(match s {
+            "==" => Operator::Equal,
+            "!=" => Operator::NotEqual,
+            "~=" => Operator::TildeEqual,
+            "<" => Operator::LessThan,
+            "<=" => Operator::LessThanEqual,
+            ">" => Operator::GreaterThan,
+            ">=" => Operator::GreaterThanEqual,
+            "===" => Operator::ExactEqual,
+            _ => {
+                let found = if s.is_empty() {
+                    Found::End
+                } else {
+                    Found::text(s)
+                };
+                return Err(Error::new(
+                    ErrorKind::UnknownOperator,
+                    0..s.len(),
+                    Detail::Expected("a comparison operator", found),
+                ));
+            }
+        })
+    }
+}
+
+impl TryFrom<&str> for Operator {
+    type Error = Error;
+
+    fn try_from(s: &str) -> Result<Operator, Error> {
+        s.parse()
+    }
+}
+
+/// One version specifier, such as `>=1.0`, `==2.*` or `===foo`, as packaging's `Specifier`.
+///
+/// `Display` writes packaging's `str(Specifier(text))`: the operator, then the version text as
+/// written, without the whitespace around it (`">= 1.0.0 "` displays as `>=1.0.0`). Equality and
+/// hashing follow packaging's `Specifier.__eq__`: `==1.0` equals `==1.0.0`, `~=1.0` does not equal
+/// `~=1.0.0`, and wildcard and `===` specifiers compare their text.
+///
+/// ```
+/// use markerspec_pep440::{Operator, Version, VersionSpecifier};
+///
+/// let spec: VersionSpecifier = ">= 1.0".parse()?;
+/// assert_eq!(spec.operator(), Operator::GreaterThanEqual);
+/// assert_eq!(spec.to_string(), ">=1.0");
+/// assert!(spec.contains(&"1.2".parse::<Version>()?));
+/// assert!(!spec.contains(&"1.0rc1".parse::<Version>()?));
+/// # Ok::<(), markerspec_pep440::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct VersionSpecifier {
+    op: Operator,
+    /// The version; for `===` text that is not a version, `0`.
+    version: Version,
+    /// The version text as written when it differs from the canonical text (`version`'s
+    /// `Display`, plus `.*` for a wildcard); always set for `===`.
+    text: Option<Box<str>>,
+    /// For `===`: whether the text is a version.
+    has_version: bool,
+}
+
+/// Compares the text written into it with `expected`, without allocating.
+struct TextEq<'a> {
+    rest: &'a str,
+    equal: bool,
+}
+
+impl fmt::Write for TextEq<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        match self.rest.strip_prefix(s) {
+            Some(rest) if self.equal => self.rest = rest,
+            _ => self.equal = false,
+        }
+        Ok(())
+    }
+}
+
+/// Feeds the text written into it to a hasher, byte by byte so that how the text is split into
+/// pieces does not matter.
+struct HashText<'a, H: Hasher>(&'a mut H);
+
+impl<H: Hasher> fmt::Write for HashText<'_, H> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for b in s.bytes() {
+            self.0.write_u8(b);
+        }
+        Ok(())
+    }
+}
+
+/// Whether an operator's version ends in `.*`.
+fn is_wildcard(op: Operator) -> bool {
+    matches!(op, Operator::EqualStar | Operator::NotEqualStar)
+}
+
+impl VersionSpecifier {
+    fn from_spec_parts(s: &str, parts: parse::SpecParts) -> VersionSpecifier {
+        let written = s.get(parts.text).unwrap_or("");
+        match parts.version {
+            SpecVersion::Arbitrary => {
+                let version = written.parse::<Version>().ok();
+                VersionSpecifier {
+                    op: parts.op,
+                    has_version: version.is_some(),
+                    version: version.unwrap_or_else(|| ZERO.clone()),
+                    text: Some(written.into()),
+                }
+            }
+            SpecVersion::Version(version, wildcard) => {
+                let mut spec = VersionSpecifier {
+                    op: parts.op,
+                    version,
+                    text: None,
+                    has_version: true,
+                };
+                let mut cmp = TextEq {
+                    rest: written,
+                    equal: true,
+                };
+                // Writing into `TextEq` never fails.
+                let _ = write!(cmp, "{}", spec.version);
+                if wildcard {
+                    let _ = cmp.write_str(".*");
+                }
+                if !cmp.equal || !cmp.rest.is_empty() {
+                    spec.text = Some(written.into());
+                }
+                spec
+            }
+        }
+    }
+
+    /// Builds a specifier from an operator and the version text after it.
+    ///
+    /// `op` is an [`Operator`] or its text (`"=="`, `">="`, …; exactly an operator, without
+    /// whitespace). The result is exactly that of parsing the concatenation `op + version_text`,
+    /// as packaging's marker evaluation does with `Specifier(f"{op}{rhs}")`: whitespace may
+    /// surround the version, a version ending in `.*` makes `==`/`!=` a wildcard operator
+    /// (so [`Operator::EqualStar`] with `"1.0"` gives `==1.0`), and text that continues the
+    /// operator joins it (`"<"` with `"=1.0"` gives `<=1.0`).
+    ///
+    /// # Errors
+    ///
+    /// When `op` is not an operator ([`ErrorKind::UnknownOperator`]) or the concatenation is not
+    /// a valid specifier. Spans are relative to `version_text`; a span inside the operator is
+    /// reported as `0..0`.
+    ///
+    /// ```
+    /// use markerspec_pep440::{Operator, VersionSpecifier};
+    ///
+    /// let spec = VersionSpecifier::from_parts(Operator::Equal, "1.0.*")?;
+    /// assert_eq!(spec.operator(), Operator::EqualStar);
+    /// let spec = VersionSpecifier::from_parts("<", "=3.8")?;
+    /// assert_eq!(spec.to_string(), "<=3.8");
+    /// let err = VersionSpecifier::from_parts(">=", "1.0+local").unwrap_err();
+    /// assert_eq!(err.span(), 3..9);
+    /// # Ok::<(), markerspec_pep440::Error>(())
+    /// ```
+    pub fn from_parts(
+        op: impl TryInto<Operator, Error: Into<Error>>,
+        version_text: &str,
+    ) -> Result<VersionSpecifier, Error> {
+        let op = op.try_into().map_err(Into::into)?;
+        let op_text = op.as_str();
+        let continues_operator = version_text
+            .as_bytes()
+            .first()
+            .is_some_and(|&b| matches!(b, b'=' | b'!' | b'<' | b'>' | b'~'));
+        if continues_operator || version_text.len() > MAX_INPUT_LEN {
+            // Rare: the text changes the operator. Parse the concatenation itself.
+            let joined = format!("{op_text}{version_text}");
+            return parse::parse_specifier(&joined)
+                .map(|parts| VersionSpecifier::from_spec_parts(&joined, parts))
+                .map_err(|err| err.unshifted(op_text.len()));
+        }
+        let op = match op {
+            Operator::EqualStar => Operator::Equal,
+            Operator::NotEqualStar => Operator::NotEqual,
+            op => op,
+        };
+        parse::parse_after_operator(version_text, op, 0)
+            .map(|parts| VersionSpecifier::from_spec_parts(version_text, parts))
+    }
+
+    /// The operator; `==`/`!=` with a wildcard are [`Operator::EqualStar`] and
+    /// [`Operator::NotEqualStar`].
+    #[must_use]
+    pub fn operator(&self) -> Operator {
+        self.op
+    }
+
+    /// The version, without any `.*`.
+    ///
+    /// For `===` it is the text read as a version; when the text is not a version (`===foo`)
+    /// this returns the placeholder `0`. Use [`parsed_version`](Self::parsed_version) to tell.
+    #[must_use]
+    pub fn version(&self) -> &Version {
+        &self.version
+    }
+
+    /// The version, or `None` for `===` text that is not a version.
+    #[must_use]
+    pub fn parsed_version(&self) -> Option<&Version> {
+        self.has_version.then_some(&self.version)
+    }
+
+    /// The version text as written, without surrounding whitespace, including any `.*`
+    /// (packaging's `Specifier.version`).
+    #[must_use]
+    pub fn version_text(&self) -> Cow<'_, str> {
+        match &self.text {
+            Some(text) => Cow::Borrowed(text),
+            None if is_wildcard(self.op) => Cow::Owned(format!("{}.*", self.version)),
+            None => Cow::Owned(self.version.to_string()),
+        }
+    }
+
+    /// Whether pre-releases are implied by this specifier (packaging's `Specifier.prereleases`
+    /// without an override): `Some(false)` for `!=` and wildcard `==`, `None` for `===` text that
+    /// is not a version, otherwise whether the version is a pre-release.
+    #[must_use]
+    pub fn prereleases(&self) -> Option<bool> {
+        match self.op {
+            Operator::NotEqual | Operator::NotEqualStar | Operator::EqualStar => Some(false),
+            _ if !self.has_version => None,
+            _ => Some(self.version.is_prerelease()),
+        }
+    }
+
+    /// Whether `version` satisfies this specifier, with packaging's default pre-release rule
+    /// (`prereleases=None`): a single version is never rejected for being a pre-release.
+    #[must_use]
+    pub fn contains(&self, version: &Version) -> bool {
+        self.contains_with(version, None)
+    }
+
+    /// Whether `version` satisfies this specifier, as packaging's
+    /// `Specifier.contains(version, prereleases)`.
+    ///
+    /// With `Some(false)` a pre-release (or dev-release) never matches; `None` and `Some(true)`
+    /// both let it match by the operator's rules. `===` compares `version`'s canonical text with
+    /// the specifier's text, ignoring case.
+    #[must_use]
+    pub fn contains_with(&self, version: &Version, prereleases: Option<bool>) -> bool {
+        if prereleases == Some(false) && version.is_prerelease() {
+            return false;
+        }
+        if self.op == Operator::ExactEqual {
+            let mut text = String::new();
+            let _ = write!(text, "{version}");
+            return self.arbitrary_matches(&text);
+        }
+        self.matches(version)
+    }
+
+    /// Whether the text `item` satisfies this specifier, exactly as packaging's
+    /// `Specifier.contains(item, prereleases)` with a string.
+    ///
+    /// For `===` the text as given is compared with the specifier's text, ignoring case (no
+    /// whitespace is stripped), and `Some(false)` rejects it only when it reads as a pre-release
+    /// version. For the other operators text that is not a version never matches.
+    #[must_use]
+    pub fn contains_str(&self, item: &str, prereleases: Option<bool>) -> bool {
+        if self.op == Operator::ExactEqual {
+            if !self.arbitrary_matches(item) {
+                return false;
+            }
+            return prereleases != Some(false)
+                || !item.parse::<Version>().is_ok_and(|v| v.is_prerelease());
+        }
+        match item.parse::<Version>() {
+            Ok(version) => self.contains_with(&version, prereleases),
+            Err(_) => false,
+        }
+    }
+
+    fn arbitrary_matches(&self, item: &str) -> bool {
+        let text = self.text.as_deref().unwrap_or("");
+        if item.is_ascii() && text.is_ascii() {
+            item.eq_ignore_ascii_case(text)
+        } else {
+            item.to_lowercase() == text.to_lowercase()
+        }
+    }
+
+    /// The operator's rule, without the pre-release filter. Derived from packaging's interval
+    /// bounds; see the crate docs.
+    fn matches(&self, v: &Version) -> bool {
+        let spec = &self.version;
+        match self.op {
+            Operator::Equal => self.equal(v),
+            Operator::NotEqual => !self.equal(v),
+            Operator::EqualStar => wildcard_matches(spec, v),
+            Operator::NotEqualStar => !wildcard_matches(spec, v),
+            Operator::TildeEqual => {
+                let prefix = spec.release().split_last().map_or(&[][..], |(_, p)| p);
+                v >= spec
+                    && v.epoch()
+                        .cmp(&spec.epoch())
+                        .then_with(|| cmp_release_next(v.release(), prefix))
+                        == Ordering::Less
+            }
+            Operator::LessThan => {
+                if spec.is_prerelease() {
+                    v < spec
+                } else {
+                    // `<V` is `<V.dev0`: no pre-release of a final `V` matches.
+                    v.cmp_with_dev(spec, 0) == Ordering::Less
+                }
+            }
+            Operator::LessThanEqual => v.cmp_public(spec) != Ordering::Greater,
+            Operator::GreaterThan => {
+                if spec.dev().is_some() || spec.post().is_some() {
+                    v.cmp_public(spec) == Ordering::Greater
+                } else {
+                    // `>V` skips `V`'s post-releases: past everything sharing `V`'s release and
+                    // pre-release.
+                    let pre = |x: &Version| {
+                        let s: Suffix = x.suffix();
+                        (s.pre_rank, s.pre_number)
+                    };
+                    v.cmp_base(spec).then_with(|| pre(v).cmp(&pre(spec))) == Ordering::Greater
+                }
+            }
+            Operator::GreaterThanEqual => v >= spec,
+            Operator::ExactEqual => false,
+        }
+    }
+
+    /// `==V`: with a local label in `V`, the exact version; without, any local label.
+    fn equal(&self, v: &Version) -> bool {
+        if self.version.is_local() {
+            v == &self.version
+        } else {
+            v.cmp_public(&self.version) == Ordering::Equal
+        }
+    }
+
+    /// Writes the version text as packaging's `str()` does.
+    fn fmt_text(&self, f: &mut impl fmt::Write) -> fmt::Result {
+        match &self.text {
+            Some(text) => f.write_str(text),
+            None => {
+                write!(f, "{}", self.version)?;
+                if is_wildcard(self.op) {
+                    f.write_str(".*")?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether the version texts are the same.
+    fn text_eq(&self, other: &VersionSpecifier) -> bool {
+        match (&self.text, &other.text) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => {
+                self.version.release().len() == other.version.release().len()
+                    && self.version == other.version
+            }
+            (Some(text), None) | (None, Some(text)) => {
+                let canonical = if self.text.is_none() { self } else { other };
+                let mut cmp = TextEq {
+                    rest: text,
+                    equal: true,
+                };
+                let _ = canonical.fmt_text(&mut cmp);
+                cmp.equal && cmp.rest.is_empty()
+            }
+        }
+    }
+}
+
+/// `==V.*`: `(epoch, release)` from `V.dev0` up to the next prefix's `.dev0`, exclusive.
+fn wildcard_matches(spec: &Version, v: &Version) -> bool {
+    v.cmp_base(spec) != Ordering::Less
+        && v.epoch()
+            .cmp(&spec.epoch())
+            .then_with(|| cmp_release_next(v.release(), spec.release()))
+            == Ordering::Less
+}
+
+impl PartialEq for VersionSpecifier {
+    /// packaging's `Specifier.__eq__`: the same operator and, for `===` and wildcards, the same
+    /// text; for `~=` the same version with as many release numbers; otherwise equal versions.
+    fn eq(&self, other: &Self) -> bool {
+        if self.op != other.op {
+            return false;
+        }
+        match self.op {
+            Operator::ExactEqual | Operator::EqualStar | Operator::NotEqualStar => {
+                self.text_eq(other)
+            }
+            Operator::TildeEqual => {
+                self.version.release().len() == other.version.release().len()
+                    && self.version == other.version
+            }
+            _ => self.version == other.version,
+        }
+    }
+}
+
+impl Eq for VersionSpecifier {}
+
+impl Hash for VersionSpecifier {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.op.hash(state);
+        match self.op {
+            Operator::ExactEqual | Operator::EqualStar | Operator::NotEqualStar => {
+                let _ = self.fmt_text(&mut HashText(state));
+            }
+            Operator::TildeEqual => {
+                self.version.release().len().hash(state);
+                self.version.hash(state);
+            }
+            _ => self.version.hash(state),
+        }
+    }
+}
+
+impl fmt::Display for VersionSpecifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.op.as_str())?;
+        self.fmt_text(f)
+    }
+}
+
+impl fmt::Debug for VersionSpecifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "VersionSpecifier(\"{self}\")")
+    }
+}
+
+impl FromStr for VersionSpecifier {
+    type Err = Error;
+
+    /// Parses one specifier, as packaging's `Specifier(text)`.
+    fn from_str(s: &str) -> Result<VersionSpecifier, Error> {
+        parse::parse_specifier(s).map(|parts| VersionSpecifier::from_spec_parts(s, parts))
+    }
+}
+
+/// A comma-separated list of specifiers, all of which must hold, as packaging's `SpecifierSet`.
+///
+/// Parsing splits on `,` and skips empty pieces, so `""` is the empty list (which contains
+/// everything). `Display` writes packaging's `str(SpecifierSet(text))`: the specifiers sorted by
+/// their text, without duplicates (by specifier equality), joined by `,`. [`iter`](Self::iter)
+/// gives them in the order written.
+///
+/// ```
+/// use markerspec_pep440::{Version, VersionSpecifiers};
+///
+/// let specs: VersionSpecifiers = ">=1.0, !=1.3.*, <2".parse()?;
+/// assert_eq!(specs.to_string(), "!=1.3.*,<2,>=1.0");
+/// assert!(specs.contains(&"1.4".parse::<Version>()?));
+/// assert!(!specs.contains(&"1.3.1".parse::<Version>()?));
+/// # Ok::<(), markerspec_pep440::Error>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct VersionSpecifiers(Vec<VersionSpecifier>);
+
+impl VersionSpecifiers {
+    /// The empty list, which contains every version.
+    #[must_use]
+    pub fn empty() -> VersionSpecifiers {
+        VersionSpecifiers(Vec::new())
+    }
+
+    /// The specifiers in the order written.
+    pub fn iter(&self) -> std::slice::Iter<'_, VersionSpecifier> {
+        self.0.iter()
+    }
+
+    /// How many specifiers the list has.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the list is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether pre-releases are implied (packaging's `SpecifierSet.prereleases` without an
+    /// override): `Some(true)` if any specifier implies them, otherwise `None`.
+    #[must_use]
+    pub fn prereleases(&self) -> Option<bool> {
+        self.0
+            .iter()
+            .any(|s| s.prereleases() == Some(true))
+            .then_some(true)
+    }
+
+    /// Whether `version` satisfies every specifier, with packaging's default pre-release rule.
+    #[must_use]
+    pub fn contains(&self, version: &Version) -> bool {
+        self.contains_with(version, None)
+    }
+
+    /// Whether `version` satisfies every specifier, as packaging's
+    /// `SpecifierSet.contains(version, prereleases)`: `Some(false)` rejects pre-releases, and
+    /// otherwise each specifier decides with pre-releases allowed.
+    #[must_use]
+    pub fn contains_with(&self, version: &Version, prereleases: Option<bool>) -> bool {
+        if prereleases == Some(false) && version.is_prerelease() {
+            return false;
+        }
+        self.0.iter().all(|s| s.contains_with(version, Some(true)))
+    }
+
+    /// Whether the text `item` satisfies every specifier, exactly as packaging's
+    /// `SpecifierSet.contains(item, prereleases)` with a string.
+    ///
+    /// Text that is not a version matches only `===` specifiers with that text, and the empty
+    /// list (which packaging lets any text through).
+    #[must_use]
+    pub fn contains_str(&self, item: &str, prereleases: Option<bool>) -> bool {
+        let has_arbitrary = self.0.iter().any(|s| s.op == Operator::ExactEqual);
+        if !has_arbitrary {
+            return match item.parse::<Version>() {
+                Ok(version) => self.contains_with(&version, prereleases),
+                Err(_) => self.0.is_empty(),
+            };
+        }
+        if !self.0.iter().all(|s| s.contains_str(item, Some(true))) {
+            return false;
+        }
+        prereleases != Some(false) || !item.parse::<Version>().is_ok_and(|v| v.is_prerelease())
+    }
+
+    /// The specifiers sorted by text with duplicates removed, as packaging's `_canonical_specs`.
+    fn canonical(&self) -> Vec<(String, &VersionSpecifier)> {
+        let mut sorted: Vec<(String, &VersionSpecifier)> =
+            self.0.iter().map(|s| (s.to_string(), s)).collect();
+        sorted.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut kept: Vec<(String, &VersionSpecifier)> = Vec::with_capacity(sorted.len());
+        for (text, spec) in sorted {
+            if !kept.iter().any(|(_, k)| *k == spec) {
+                kept.push((text, spec));
+            }
+        }
+        kept
+    }
+}
+
+impl FromStr for VersionSpecifiers {
+    type Err = Error;
+
+    /// Parses a comma-separated list, as packaging's `SpecifierSet(text)`. Error spans are
+    /// relative to the whole text.
+    fn from_str(s: &str) -> Result<VersionSpecifiers, Error> {
+        if s.len() > MAX_INPUT_LEN {
+            return Err(Error::new(
+                ErrorKind::TooLong,
+                0..s.len(),
+                Detail::Length(s.len()),
+            ));
+        }
+        let mut specs = Vec::new();
+        let mut offset = 0;
+        for piece in s.split(',') {
+            if !piece.chars().all(parse::is_space) {
+                let parts = parse::parse_specifier(piece).map_err(|e| e.shifted(offset))?;
+                specs.push(VersionSpecifier::from_spec_parts(piece, parts));
+            }
+            offset += piece.len() + 1;
+        }
+        Ok(VersionSpecifiers(specs))
+    }
+}
+
+impl fmt::Display for VersionSpecifiers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let [only] = self.0.as_slice() {
+            return write!(f, "{only}");
+        }
+        let mut sep = "";
+        for (text, _) in self.canonical() {
+            f.write_str(sep)?;
+            f.write_str(&text)?;
+            sep = ",";
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for VersionSpecifiers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "VersionSpecifiers(\"{self}\")")
+    }
+}
+
+impl PartialEq for VersionSpecifiers {
+    /// packaging's `SpecifierSet.__eq__`: the same specifiers, ignoring order and duplicates.
+    fn eq(&self, other: &Self) -> bool {
+        let a = self.canonical();
+        let b = other.canonical();
+        a.len() == b.len() && a.iter().zip(&b).all(|((_, x), (_, y))| x == y)
+    }
+}
+
+impl Eq for VersionSpecifiers {}
+
+impl Hash for VersionSpecifiers {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let canonical = self.canonical();
+        canonical.len().hash(state);
+        for (_, spec) in canonical {
+            spec.hash(state);
+        }
+    }
+}
+
+impl From<VersionSpecifier> for VersionSpecifiers {
+    fn from(spec: VersionSpecifier) -> VersionSpecifiers {
+        VersionSpecifiers(vec![spec])
+    }
+}
+
+impl FromIterator<VersionSpecifier> for VersionSpecifiers {
+    fn from_iter<I: IntoIterator<Item = VersionSpecifier>>(iter: I) -> VersionSpecifiers {
+        VersionSpecifiers(iter.into_iter().collect())
+    }
+}
+
+impl IntoIterator for VersionSpecifiers {
+    type Item = VersionSpecifier;
+    type IntoIter = std::vec::IntoIter<VersionSpecifier>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a VersionSpecifiers {
+    type Item = &'a VersionSpecifier;
+    type IntoIter = std::slice::Iter<'a, VersionSpecifier>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl std::ops::Deref for VersionSpecifiers {
+    type Target = [VersionSpecifier];
+
+    fn deref(&self) -> &[VersionSpecifier] {
+        &self.0
+    }
+}

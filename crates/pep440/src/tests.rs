@@ -1,0 +1,1 @@
+//! Unit tests: exact `(code, span)` pairs for invalid input.
