@@ -1,0 +1,26 @@
+/* Fake optional libraries, one source built three times: -DFAKE_CUDNN gives libcudnn.so.9,
+ * -DFAKE_NCCL libnccl.so.2, -DFAKE_CUTENSOR libcutensor.so.2, -DFAKE_HIP libamdhip64.so.
+ * $FAKE_CUDNN_VERSION and $FAKE_NCCL_VERSION replace the version codes. */
+#include "common.h"
+
+#ifdef FAKE_CUDNN
+size_t cudnnGetVersion(void) { return (size_t)fake_number("FAKE_CUDNN_VERSION", 90100); }
+#endif
+
+#ifdef FAKE_NCCL
+int ncclGetVersion(int *version) {
+    *version = (int)fake_number("FAKE_NCCL_VERSION", 22105);
+    return 0;
+}
+#endif
+
+#ifdef FAKE_CUTENSOR
+size_t cutensorGetVersion(void) { return 20001; }
+#endif
+
+#ifdef FAKE_HIP
+int hipRuntimeGetVersion(int *version) {
+    *version = 60241133;
+    return 0;
+}
+#endif
