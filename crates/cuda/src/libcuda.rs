@@ -92,7 +92,7 @@ fn load(cfg: &ProbeConfig) -> Result<(Loaded, Api), LoadFailure> {
 /// capability (attributes 75 and 76), UUID and memory. The kernel driver's version is not part
 /// of this API; [`crate::probe`] fills it from `/proc/driver/nvidia/version`.
 pub(crate) fn probe(cfg: &ProbeConfig) -> Attempt {
-    let (_lib, api) = match load(cfg) {
+    let (lib, api) = match load(cfg) {
         Ok(loaded) => loaded,
         Err(failure) => return failure.into(),
     };
@@ -105,7 +105,12 @@ pub(crate) fn probe(cfg: &ProbeConfig) -> Attempt {
         Err(error) => return Attempt::Failed(format!("libcuda: cuInit: {error}")),
     }
     match query(&api) {
-        Ok(report) => Attempt::Found(report),
+        Ok(mut report) => {
+            if let Some(note) = &lib.override_note {
+                report.notes.insert(0, format!("libcuda: {note}"));
+            }
+            Attempt::Found(report)
+        }
         Err(error) => Attempt::Failed(format!("libcuda: {error}")),
     }
 }

@@ -86,6 +86,9 @@ fn version(
             return None;
         }
     };
+    if let Some(note) = &lib.override_note {
+        notes.push(format!("{}: {note}", spec.label));
+    }
     match ask(&lib) {
         Ok(version) => Some(version),
         Err(error) => {

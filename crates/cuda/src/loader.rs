@@ -9,6 +9,9 @@ pub(crate) struct Loaded {
     lib: &'static libloading::Library,
     /// What was loaded: the path or the soname that worked.
     pub(crate) name: String,
+    /// Set when the explicit path did not load and a later candidate did: the caller asked for
+    /// one file and got another, which a person should hear about.
+    pub(crate) override_note: Option<String>,
 }
 
 impl Loaded {
@@ -39,29 +42,58 @@ pub(crate) struct Spec {
     pub(crate) dirs: fn() -> Vec<PathBuf>,
 }
 
+/// One file or soname to try.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Candidate {
+    pub(crate) name: OsString,
+    /// Given by the caller, not found by the search.
+    pub(crate) explicit: bool,
+}
+
 /// Every file or name to try, in order: the explicit path; then, when searching the system, each
 /// soname through the system loader, then each soname in each extra folder.
-pub(crate) fn candidates(spec: &Spec, explicit: Option<&Path>, search: bool) -> Vec<OsString> {
-    let mut out: Vec<OsString> = explicit
-        .map(|p| p.as_os_str().to_owned())
+pub(crate) fn candidates(spec: &Spec, explicit: Option<&Path>, search: bool) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = explicit
+        .map(|p| Candidate {
+            name: p.as_os_str().to_owned(),
+            explicit: true,
+        })
         .into_iter()
         .collect();
     if search {
-        out.extend(spec.names.iter().map(OsString::from));
+        let searched = |name: OsString| Candidate {
+            name,
+            explicit: false,
+        };
+        out.extend(spec.names.iter().map(|n| searched(OsString::from(n))));
         for dir in (spec.dirs)() {
-            out.extend(spec.names.iter().map(|n| dir.join(n).into_os_string()));
+            out.extend(
+                spec.names
+                    .iter()
+                    .map(|n| searched(dir.join(n).into_os_string())),
+            );
         }
     }
     out
 }
 
-/// Loads the first candidate that loads. `Err` carries why each failed, for the notes; a path
-/// that does not exist is skipped quietly.
-pub(crate) fn load_first(candidates: &[OsString]) -> Result<Loaded, Vec<String>> {
+/// Loads the first candidate that loads. `Err` carries why each failed, for the notes; a
+/// searched path that does not exist is skipped quietly.
+pub(crate) fn load_first(candidates: &[Candidate]) -> Result<Loaded, Vec<String>> {
     let mut errors = Vec::new();
-    for candidate in candidates {
+    let mut explicit_failure = None;
+    for Candidate {
+        name: candidate,
+        explicit,
+    } in candidates
+    {
         let path = Path::new(candidate);
         if path.is_absolute() && !path.exists() {
+            if *explicit {
+                let why = format!("{} does not exist", path.display());
+                errors.push(why.clone());
+                explicit_failure = Some(why);
+            }
             continue;
         }
         // SAFETY: loading runs the library's initialisers. The candidates are the driver and
@@ -70,20 +102,30 @@ pub(crate) fn load_first(candidates: &[OsString]) -> Result<Loaded, Vec<String>>
         // misbehaving library cannot take the caller down.
         match unsafe { libloading::Library::new(candidate) } {
             Ok(lib) => {
+                let name = candidate.to_string_lossy().into_owned();
                 return Ok(Loaded {
                     lib: Box::leak(Box::new(lib)),
-                    name: candidate.to_string_lossy().into_owned(),
+                    override_note: explicit_failure.map(|why| format!("{why}; loaded {name}")),
+                    name,
                 });
             }
-            Err(error) => errors.push(error.to_string()),
+            Err(error) => {
+                if *explicit {
+                    explicit_failure = Some(error.to_string());
+                }
+                errors.push(error.to_string());
+            }
         }
     }
     Err(errors)
 }
 
 /// Why nothing loaded, as one note.
-pub(crate) fn not_found_note(label: &str, candidates: &[OsString], errors: &[String]) -> String {
-    let tried: Vec<_> = candidates.iter().map(|c| c.to_string_lossy()).collect();
+pub(crate) fn not_found_note(label: &str, candidates: &[Candidate], errors: &[String]) -> String {
+    let tried: Vec<_> = candidates
+        .iter()
+        .map(|c| c.name.to_string_lossy())
+        .collect();
     let mut note = if tried.is_empty() {
         format!("{label}: no library to try (system search disabled)")
     } else {
@@ -104,7 +146,10 @@ pub(crate) fn interesting_errors(errors: &[String]) -> Vec<&str> {
     errors
         .iter()
         .map(String::as_str)
-        .filter(|e| !e.contains("No such file") && !e.contains("cannot open shared object file"))
+        .filter(|e| {
+            e.ends_with("does not exist")
+                || !e.contains("No such file") && !e.contains("cannot open shared object file")
+        })
         .collect()
 }
 
@@ -283,8 +328,10 @@ mod tests {
     fn candidates_put_the_explicit_path_first() {
         let explicit = Path::new("/opt/x/libnvidia-ml.so.1");
         let all = candidates(&NVML, Some(explicit), true);
-        assert_eq!(all[0], OsString::from("/opt/x/libnvidia-ml.so.1"));
-        assert_eq!(all[1], OsString::from(NVML.names[0]));
+        assert_eq!(all[0].name, OsString::from("/opt/x/libnvidia-ml.so.1"));
+        assert!(all[0].explicit);
+        assert_eq!(all[1].name, OsString::from(NVML.names[0]));
+        assert!(!all[1].explicit);
         assert!(all.len() > 2);
         assert_eq!(candidates(&NVML, Some(explicit), false).len(), 1);
         assert!(candidates(&NVML, None, false).is_empty());
@@ -306,8 +353,14 @@ mod tests {
             false,
         );
         let errors = load_first(&cands).err().unwrap();
-        assert!(errors.is_empty(), "absent paths are skipped quietly");
+        assert_eq!(errors, ["/nonexistent/libnvidia-ml.so.1 does not exist"]);
         let note = not_found_note("NVML", &cands, &errors);
         assert!(note.starts_with("NVML: not found"), "{note}");
+        assert!(note.ends_with("does not exist"), "{note}");
+        let searched = Candidate {
+            name: "/nonexistent/libcuda.so.1".into(),
+            explicit: false,
+        };
+        assert_eq!(load_first(&[searched]).err().unwrap(), Vec::<String>::new());
     }
 }

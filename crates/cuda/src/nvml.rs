@@ -141,6 +141,9 @@ pub(crate) fn probe(cfg: &ProbeConfig) -> Attempt {
     let shutdown = session.shutdown();
     match result {
         Ok(mut report) => {
+            if let Some(note) = &lib.override_note {
+                report.notes.insert(0, format!("NVML: {note}"));
+            }
             if let Err(error) = shutdown {
                 report.notes.push(format!("NVML: nvmlShutdown: {error}"));
             }

@@ -19,6 +19,9 @@ pub(crate) fn probe(cfg: &ProbeConfig) -> Outcome<RocmReport> {
         loader::candidates(&loader::HIP, cfg.hip_library.as_deref(), cfg.search_system);
     let version = match loader::load_first(&candidates) {
         Ok(lib) => {
+            if let Some(note) = &lib.override_note {
+                notes.push(format!("HIP: {note}"));
+            }
             // SAFETY: `hipError_t hipRuntimeGetVersion(int *runtimeVersion)` in `hip_runtime_api.h`.
             let function = unsafe {
                 lib.function::<unsafe extern "C" fn(*mut c_int) -> c_int>("hipRuntimeGetVersion")

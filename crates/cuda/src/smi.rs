@@ -24,10 +24,10 @@ const NO_DRIVER: [&str; 3] = [
 /// `CUDA Version:` in its header.
 pub(crate) fn probe(cfg: &ProbeConfig) -> Attempt {
     let Some(program) = find(cfg) else {
-        return Attempt::NotPresent(if cfg.nvidia_smi.is_some() || cfg.search_system {
-            "nvidia-smi: not found".to_owned()
-        } else {
-            "nvidia-smi: not searched (system search disabled)".to_owned()
+        return Attempt::NotPresent(match (&cfg.nvidia_smi, cfg.search_system) {
+            (Some(explicit), _) => format!("nvidia-smi: {} does not exist", explicit.display()),
+            (None, true) => "nvidia-smi: not found".to_owned(),
+            (None, false) => "nvidia-smi: not searched (system search disabled)".to_owned(),
         });
     };
     let shown = program.display();
@@ -61,6 +61,8 @@ pub(crate) fn probe(cfg: &ProbeConfig) -> Attempt {
 
 fn find(cfg: &ProbeConfig) -> Option<PathBuf> {
     if let Some(explicit) = &cfg.nvidia_smi {
+        // An explicit program is the only one: running a different `nvidia-smi` than the one
+        // asked for would be a surprise.
         return explicit.is_file().then(|| explicit.clone());
     }
     if !cfg.search_system {

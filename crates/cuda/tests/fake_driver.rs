@@ -1,6 +1,8 @@
 //! Detection against fake driver libraries built from `tests/fake/*.c`: every path through the
 //! sources, the isolation, and the caches, without a GPU.
 
+#![cfg(unix)]
+
 mod common;
 
 use std::fs;
@@ -291,6 +293,26 @@ fn a_chatty_library_does_not_corrupt_the_report() {
         .child_env("FAKE_NVML_MODE", "chatty")
         .detect();
     assert_two_gpu_box(detected(&detection));
+}
+
+#[test]
+fn a_missing_explicit_library_falls_back_to_the_search_with_a_note() {
+    let fakes = fakes_or_skip!();
+    let detection = detector()
+        .search_system(true)
+        .sources([Source::Nvml])
+        .nvml_library("/nonexistent/libnvidia-ml.so.1")
+        .library_path_var(&fakes.soname_dir)
+        .detect();
+    let report = detected(&detection);
+    assert!(
+        notes_mention(
+            &report.notes,
+            "NVML: /nonexistent/libnvidia-ml.so.1 does not exist; loaded libnvidia-ml.so.1"
+        ),
+        "{:?}",
+        report.notes
+    );
 }
 
 #[test]

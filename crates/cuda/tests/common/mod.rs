@@ -137,10 +137,14 @@ fn build() -> Option<Fakes> {
     Some(fakes)
 }
 
+#[cfg(unix)]
 pub fn make_executable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+#[cfg(not(unix))]
+pub fn make_executable(_path: &Path) {}
 
 /// The fakes, or `None` (with a message) when there is no C compiler.
 pub fn fakes() -> Option<&'static Fakes> {
