@@ -52,15 +52,154 @@ pub enum Severity {
     Warning,
 }
 
-/// Where a parse error was found: the part of the grammar being read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Context {
-    /// A whole requirement.
-    Requirement,
-    /// A marker expression on its own.
-    Marker,
-}
+/// Every diagnostic code of this crate with a one-line description, errors then warnings.
+/// Version errors (`V0xx`) are in [`markerspec_pep440::ERROR_CODES`]. Codes never change
+/// meaning; a retired code is never reused.
+pub const DIAGNOSTIC_CODES: &[(&str, Severity, &str)] = &[
+    ("R001", Severity::Error, "expected a package name"),
+    (
+        "R002",
+        Severity::Error,
+        "a name must end with a letter or digit",
+    ),
+    ("R003", Severity::Error, "extras without a closing `]`"),
+    ("R004", Severity::Error, "expected an extra name"),
+    ("R005", Severity::Error, "missing `,` between extra names"),
+    ("R006", Severity::Error, "expected a version operator"),
+    (
+        "R007",
+        Severity::Error,
+        "expected a version after the operator",
+    ),
+    (
+        "R008",
+        Severity::Error,
+        "version specifier without a closing `)`",
+    ),
+    ("R009", Severity::Error, "expected a URL after `@`"),
+    (
+        "R010",
+        Severity::Error,
+        "unexpected text after the name, extras, versions or URL",
+    ),
+    (
+        "M001",
+        Severity::Error,
+        "expected a marker variable or a quoted string",
+    ),
+    ("M002", Severity::Error, "unknown marker variable"),
+    (
+        "M003",
+        Severity::Error,
+        "extended field used in the `pep508` dialect",
+    ),
+    ("M004", Severity::Error, "expected a marker operator"),
+    ("M005", Severity::Error, "expected `in` after `not`"),
+    ("M006", Severity::Error, "unterminated quoted string"),
+    (
+        "M007",
+        Severity::Error,
+        "invalid quoted string (escape or line break)",
+    ),
+    ("M008", Severity::Error, "`(` without a matching `)`"),
+    (
+        "M009",
+        Severity::Error,
+        "unexpected text after a complete marker",
+    ),
+    (
+        "M010",
+        Severity::Error,
+        "nothing after the `;` that starts a marker",
+    ),
+    ("L001", Severity::Error, "input longer than the limit"),
+    (
+        "L002",
+        Severity::Error,
+        "parentheses nested deeper than the limit",
+    ),
+    ("L003", Severity::Error, "more comparisons than the limit"),
+    (
+        "L004",
+        Severity::Error,
+        "quoted string longer than the limit",
+    ),
+    (
+        "E001",
+        Severity::Error,
+        "the environment has no value for a standard field",
+    ),
+    (
+        "E002",
+        Severity::Error,
+        "undefined comparison for the field's type",
+    ),
+    (
+        "E003",
+        Severity::Error,
+        "`extras`/`dependency_groups` outside a lock-file context",
+    ),
+    (
+        "E004",
+        Severity::Error,
+        "unknown result where a boolean was required",
+    ),
+    (
+        "X001",
+        Severity::Error,
+        "extended version field compared with a non-version",
+    ),
+    (
+        "X002",
+        Severity::Error,
+        "set field used other than `\"value\" in field`",
+    ),
+    (
+        "X003",
+        Severity::Error,
+        "malformed variant namespace, feature or property",
+    ),
+    (
+        "X004",
+        Severity::Error,
+        "extended field compared with another variable",
+    ),
+    (
+        "W001",
+        Severity::Warning,
+        "deprecated PEP 345 spelling of a field",
+    ),
+    (
+        "W002",
+        Severity::Warning,
+        "`<` or `>` on a string field is always false",
+    ),
+    (
+        "W003",
+        Severity::Warning,
+        "`;` inside a URL, not starting a marker",
+    ),
+    (
+        "W004",
+        Severity::Warning,
+        "comparison of two literals or two variables",
+    ),
+    (
+        "W005",
+        Severity::Warning,
+        "version field compared with a non-version, as strings",
+    ),
+    (
+        "W006",
+        Severity::Warning,
+        "comparison that fails whenever it is evaluated",
+    ),
+    (
+        "W007",
+        Severity::Warning,
+        "string with escapes or characters outside the spec",
+    ),
+];
 
 /// What went wrong. Every variant has a stable code (see [`ErrorKind::code`]); the table of
 /// codes is in `spec/DIAGNOSTICS.md`.
@@ -105,9 +244,6 @@ pub enum ErrorKind {
         /// What could have come next.
         expected: &'static str,
     },
-    /// `R011`: a `;` after a URL with no whitespace before it, that does not start a marker
-    /// either way, e.g. `foo @ https://x/y.whl;`.
-    UrlNeedsSpaceBeforeMarker,
     /// `R012`: a version clause that PEP 440 rejects; the code is the version library's
     /// (`V0xx`, see [`markerspec_pep440::Error::code`]) — this variant only wraps it.
     Version(markerspec_pep440::Error),
@@ -244,7 +380,6 @@ impl ErrorKind {
             ErrorKind::UnclosedVersionParen => "R008",
             ErrorKind::ExpectedUrl => "R009",
             ErrorKind::UnexpectedAfterRequirement { .. } => "R010",
-            ErrorKind::UrlNeedsSpaceBeforeMarker => "R011",
             ErrorKind::Version(e) => e.code(),
             ErrorKind::ExpectedMarkerValue { .. } => "M001",
             ErrorKind::UnknownVariable { .. } => "M002",
@@ -296,9 +431,6 @@ impl ErrorKind {
             ErrorKind::ExpectedUrl => "expected a URL after `@`".into(),
             ErrorKind::UnexpectedAfterRequirement { found, expected } => {
                 format!("expected {expected}, found {}", describe(found))
-            }
-            ErrorKind::UrlNeedsSpaceBeforeMarker => {
-                "a URL must be followed by whitespace before the `;` of a marker".into()
             }
             ErrorKind::Version(e) => e.message(),
             ErrorKind::ExpectedMarkerValue { found } => format!(
@@ -403,7 +535,6 @@ impl ErrorKind {
             ErrorKind::UnexpectedAfterRequirement { found, .. } if looks_like_marker(found) => {
                 "start the marker with `;`, e.g. `numpy; python_version >= \"3.10\"`".into()
             }
-            ErrorKind::UrlNeedsSpaceBeforeMarker => "add a space before `;`".into(),
             ErrorKind::Version(e) => return e.help(),
             ErrorKind::ExpectedMarkerValue { found }
                 if found.starts_with(|c: char| c.is_alphanumeric()) =>
@@ -783,7 +914,12 @@ pub fn render(
     }
     let _ = writeln!(out, "{pad} |");
     let _ = writeln!(out, "{line_no} | {shown}");
-    let _ = writeln!(out, "{pad} | {}{}", " ".repeat(caret_col), "^".repeat(width));
+    let _ = writeln!(
+        out,
+        "{pad} | {}{}",
+        " ".repeat(caret_col),
+        "^".repeat(width)
+    );
     if let Some(help) = help {
         let _ = writeln!(out, "{pad} = help: {help}");
     }

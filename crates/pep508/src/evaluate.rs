@@ -46,10 +46,12 @@ impl Truth {
             _ => Truth::Unknown,
         }
     }
+}
 
-    /// Kleene negation.
-    #[must_use]
-    pub fn not(self) -> Truth {
+impl std::ops::Not for Truth {
+    type Output = Truth;
+    /// Kleene negation: Unknown stays Unknown.
+    fn not(self) -> Truth {
         match self {
             Truth::True => Truth::False,
             Truth::False => Truth::True,

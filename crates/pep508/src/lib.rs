@@ -70,7 +70,7 @@ mod variant;
 
 pub use environment::{EnvError, EnvValue, Environment};
 pub use error::{
-    Context, Error, ErrorKind, Reporter, Severity, Span, Warning, WarningKind, render,
+    DIAGNOSTIC_CODES, Error, ErrorKind, Reporter, Severity, Span, Warning, WarningKind, render,
 };
 pub use evaluate::{Evaluation, FieldSet, Truth, UnknownPolicy};
 pub use field::{Dialect, Field, FieldType};

@@ -123,8 +123,11 @@ trait TapLock {
 }
 impl TapLock for Environment {
     fn tap_lock(mut self) -> Self {
-        self.set(Field::Extras, markerspec_pep508::EnvValue::Set(vec!["cuda".into()]))
-            .unwrap();
+        self.set(
+            Field::Extras,
+            markerspec_pep508::EnvValue::Set(vec!["cuda".into()]),
+        )
+        .unwrap();
         self
     }
 }

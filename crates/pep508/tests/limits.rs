@@ -17,7 +17,11 @@ fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 #[test]
 fn hundred_thousand_open_parens_is_an_error() {
     let code = on_small_stack(|| {
-        let text = format!("{}os_name == 'nt'{}", "(".repeat(100_000), ")".repeat(100_000));
+        let text = format!(
+            "{}os_name == 'nt'{}",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
         let marker = text.parse::<MarkerTree>().unwrap_err();
         let req = format!("pkg; {text}").parse::<Requirement>().unwrap_err();
         (marker.code(), req.code(), marker.span().start)
@@ -30,8 +34,14 @@ fn unbounded_nesting_limit_still_parses_iteratively() {
     // With the limit lifted, 100,000 redundant parentheses parse (to one comparison) without
     // recursion; the tree stays flat.
     let m = on_small_stack(|| {
-        let text = format!("{}os_name == 'nt'{}", "(".repeat(100_000), ")".repeat(100_000));
-        let opts = ParseOptions::default().max_nesting(usize::MAX).max_input_len(usize::MAX);
+        let text = format!(
+            "{}os_name == 'nt'{}",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        let opts = ParseOptions::default()
+            .max_nesting(usize::MAX)
+            .max_input_len(usize::MAX);
         MarkerTree::parse_with(&text, &opts, &mut |_| {}).map(|m| m.to_string())
     });
     assert_eq!(m.unwrap(), r#"os_name == "nt""#);
@@ -60,7 +70,10 @@ fn ten_megabyte_input_is_an_error() {
     let codes = on_small_stack(|| {
         let big = "a".repeat(10 << 20);
         let as_name = big.parse::<Requirement>().unwrap_err().code();
-        let as_marker = format!("os_name == '{big}'").parse::<MarkerTree>().unwrap_err().code();
+        let as_marker = format!("os_name == '{big}'")
+            .parse::<MarkerTree>()
+            .unwrap_err()
+            .code();
         (as_name, as_marker)
     });
     assert_eq!(codes, ("L001", "L001"));
@@ -89,7 +102,9 @@ fn limits_are_inclusive() {
     assert!(MarkerTree::parse_with(&text, &opts, &mut |_| {}).is_ok());
     let opts = ParseOptions::default().max_input_len(text.len() - 1);
     assert_eq!(
-        MarkerTree::parse_with(&text, &opts, &mut |_| {}).unwrap_err().code(),
+        MarkerTree::parse_with(&text, &opts, &mut |_| {})
+            .unwrap_err()
+            .code(),
         "L001"
     );
 }
