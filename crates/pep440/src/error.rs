@@ -276,7 +276,11 @@ pub(crate) enum Detail {
 /// assert_eq!(err.to_string(), "invalid character `~` in local version label");
 /// ```
 #[derive(Clone, PartialEq, Eq)]
-pub struct Error {
+pub struct Error(Box<Inner>);
+
+/// Boxed so that `Result<Version, Error>` stays the size of a `Version`.
+#[derive(Clone, PartialEq, Eq)]
+struct Inner {
     kind: ErrorKind,
     start: usize,
     end: usize,
@@ -286,24 +290,31 @@ pub struct Error {
 
 impl Error {
     pub(crate) fn new(kind: ErrorKind, span: Range<usize>, detail: Detail) -> Error {
-        Error {
+        Error(Box::new(Inner {
             kind,
             start: span.start,
             end: span.end.max(span.start),
             detail,
             help: None,
-        }
+        }))
     }
 
     pub(crate) fn with_help(mut self, help: &'static str) -> Error {
-        self.help = Some(help);
+        self.0.help = Some(help);
+        self
+    }
+
+    /// The same error pointing at `span` instead.
+    pub(crate) fn at(mut self, span: Range<usize>) -> Error {
+        self.0.start = span.start;
+        self.0.end = span.end.max(span.start);
         self
     }
 
     /// The kind of error.
     #[must_use]
     pub fn kind(&self) -> ErrorKind {
-        self.kind
+        self.0.kind
     }
 
     /// The byte range of the offending text in the text that was parsed.
@@ -313,13 +324,13 @@ impl Error {
     /// are relative to the version text.
     #[must_use]
     pub fn span(&self) -> Range<usize> {
-        self.start..self.end
+        self.0.start..self.0.end
     }
 
     /// The stable code of the error's kind, such as `"V001"`.
     #[must_use]
     pub fn code(&self) -> &'static str {
-        self.kind.code()
+        self.0.kind.code()
     }
 
     /// The message: lowercase, without a trailing period, naming what was expected and found.
@@ -331,10 +342,10 @@ impl Error {
     /// A suggestion for fixing the input, when there is a likely one.
     #[must_use]
     pub fn help(&self) -> Option<String> {
-        if let Some(help) = self.help {
+        if let Some(help) = self.0.help {
             return Some(help.to_owned());
         }
-        match (&self.kind, &self.detail) {
+        match (&self.0.kind, &self.0.detail) {
             (ErrorKind::WildcardNotAllowed, Detail::Operator(op, _)) => Some(match op {
                 Operator::TildeEqual => {
                     "`~=` already matches a range; drop the `.*`, or use `==` with the wildcard"
@@ -357,22 +368,22 @@ impl Error {
     /// piece of a larger text and report positions in the whole.
     #[must_use]
     pub fn shifted(mut self, offset: usize) -> Error {
-        self.start = self.start.saturating_add(offset);
-        self.end = self.end.saturating_add(offset);
+        self.0.start = self.0.start.saturating_add(offset);
+        self.0.end = self.0.end.saturating_add(offset);
         self
     }
 
     /// The same error with its span moved `offset` bytes to the left (never below zero).
     pub(crate) fn unshifted(mut self, offset: usize) -> Error {
-        self.start = self.start.saturating_sub(offset);
-        self.end = self.end.saturating_sub(offset);
+        self.0.start = self.0.start.saturating_sub(offset);
+        self.0.end = self.0.end.saturating_sub(offset);
         self
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.kind, &self.detail) {
+        match (&self.0.kind, &self.0.detail) {
             (ErrorKind::TooLong, Detail::Length(len)) => write!(
                 f,
                 "expected at most {MAX_INPUT_LEN} bytes of input, found {len} bytes"
@@ -392,6 +403,9 @@ impl fmt::Display for Error {
             (ErrorKind::InvalidLocal, Detail::Expected("", found)) => {
                 write!(f, "invalid character {found} in local version label")
             }
+            (ErrorKind::MisplacedWildcard, _) => f.write_str(
+                "wildcard `.*` is not allowed after a pre-, post-, dev-release or local label",
+            ),
             (ErrorKind::InvalidArbitrary, Detail::Expected("", found)) => {
                 write!(f, "invalid character {found} in `===` version text")
             }

@@ -233,7 +233,9 @@ impl VersionSpecifier {
         op: impl TryInto<Operator, Error: Into<Error>>,
         version_text: &str,
     ) -> Result<VersionSpecifier, Error> {
-        let op = op.try_into().map_err(Into::into)?;
+        let op = op
+            .try_into()
+            .map_err(|err| Into::<Error>::into(err).at(0..0))?;
         let op_text = op.as_str();
         let continues_operator = version_text
             .as_bytes()
