@@ -330,13 +330,16 @@ impl Detector {
         let (cuda, rocm, origin) = match mode {
             Mode::Child => match self.run_child(&cfg) {
                 Ok((cuda, rocm)) => (cuda, rocm, Origin::Probe),
-                Err(reason) => (
-                    Outcome::Unknown {
-                        reason: reason.clone(),
-                    },
-                    Outcome::Unknown { reason },
-                    Origin::Probe,
-                ),
+                Err(reason) => {
+                    let rocm = if cfg.rocm {
+                        Outcome::Unknown {
+                            reason: reason.clone(),
+                        }
+                    } else {
+                        probe::rocm_not_probed()
+                    };
+                    (Outcome::Unknown { reason }, rocm, Origin::Probe)
+                }
             },
             Mode::InProcess => {
                 let (cuda, rocm) = probe::probe_all(&cfg);

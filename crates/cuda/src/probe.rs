@@ -112,11 +112,16 @@ pub(crate) fn probe_all(cfg: &ProbeConfig) -> (Outcome<CudaReport>, Outcome<Rocm
     let rocm = if cfg.rocm {
         rocm::probe(cfg)
     } else {
-        Outcome::Absent {
-            notes: vec!["ROCm: not probed (disabled)".to_owned()],
-        }
+        rocm_not_probed()
     };
     (cuda, rocm)
+}
+
+/// The ROCm answer when the caller turned ROCm detection off.
+pub(crate) fn rocm_not_probed() -> Outcome<RocmReport> {
+    Outcome::Absent {
+        notes: vec!["ROCm: not probed (disabled)".to_owned()],
+    }
 }
 
 /// Tries the sources in order; the first that answers wins. Absent when every source said

@@ -186,10 +186,7 @@ fn nvml_hang_is_unknown_after_the_timeout() {
         unknown(&detection),
         &UnknownReason::Timeout { after_ms: 400 }
     );
-    assert_eq!(
-        detection.rocm.unknown_reason(),
-        Some(&UnknownReason::Timeout { after_ms: 400 })
-    );
+    assert!(detection.rocm.is_absent(), "ROCm was not asked for");
     assert!(
         start.elapsed() < Duration::from_secs(5),
         "{:?}",
@@ -405,6 +402,13 @@ fn libcuda_hang_and_crash_are_unknown() {
             ..
         }
     ));
+    // With ROCm asked for, the crash leaves it unknown too: it was never probed.
+    let crash = detector()
+        .rocm(true)
+        .cuda_library(&fakes.cuda)
+        .child_env("FAKE_CUDA_MODE", "crash")
+        .detect();
+    assert_eq!(crash.rocm.unknown_reason(), crash.cuda.unknown_reason());
 }
 
 #[test]
