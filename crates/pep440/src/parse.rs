@@ -34,14 +34,25 @@ pub(crate) fn is_space(c: char) -> bool {
     )
 }
 
+/// Whether `b` is certainly not (the first byte of) whitespace: printable ASCII.
+fn is_printable_ascii(b: Option<&u8>) -> bool {
+    b.is_some_and(|&b| b > b' ' && b < 0x7f)
+}
+
 /// The position after the whitespace that starts at `pos`.
 pub(crate) fn skip_space(s: &str, pos: usize) -> usize {
+    if is_printable_ascii(s.as_bytes().get(pos)) {
+        return pos;
+    }
     let rest = s.get(pos..).unwrap_or("");
     pos + (rest.len() - rest.trim_start_matches(is_space).len())
 }
 
 /// The end of `s` without trailing whitespace, never before `start`.
 pub(crate) fn trim_end(s: &str, start: usize) -> usize {
+    if start < s.len() && is_printable_ascii(s.as_bytes().last()) {
+        return s.len();
+    }
     let rest = s.get(start..).unwrap_or("");
     start + rest.trim_end_matches(is_space).len()
 }
@@ -99,20 +110,43 @@ fn starts_with_ci(b: &[u8], pos: usize, word: &str) -> bool {
         .is_some_and(|head| head.eq_ignore_ascii_case(word.as_bytes()))
 }
 
-/// The pre-release spellings in the order packaging's pattern tries them.
-const PRE_TAGS: [(&str, PrereleaseKind); 8] = [
-    ("alpha", PrereleaseKind::Alpha),
-    ("a", PrereleaseKind::Alpha),
-    ("beta", PrereleaseKind::Beta),
-    ("b", PrereleaseKind::Beta),
-    ("preview", PrereleaseKind::Rc),
-    ("pre", PrereleaseKind::Rc),
-    ("c", PrereleaseKind::Rc),
-    ("rc", PrereleaseKind::Rc),
-];
+/// The tag at `pos`, as packaging's pattern tries its alternatives: `(alpha|a|beta|b|preview|
+/// pre|c|rc)` for a pre-release, `(post|rev|r)` for a post-release, `dev`. Returns what was
+/// matched and its length.
+fn tag_at(b: &[u8], pos: usize, part: Part) -> Option<(Tag, usize)> {
+    let first = b.get(pos)?.to_ascii_lowercase();
+    let candidates: &[(&str, Tag)] = match (part, first) {
+        (Part::Pre, b'a') => &[("alpha", Tag::Alpha), ("a", Tag::Alpha)],
+        (Part::Pre, b'b') => &[("beta", Tag::Beta), ("b", Tag::Beta)],
+        (Part::Pre, b'p') => &[("preview", Tag::Rc), ("pre", Tag::Rc)],
+        (Part::Pre, b'c') => &[("c", Tag::Rc)],
+        (Part::Pre, b'r') => &[("rc", Tag::Rc)],
+        (Part::Post, b'p') => &[("post", Tag::Post)],
+        (Part::Post, b'r') => &[("rev", Tag::Post), ("r", Tag::Post)],
+        (Part::Dev, b'd') => &[("dev", Tag::Dev)],
+        _ => return None,
+    };
+    candidates
+        .iter()
+        .find(|(word, _)| starts_with_ci(b, pos, word))
+        .map(|&(word, tag)| (tag, word.len()))
+}
 
-/// The post-release spellings in the order packaging's pattern tries them.
-const POST_TAGS: [&str; 3] = ["post", "rev", "r"];
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Pre,
+    Post,
+    Dev,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tag {
+    Alpha,
+    Beta,
+    Rc,
+    Post,
+    Dev,
+}
 
 /// Every tag word, to recognise a known tag in the wrong place.
 const ALL_TAGS: [&str; 12] = [
@@ -127,14 +161,6 @@ struct ReleaseBuf {
 }
 
 impl ReleaseBuf {
-    fn new() -> ReleaseBuf {
-        ReleaseBuf {
-            inline: [0; 4],
-            len: 0,
-            spill: Vec::new(),
-        }
-    }
-
     fn push(&mut self, n: u64) {
         if self.spill.is_empty() {
             if let Some(slot) = self.inline.get_mut(self.len) {
@@ -156,33 +182,18 @@ impl ReleaseBuf {
     }
 }
 
-/// What [`scan`] read: the parts of a version and where they were.
+/// What [`scan`] read: the version and where its parts were.
 pub(crate) struct Scan {
-    epoch: u64,
-    release: ReleaseBuf,
-    pre: Option<Prerelease>,
-    post: Option<u64>,
-    dev: Option<u64>,
-    local: Vec<LocalSegment>,
+    pub(crate) version: Version,
     /// From the `+` to the end of the local label.
     local_span: Option<Range<usize>>,
     /// From the first release number (after any `v` and epoch) to the end of the release.
     release_span: Range<usize>,
+    release_len: usize,
+    /// Whether the text was written exactly as the version's `Display` writes it.
+    pub(crate) canonical: bool,
     /// Where the version ends.
     end: usize,
-}
-
-impl Scan {
-    fn version(&mut self) -> Version {
-        Version::from_parts(
-            self.epoch,
-            self.release.as_slice(),
-            self.pre,
-            self.post,
-            self.dev,
-            std::mem::take(&mut self.local),
-        )
-    }
 }
 
 /// Reads the digits at `pos`: `Ok(None)` if there are none, the value and the end otherwise.
@@ -198,6 +209,11 @@ fn number(s: &str, pos: usize, what: &'static str) -> Result<Option<(u64, usize)
     }
 }
 
+/// Whether the digits `b[start..end]` are written as `Display` writes their value.
+fn canonical_digits(b: &[u8], start: usize, end: usize) -> bool {
+    end == start + 1 || b.get(start) != Some(&b'0')
+}
+
 fn too_large(s: &str, span: Range<usize>, what: &'static str) -> Error {
     let found = Found::text(text(s, span.clone()));
     Error::new(
@@ -207,37 +223,54 @@ fn too_large(s: &str, span: Range<usize>, what: &'static str) -> Error {
     )
 }
 
-/// The optional number after a tag: `0` when absent.
-fn optional_number(s: &str, pos: usize, what: &'static str) -> Result<(u64, usize), Error> {
-    Ok(number(s, pos, what)?.unwrap_or((0, pos)))
+/// `[._-]? tag [._-]? [0-9]*` for one part at `pos`: the tag, the number (0 when absent), the
+/// end, and whether it was written canonically (`canonical_sep` before, the canonical tag, no
+/// separator after, the number without leading zeros).
+struct Tagged {
+    tag: Tag,
+    number: u64,
+    end: usize,
+    canonical: bool,
 }
 
-/// `[._-]? tag [._-]? [0-9]*` where `tag` is the first of `tags` that matches: the tag's index,
-/// the number (0 when absent) and the end.
-fn tagged(
-    s: &str,
-    pos: usize,
-    tags: &[&str],
-    what: &'static str,
-) -> Result<Option<(usize, u64, usize)>, Error> {
+fn tagged(s: &str, pos: usize, part: Part, what: &'static str) -> Result<Option<Tagged>, Error> {
     let b = s.as_bytes();
-    let mut q = pos;
-    if is_sep(b.get(q).copied()) {
-        q += 1;
-    }
-    let Some((index, tag)) = tags
-        .iter()
-        .enumerate()
-        .find(|(_, tag)| starts_with_ci(b, q, tag))
-    else {
+    let sep = b.get(pos).copied().filter(|&c| is_sep(Some(c)));
+    let mut q = pos + usize::from(sep.is_some());
+    let Some((tag, len)) = tag_at(b, q, part) else {
         return Ok(None);
     };
-    q += tag.len();
+    let word = b.get(q..q + len).unwrap_or(&[]);
+    let canonical_word: &[u8] = match tag {
+        Tag::Alpha => b"a",
+        Tag::Beta => b"b",
+        Tag::Rc => b"rc",
+        Tag::Post => b"post",
+        Tag::Dev => b"dev",
+    };
+    let canonical_sep = if part == Part::Pre { None } else { Some(b'.') };
+    let mut canonical = sep == canonical_sep && word == canonical_word;
+    q += len;
     if is_sep(b.get(q).copied()) {
+        canonical = false;
         q += 1;
     }
-    let (n, end) = optional_number(s, q, what)?;
-    Ok(Some((index, n, end)))
+    let (number, end) = match number(s, q, what)? {
+        Some((n, end)) => {
+            canonical &= canonical_digits(b, q, end);
+            (n, end)
+        }
+        None => {
+            canonical = false;
+            (0, q)
+        }
+    };
+    Ok(Some(Tagged {
+        tag,
+        number,
+        end,
+        canonical,
+    }))
 }
 
 /// Reads the longest version at `start`, as packaging's pattern would match it:
@@ -249,11 +282,14 @@ fn tagged(
 ///
 /// with letters in any ASCII case and `L` a run of ASCII letters and digits. It fails only when
 /// there is no release number or a number is too large; the caller checks what follows.
+#[inline]
 pub(crate) fn scan(s: &str, start: usize) -> Result<Scan, Error> {
     let b = s.as_bytes();
     let mut pos = start;
+    let mut canonical = true;
     let after_v = matches!(b.get(pos), Some(b'v' | b'V'));
     if after_v {
+        canonical = false;
         pos += 1;
     }
 
@@ -272,15 +308,21 @@ pub(crate) fn scan(s: &str, start: usize) -> Result<Scan, Error> {
         let what = if is_epoch {
             "an epoch of at most 18446744073709551615"
         } else {
-            "a release number of at most 18446744073709551615"
+            RELEASE_TOO_LARGE
         };
         too_large(s, pos..first_end, what)
     })?;
+    canonical &= canonical_digits(b, pos, first_end);
     let mut epoch = 0;
-    let mut release = ReleaseBuf::new();
+    let mut release = ReleaseBuf {
+        inline: [0; 4],
+        len: 0,
+        spill: Vec::new(),
+    };
     let release_start;
     if is_epoch {
         epoch = first;
+        canonical &= epoch != 0;
         pos = first_end + 1;
         release_start = pos;
         let Some((n, end)) = number(s, pos, RELEASE_TOO_LARGE)? else {
@@ -291,6 +333,7 @@ pub(crate) fn scan(s: &str, start: usize) -> Result<Scan, Error> {
                 ErrorKind::InvalidVersion,
             ));
         };
+        canonical &= canonical_digits(b, pos, end);
         release.push(n);
         pos = end;
     } else {
@@ -302,73 +345,84 @@ pub(crate) fn scan(s: &str, start: usize) -> Result<Scan, Error> {
         let Some((n, end)) = number(s, pos + 1, RELEASE_TOO_LARGE)? else {
             break;
         };
+        canonical &= canonical_digits(b, pos + 1, end);
         release.push(n);
         pos = end;
     }
     let release_span = release_start..pos;
 
-    let pre_tags = PRE_TAGS.map(|(tag, _)| tag);
-    let pre = match tagged(s, pos, &pre_tags, PRE_TOO_LARGE)? {
-        Some((index, number, end)) => {
-            pos = end;
-            PRE_TAGS
-                .get(index)
-                .map(|&(_, kind)| Prerelease { kind, number })
-        }
-        None => None,
-    };
-
+    let mut pre = None;
     let mut post = None;
-    if b.get(pos) == Some(&b'-') && is_digit(b.get(pos + 1).copied()) {
-        if let Some((n, end)) = number(s, pos + 1, POST_TOO_LARGE)? {
-            post = Some(n);
-            pos = end;
-        }
-    } else if let Some((_, n, end)) = tagged(s, pos, &POST_TAGS, POST_TOO_LARGE)? {
-        post = Some(n);
-        pos = end;
-    }
-
     let mut dev = None;
-    if let Some((_, n, end)) = tagged(s, pos, &["dev"], DEV_TOO_LARGE)? {
-        dev = Some(n);
-        pos = end;
-    }
-
     let mut local = Vec::new();
     let mut local_span = None;
-    if b.get(pos) == Some(&b'+') && is_alnum(b.get(pos + 1).copied()) {
-        let plus = pos;
-        pos += 1;
-        loop {
-            let end = run_end(b, pos, |c| c.is_ascii_alphanumeric());
-            let part = b.get(pos..end).unwrap_or(&[]);
-            if part.iter().all(u8::is_ascii_digit) {
-                let n =
-                    digits_value(part).ok_or_else(|| too_large(s, pos..end, LOCAL_TOO_LARGE))?;
-                local.push(LocalSegment::Number(n));
-            } else {
-                local.push(LocalSegment::String(text(s, pos..end).to_ascii_lowercase()));
-            }
-            pos = end;
-            if is_sep(b.get(pos).copied()) && is_alnum(b.get(pos + 1).copied()) {
-                pos += 1;
-            } else {
-                break;
-            }
+    if pos < b.len() {
+        if let Some(t) = tagged(s, pos, Part::Pre, PRE_TOO_LARGE)? {
+            let kind = match t.tag {
+                Tag::Beta => PrereleaseKind::Beta,
+                Tag::Rc => PrereleaseKind::Rc,
+                _ => PrereleaseKind::Alpha,
+            };
+            pre = Some(Prerelease {
+                kind,
+                number: t.number,
+            });
+            canonical &= t.canonical;
+            pos = t.end;
         }
-        local_span = Some(plus..pos);
+
+        if b.get(pos) == Some(&b'-') && is_digit(b.get(pos + 1).copied()) {
+            if let Some((n, end)) = number(s, pos + 1, POST_TOO_LARGE)? {
+                canonical = false;
+                post = Some(n);
+                pos = end;
+            }
+        } else if let Some(t) = tagged(s, pos, Part::Post, POST_TOO_LARGE)? {
+            canonical &= t.canonical;
+            post = Some(t.number);
+            pos = t.end;
+        }
+
+        if let Some(t) = tagged(s, pos, Part::Dev, DEV_TOO_LARGE)? {
+            canonical &= t.canonical;
+            dev = Some(t.number);
+            pos = t.end;
+        }
+
+        if b.get(pos) == Some(&b'+') && is_alnum(b.get(pos + 1).copied()) {
+            let plus = pos;
+            pos += 1;
+            loop {
+                let end = run_end(b, pos, |c| c.is_ascii_alphanumeric());
+                let part = b.get(pos..end).unwrap_or(&[]);
+                if part.iter().all(u8::is_ascii_digit) {
+                    let n = digits_value(part)
+                        .ok_or_else(|| too_large(s, pos..end, LOCAL_TOO_LARGE))?;
+                    canonical &= canonical_digits(b, pos, end);
+                    local.push(LocalSegment::Number(n));
+                } else {
+                    canonical &= !part.iter().any(u8::is_ascii_uppercase);
+                    local.push(LocalSegment::String(text(s, pos..end).to_ascii_lowercase()));
+                }
+                pos = end;
+                if is_sep(b.get(pos).copied()) && is_alnum(b.get(pos + 1).copied()) {
+                    canonical &= b.get(pos) == Some(&b'.');
+                    pos += 1;
+                } else {
+                    break;
+                }
+            }
+            local_span = Some(plus..pos);
+        }
     }
 
+    let release_len = release.as_slice().len();
     Ok(Scan {
-        epoch,
-        release,
-        pre,
-        post,
-        dev,
-        local,
+        version: Version::from_parts(epoch, release.as_slice(), pre, post, dev, local),
         local_span,
         release_span,
+        release_len,
+        canonical,
         end: pos,
     })
 }
@@ -536,8 +590,45 @@ fn check_len(s: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// The fast path for the common `N(.N){0,3}` with numbers of at most 19 digits (which cannot
+/// overflow): the version, whether it is written canonically (no leading zeros), and the number of
+/// release numbers. `None` sends the text to the full parser.
+fn simple_release(b: &[u8]) -> Option<(Version, bool, usize)> {
+    let mut release = [0u64; 4];
+    let mut len = 0;
+    let mut value = 0u64;
+    let mut digits = 0;
+    let mut canonical = true;
+    for &c in b {
+        if c.is_ascii_digit() {
+            if digits == 19 {
+                return None;
+            }
+            canonical &= digits == 0 || value != 0;
+            value = value * 10 + u64::from(c - b'0');
+            digits += 1;
+        } else if c == b'.' && digits > 0 {
+            *release.get_mut(len)? = value;
+            len += 1;
+            value = 0;
+            digits = 0;
+        } else {
+            return None;
+        }
+    }
+    if digits == 0 {
+        return None;
+    }
+    *release.get_mut(len)? = value;
+    len += 1;
+    Some((Version::inline_release(release, len), canonical, len))
+}
+
 /// Parses a whole version, as packaging's `Version(text)`.
 pub(crate) fn parse_version(s: &str) -> Result<Version, Error> {
+    if let Some((version, _, _)) = simple_release(s.as_bytes()) {
+        return Ok(version);
+    }
     check_len(s)?;
     let start = skip_space(s, 0);
     let end = trim_end(s, start);
@@ -548,17 +639,21 @@ pub(crate) fn parse_version(s: &str) -> Result<Version, Error> {
             Detail::Expected("a version", Found::End),
         ));
     }
-    let mut scan = scan(s, start)?;
+    let scan = scan(s, start)?;
     if scan.end != end {
         return Err(leftover(s, &scan, scan.end, end, Noun::Version));
     }
-    Ok(scan.version())
+    Ok(scan.version)
 }
 
 /// What a specifier's version part holds.
 pub(crate) enum SpecVersion {
-    /// A version, with whether it ended in `.*`.
-    Version(Version, bool),
+    /// A version.
+    Version {
+        version: Version,
+        /// Whether it was written as its `Display` writes it.
+        canonical: bool,
+    },
     /// The text of a `===` specifier.
     Arbitrary,
 }
@@ -571,18 +666,6 @@ pub(crate) struct SpecParts {
     pub(crate) text: Range<usize>,
 }
 
-/// The operators in the order they are tried; `===` comes first.
-const OPERATORS: [(&str, Operator); 8] = [
-    ("===", Operator::ExactEqual),
-    ("==", Operator::Equal),
-    ("!=", Operator::NotEqual),
-    ("~=", Operator::TildeEqual),
-    ("<=", Operator::LessThanEqual),
-    (">=", Operator::GreaterThanEqual),
-    ("<", Operator::LessThan),
-    (">", Operator::GreaterThan),
-];
-
 fn is_op_char(c: u8) -> bool {
     matches!(c, b'=' | b'!' | b'<' | b'>' | b'~')
 }
@@ -593,13 +676,21 @@ pub(crate) fn parse_specifier(s: &str) -> Result<SpecParts, Error> {
     let b = s.as_bytes();
     let start = skip_space(s, 0);
     let run = run_end(b, start, is_op_char);
-    let found = OPERATORS
-        .iter()
-        .find(|(text, _)| s.get(start..).is_some_and(|rest| rest.starts_with(text)));
-    let op = match found {
-        Some(&(text, op)) if op == Operator::ExactEqual || start + text.len() == run => op,
+    let at = |i: usize| b.get(start + i).copied();
+    let op = match (at(0), at(1)) {
+        (Some(b'='), Some(b'=')) if at(2) == Some(b'=') => Operator::ExactEqual,
+        (Some(b'='), Some(b'=')) => Operator::Equal,
+        (Some(b'!'), Some(b'=')) => Operator::NotEqual,
+        (Some(b'~'), Some(b'=')) => Operator::TildeEqual,
+        (Some(b'<'), Some(b'=')) => Operator::LessThanEqual,
+        (Some(b'>'), Some(b'=')) => Operator::GreaterThanEqual,
+        (Some(b'<'), _) => Operator::LessThan,
+        (Some(b'>'), _) => Operator::GreaterThan,
         _ => return Err(unknown_operator(s, start, run)),
     };
+    if op != Operator::ExactEqual && start + op.as_str().len() != run {
+        return Err(unknown_operator(s, start, run));
+    }
     let after = start + op.as_str().len();
     parse_after_operator(s, op, after)
 }
@@ -714,7 +805,22 @@ pub(crate) fn parse_after_operator(
     }
 
     let end = trim_end(s, start);
-    let mut scan = scan(s, start)?;
+    let region = b.get(start..end).unwrap_or(&[]);
+    let (base, op_star) = match (region.strip_suffix(b".*"), op) {
+        (Some(base), Operator::Equal) => (base, Operator::EqualStar),
+        (Some(base), Operator::NotEqual) => (base, Operator::NotEqualStar),
+        _ => (region, op),
+    };
+    if let Some((version, canonical, len)) = simple_release(base) {
+        if op != Operator::TildeEqual || len >= 2 {
+            return Ok(SpecParts {
+                op: op_star,
+                version: SpecVersion::Version { version, canonical },
+                text: start..end,
+            });
+        }
+    }
+    let scan = scan(s, start)?;
     let mut pos = scan.end;
     let mut wildcard = false;
     if text(s, pos..end).starts_with(".*") {
@@ -747,7 +853,7 @@ pub(crate) fn parse_after_operator(
             ));
         }
     }
-    if op == Operator::TildeEqual && scan.release.as_slice().len() < 2 {
+    if op == Operator::TildeEqual && scan.release_len < 2 {
         let span = scan.release_span.clone();
         let found = Found::text(text(s, span.clone()));
         return Err(Error::new(
@@ -767,7 +873,10 @@ pub(crate) fn parse_after_operator(
     };
     Ok(SpecParts {
         op,
-        version: SpecVersion::Version(scan.version(), wildcard),
+        version: SpecVersion::Version {
+            version: scan.version,
+            canonical: scan.canonical,
+        },
         text: start..end,
     })
 }

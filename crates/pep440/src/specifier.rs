@@ -179,27 +179,14 @@ impl VersionSpecifier {
                     text: Some(written.into()),
                 }
             }
-            SpecVersion::Version(version, wildcard) => {
-                let mut spec = VersionSpecifier {
-                    op: parts.op,
-                    version,
-                    text: None,
-                    has_version: true,
-                };
-                let mut cmp = TextEq {
-                    rest: written,
-                    equal: true,
-                };
-                // Writing into `TextEq` never fails.
-                let _ = write!(cmp, "{}", spec.version);
-                if wildcard {
-                    let _ = cmp.write_str(".*");
-                }
-                if !cmp.equal || !cmp.rest.is_empty() {
-                    spec.text = Some(written.into());
-                }
-                spec
-            }
+            SpecVersion::Version {
+                version, canonical, ..
+            } => VersionSpecifier {
+                op: parts.op,
+                version,
+                text: (!canonical).then(|| written.into()),
+                has_version: true,
+            },
         }
     }
 

@@ -312,7 +312,23 @@ impl Version {
         Version::from_parts(0, release, None, None, None, Vec::new())
     }
 
+    /// A final release of one to four numbers, held inline; `len` is clamped to `1..=4`.
+    pub(crate) fn inline_release(release: [u64; INLINE_RELEASE], len: usize) -> Version {
+        Version {
+            repr: Repr::Small(Small {
+                release,
+                len: u8::try_from(len.clamp(1, INLINE_RELEASE)).unwrap_or(1),
+                pre_kind: 0,
+                epoch: 0,
+                pre_number: 0,
+                post: NONE32,
+                dev: NONE32,
+            }),
+        }
+    }
+
     /// Builds the representation; `release` empty means `[0]`.
+    #[inline]
     pub(crate) fn from_parts(
         epoch: u64,
         release: &[u64],

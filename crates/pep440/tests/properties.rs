@@ -77,6 +77,11 @@ fn non_prerelease() -> impl Strategy<Value = Version> {
     (final_version(), prop::option::of(0u64..3)).prop_map(|(v, post)| v.with_post(post))
 }
 
+/// Python's `str.isspace`.
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '\u{1c}'..='\u{1f}')
+}
+
 /// Text built from the pieces versions and specifiers are made of.
 fn version_like_text() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
@@ -140,6 +145,10 @@ proptest! {
         }
         if let Ok(spec) = text.parse::<VersionSpecifier>() {
             let shown = spec.to_string();
+            // packaging's str(): the operator, then the version text as written, stripped.
+            let written = text.trim_matches(is_python_space);
+            let written = written.strip_prefix(spec.operator().as_str()).unwrap_or(written);
+            prop_assert_eq!(&shown, &format!("{}{}", spec.operator(), written.trim_matches(is_python_space)));
             let again: VersionSpecifier = shown.parse().map_err(|e| TestCaseError::fail(format!("{shown:?}: {e}")))?;
             prop_assert_eq!(&again, &spec);
             prop_assert_eq!(again.to_string(), shown);
