@@ -202,8 +202,8 @@ impl VersionSpecifier {
     /// # Errors
     ///
     /// When `op` is not an operator ([`ErrorKind::UnknownOperator`]) or the concatenation is not
-    /// a valid specifier. Spans are relative to `version_text`; a span inside the operator is
-    /// reported as `0..0`.
+    /// a valid specifier. Spans are relative to `version_text`; the part of a span that would lie
+    /// in the operator is cut off, so an error about the operator itself is reported at `0..0`.
     ///
     /// ```
     /// use markerspec_pep440::{Operator, VersionSpecifier};
