@@ -1,0 +1,3 @@
+//! Detection benchmarks (filled in below).
+
+fn main() {}

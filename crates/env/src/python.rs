@@ -1,0 +1,525 @@
+//! The python provider: one run of a Python interpreter with an embedded probe script.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
+
+use markerspec_pep508::{Field, FieldSet};
+use serde::Deserialize;
+
+use crate::facts::{Facts, Provenance};
+use crate::host::libc_facts;
+use crate::libc::{self, Libc};
+use crate::process::{self, RunError};
+use crate::provider::{EnvironmentProvider, ProviderError, ProviderErrorKind};
+use crate::values::canonical_arch;
+
+/// The probe script, run as `python -I -S -c SCRIPT`.
+pub const PROBE_SCRIPT: &str = include_str!("probe.py");
+
+/// The interpreter used when none is given: `python3` (`python` on Windows), searched on
+/// `PATH`.
+pub const DEFAULT_PYTHON: &str = if cfg!(windows) { "python" } else { "python3" };
+
+/// The fields the probe answers.
+const FIELDS: [Field; 16] = [
+    Field::OsName,
+    Field::SysPlatform,
+    Field::PlatformMachine,
+    Field::PlatformPythonImplementation,
+    Field::PlatformRelease,
+    Field::PlatformSystem,
+    Field::PlatformVersion,
+    Field::PythonVersion,
+    Field::PythonFullVersion,
+    Field::ImplementationName,
+    Field::ImplementationVersion,
+    Field::SysAbiFeatures,
+    Field::PythonAbiTag,
+    Field::InterpreterArch,
+    Field::GlibcVersion,
+    Field::MuslVersion,
+];
+
+#[derive(Deserialize)]
+struct Reply {
+    markerspec_python_probe: u32,
+    standard: Standard,
+    sys_abi_features: Vec<String>,
+    python_abi_tag: Option<String>,
+    arch_raw: String,
+    pointer_bits: u32,
+    gnu_libc: Option<String>,
+    executable: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Standard {
+    implementation_name: String,
+    implementation_version: String,
+    os_name: String,
+    platform_machine: String,
+    platform_release: String,
+    platform_system: String,
+    platform_version: String,
+    python_full_version: String,
+    platform_python_implementation: String,
+    python_version: String,
+    sys_platform: String,
+}
+
+/// Identity of an interpreter file, for the cache: path, size, modification time.
+type Key = (PathBuf, u64, Option<SystemTime>);
+
+/// Facts about a Python interpreter, from one run of it with an embedded probe script.
+///
+/// **This provider executes the interpreter it is given.** It runs
+/// `PROGRAM -I -S -c SCRIPT` (isolated mode: no `PYTHON*` variables, no user site, no `site`
+/// import, so nothing from the current folder or `sitecustomize` runs); the script
+/// ([`PROBE_SCRIPT`]) uses only the standard library and prints one JSON object. Give it only
+/// interpreters you would run anyway. The run has a time limit (default 10 s) after which the
+/// interpreter is killed.
+///
+/// Answers every standard field (as pypa/packaging's `default_environment()` computes them),
+/// `sys_abi_features` (SPEC §8.1), `python_abi_tag` (§8.2, the ABI of
+/// `packaging.tags.sys_tags()`'s first tag, computed without packaging; `none`/`abi3` are
+/// Absent), `interpreter_arch` (§8.3: `sysconfig.get_platform()` mapped through the canonical
+/// table, corrected for a 32-bit pointer size), and on Linux the C library the interpreter runs
+/// on (§8.4: `os.confstr("CS_GNU_LIBC_VERSION")`, else the `PT_INTERP` loader of
+/// `sys.executable`); on other systems both C library fields are Absent.
+///
+/// A missing interpreter, one that fails, hangs or prints something else is a
+/// [`ProviderError`] naming the program; never a panic. The answer is kept per provider
+/// value, keyed by the interpreter's path, size and modification time.
+#[derive(Debug)]
+pub struct PythonProvider {
+    program: OsString,
+    path_var: Option<OsString>,
+    timeout: Duration,
+    cache: Mutex<Option<(Key, Facts)>>,
+}
+
+impl Default for PythonProvider {
+    fn default() -> Self {
+        PythonProvider::new()
+    }
+}
+
+impl Clone for PythonProvider {
+    fn clone(&self) -> Self {
+        PythonProvider {
+            program: self.program.clone(),
+            path_var: self.path_var.clone(),
+            timeout: self.timeout,
+            cache: Mutex::new(None),
+        }
+    }
+}
+
+impl PythonProvider {
+    /// The default interpreter ([`DEFAULT_PYTHON`] on `PATH`), 10-second limit.
+    pub fn new() -> PythonProvider {
+        PythonProvider::with_program(DEFAULT_PYTHON)
+    }
+
+    /// A given interpreter: a path, or a bare name searched on `PATH`.
+    pub fn with_program(program: impl Into<OsString>) -> PythonProvider {
+        PythonProvider {
+            program: program.into(),
+            path_var: None,
+            timeout: Duration::from_secs(10),
+            cache: Mutex::new(None),
+        }
+    }
+
+    /// The `PATH` searched for a bare program name (default: this process's).
+    #[must_use]
+    pub fn path_var(mut self, path: impl Into<OsString>) -> PythonProvider {
+        self.path_var = Some(path.into());
+        self
+    }
+
+    /// How long the interpreter may run before it is killed.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> PythonProvider {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The program as given.
+    pub fn program(&self) -> &std::ffi::OsStr {
+        &self.program
+    }
+
+    /// The interpreter's path: the program itself when it names a path, else the first match
+    /// on `PATH`.
+    ///
+    /// # Errors
+    /// [`ProviderErrorKind::NotFound`], naming the program.
+    pub fn resolve(&self) -> Result<PathBuf, ProviderError> {
+        let program = Path::new(&self.program);
+        let shown = program.display();
+        if program.components().count() > 1 || program.is_absolute() {
+            return if program.is_file() {
+                Ok(program.to_path_buf())
+            } else {
+                Err(not_found(format!(
+                    "the Python interpreter `{shown}` does not exist"
+                )))
+            };
+        }
+        let path = self
+            .path_var
+            .clone()
+            .or_else(|| std::env::var_os("PATH"))
+            .unwrap_or_default();
+        for dir in std::env::split_paths(&path) {
+            for name in executable_names(&self.program) {
+                let candidate = dir.join(&name);
+                if is_executable(&candidate) {
+                    return Ok(candidate);
+                }
+            }
+        }
+        Err(not_found(format!(
+            "the Python interpreter `{shown}` was not found on PATH"
+        )))
+    }
+
+    fn run(&self, path: &Path) -> Result<Facts, ProviderError> {
+        let shown = path.display().to_string();
+        let mut command = Command::new(path);
+        command.args(["-I", "-S", "-c", PROBE_SCRIPT]);
+        let finished = match process::run(&mut command, self.timeout) {
+            Ok(f) => f,
+            Err(RunError::Spawn(e)) => {
+                return Err(failed(format!(
+                    "cannot run the Python interpreter `{shown}`: {e}"
+                )));
+            }
+            Err(RunError::TimedOut) => {
+                return Err(ProviderError::new(
+                    "python",
+                    ProviderErrorKind::TimedOut,
+                    format!(
+                        "the Python interpreter `{shown}` did not answer within {:?} and was \
+                         killed",
+                        self.timeout
+                    ),
+                ));
+            }
+            Err(RunError::Wait(e)) => return Err(failed(format!("`{shown}`: {e}"))),
+        };
+        if !finished.status.success() {
+            let stderr = process::tail(&finished.stderr, 600);
+            return Err(failed(format!(
+                "the Python interpreter `{shown}` failed ({}){}",
+                finished.status,
+                if stderr.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {stderr}")
+                }
+            )));
+        }
+        let text = String::from_utf8_lossy(&finished.stdout);
+        let line = text
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        let reply: Reply = serde_json::from_str(line).map_err(|e| {
+            ProviderError::new(
+                "python",
+                ProviderErrorKind::InvalidOutput,
+                format!(
+                    "`{shown}` did not answer the probe as a Python 3 interpreter would ({e}): \
+                     {:?}",
+                    process::tail(line.as_bytes(), 200)
+                ),
+            )
+        })?;
+        if reply.markerspec_python_probe != 1 {
+            return Err(ProviderError::new(
+                "python",
+                ProviderErrorKind::InvalidOutput,
+                format!("`{shown}` answered an unknown probe version"),
+            ));
+        }
+        Ok(self.facts(&shown, reply))
+    }
+
+    fn facts(&self, shown: &str, reply: Reply) -> Facts {
+        let mut facts = Facts::new();
+        let p = || Provenance::new("python", format!("probe of {shown}"));
+        let s = reply.standard;
+        for (field, value) in [
+            (Field::ImplementationName, s.implementation_name),
+            (Field::ImplementationVersion, s.implementation_version),
+            (Field::OsName, s.os_name),
+            (Field::PlatformMachine, s.platform_machine),
+            (Field::PlatformRelease, s.platform_release),
+            (Field::PlatformSystem, s.platform_system),
+            (Field::PlatformVersion, s.platform_version),
+            (Field::PythonFullVersion, s.python_full_version),
+            (
+                Field::PlatformPythonImplementation,
+                s.platform_python_implementation,
+            ),
+            (Field::PythonVersion, s.python_version),
+            (Field::SysPlatform, s.sys_platform.clone()),
+        ] {
+            facts.known(field, value, p());
+        }
+        facts.known_set(
+            Field::SysAbiFeatures,
+            reply.sys_abi_features,
+            p().with_detail("PEP 780 features of the build"),
+        );
+        match reply.python_abi_tag.as_deref() {
+            Some("none" | "abi3" | "abi3t") => facts.absent(
+                Field::PythonAbiTag,
+                p().with_detail("the interpreter has no specific ABI tag"),
+            ),
+            Some(tag) => facts.known(Field::PythonAbiTag, tag.to_ascii_lowercase(), p()),
+            None => facts.unknown(
+                Field::PythonAbiTag,
+                p().with_detail("sysconfig gave no usable EXT_SUFFIX"),
+            ),
+        };
+        let arch = canonical_arch(&reply.arch_raw, Some(reply.pointer_bits));
+        if arch.is_empty() {
+            facts.unknown(
+                Field::InterpreterArch,
+                p().with_detail("neither sysconfig nor platform named an architecture"),
+            );
+        } else {
+            facts.known(
+                Field::InterpreterArch,
+                arch,
+                p().with_detail(format!(
+                    "`{}`, {}-bit pointers",
+                    reply.arch_raw, reply.pointer_bits
+                )),
+            );
+        }
+        if s.sys_platform.starts_with("linux") {
+            let libc = match reply.gnu_libc.as_deref().and_then(libc::parse_confstr) {
+                Some(version) => Libc::Glibc {
+                    version,
+                    method: format!("os.confstr in {shown}"),
+                },
+                None => match reply.executable.as_deref().filter(|e| !e.is_empty()) {
+                    None => Libc::Unknown("the interpreter did not name its executable".into()),
+                    Some(exe) => match libc::elf_interpreter(Path::new(exe)) {
+                        Ok(Some(loader)) => libc::ask_loader(&loader, self.timeout),
+                        Ok(None) => Libc::Unknown(format!("{exe} is statically linked")),
+                        Err(e) => Libc::Unknown(e),
+                    },
+                },
+            };
+            libc_facts(&mut facts, "python", libc);
+        } else {
+            let p = p().with_detail("not a Linux system");
+            facts.absent(Field::GlibcVersion, p.clone());
+            facts.absent(Field::MuslVersion, p);
+        }
+        facts
+    }
+}
+
+fn not_found(message: String) -> ProviderError {
+    ProviderError::new("python", ProviderErrorKind::NotFound, message)
+}
+
+fn failed(message: String) -> ProviderError {
+    ProviderError::new("python", ProviderErrorKind::Failed, message)
+}
+
+fn executable_names(program: &std::ffi::OsStr) -> Vec<OsString> {
+    let mut names = vec![program.to_owned()];
+    if cfg!(windows) && Path::new(program).extension().is_none() {
+        let mut exe = program.to_owned();
+        exe.push(".exe");
+        names.insert(0, exe);
+    }
+    names
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
+
+impl EnvironmentProvider for PythonProvider {
+    fn name(&self) -> &str {
+        "python"
+    }
+
+    fn fields(&self) -> FieldSet {
+        FIELDS.into_iter().collect()
+    }
+
+    fn provide(&self, request: FieldSet) -> Result<Facts, ProviderError> {
+        let path = self.resolve()?;
+        let meta = std::fs::metadata(&path).ok();
+        let key: Key = (
+            path.clone(),
+            meta.as_ref().map_or(0, std::fs::Metadata::len),
+            meta.and_then(|m| m.modified().ok()),
+        );
+        let cached = self.cache.lock().ok().and_then(|c| {
+            c.as_ref()
+                .filter(|(k, _)| *k == key)
+                .map(|(_, f)| f.clone())
+        });
+        let mut facts = match cached {
+            Some(facts) => facts,
+            None => {
+                let facts = self.run(&path)?;
+                if let Ok(mut cache) = self.cache.lock() {
+                    *cache = Some((key, facts.clone()));
+                }
+                facts
+            }
+        };
+        facts.retain(request);
+        Ok(facts)
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::facts::fact_fields;
+    use markerspec_pep508::EnvValue;
+
+    fn script(name: &str, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("markerspec-env-py-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    /// Runs `provider` until it is not "text file busy" (a fork in another test thread while
+    /// the script was being written).
+    fn provide(provider: &PythonProvider) -> Result<Facts, ProviderError> {
+        let mut result = provider.provide(fact_fields());
+        for _ in 0..20 {
+            match &result {
+                Err(e) if e.message().contains("busy") => {
+                    std::thread::sleep(Duration::from_millis(50));
+                    result = provider.provide(fact_fields());
+                }
+                _ => break,
+            }
+        }
+        result
+    }
+
+    #[test]
+    fn a_missing_interpreter_is_named() {
+        let err = PythonProvider::with_program("/nonexistent/python3")
+            .provide(fact_fields())
+            .unwrap_err();
+        assert_eq!(err.kind(), ProviderErrorKind::NotFound);
+        assert!(err.to_string().contains("/nonexistent/python3"), "{err}");
+        let err = PythonProvider::with_program("python-markerspec-nope")
+            .path_var("/nonexistent")
+            .provide(fact_fields())
+            .unwrap_err();
+        assert_eq!(err.kind(), ProviderErrorKind::NotFound);
+        assert!(err.to_string().contains("python-markerspec-nope"), "{err}");
+        assert!(err.to_string().contains("PATH"), "{err}");
+    }
+
+    #[test]
+    fn a_broken_interpreter_is_an_error_naming_it() {
+        let path = script(
+            "broken-python",
+            "echo 'Fatal Python error: no encodings' >&2; exit 1",
+        );
+        let err = provide(&PythonProvider::with_program(&path)).unwrap_err();
+        assert_eq!(err.kind(), ProviderErrorKind::Failed, "{err}");
+        assert!(err.to_string().contains(&*path.to_string_lossy()), "{err}");
+        assert!(err.to_string().contains("no encodings"), "{err}");
+
+        let path = script("chatty-python", "echo hello");
+        let err = provide(&PythonProvider::with_program(&path)).unwrap_err();
+        assert_eq!(err.kind(), ProviderErrorKind::InvalidOutput, "{err}");
+    }
+
+    #[test]
+    fn a_hanging_interpreter_is_killed() {
+        let path = script("hanging-python", "exec sleep 60");
+        let started = std::time::Instant::now();
+        let err = provide(&PythonProvider::with_program(&path).timeout(Duration::from_millis(300)))
+            .unwrap_err();
+        assert_eq!(err.kind(), ProviderErrorKind::TimedOut, "{err}");
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_reply_maps_to_fields() {
+        // A free-threaded 3.13 on 32-bit ARM userland, through a fake interpreter.
+        let reply = r##"{"markerspec_python_probe": 1, "standard": {"implementation_name": "cpython", "implementation_version": "3.13.1", "os_name": "posix", "platform_machine": "aarch64", "platform_release": "6.1", "platform_system": "Linux", "platform_version": "#1", "python_full_version": "3.13.1", "platform_python_implementation": "CPython", "python_version": "3.13", "sys_platform": "linux"}, "sys_abi_features": ["free-threading", "32-bit"], "python_abi_tag": "cp313t", "arch_raw": "aarch64", "pointer_bits": 32, "gnu_libc": "glibc 2.36", "executable": "/usr/bin/python3.13t"}"##;
+        let path = script("fake-python", &format!("cat <<'EOF'\n{reply}\nEOF"));
+        let facts = provide(&PythonProvider::with_program(&path)).unwrap();
+        assert_eq!(facts.string(Field::PythonVersion), Some("3.13"));
+        assert_eq!(facts.string(Field::PythonAbiTag), Some("cp313t"));
+        assert_eq!(facts.string(Field::InterpreterArch), Some("arm"));
+        assert_eq!(facts.string(Field::GlibcVersion), Some("2.36"));
+        assert_eq!(facts.value(Field::MuslVersion), Some(&EnvValue::Absent));
+        assert_eq!(
+            facts.value(Field::SysAbiFeatures),
+            Some(&EnvValue::Set(vec![
+                "32-bit".into(),
+                "free-threading".into()
+            ]))
+        );
+        assert_eq!(facts.value(Field::CudaVersion), None);
+    }
+
+    #[test]
+    fn the_real_python3_when_there_is_one() {
+        let provider = PythonProvider::new();
+        if provider.resolve().is_err() {
+            eprintln!("skipped: no python3 on PATH");
+            return;
+        }
+        let facts = provider.provide(fact_fields()).unwrap();
+        let version = facts.string(Field::PythonVersion).unwrap();
+        assert!(version.starts_with("3."), "{version}");
+        let full = facts.string(Field::PythonFullVersion).unwrap();
+        assert!(full.starts_with(version), "{full} {version}");
+        let tag = facts.string(Field::PythonAbiTag).unwrap_or("");
+        let implementation = facts.string(Field::ImplementationName).unwrap();
+        if implementation == "cpython" {
+            assert!(
+                tag.starts_with(&format!("cp{}", version.replace('.', ""))),
+                "{tag}"
+            );
+        }
+        assert_eq!(
+            facts.string(Field::InterpreterArch),
+            Some(std::env::consts::ARCH)
+        );
+        let Some(EnvValue::Set(features)) = facts.value(Field::SysAbiFeatures) else {
+            panic!("{:?}", facts.value(Field::SysAbiFeatures));
+        };
+        assert!(features.iter().any(|f| &**f == "64-bit"), "{features:?}");
+        // The second call comes from the cache, identical.
+        assert_eq!(provider.provide(fact_fields()).unwrap(), facts);
+    }
+}
