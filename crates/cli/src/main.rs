@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use markerspec_pep508::{
     Dialect, EnvValue, Environment, Error, Evaluation, Field, FieldType, MarkerTree, ParseOptions,
-    Requirement, Truth, Warning,
+    Profile, Requirement, Truth, Warning,
 };
 
 mod fixtures;
@@ -30,13 +30,36 @@ struct Cli {
     command: Command,
 }
 
+/// Which language to read and how to evaluate it.
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct Language {
+    /// Marker language: `pep508` (the standard) or `extended` (adds GPU/ABI fields).
+    #[arg(long, default_value = "pep508")]
+    dialect: Dialect,
+    /// Behaviour for the standard fields: `spec-2026` (the living specification) or
+    /// `packaging` (what pypa/packaging 26 does, quirks included).
+    #[arg(long, default_value = "spec-2026")]
+    profile: Profile,
+    /// Lock-file context: allow the `extras` and `dependency_groups` variables.
+    #[arg(long)]
+    lock_file: bool,
+}
+
+impl Language {
+    fn options(self) -> ParseOptions {
+        ParseOptions::default()
+            .dialect(self.dialect)
+            .profile(self.profile)
+            .lock_file(self.lock_file)
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Parse a requirement or marker and print its canonical form (or its syntax tree as JSON).
     Parse {
-        /// Marker language: `pep508` (the standard) or `extended` (adds GPU/ABI fields).
-        #[arg(long, default_value = "pep508")]
-        dialect: Dialect,
+        #[command(flatten)]
+        lang: Language,
         /// Print the syntax tree, with byte spans, as JSON.
         #[arg(long)]
         json: bool,
@@ -47,9 +70,8 @@ enum Command {
     ///
     /// Prints `true`, `false` or `unknown: FIELDS`; exits 0, 1 or 3 accordingly, 2 on error.
     Eval {
-        /// Marker language: `pep508` (the standard) or `extended` (adds GPU/ABI fields).
-        #[arg(long, default_value = "pep508")]
-        dialect: Dialect,
+        #[command(flatten)]
+        lang: Language,
         /// A JSON file: field name → string (a list of strings for set fields); `null` is
         /// Unknown, `""` or `[]` is Absent for extended fields.
         #[arg(long, value_name = "FILE")]
@@ -86,13 +108,9 @@ fn main() -> ExitCode {
 fn try_main() -> Result<ExitCode, String> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Parse {
-            dialect,
-            json,
-            text,
-        } => parse_command(dialect, json, &text),
+        Command::Parse { lang, json, text } => parse_command(lang, json, &text),
         Command::Eval {
-            dialect,
+            lang,
             env,
             fixture,
             set,
@@ -101,7 +119,7 @@ fn try_main() -> Result<ExitCode, String> {
             text,
         } => {
             let env = build_environment(env.as_deref(), fixture.as_deref(), &set, &extras)?;
-            eval_command(dialect, &env, explain, &text)
+            eval_command(lang, &env, explain, &text)
         }
     }
 }
@@ -123,8 +141,9 @@ impl Parsed {
 
 /// Reads TEXT as a marker when it is one, else as a requirement. When both fail, the error
 /// shown is the one of the reading the text most looks like.
-fn parse_text(text: &str, dialect: Dialect) -> Result<(Parsed, Vec<Warning>), Error> {
-    let opts = ParseOptions::default().dialect(dialect);
+fn parse_text(text: &str, lang: Language) -> Result<(Parsed, Vec<Warning>), Error> {
+    let opts = lang.options();
+    let dialect = lang.dialect;
     let mut warnings = Vec::new();
     let marker_err = match MarkerTree::parse_with(text, &opts, &mut warnings) {
         Ok(m) => return Ok((Parsed::Marker(m), warnings)),
@@ -167,13 +186,13 @@ fn print_warnings(text: &str, warnings: &[Warning]) {
     }
 }
 
-fn parse_command(dialect: Dialect, json: bool, text: &str) -> Result<ExitCode, String> {
+fn parse_command(lang: Language, json: bool, text: &str) -> Result<ExitCode, String> {
     if text == "-" {
         let stdin = std::io::stdin();
         let mut out = std::io::stdout().lock();
         for line in stdin.lock().lines() {
             let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
-            let answer = match parse_text(&line, dialect) {
+            let answer = match parse_text(&line, lang) {
                 Ok((p, _)) if json => json::parsed(&p_as_json(&p)).to_string(),
                 Ok((p, _)) => canonical(&p),
                 Err(e) => format!("error: {}", e.code()),
@@ -182,7 +201,7 @@ fn parse_command(dialect: Dialect, json: bool, text: &str) -> Result<ExitCode, S
         }
         return Ok(ExitCode::SUCCESS);
     }
-    match parse_text(text, dialect) {
+    match parse_text(text, lang) {
         Ok((p, warnings)) => {
             print_warnings(text, &warnings);
             if json {
@@ -218,7 +237,7 @@ fn canonical(p: &Parsed) -> String {
 }
 
 fn eval_command(
-    dialect: Dialect,
+    lang: Language,
     env: &Environment,
     explain: bool,
     text: &str,
@@ -228,9 +247,9 @@ fn eval_command(
         let mut out = std::io::stdout().lock();
         for line in stdin.lock().lines() {
             let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
-            let answer = match parse_text(&line, dialect) {
+            let answer = match parse_text(&line, lang) {
                 Err(e) => format!("error: {}", e.code()),
-                Ok((p, _)) => match evaluate(&p, env) {
+                Ok((p, _)) => match evaluate(&p, env, lang.profile) {
                     Ok(e) => answer_line(&e),
                     Err(e) => format!("error: {}", e.code()),
                 },
@@ -239,7 +258,7 @@ fn eval_command(
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let (parsed, warnings) = match parse_text(text, dialect) {
+    let (parsed, warnings) = match parse_text(text, lang) {
         Ok(p) => p,
         Err(e) => {
             eprint!("{}", e.render());
@@ -249,12 +268,12 @@ fn eval_command(
     print_warnings(text, &warnings);
     if explain {
         if let Some(m) = parsed.marker() {
-            print!("{}", explain_marker(m, env, text));
+            print!("{}", explain_marker(m, env, text, lang.profile));
         } else {
             println!("no marker: the requirement applies everywhere");
         }
     }
-    match evaluate(&parsed, env) {
+    match evaluate(&parsed, env, lang.profile) {
         Ok(e) => {
             println!("{}", answer_line(&e));
             Ok(ExitCode::from(match e.truth {
@@ -271,13 +290,13 @@ fn eval_command(
     }
 }
 
-fn evaluate(p: &Parsed, env: &Environment) -> Result<Evaluation, Error> {
+fn evaluate(p: &Parsed, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
     match p.marker() {
         None => Ok(Evaluation {
             truth: Truth::True,
             unknown: Default::default(),
         }),
-        Some(m) => m.evaluate_tristate(env),
+        Some(m) => m.evaluate_tristate_with(env, profile),
     }
 }
 
@@ -302,8 +321,7 @@ fn describe_value(env: &Environment, f: Field) -> String {
         };
     }
     match env.get(f) {
-        None if f.is_extended() => "absent".into(),
-        None => "not set".into(),
+        None => "not set (unknown)".into(),
         Some(EnvValue::String(s)) => format!("{s:?}"),
         Some(EnvValue::Set(items)) => format!("{items:?}"),
         Some(EnvValue::Absent) => "absent".into(),
@@ -311,11 +329,11 @@ fn describe_value(env: &Environment, f: Field) -> String {
     }
 }
 
-fn explain_marker(m: &MarkerTree, env: &Environment, text: &str) -> String {
+fn explain_marker(m: &MarkerTree, env: &Environment, text: &str, profile: Profile) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     for e in m.expressions() {
-        let result = match e.evaluate(env) {
+        let result = match e.evaluate(env, profile) {
             Ok(r) => r.truth.to_string(),
             Err(err) => format!("error {}", err.code()),
         };

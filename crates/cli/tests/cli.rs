@@ -34,7 +34,11 @@ impl Run {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("markerspec-cli-{}-{name}", std::process::id()));
+    // One fresh folder per call: tests run in parallel.
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("markerspec-cli-{}-{name}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -119,7 +123,9 @@ fn eval_exit_codes() {
     .expect(0, "true\n");
     eval(&[], "sys_platform == 'win32'").expect(1, "false\n");
     eval(&[], "numpy").expect(0, "true\n");
-    let r = eval(&[], "os_name ~= 'posix'");
+    // `~=` on a string: `==` under the living specification, an error under packaging.
+    eval(&[], "os_name ~= 'posix'").expect(0, "true\n");
+    let r = eval(&["--profile", "packaging"], "os_name ~= 'posix'");
     r.expect(2, "");
     assert!(r.stderr().contains("error[E002]"), "{}", r.stderr());
 }
@@ -169,19 +175,24 @@ fn eval_env_file_with_null_and_absent() {
     with("cudnn_version == ''").expect(0, "true\n");
     with("cudnn_version >= '9'").expect(1, "false\n");
     with("python_version >= '3.10'").expect(0, "true\n");
-    let r = with("sys_platform == 'linux'");
+    // A field the document does not mention is unknown under the default profile, and an
+    // error (as in pypa/packaging) under the `packaging` profile.
+    with("sys_platform == 'linux'").expect(3, "unknown: sys_platform\n");
+    let mut a = args.to_vec();
+    a.extend(["--profile", "packaging", "sys_platform == 'linux'"]);
+    let r = run_in(&dir, &a, None);
     r.expect(2, "");
     assert!(r.stderr().contains("E001"), "{}", r.stderr());
 }
 
 #[test]
 fn eval_batch_mode_answers_every_line() {
-    let input = "os_name == 'posix'\nfoo bar\nnumpy\npython_version ~= '3'\nextra == 'x'\n";
+    let input = "os_name == 'posix'\nfoo bar\nnumpy\n'a' == 'b'\nextra == 'x'\n";
     let mut args = vec!["eval"];
     args.extend_from_slice(LINUX);
     args.push("-");
     run_in(&temp_dir("batch"), &args, Some(input))
-        .expect(0, "true\nerror: R010\ntrue\nerror: E002\nfalse\n");
+        .expect(0, "true\nerror: R010\ntrue\nerror: M011\nfalse\n");
 }
 
 #[test]

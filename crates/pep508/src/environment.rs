@@ -36,10 +36,11 @@ struct Slot {
 
 /// What the evaluator knows about the target environment.
 ///
-/// A standard field without a value is an error when a marker reads it (`E001`), as the
-/// specification requires; an extended field without a value is [`EnvValue::Absent`];
-/// `extras` and `dependency_groups` without a value are an error (`E003`), since they exist only
-/// in a lock-file context. The `extra` variable reads [`Environment::extras`].
+/// Each field holds a value, [`EnvValue::Absent`], [`EnvValue::Unknown`], or nothing. A field
+/// with nothing is Unknown under the `spec-2026` profile and an error (`E001`) under the
+/// `packaging` profile, as `UndefinedEnvironmentName` is there; `extras` and
+/// `dependency_groups` with nothing are the empty set. The `extra` variable reads
+/// [`Environment::extras`], the extras being requested (none by default).
 ///
 /// ```
 /// use markerspec_pep508::{Environment, Field, MarkerTree};
@@ -218,10 +219,12 @@ impl fmt::Debug for Environment {
     }
 }
 
-/// Reads an environment from a JSON-style object: field name → string, or list of strings for
-/// set fields, or `null` for Unknown. `""` (or `[]`) is Absent for an extended field; for a
-/// standard field it is the empty string, as the specification's default says. Unknown keys
-/// are rejected, naming the key.
+/// Reads the environment document of `spec/SPEC.md` §11: a JSON object of field name → string
+/// (a list of strings for set fields and `extra`), `null` for Unknown. `""` (or `[]`) is
+/// Absent for an extended field and the empty string for a standard one. A field that is not
+/// in the document has no value: Unknown under the `spec-2026` profile. Extended version
+/// values must be valid versions; `interpreter_arch` is mapped to its canonical spelling.
+/// Unknown keys are rejected, naming the key.
 #[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for Environment {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -229,7 +232,6 @@ impl<'de> serde::Deserialize<'de> for Environment {
         #[derive(serde::Deserialize)]
         #[serde(untagged)]
         enum Raw {
-            Null,
             Str(String),
             List(Vec<String>),
         }
@@ -238,15 +240,22 @@ impl<'de> serde::Deserialize<'de> for Environment {
         let mut env = Environment::new();
         for (key, value) in raw {
             let Some(field) = Field::from_canonical_name(&key) else {
-                if key == "extra" {
-                    continue;
-                }
                 return Err(D::Error::custom(format!(
                     "unknown marker field `{key}` in the environment"
                 )));
             };
+            if field == Field::Extra {
+                let extras = match value {
+                    None => Vec::new(),
+                    Some(Raw::Str(s)) if s.is_empty() => Vec::new(),
+                    Some(Raw::Str(s)) => vec![s],
+                    Some(Raw::List(items)) => items,
+                };
+                env = env.with_extras(extras);
+                continue;
+            }
             let value = match value {
-                None | Some(Raw::Null) => EnvValue::Unknown,
+                None => EnvValue::Unknown,
                 Some(Raw::Str(s)) if s.is_empty() && field.is_extended() => EnvValue::Absent,
                 Some(Raw::List(items)) if items.is_empty() && field.is_extended() => {
                     EnvValue::Absent
@@ -256,16 +265,35 @@ impl<'de> serde::Deserialize<'de> for Environment {
                     EnvValue::Set(items.into_iter().map(String::into_boxed_str).collect())
                 }
             };
-            if field == Field::Extra {
-                if let EnvValue::String(s) = &value {
-                    env = env.with_extras([&**s].into_iter().filter(|s| !s.is_empty()));
-                }
-                continue;
-            }
+            let value = validate(field, value).map_err(D::Error::custom)?;
             env.set(field, value).map_err(D::Error::custom)?;
         }
         Ok(env)
     }
+}
+
+/// Checks and canonicalises a value of an extended field as `spec/SPEC.md` §11 says.
+fn validate(field: Field, value: EnvValue) -> Result<EnvValue, EnvError> {
+    if !field.is_extended() {
+        return Ok(value);
+    }
+    let err = |reason: String| EnvError { field, reason };
+    Ok(match value {
+        EnvValue::String(s) if field.field_type() == FieldType::Version => {
+            s.parse::<Version>()
+                .map_err(|e| err(format!("`{s}` is not a valid version: {e}")))?;
+            EnvValue::String(s)
+        }
+        EnvValue::String(s) if field == Field::InterpreterArch => {
+            EnvValue::String(crate::arch::canonical_arch(&s, 8).into())
+        }
+        EnvValue::Set(mut items) => {
+            items.sort();
+            items.dedup();
+            EnvValue::Set(items)
+        }
+        v => v,
+    })
 }
 
 /// Writes the environment in the same shape [`Deserialize`](serde::Deserialize) reads:

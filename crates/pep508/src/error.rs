@@ -5,6 +5,7 @@ use std::fmt;
 use std::ops::Range;
 
 use crate::field::{Dialect, Field};
+use crate::marker::MarkerOperator;
 
 /// A byte range in the text that was parsed.
 ///
@@ -52,157 +53,327 @@ pub enum Severity {
     Warning,
 }
 
-/// Every diagnostic code of this crate with a one-line description, errors then warnings.
-/// Version errors (`V0xx`) are in [`markerspec_pep440::ERROR_CODES`]. Codes never change
-/// meaning; a retired code is never reused.
-pub const DIAGNOSTIC_CODES: &[(&str, Severity, &str)] = &[
-    ("R001", Severity::Error, "expected a package name"),
+/// Every diagnostic code of this crate: (code, the name `spec/SPEC.md` uses, severity,
+/// description), errors then warnings. Version errors (`V0xx`) are in
+/// [`markerspec_pep440::ERROR_CODES`]. Codes never change meaning; a retired code is never
+/// reused.
+pub const DIAGNOSTIC_CODES: &[(&str, &str, Severity, &str)] = &[
+    (
+        "R001",
+        "expected-name",
+        Severity::Error,
+        "expected a package name",
+    ),
     (
         "R002",
+        "name-end",
         Severity::Error,
         "a name must end with a letter or digit",
     ),
-    ("R003", Severity::Error, "extras without a closing `]`"),
-    ("R004", Severity::Error, "expected an extra name"),
-    ("R005", Severity::Error, "missing `,` between extra names"),
-    ("R006", Severity::Error, "expected a version operator"),
+    (
+        "R003",
+        "unclosed-extras",
+        Severity::Error,
+        "extras without a closing `]`",
+    ),
+    (
+        "R004",
+        "expected-extra",
+        Severity::Error,
+        "expected an extra name",
+    ),
+    (
+        "R005",
+        "extras-comma",
+        Severity::Error,
+        "missing `,` between extra names",
+    ),
+    (
+        "R006",
+        "expected-version-operator",
+        Severity::Error,
+        "expected a version operator",
+    ),
     (
         "R007",
+        "expected-version",
         Severity::Error,
         "expected a version after the operator",
     ),
     (
         "R008",
+        "unclosed-version-paren",
         Severity::Error,
         "version specifier without a closing `)`",
     ),
-    ("R009", Severity::Error, "expected a URL after `@`"),
+    (
+        "R009",
+        "expected-url",
+        Severity::Error,
+        "expected a URL after `@`",
+    ),
     (
         "R010",
+        "unexpected-after-requirement",
         Severity::Error,
         "unexpected text after the name, extras, versions or URL",
     ),
     (
         "M001",
+        "expected-marker-value",
         Severity::Error,
         "expected a marker variable or a quoted string",
     ),
-    ("M002", Severity::Error, "unknown marker variable"),
+    (
+        "M002",
+        "unknown-field",
+        Severity::Error,
+        "unknown marker variable",
+    ),
     (
         "M003",
+        "extended-field-in-pep508",
         Severity::Error,
         "extended field used in the `pep508` dialect",
     ),
-    ("M004", Severity::Error, "expected a marker operator"),
-    ("M005", Severity::Error, "expected `in` after `not`"),
-    ("M006", Severity::Error, "unterminated quoted string"),
+    (
+        "M004",
+        "expected-marker-operator",
+        Severity::Error,
+        "expected a marker operator",
+    ),
+    (
+        "M005",
+        "expected-in",
+        Severity::Error,
+        "expected `in` after `not`",
+    ),
+    (
+        "M006",
+        "unterminated-string",
+        Severity::Error,
+        "unterminated quoted string",
+    ),
     (
         "M007",
+        "invalid-string",
         Severity::Error,
         "invalid quoted string (escape or line break)",
     ),
-    ("M008", Severity::Error, "`(` without a matching `)`"),
+    (
+        "M008",
+        "unclosed-paren",
+        Severity::Error,
+        "`(` without a matching `)`",
+    ),
     (
         "M009",
+        "unexpected-after-marker",
         Severity::Error,
         "unexpected text after a complete marker",
     ),
     (
         "M010",
+        "empty-marker",
         Severity::Error,
         "nothing after the `;` that starts a marker",
     ),
-    ("L001", Severity::Error, "input longer than the limit"),
+    (
+        "M011",
+        "no-field-in-comparison",
+        Severity::Error,
+        "a comparison of two quoted strings",
+    ),
+    (
+        "M012",
+        "field-compared-to-field",
+        Severity::Error,
+        "a comparison of two variables",
+    ),
+    (
+        "M013",
+        "lockfile-field",
+        Severity::Error,
+        "`extras`/`dependency_groups` outside lock-file context",
+    ),
+    (
+        "L001",
+        "input-too-long",
+        Severity::Error,
+        "input longer than the limit",
+    ),
     (
         "L002",
+        "nesting-too-deep",
         Severity::Error,
         "parentheses nested deeper than the limit",
     ),
-    ("L003", Severity::Error, "more comparisons than the limit"),
+    (
+        "L003",
+        "too-many-comparisons",
+        Severity::Error,
+        "more comparisons than the limit",
+    ),
     (
         "L004",
+        "string-too-long",
         Severity::Error,
         "quoted string longer than the limit",
     ),
     (
         "E001",
+        "undefined-field",
         Severity::Error,
-        "the environment has no value for a standard field",
+        "the environment has no value for the field (`packaging` profile)",
     ),
     (
         "E002",
+        "undefined-comparison",
         Severity::Error,
-        "undefined comparison for the field's type",
-    ),
-    (
-        "E003",
-        Severity::Error,
-        "`extras`/`dependency_groups` outside a lock-file context",
+        "a comparison the profile does not define",
     ),
     (
         "E004",
+        "unknown-result",
         Severity::Error,
         "unknown result where a boolean was required",
     ),
     (
         "X001",
+        "invalid-version-literal",
         Severity::Error,
         "extended version field compared with a non-version",
     ),
     (
         "X002",
+        "invalid-set-operator",
         Severity::Error,
-        "set field used other than `\"value\" in field`",
+        "an operator other than `in`/`not in` with a set field",
     ),
     (
         "X003",
+        "invalid-variant-property",
         Severity::Error,
         "malformed variant namespace, feature or property",
     ),
     (
         "X004",
+        "set-field-on-left",
         Severity::Error,
-        "extended field compared with another variable",
+        "a set field on the left of `in`/`not in`",
+    ),
+    (
+        "X005",
+        "containment-on-version",
+        Severity::Error,
+        "`in`/`not in` with an extended version field",
+    ),
+    (
+        "X006",
+        "version-op-on-string",
+        Severity::Error,
+        "`~=`/`===` with an extended string field",
+    ),
+    (
+        "X007",
+        "invalid-set-literal",
+        Severity::Error,
+        "a literal outside the set field's format",
+    ),
+    (
+        "X008",
+        "noncanonical-arch-literal",
+        Severity::Error,
+        "an alias spelling compared with `interpreter_arch`",
+    ),
+    (
+        "X009",
+        "invalid-variant-label",
+        Severity::Error,
+        "a malformed `variant_label` literal",
     ),
     (
         "W001",
+        "deprecated-alias",
         Severity::Warning,
         "deprecated PEP 345 spelling of a field",
     ),
     (
         "W002",
+        "string-ordering-comparison",
         Severity::Warning,
-        "`<` or `>` on a string field is always false",
+        "ordered comparison on a string field",
     ),
     (
         "W003",
+        "semicolon-in-url",
         Severity::Warning,
         "`;` inside a URL, not starting a marker",
     ),
     (
         "W004",
+        "constant-comparison",
         Severity::Warning,
-        "comparison of two literals or two variables",
+        "comparison of two literals or two variables (`packaging` profile)",
     ),
     (
         "W005",
+        "version-string-fallback",
         Severity::Warning,
         "version field compared with a non-version, as strings",
     ),
     (
         "W006",
+        "always-errors",
         Severity::Warning,
-        "comparison that fails whenever it is evaluated",
+        "comparison that fails whenever it is evaluated (`packaging` profile)",
     ),
     (
         "W007",
+        "non-standard-string",
         Severity::Warning,
         "string with escapes or characters outside the spec",
+    ),
+    (
+        "W008",
+        "containment-on-version",
+        Severity::Warning,
+        "`in`/`not in` on a standard version field is false",
+    ),
+    (
+        "W009",
+        "version-op-on-string",
+        Severity::Warning,
+        "`~=`/`===` on a standard string field mean `==`",
+    ),
+    (
+        "W010",
+        "extra-operator",
+        Severity::Warning,
+        "an operator other than `==`/`!=` with `extra` is false",
+    ),
+    (
+        "W011",
+        "field-in-literal",
+        Severity::Warning,
+        "an extended string field on the left of `in`",
+    ),
+    (
+        "W012",
+        "unknown-set-member",
+        Severity::Warning,
+        "a well-formed but unregistered set member",
+    ),
+    (
+        "W013",
+        "unknown-arch-literal",
+        Severity::Warning,
+        "an architecture not in the `interpreter_arch` table",
     ),
 ];
 
 /// What went wrong. Every variant has a stable code (see [`ErrorKind::code`]); the table of
-/// codes is in `spec/DIAGNOSTICS.md`.
+/// codes is [`DIAGNOSTIC_CODES`] and `spec/DIAGNOSTICS.md`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -234,9 +405,9 @@ pub enum ErrorKind {
     },
     /// `R008`: a parenthesised version list without `)`, e.g. `foo (>=1.0`.
     UnclosedVersionParen,
-    /// `R009`: `@` without a URL, e.g. `foo @ ; os_name == "nt"`.
+    /// `R009`: `@` without a URL, e.g. `foo @ `.
     ExpectedUrl,
-    /// `R010`: something after the name, extras or version that does not belong there,
+    /// `R010`: something after the name, extras, version or URL that does not belong there,
     /// e.g. `foo 1.0` or `foo>=1.0 bar`.
     UnexpectedAfterRequirement {
         /// What was found.
@@ -244,8 +415,8 @@ pub enum ErrorKind {
         /// What could have come next.
         expected: &'static str,
     },
-    /// `R012`: a version clause that PEP 440 rejects; the code is the version library's
-    /// (`V0xx`, see [`markerspec_pep440::Error::code`]) — this variant only wraps it.
+    /// A version clause that PEP 440 rejects; the code is the version library's (`V0xx`, see
+    /// [`markerspec_pep440::Error::code`]), e.g. `foo>=1.*` (`V004`).
     Version(markerspec_pep440::Error),
     /// `M001`: no variable or quoted string where a marker value must be, e.g. `; == "a"`.
     ExpectedMarkerValue {
@@ -291,6 +462,18 @@ pub enum ErrorKind {
     },
     /// `M010`: nothing after the `;` that starts a marker, e.g. `foo;`.
     EmptyMarker,
+    /// `M011`: a comparison of two quoted strings, e.g. `"a" == "a"` (`spec-2026` profile).
+    NoFieldInComparison,
+    /// `M012`: a comparison of two variables, e.g. `os_name == sys_platform` (`spec-2026`
+    /// profile, and every profile when an extended field is involved).
+    FieldComparedToField,
+    /// `M013`: `extras` or `dependency_groups` without lock-file context, e.g.
+    /// `"cuda" in extras` (`spec-2026` profile; see
+    /// [`ParseOptions::lock_file`](crate::ParseOptions)).
+    LockFileField {
+        /// The field.
+        field: Field,
+    },
     /// `L001`: the input is longer than [`ParseOptions::max_input_len`](crate::ParseOptions).
     InputTooLong {
         /// The input's length in bytes.
@@ -315,44 +498,42 @@ pub enum ErrorKind {
         /// The limit in bytes.
         limit: usize,
     },
-    /// `E001`: the environment has no value for a standard field the marker reads.
+    /// `E001`: under the `packaging` profile, the environment has no value for a name the
+    /// marker reads (packaging's `UndefinedEnvironmentName`).
     UndefinedVariable {
-        /// The field.
-        field: Field,
+        /// The name looked up.
+        name: String,
     },
-    /// `E002`: an operator the field's type does not define, e.g. `os_name ~= "1.0"` or
-    /// `python_version ~= "3"` (`~=` needs two release segments).
+    /// `E002`: a comparison the profile does not define, e.g. `os_name ~= "1.0"` under the
+    /// `packaging` profile.
     UndefinedComparison {
         /// The comparison as written.
         expression: String,
         /// Why it is undefined.
         reason: String,
     },
-    /// `E003`: `extras` or `dependency_groups` read outside a lock-file context.
-    LockFileVariableOutsideLockFile {
-        /// The field.
-        field: Field,
-    },
     /// `E004`: the marker's result is unknown and the caller asked for a plain boolean.
     UnknownResult {
         /// The fields whose values were unknown.
         fields: Vec<Field>,
     },
-    /// `X001`: a literal that is not a valid version compared with a version-typed extended
-    /// field, e.g. `cuda_version >= "twelve"`.
+    /// `X001`: an extended version field compared with something that is not a version
+    /// operand, e.g. `cuda_version >= "twelve"` or `cuda_version ~= "12"`.
     InvalidVersionLiteral {
         /// The field.
         field: Field,
-        /// The version library's reason.
+        /// Why.
         reason: String,
     },
-    /// `X002`: a set-valued field used other than as `"literal" in field`, e.g.
-    /// `gpu_backends == "cuda"` or `gpu_backends in "cuda rocm"`.
-    SetFieldMisuse {
+    /// `X002`: an operator other than `in`/`not in` with a set field, e.g.
+    /// `gpu_backends == "cuda"`.
+    InvalidSetOperator {
         /// The field.
         field: Field,
+        /// The operator.
+        op: MarkerOperator,
     },
-    /// `X003`: a variant property, feature or namespace that is not well formed, e.g.
+    /// `X003`: a variant namespace, feature or property that is not well formed, e.g.
     /// `"nvidia :: cuda" in variant_properties` (a property needs three parts).
     InvalidVariantValue {
         /// The field.
@@ -360,126 +541,166 @@ pub enum ErrorKind {
         /// Why it is not well formed.
         reason: String,
     },
-    /// `X004`: two variables compared with each other, or a field compared with a field of
-    /// another type, in the extended dialect, e.g. `cuda_version == rocm_version`.
-    FieldComparedWithField,
+    /// `X004`: a set field on the left of `in`/`not in`, e.g. `gpu_backends in "cuda rocm"`.
+    SetFieldOnLeft {
+        /// The field.
+        field: Field,
+    },
+    /// `X005`: `in`/`not in` with an extended version field, e.g. `"12" in cuda_version`.
+    ContainmentOnVersion {
+        /// The field.
+        field: Field,
+    },
+    /// `X006`: `~=` or `===` with an extended string field, e.g. `python_abi_tag ~= "cp313"`.
+    VersionOpOnString {
+        /// The field.
+        field: Field,
+    },
+    /// `X007`: a literal outside the set field's format, e.g. `"sm_86" in
+    /// cuda_compute_capabilities`.
+    InvalidSetLiteral {
+        /// The field.
+        field: Field,
+        /// The format the field's members have.
+        format: &'static str,
+    },
+    /// `X008`: an alias spelling compared with `interpreter_arch`, e.g. `interpreter_arch ==
+    /// "AMD64"`.
+    NoncanonicalArchLiteral {
+        /// The literal.
+        literal: String,
+        /// The canonical spelling.
+        canonical: &'static str,
+    },
+    /// `X009`: a malformed `variant_label` literal, e.g. `variant_label == "CU 12"`.
+    InvalidVariantLabel {
+        /// Why.
+        reason: String,
+    },
 }
 
 impl ErrorKind {
-    /// The stable code of this kind of error. Codes never change meaning; see
-    /// `spec/DIAGNOSTICS.md` for the table.
+    /// The stable code of this kind of error, e.g. `M002`.
     pub fn code(&self) -> &'static str {
+        use ErrorKind as K;
         match self {
-            ErrorKind::ExpectedName { .. } => "R001",
-            ErrorKind::NameEndsWithPunctuation => "R002",
-            ErrorKind::UnclosedExtras => "R003",
-            ErrorKind::ExpectedExtraName { .. } => "R004",
-            ErrorKind::MissingCommaBetweenExtras => "R005",
-            ErrorKind::ExpectedVersionOperator { .. } => "R006",
-            ErrorKind::ExpectedVersion { .. } => "R007",
-            ErrorKind::UnclosedVersionParen => "R008",
-            ErrorKind::ExpectedUrl => "R009",
-            ErrorKind::UnexpectedAfterRequirement { .. } => "R010",
-            ErrorKind::Version(e) => e.code(),
-            ErrorKind::ExpectedMarkerValue { .. } => "M001",
-            ErrorKind::UnknownVariable { .. } => "M002",
-            ErrorKind::ExtendedFieldInPep508 { .. } => "M003",
-            ErrorKind::ExpectedMarkerOperator { .. } => "M004",
-            ErrorKind::ExpectedInAfterNot => "M005",
-            ErrorKind::UnterminatedString { .. } => "M006",
-            ErrorKind::InvalidString { .. } => "M007",
-            ErrorKind::UnclosedParen => "M008",
-            ErrorKind::UnexpectedAfterMarker { .. } => "M009",
-            ErrorKind::EmptyMarker => "M010",
-            ErrorKind::InputTooLong { .. } => "L001",
-            ErrorKind::NestingTooDeep { .. } => "L002",
-            ErrorKind::TooManyClauses { .. } => "L003",
-            ErrorKind::StringTooLong { .. } => "L004",
-            ErrorKind::UndefinedVariable { .. } => "E001",
-            ErrorKind::UndefinedComparison { .. } => "E002",
-            ErrorKind::LockFileVariableOutsideLockFile { .. } => "E003",
-            ErrorKind::UnknownResult { .. } => "E004",
-            ErrorKind::InvalidVersionLiteral { .. } => "X001",
-            ErrorKind::SetFieldMisuse { .. } => "X002",
-            ErrorKind::InvalidVariantValue { .. } => "X003",
-            ErrorKind::FieldComparedWithField => "X004",
+            K::ExpectedName { .. } => "R001",
+            K::NameEndsWithPunctuation => "R002",
+            K::UnclosedExtras => "R003",
+            K::ExpectedExtraName { .. } => "R004",
+            K::MissingCommaBetweenExtras => "R005",
+            K::ExpectedVersionOperator { .. } => "R006",
+            K::ExpectedVersion { .. } => "R007",
+            K::UnclosedVersionParen => "R008",
+            K::ExpectedUrl => "R009",
+            K::UnexpectedAfterRequirement { .. } => "R010",
+            K::Version(e) => e.code(),
+            K::ExpectedMarkerValue { .. } => "M001",
+            K::UnknownVariable { .. } => "M002",
+            K::ExtendedFieldInPep508 { .. } => "M003",
+            K::ExpectedMarkerOperator { .. } => "M004",
+            K::ExpectedInAfterNot => "M005",
+            K::UnterminatedString { .. } => "M006",
+            K::InvalidString { .. } => "M007",
+            K::UnclosedParen => "M008",
+            K::UnexpectedAfterMarker { .. } => "M009",
+            K::EmptyMarker => "M010",
+            K::NoFieldInComparison => "M011",
+            K::FieldComparedToField => "M012",
+            K::LockFileField { .. } => "M013",
+            K::InputTooLong { .. } => "L001",
+            K::NestingTooDeep { .. } => "L002",
+            K::TooManyClauses { .. } => "L003",
+            K::StringTooLong { .. } => "L004",
+            K::UndefinedVariable { .. } => "E001",
+            K::UndefinedComparison { .. } => "E002",
+            K::UnknownResult { .. } => "E004",
+            K::InvalidVersionLiteral { .. } => "X001",
+            K::InvalidSetOperator { .. } => "X002",
+            K::InvalidVariantValue { .. } => "X003",
+            K::SetFieldOnLeft { .. } => "X004",
+            K::ContainmentOnVersion { .. } => "X005",
+            K::VersionOpOnString { .. } => "X006",
+            K::InvalidSetLiteral { .. } => "X007",
+            K::NoncanonicalArchLiteral { .. } => "X008",
+            K::InvalidVariantLabel { .. } => "X009",
         }
+    }
+
+    /// The name `spec/SPEC.md` uses for this kind, e.g. `unknown-field`.
+    pub fn name(&self) -> &'static str {
+        code_name(self.code())
     }
 
     /// The one-line message: lowercase, no trailing period.
     pub fn message(&self) -> String {
+        use ErrorKind as K;
         match self {
-            ErrorKind::ExpectedName { found } => {
+            K::ExpectedName { found } => {
                 format!("expected a package name, found {}", describe(found))
             }
-            ErrorKind::NameEndsWithPunctuation => {
-                "a package name must end with a letter or digit".into()
-            }
-            ErrorKind::UnclosedExtras => "expected `]` to close the extras".into(),
-            ErrorKind::ExpectedExtraName { found } => {
+            K::NameEndsWithPunctuation => "a name must end with a letter or digit".into(),
+            K::UnclosedExtras => "expected `]` to close the extras".into(),
+            K::ExpectedExtraName { found } => {
                 format!("expected an extra name, found {}", describe(found))
             }
-            ErrorKind::MissingCommaBetweenExtras => "expected `,` between extra names".into(),
-            ErrorKind::ExpectedVersionOperator { found } => format!(
+            K::MissingCommaBetweenExtras => "expected `,` between extra names".into(),
+            K::ExpectedVersionOperator { found } => format!(
                 "expected a version operator (`==`, `!=`, `<=`, `>=`, `<`, `>`, `~=`, `===`), found {}",
                 describe(found)
             ),
-            ErrorKind::ExpectedVersion { operator } => {
-                format!("expected a version after `{operator}`")
-            }
-            ErrorKind::UnclosedVersionParen => "expected `)` to close the version specifier".into(),
-            ErrorKind::ExpectedUrl => "expected a URL after `@`".into(),
-            ErrorKind::UnexpectedAfterRequirement { found, expected } => {
+            K::ExpectedVersion { operator } => format!("expected a version after `{operator}`"),
+            K::UnclosedVersionParen => "expected `)` to close the version specifier".into(),
+            K::ExpectedUrl => "expected a URL after `@`".into(),
+            K::UnexpectedAfterRequirement { found, expected } => {
                 format!("expected {expected}, found {}", describe(found))
             }
-            ErrorKind::Version(e) => e.message(),
-            ErrorKind::ExpectedMarkerValue { found } => format!(
+            K::Version(e) => e.message(),
+            K::ExpectedMarkerValue { found } => format!(
                 "expected a marker variable or a quoted string, found {}",
                 describe(found)
             ),
-            ErrorKind::UnknownVariable { name, .. } => {
-                format!("unknown marker variable `{name}`")
-            }
-            ErrorKind::ExtendedFieldInPep508 { field } => {
+            K::UnknownVariable { name, .. } => format!("unknown marker variable `{name}`"),
+            K::ExtendedFieldInPep508 { field } => {
                 format!("`{field}` is an extended field, not part of PEP 508")
             }
-            ErrorKind::ExpectedMarkerOperator { found } => format!(
+            K::ExpectedMarkerOperator { found } => format!(
                 "expected a marker operator (`==`, `!=`, `<=`, `>=`, `<`, `>`, `~=`, `===`, `in`, `not in`), found {}",
                 describe(found)
             ),
-            ErrorKind::ExpectedInAfterNot => "expected `in` after `not`".into(),
-            ErrorKind::UnterminatedString { quote } => {
+            K::ExpectedInAfterNot => "expected `in` after `not`".into(),
+            K::UnterminatedString { quote } => {
                 format!("unterminated string: missing closing `{quote}`")
             }
-            ErrorKind::InvalidString { reason } => format!("invalid quoted string: {reason}"),
-            ErrorKind::UnclosedParen => "expected `)` to close this `(`".into(),
-            ErrorKind::UnexpectedAfterMarker { found } => format!(
+            K::InvalidString { reason } => format!("invalid quoted string: {reason}"),
+            K::UnclosedParen => "expected `)` to close this `(`".into(),
+            K::UnexpectedAfterMarker { found } => format!(
                 "expected `and`, `or` or the end of the marker, found {}",
                 describe(found)
             ),
-            ErrorKind::EmptyMarker => "expected a marker after `;`".into(),
-            ErrorKind::InputTooLong { len, limit } => {
-                format!("input is {len} bytes long, more than the limit of {limit} bytes")
-            }
-            ErrorKind::NestingTooDeep { limit } => {
-                format!("parentheses are nested more than {limit} levels deep")
-            }
-            ErrorKind::TooManyClauses { limit } => {
-                format!("marker has more than {limit} comparisons")
-            }
-            ErrorKind::StringTooLong { limit } => {
-                format!("quoted string is longer than the limit of {limit} bytes")
-            }
-            ErrorKind::UndefinedVariable { field } => {
-                format!("the environment has no value for `{field}`")
-            }
-            ErrorKind::UndefinedComparison { expression, reason } => {
-                format!("undefined comparison `{expression}`: {reason}")
-            }
-            ErrorKind::LockFileVariableOutsideLockFile { field } => {
+            K::EmptyMarker => "expected a marker after `;`".into(),
+            K::NoFieldInComparison => "this comparison has no marker variable".into(),
+            K::FieldComparedToField => "a marker variable is compared with another variable".into(),
+            K::LockFileField { field } => {
                 format!("`{field}` is only defined when installing from a lock file")
             }
-            ErrorKind::UnknownResult { fields } => {
+            K::InputTooLong { len, limit } => {
+                format!("input is {len} bytes long, more than the limit of {limit} bytes")
+            }
+            K::NestingTooDeep { limit } => {
+                format!("parentheses are nested more than {limit} levels deep")
+            }
+            K::TooManyClauses { limit } => format!("marker has more than {limit} comparisons"),
+            K::StringTooLong { limit } => {
+                format!("quoted string is longer than the limit of {limit} bytes")
+            }
+            K::UndefinedVariable { name } => {
+                format!("the environment has no value for `{name}`")
+            }
+            K::UndefinedComparison { expression, reason } => {
+                format!("undefined comparison `{expression}`: {reason}")
+            }
+            K::UnknownResult { fields } => {
                 let names: Vec<&str> = fields.iter().map(|f| f.name()).collect();
                 format!(
                     "the marker's result is unknown because {} {} unknown",
@@ -487,112 +708,121 @@ impl ErrorKind {
                     if names.len() == 1 { "is" } else { "are" }
                 )
             }
-            ErrorKind::InvalidVersionLiteral { field, reason } => {
-                format!("`{field}` is compared with a value that is not a version: {reason}")
+            K::InvalidVersionLiteral { field, reason } => {
+                format!("`{field}` is compared with something that is not a version: {reason}")
             }
-            ErrorKind::SetFieldMisuse { field } => {
-                format!(
-                    "`{field}` is a set of strings and can only be tested with `in` or `not in`"
-                )
+            K::InvalidSetOperator { field, op } => {
+                format!("`{op}` is not defined on `{field}`, a set of strings")
             }
-            ErrorKind::InvalidVariantValue { field, reason } => {
+            K::InvalidVariantValue { field, reason } => {
                 format!("invalid value for `{field}`: {reason}")
             }
-            ErrorKind::FieldComparedWithField => {
-                "a marker variable is compared with another variable".into()
+            K::SetFieldOnLeft { field } => {
+                format!("`{field}` is a set of strings and must be on the right of `in`")
             }
+            K::ContainmentOnVersion { field } => {
+                format!("`{field}` is a version; `in` and `not in` are not defined on versions")
+            }
+            K::VersionOpOnString { field } => {
+                format!("`{field}` is a string; `~=` and `===` compare versions")
+            }
+            K::InvalidSetLiteral { field, format } => {
+                format!("not a valid member of `{field}`, whose members are {format}")
+            }
+            K::NoncanonicalArchLiteral { literal, canonical } => {
+                format!("`{literal}` is not the canonical spelling of `{canonical}`")
+            }
+            K::InvalidVariantLabel { reason } => format!("invalid `variant_label`: {reason}"),
         }
     }
 
     /// A line that tells how to fix the input, where one can be guessed.
     pub fn help(&self) -> Option<String> {
+        use ErrorKind as K;
         Some(match self {
-            ErrorKind::ExpectedName { .. } => {
+            K::ExpectedName { .. } => {
                 "a requirement starts with a package name, e.g. `numpy>=2`".into()
             }
-            ErrorKind::NameEndsWithPunctuation => "remove the trailing punctuation".into(),
-            ErrorKind::ExpectedExtraName { .. } => {
+            K::NameEndsWithPunctuation => "remove the trailing punctuation".into(),
+            K::ExpectedExtraName { .. } => {
                 "extras are names separated by commas, e.g. `foo[bar,baz]`".into()
             }
-            ErrorKind::MissingCommaBetweenExtras => "separate extra names with `,`".into(),
-            ErrorKind::ExpectedVersionOperator { found } if starts_digit(found) => {
+            K::MissingCommaBetweenExtras => "separate extra names with `,`".into(),
+            K::ExpectedVersionOperator { found } | K::UnexpectedAfterRequirement { found, .. }
+                if starts_digit(found) =>
+            {
                 format!(
                     "add an operator before the version, e.g. `=={}`",
                     first_word(found)
                 )
             }
-            ErrorKind::UnexpectedAfterRequirement { found, .. } if starts_digit(found) => {
-                format!(
-                    "add an operator before the version, e.g. `=={}`",
-                    first_word(found)
-                )
-            }
-            ErrorKind::UnexpectedAfterRequirement { found, .. }
+            K::UnexpectedAfterRequirement { found, .. }
                 if found.starts_with('/') || found.contains("://") =>
             {
                 "to give a URL, write `name @ URL`".into()
             }
-            ErrorKind::UnexpectedAfterRequirement { found, .. } if looks_like_marker(found) => {
+            K::UnexpectedAfterRequirement { found, .. } if looks_like_marker(found) => {
                 "start the marker with `;`, e.g. `numpy; python_version >= \"3.10\"`".into()
             }
-            ErrorKind::Version(e) => return e.help(),
-            ErrorKind::ExpectedMarkerValue { found }
+            K::Version(e) => return e.help(),
+            K::ExpectedMarkerValue { found }
                 if found.starts_with(|c: char| c.is_alphanumeric()) =>
             {
                 format!("put the value in quotes: `\"{found}\"`")
             }
-            ErrorKind::UnknownVariable {
+            K::UnknownVariable {
                 suggestion: Some(s),
                 ..
             } => format!("did you mean `{s}`?"),
-            ErrorKind::UnknownVariable { name, .. }
-                if name.eq_ignore_ascii_case("and")
-                    || name.eq_ignore_ascii_case("or")
-                    || name.eq_ignore_ascii_case("not")
-                    || name.eq_ignore_ascii_case("in") =>
-            {
-                "keywords are written in lowercase".into()
-            }
-            ErrorKind::ExtendedFieldInPep508 { .. } => {
+            K::ExtendedFieldInPep508 { .. } => {
                 format!("enable the `{}` dialect to use it", Dialect::Extended)
             }
-            ErrorKind::UnterminatedString { quote } => {
-                format!("add `{quote}` at the end of the string")
-            }
-            ErrorKind::UnexpectedAfterMarker { found }
-                if found.starts_with("AND")
-                    || found.starts_with("OR")
-                    || found.starts_with("And")
-                    || found.starts_with("Or") =>
+            K::UnterminatedString { quote } => format!("add `{quote}` at the end of the string"),
+            K::UnexpectedAfterMarker { found }
+                if ["AND", "OR", "And", "Or"]
+                    .iter()
+                    .any(|k| found.starts_with(k)) =>
             {
                 "keywords are written in lowercase: `and`, `or`".into()
             }
-            ErrorKind::UnexpectedAfterMarker { found }
+            K::UnexpectedAfterMarker { found }
                 if found.starts_with("&&") || found.starts_with("||") =>
             {
                 "write `and` or `or`".into()
             }
-            ErrorKind::UnexpectedAfterMarker { found } if found.starts_with(')') => {
+            K::UnexpectedAfterMarker { found } if found.starts_with(')') => {
                 "remove the `)` or add a matching `(`".into()
             }
-            ErrorKind::ExpectedMarkerOperator { found }
+            K::ExpectedMarkerOperator { found }
                 if found.starts_with('=') && !found.starts_with("==") =>
             {
                 "use `==` to compare".into()
             }
-            ErrorKind::NestingTooDeep { .. }
-            | ErrorKind::TooManyClauses { .. }
-            | ErrorKind::InputTooLong { .. }
-            | ErrorKind::StringTooLong { .. } => "the limit is set in `ParseOptions`".into(),
-            ErrorKind::LockFileVariableOutsideLockFile { .. } => {
-                "give the requested extras and dependency groups to the environment".into()
+            K::NoFieldInComparison | K::FieldComparedToField => {
+                "compare one marker variable with one quoted string, e.g. `os_name == \"nt\"`"
+                    .into()
             }
-            ErrorKind::SetFieldMisuse { field } => {
+            K::LockFileField { .. } => "enable lock-file context to use it".into(),
+            K::NestingTooDeep { .. }
+            | K::TooManyClauses { .. }
+            | K::InputTooLong { .. }
+            | K::StringTooLong { .. } => "the limit is set in `ParseOptions`".into(),
+            K::InvalidSetOperator { field, .. } | K::SetFieldOnLeft { field } => {
                 format!("write `\"value\" in {field}`")
             }
+            K::VersionOpOnString { .. } => "use `==`".into(),
+            K::NoncanonicalArchLiteral { canonical, .. } => format!("write `\"{canonical}\"`"),
             _ => return None,
         })
     }
+}
+
+/// The name `spec/SPEC.md` uses for a code, or `""`.
+fn code_name(code: &str) -> &'static str {
+    DIAGNOSTIC_CODES
+        .iter()
+        .find(|(c, _, _, _)| *c == code)
+        .map_or("", |(_, n, _, _)| *n)
 }
 
 fn starts_digit(s: &str) -> bool {
@@ -723,7 +953,7 @@ impl fmt::Debug for Error {
 
 impl std::error::Error for Error {}
 
-/// What a warning is about. Warnings never reject input.
+/// What a warning is about. Warnings never reject input and never change a result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WarningKind {
@@ -734,22 +964,23 @@ pub enum WarningKind {
         /// The canonical field.
         field: Field,
     },
-    /// `W002`: `<` or `>` on a string field, always false; `<=`/`>=` mean `==`.
+    /// `W002`: `<`, `<=`, `>` or `>=` on a string field: `<`/`>` are false, `<=`/`>=` mean `==`.
     StringOrdering {
         /// The field.
         field: Field,
     },
     /// `W003`: a URL containing `;` with no space before it: the `;` is part of the URL.
     SemicolonInUrl,
-    /// `W004`: a comparison between two quoted strings or between two variables.
+    /// `W004`: a comparison between two quoted strings or two variables (`packaging` profile).
     ConstantComparison,
-    /// `W005`: a version field compared with a literal that is not a version: the comparison
-    /// falls back to string rules (`<`, `>` false; `<=`, `>=` mean `==`).
+    /// `W005`: a version field compared with a value that is not a version: the comparison
+    /// falls back to the string rules.
     VersionFieldStringComparison {
         /// The field.
         field: Field,
     },
-    /// `W006`: a comparison that can only fail at evaluation, e.g. `python_version ~= "3"`.
+    /// `W006`: a comparison that fails whenever it is evaluated under the `packaging` profile,
+    /// e.g. `python_version ~= "3"`.
     AlwaysErrors {
         /// Why.
         reason: String,
@@ -757,55 +988,116 @@ pub enum WarningKind {
     /// `W007`: a quoted string that uses backslash escapes or characters outside the
     /// specification's `python_str_c` set.
     NonStandardString,
+    /// `W008`: `in`/`not in` on a standard version field, which the living specification leaves
+    /// undefined; `spec-2026` evaluates it to false.
+    ContainmentOnVersion {
+        /// The field.
+        field: Field,
+    },
+    /// `W009`: `~=`/`===` on a standard string field; `spec-2026` reads them as `==`.
+    VersionOpOnString {
+        /// The field.
+        field: Field,
+    },
+    /// `W010`: an operator other than `==`/`!=` with `extra`; `spec-2026` evaluates it to false.
+    ExtraOperator,
+    /// `W011`: an extended string field on the left of `in` (a substring test of the value).
+    FieldInLiteral {
+        /// The field.
+        field: Field,
+    },
+    /// `W012`: a well-formed set member that `spec/SPEC.md` does not register (it never matches
+    /// a detected value).
+    UnknownSetMember {
+        /// The field.
+        field: Field,
+    },
+    /// `W013`: an architecture not in the `interpreter_arch` table.
+    UnknownArchLiteral {
+        /// The literal.
+        literal: String,
+    },
 }
 
 impl WarningKind {
     /// The stable code, e.g. `W001`.
     pub fn code(&self) -> &'static str {
+        use WarningKind as W;
         match self {
-            WarningKind::DeprecatedAlias { .. } => "W001",
-            WarningKind::StringOrdering { .. } => "W002",
-            WarningKind::SemicolonInUrl => "W003",
-            WarningKind::ConstantComparison => "W004",
-            WarningKind::VersionFieldStringComparison { .. } => "W005",
-            WarningKind::AlwaysErrors { .. } => "W006",
-            WarningKind::NonStandardString => "W007",
+            W::DeprecatedAlias { .. } => "W001",
+            W::StringOrdering { .. } => "W002",
+            W::SemicolonInUrl => "W003",
+            W::ConstantComparison => "W004",
+            W::VersionFieldStringComparison { .. } => "W005",
+            W::AlwaysErrors { .. } => "W006",
+            W::NonStandardString => "W007",
+            W::ContainmentOnVersion { .. } => "W008",
+            W::VersionOpOnString { .. } => "W009",
+            W::ExtraOperator => "W010",
+            W::FieldInLiteral { .. } => "W011",
+            W::UnknownSetMember { .. } => "W012",
+            W::UnknownArchLiteral { .. } => "W013",
         }
+    }
+
+    /// The name `spec/SPEC.md` uses for this kind.
+    pub fn name(&self) -> &'static str {
+        code_name(self.code())
     }
 
     /// The one-line message.
     pub fn message(&self) -> String {
+        use WarningKind as W;
         match self {
-            WarningKind::DeprecatedAlias { alias, field } => {
+            W::DeprecatedAlias { alias, field } => {
                 format!("`{alias}` is a deprecated spelling of `{field}`")
             }
-            WarningKind::StringOrdering { field } => format!(
+            W::StringOrdering { field } => format!(
                 "`{field}` is a string: `<` and `>` are always false, `<=` and `>=` mean `==`"
             ),
-            WarningKind::SemicolonInUrl => {
-                "the `;` is part of the URL, not the start of a marker".into()
-            }
-            WarningKind::ConstantComparison => {
+            W::SemicolonInUrl => "the `;` is part of the URL, not the start of a marker".into(),
+            W::ConstantComparison => {
                 "this comparison does not compare a variable with a value".into()
             }
-            WarningKind::VersionFieldStringComparison { field } => format!(
-                "`{field}` is compared with a value that is not a valid version, so it is compared as a string"
+            W::VersionFieldStringComparison { field } => format!(
+                "`{field}` is compared with a value that is not a version, so it is compared as a string"
             ),
-            WarningKind::AlwaysErrors { reason } => {
+            W::AlwaysErrors { reason } => {
                 format!("this comparison fails whenever it is evaluated: {reason}")
             }
-            WarningKind::NonStandardString => {
+            W::NonStandardString => {
                 "this string uses escapes or characters that the specification does not define"
                     .into()
+            }
+            W::ContainmentOnVersion { field } => format!(
+                "`in` and `not in` are not defined on `{field}`, a version: this is always false"
+            ),
+            W::VersionOpOnString { field } => {
+                format!("`{field}` is a string: `~=` and `===` are read as `==`")
+            }
+            W::ExtraOperator => {
+                "only `==` and `!=` are defined on `extra`: this is always false".into()
+            }
+            W::FieldInLiteral { field } => {
+                format!("this tests whether the value of `{field}` is a substring of the string")
+            }
+            W::UnknownSetMember { field } => {
+                format!("not a registered member of `{field}`: it never matches a detected value")
+            }
+            W::UnknownArchLiteral { literal } => {
+                format!("`{literal}` is not in the `interpreter_arch` table")
             }
         }
     }
 
     /// A fix hint, when there is one.
     pub fn help(&self) -> Option<String> {
+        use WarningKind as W;
         Some(match self {
-            WarningKind::DeprecatedAlias { field, .. } => format!("write `{field}`"),
-            WarningKind::SemicolonInUrl => "add a space before `;` to start a marker".into(),
+            W::DeprecatedAlias { field, .. } => format!("write `{field}`"),
+            W::SemicolonInUrl => "add a space before `;` to start a marker".into(),
+            W::VersionOpOnString { .. } => "write `==`".into(),
+            W::FieldInLiteral { field } => format!("to test membership, use `==` on `{field}`"),
             _ => return None,
         })
     }

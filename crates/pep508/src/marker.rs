@@ -162,7 +162,7 @@ impl MarkerExpression {
             span: Span::default(),
             spec: None,
         };
-        e.spec = crate::evaluate::precompile(&e);
+        e.spec = crate::compare::precompile(&e);
         e
     }
 

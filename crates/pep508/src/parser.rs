@@ -10,6 +10,7 @@ use nom::bytes::complete::{tag, take_while, take_while1};
 use markerspec_pep440::{Operator, VersionSpecifier, VersionSpecifiers};
 
 use crate::error::{Error, ErrorKind, Reporter, Span, Warning, WarningKind};
+use crate::evaluate::Profile;
 use crate::field::{self, Dialect, Lookup};
 use crate::marker::{MarkerExpression, MarkerOperator, MarkerTree, MarkerValue};
 use crate::name::{ExtraName, PackageName};
@@ -31,6 +32,13 @@ type NomError<'a> = nom::error::Error<&'a str>;
 pub struct ParseOptions {
     /// Which variables exist. Default: [`Dialect::Pep508`].
     pub dialect: Dialect,
+    /// Which implementation's behaviour to follow for the standard fields. Default:
+    /// [`Profile::Spec2026`]. The `packaging` profile accepts what pypa/packaging accepts
+    /// (comparisons of two literals, a name ending in `_`, `extras` anywhere).
+    pub profile: Profile,
+    /// Whether `extras` and `dependency_groups` exist (lock-file context). Default: false.
+    /// Only the `spec-2026` profile enforces it (`M013`).
+    pub lock_file: bool,
     /// Longest accepted input in bytes (`L001`). Default: 1 MiB.
     pub max_input_len: usize,
     /// Deepest accepted parenthesis nesting in a marker (`L002`). Default: 200, the limit
@@ -46,6 +54,8 @@ impl Default for ParseOptions {
     fn default() -> Self {
         ParseOptions {
             dialect: Dialect::Pep508,
+            profile: Profile::Spec2026,
+            lock_file: false,
             max_input_len: 1 << 20,
             max_nesting: 200,
             max_clauses: 10_000,
@@ -59,6 +69,18 @@ impl ParseOptions {
     #[must_use]
     pub fn dialect(mut self, dialect: Dialect) -> Self {
         self.dialect = dialect;
+        self
+    }
+    /// Sets the behaviour profile.
+    #[must_use]
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+    /// Enables or disables lock-file context (`extras`, `dependency_groups`).
+    #[must_use]
+    pub fn lock_file(mut self, lock_file: bool) -> Self {
+        self.lock_file = lock_file;
         self
     }
     /// Sets the input length limit in bytes.
@@ -342,7 +364,16 @@ impl<'a, 'r> Parser<'a, 'r> {
                 span,
             ));
         }
-        let trimmed = word.trim_end_matches(['-', '_', '.']);
+        let trimmed = if self.opts.profile == Profile::Packaging {
+            // packaging's `\b[a-zA-Z0-9][a-zA-Z0-9._-]*\b` ends at the last word character, so
+            // a trailing `_` belongs to the name and a trailing `-` or `.` is left over (and
+            // rejected by whatever comes next).
+            let kept = word.trim_end_matches(['-', '.']);
+            self.pos = start + kept.len();
+            return Ok(kept);
+        } else {
+            word.trim_end_matches(['-', '_', '.'])
+        };
         if trimmed.len() != word.len() {
             return Err(self.error(
                 ErrorKind::NameEndsWithPunctuation,
@@ -654,7 +685,7 @@ impl<'a, 'r> Parser<'a, 'r> {
             span,
             spec: None,
         };
-        crate::evaluate::check(&mut expr, self.opts.dialect, &mut |w| self.warn(w, span))
+        crate::check::check(&mut expr, self.opts, &mut |w| self.warn(w, span))
             .map_err(|kind| self.error(kind, span))?;
         Ok(expr)
     }

@@ -18,12 +18,47 @@ fn is_value(part: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'.')
 }
 
+/// Splits on `::` and trims spaces and tabs around each part.
+fn parts(s: &str) -> impl Iterator<Item = &str> {
+    s.split("::").map(|p| p.trim_matches([' ', '\t']))
+}
+
+/// Compares variant strings ignoring the spaces and tabs around `::` (`spec/SPEC.md` §9).
+pub(crate) fn variant_eq(a: &str, b: &str) -> bool {
+    parts(a).eq(parts(b))
+}
+
+/// Checks a `variant_label` literal: `""` or `[0-9a-z_.]{1,16}`.
+///
+/// # Errors
+/// Why the label is malformed.
+pub(crate) fn validate_label(l: &str) -> Result<(), String> {
+    if l.is_empty() {
+        return Ok(());
+    }
+    if l.len() > 16 {
+        return Err(format!(
+            "a label has at most 16 characters, `{l}` has {}",
+            l.len()
+        ));
+    }
+    if !l
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'.')
+    {
+        return Err(format!(
+            "`{l}` may only use lowercase letters, digits, `_` and `.`"
+        ));
+    }
+    Ok(())
+}
+
 /// Checks a literal tested against a variant set field; other fields accept any string.
 ///
 /// # Errors
 /// Why the literal is not a well-formed namespace, feature or property.
 pub(crate) fn validate(field: Field, literal: &str) -> Result<(), String> {
-    let parts: Vec<&str> = literal.split("::").map(str::trim).collect();
+    let parts: Vec<&str> = parts(literal).collect();
     let (want, what) = match field {
         Field::VariantNamespaces => (1, "a namespace (`nvidia`)"),
         Field::VariantFeatures => (2, "a feature (`namespace :: feature`)"),

@@ -4,7 +4,8 @@ use std::collections::BTreeSet;
 
 use markerspec_pep508::{DIAGNOSTIC_CODES, pep440::ERROR_CODES};
 
-fn doc_rows() -> Vec<(String, String)> {
+/// (code, name, meaning) of every table row of the document.
+fn doc_rows() -> Vec<(String, String, String)> {
     let text = include_str!("../../../spec/DIAGNOSTICS.md");
     text.lines()
         .filter_map(|l| {
@@ -13,35 +14,52 @@ fn doc_rows() -> Vec<(String, String)> {
             let ok = code.len() == 4
                 && code.as_bytes()[0].is_ascii_uppercase()
                 && code[1..].bytes().all(|b| b.is_ascii_digit());
-            ok.then(|| (code.to_string(), cells.get(2).unwrap_or(&"").to_string()))
+            ok.then(|| {
+                (
+                    code.to_string(),
+                    cells.get(2).unwrap_or(&"").trim_matches('`').to_string(),
+                    cells.get(3).unwrap_or(&"").to_string(),
+                )
+            })
         })
         .collect()
 }
 
 #[test]
-fn codes_are_unique() {
-    let mut seen = BTreeSet::new();
-    for (code, _, _) in DIAGNOSTIC_CODES {
-        assert!(seen.insert(*code), "duplicate {code}");
+fn codes_and_names_are_unique() {
+    let mut codes = BTreeSet::new();
+    for (code, _, _, _) in DIAGNOSTIC_CODES {
+        assert!(codes.insert(*code), "duplicate {code}");
     }
     for (code, _) in ERROR_CODES {
-        assert!(seen.insert(*code), "duplicate {code}");
+        assert!(codes.insert(*code), "duplicate {code}");
+    }
+    // A name is shared only by an error and a warning for the same construct in different
+    // settings (e.g. `containment-on-version`: an error on extended fields, a warning on
+    // standard ones).
+    let mut names = BTreeSet::new();
+    for (_, name, severity, _) in DIAGNOSTIC_CODES {
+        assert!(names.insert((*name, *severity as u8)), "duplicate {name}");
     }
 }
 
 #[test]
 fn the_document_lists_exactly_the_codes() {
     let rows = doc_rows();
-    let documented: BTreeSet<&str> = rows.iter().map(|(c, _)| c.as_str()).collect();
-    let mut defined: BTreeSet<&str> = DIAGNOSTIC_CODES.iter().map(|(c, _, _)| *c).collect();
+    let documented: BTreeSet<&str> = rows.iter().map(|(c, _, _)| c.as_str()).collect();
+    let mut defined: BTreeSet<&str> = DIAGNOSTIC_CODES.iter().map(|(c, _, _, _)| *c).collect();
     defined.extend(ERROR_CODES.iter().map(|(c, _)| *c));
     assert_eq!(documented, defined);
-    for (code, _, description) in DIAGNOSTIC_CODES {
-        let row = rows.iter().find(|(c, _)| c == code).unwrap();
-        assert_eq!(&row.1, description, "{code}");
+    for (code, name, _, description) in DIAGNOSTIC_CODES {
+        let row = rows.iter().find(|(c, _, _)| c == code).unwrap();
+        assert_eq!(
+            (row.1.as_str(), row.2.as_str()),
+            (*name, *description),
+            "{code}"
+        );
     }
     for (code, description) in ERROR_CODES {
-        let row = rows.iter().find(|(c, _)| c == code).unwrap();
-        assert_eq!(&row.1, description, "{code}");
+        let row = rows.iter().find(|(c, _, _)| c == code).unwrap();
+        assert_eq!(&row.2, description, "{code}");
     }
 }

@@ -2,7 +2,7 @@
 //! Each case also asserts its stable code, so a renumbering cannot slip through.
 
 use markerspec_pep508::{
-    Dialect, Environment, Field, MarkerTree, ParseOptions, Requirement, Warning,
+    Dialect, EnvValue, Environment, Field, MarkerTree, ParseOptions, Profile, Requirement, Warning,
 };
 
 #[track_caller]
@@ -13,7 +13,11 @@ fn req_err(input: &str) -> (String, String) {
 
 #[track_caller]
 fn marker_err(input: &str, dialect: Dialect) -> (String, String) {
-    let opts = ParseOptions::default().dialect(dialect);
+    marker_err_with(input, ParseOptions::default().dialect(dialect))
+}
+
+#[track_caller]
+fn marker_err_with(input: &str, opts: ParseOptions) -> (String, String) {
     let e = MarkerTree::parse_with(input, &opts, &mut |_| {}).unwrap_err();
     (e.code().to_string(), e.render())
 }
@@ -91,10 +95,23 @@ cases! {
     l002_too_deep: marker_err(&format!("{}os_name == 'nt'{}", "(".repeat(201), ")".repeat(201)), P) => "L002";
     x001_invalid_version_literal: marker_err("cuda_version >= 'twelve'", X) => "X001";
     x002_set_equality: marker_err("gpu_backends == 'cuda'", X) => "X002";
-    x002_set_on_left: marker_err("gpu_backends in 'cuda rocm'", X) => "X002";
+    x004_set_on_left: marker_err("gpu_backends in 'cuda rocm'", X) => "X004";
+    x002_standard_set_operator: marker_err_with("extras == 'cuda'", ParseOptions::default().lock_file(true)) => "X002";
+    x005_containment_on_extended_version: marker_err("'12' in cuda_version", X) => "X005";
+    x006_version_op_on_extended_string: marker_err("python_abi_tag ~= 'cp313'", X) => "X006";
+    x007_invalid_compute_capability: marker_err("'sm_86' in cuda_compute_capabilities", X) => "X007";
+    x007_uppercase_backend: marker_err("'CUDA' in gpu_backends", X) => "X007";
+    x008_alias_arch: marker_err("interpreter_arch == 'AMD64'", X) => "X008";
+    x009_bad_variant_label: marker_err("variant_label == 'CU 12'", X) => "X009";
+    x001_compatible_one_segment: marker_err("cuda_version ~= '12'", X) => "X001";
+    x001_empty_with_ordering: marker_err("cuda_version >= ''", X) => "X001";
+    x001_compatible_literal_left: marker_err("'12.4' ~= cuda_version", X) => "X001";
+    m011_two_literals: marker_err("'a' == 'a'", P) => "M011";
+    m012_two_fields: marker_err("os_name == sys_platform", P) => "M012";
+    m012_two_extended_fields_in_packaging_profile: marker_err_with("cuda_version == rocm_version", ParseOptions::default().dialect(X).profile(Profile::Packaging)) => "M012";
+    m013_extras_without_lock_file: marker_err("'cuda' in extras", P) => "M013";
     x003_short_property: marker_err("'nvidia :: cuda' in variant_properties", X) => "X003";
     x003_uppercase_namespace: marker_err("'NVIDIA' in variant_namespaces", X) => "X003";
-    x004_field_with_field: marker_err("cuda_version == rocm_version", X) => "X004";
 }
 
 fn env() -> Environment {
@@ -104,18 +121,36 @@ fn env() -> Environment {
 }
 
 #[track_caller]
-fn eval_err(input: &str, env: &Environment) -> (String, String) {
-    let m: MarkerTree = input.parse().unwrap();
-    let e = m.evaluate(env).unwrap_err().with_input(input);
+fn eval_err(input: &str, env: &Environment, profile: Profile) -> (String, String) {
+    let opts = ParseOptions::default().profile(profile).dialect(X);
+    let m = MarkerTree::parse_with(input, &opts, &mut |_| {}).unwrap();
+    let e = m
+        .evaluate_with(
+            env,
+            markerspec_pep508::EvalOptions::default().profile(profile),
+        )
+        .unwrap_err()
+        .with_input(input);
     (e.code().to_string(), e.render())
 }
 
+fn with_unknown_cuda() -> Environment {
+    let mut env = env();
+    env.set(Field::CudaVersion, EnvValue::Unknown).unwrap();
+    env
+}
+
+const PK: Profile = Profile::Packaging;
+const S: Profile = Profile::Spec2026;
+
 cases! {
-    e001_missing_value: eval_err("sys_platform == 'linux'", &env()) => "E001";
-    e002_compatible_on_string: eval_err("os_name ~= 'posix'", &env()) => "E002";
-    e002_one_segment_compatible: eval_err("python_version ~= '3'", &env()) => "E002";
-    e002_set_on_left: eval_err("extras == 'cuda'", &env().clone().tap_lock()) => "E002";
-    e003_extras_outside_lock_file: eval_err("'cuda' in extras", &env()) => "E003";
+    e001_missing_value: eval_err("sys_platform == 'linux'", &env(), PK) => "E001";
+    e001_literal_looked_up_by_name: eval_err("'a' == 'b'", &env(), PK) => "E001";
+    e002_compatible_on_string: eval_err("os_name ~= 'posix'", &env(), PK) => "E002";
+    e002_one_segment_compatible: eval_err("python_version ~= '3'", &env(), PK) => "E002";
+    e002_set_on_left: eval_err("extras == 'cuda'", &env().tap_lock(), PK) => "E002";
+    e004_unknown_result: eval_err("cuda_version >= '12'", &with_unknown_cuda(), S) => "E004";
+    e004_missing_standard_field_is_unknown: eval_err("sys_platform == 'linux'", &env(), S) => "E004";
 }
 
 trait TapLock {
@@ -123,19 +158,15 @@ trait TapLock {
 }
 impl TapLock for Environment {
     fn tap_lock(mut self) -> Self {
-        self.set(
-            Field::Extras,
-            markerspec_pep508::EnvValue::Set(vec!["cuda".into()]),
-        )
-        .unwrap();
+        self.set(Field::Extras, EnvValue::Set(vec!["cuda".into()]))
+            .unwrap();
         self
     }
 }
 
 #[track_caller]
-fn warnings(input: &str, dialect: Dialect) -> String {
+fn warnings_with(input: &str, opts: ParseOptions) -> String {
     let mut w: Vec<Warning> = Vec::new();
-    let opts = ParseOptions::default().dialect(dialect);
     if Requirement::parse_with(input, &opts, &mut w).is_err() {
         w.clear();
         MarkerTree::parse_with(input, &opts, &mut w).unwrap();
@@ -145,11 +176,11 @@ fn warnings(input: &str, dialect: Dialect) -> String {
 }
 
 macro_rules! warning_cases {
-    ($($name:ident: $input:expr, $dialect:expr => $code:literal;)*) => {
+    ($($name:ident: $input:expr, $opts:expr => $code:literal;)*) => {
         $(
             #[test]
             fn $name() {
-                let rendered = warnings($input, $dialect);
+                let rendered = warnings_with($input, $opts);
                 assert!(rendered.contains(concat!("[", $code, "]")), "{rendered}");
                 insta::assert_snapshot!(stringify!($name), rendered);
             }
@@ -157,13 +188,29 @@ macro_rules! warning_cases {
     };
 }
 
+fn p() -> ParseOptions {
+    ParseOptions::default()
+}
+fn x() -> ParseOptions {
+    ParseOptions::default().dialect(X)
+}
+fn pk() -> ParseOptions {
+    ParseOptions::default().profile(Profile::Packaging)
+}
+
 warning_cases! {
-    w001_dotted_alias: "os.name == 'posix'", P => "W001";
-    w001_python_implementation: "python_implementation == 'CPython'", P => "W001";
-    w002_string_ordering: "sys_platform < 'linux'", P => "W002";
-    w003_semicolon_in_url: "pkg @ https://example.com/pkg.whl;python_version>'3'", P => "W003";
-    w004_two_literals: "'a' == 'a'", P => "W004";
-    w005_invalid_version_literal: "python_version >= '3.x'", P => "W005";
-    w006_compatible_one_segment: "python_version ~= '3'", P => "W006";
-    w007_escape: r"os_name == 'pos\x69x'", P => "W007";
+    w001_dotted_alias: "os.name == 'posix'", p() => "W001";
+    w001_python_implementation: "python_implementation == 'CPython'", p() => "W001";
+    w002_string_ordering: "sys_platform < 'linux'", p() => "W002";
+    w003_semicolon_in_url: "pkg @ https://example.com/pkg.whl;python_version>'3'", p() => "W003";
+    w004_two_literals: "'a' == 'a'", pk() => "W004";
+    w005_invalid_version_literal: "python_version >= '3.x'", p() => "W005";
+    w006_compatible_one_segment: "python_version ~= '3'", pk() => "W006";
+    w007_escape: r"os_name == 'pos\x69x'", p() => "W007";
+    w008_containment_on_version: "python_version in '3.10 3.11'", p() => "W008";
+    w009_compatible_on_string: "os_name ~= 'posix'", p() => "W009";
+    w010_extra_operator: "extra < 'x'", p() => "W010";
+    w011_field_in_literal: "python_abi_tag in 'cp312 cp313'", x() => "W011";
+    w012_unknown_backend: "'metal' in gpu_backends", x() => "W012";
+    w013_unknown_arch: "interpreter_arch == 'vax'", x() => "W013";
 }

@@ -1,0 +1,328 @@
+//! Checks of one comparison made while parsing: what the profile and dialect reject, what they
+//! warn about, the normalisation of names compared with `extra`, `extras` and
+//! `dependency_groups`, and the specifier cached for evaluation.
+//!
+//! Everything here depends only on the marker text, so a marker that parses can always be
+//! evaluated under the profile it was parsed with.
+
+use crate::arch::{ArchSpelling, arch_spelling};
+use crate::compare::{continues_operator, mirror, precompile, specifier};
+use crate::error::{ErrorKind, WarningKind};
+use crate::evaluate::Profile;
+use crate::field::{Field, FieldType};
+use crate::marker::{MarkerExpression, MarkerOperator, MarkerValue};
+use crate::name::normalize_name;
+use crate::parser::ParseOptions;
+
+/// The extended `Set` fields' members registered by `spec/SPEC.md` 0.1.0.
+const ABI_FEATURES: &[&str] = &["free-threading", "gil-enabled", "debug", "32-bit", "64-bit"];
+const GPU_BACKENDS: &[&str] = &["cuda", "rocm"];
+
+pub(crate) fn check(
+    e: &mut MarkerExpression,
+    opts: &ParseOptions,
+    warn: &mut dyn FnMut(WarningKind),
+) -> Result<(), ErrorKind> {
+    // PEP 685 / 735: names compared with `extra` (either side) and tested for membership in
+    // `extras` or `dependency_groups` (the literal on the left) are normalised.
+    match (&mut e.lhs, &mut e.rhs) {
+        (
+            MarkerValue::Literal(l),
+            MarkerValue::Field(Field::Extra | Field::Extras | Field::DependencyGroups),
+        )
+        | (MarkerValue::Field(Field::Extra), MarkerValue::Literal(l)) => {
+            *l = normalize_name(l).into();
+        }
+        _ => {}
+    }
+    let spec = opts.profile == Profile::Spec2026;
+    match (&e.lhs, &e.rhs) {
+        (MarkerValue::Literal(_), MarkerValue::Literal(_)) => {
+            if spec {
+                return Err(ErrorKind::NoFieldInComparison);
+            }
+            warn(WarningKind::ConstantComparison);
+        }
+        (MarkerValue::Field(a), MarkerValue::Field(b)) => {
+            if spec || a.is_extended() || b.is_extended() {
+                return Err(ErrorKind::FieldComparedToField);
+            }
+            warn(WarningKind::ConstantComparison);
+        }
+        (MarkerValue::Field(f), MarkerValue::Literal(l)) => {
+            check_comparison(*f, e.op, l, false, opts, warn)?
+        }
+        (MarkerValue::Literal(l), MarkerValue::Field(f)) => {
+            check_comparison(*f, e.op, l, true, opts, warn)?
+        }
+    }
+    e.spec = precompile(e);
+    Ok(())
+}
+
+fn check_comparison(
+    f: Field,
+    op: MarkerOperator,
+    l: &str,
+    literal_left: bool,
+    opts: &ParseOptions,
+    warn: &mut dyn FnMut(WarningKind),
+) -> Result<(), ErrorKind> {
+    use MarkerOperator as O;
+    let spec = opts.profile == Profile::Spec2026;
+    if spec && !opts.lock_file && matches!(f, Field::Extras | Field::DependencyGroups) {
+        return Err(ErrorKind::LockFileField { field: f });
+    }
+    if f.is_extended() {
+        return check_extended(f, op, l, literal_left, warn);
+    }
+    match f.field_type() {
+        FieldType::Extra => {
+            if spec && !matches!(op, O::Equal | O::NotEqual) {
+                warn(WarningKind::ExtraOperator);
+            } else if !spec && matches!(op, O::TildeEqual | O::ExactEqual) {
+                warn(WarningKind::AlwaysErrors {
+                    reason: format!("`{op}` is not defined on `extra`"),
+                });
+            }
+        }
+        FieldType::Set => {
+            let membership = literal_left && matches!(op, O::In | O::NotIn);
+            if membership {
+                return Ok(());
+            }
+            if spec {
+                return Err(set_misuse(f, op, literal_left));
+            }
+            if !literal_left || matches!(op, O::TildeEqual | O::ExactEqual) {
+                warn(WarningKind::AlwaysErrors {
+                    reason: format!("`{f}` is a set; only `\"value\" in {f}` is defined"),
+                });
+            }
+        }
+        FieldType::String => match op {
+            O::LessThan | O::LessThanEqual | O::GreaterThan | O::GreaterThanEqual => {
+                warn(WarningKind::StringOrdering { field: f })
+            }
+            O::TildeEqual | O::ExactEqual if spec => {
+                warn(WarningKind::VersionOpOnString { field: f })
+            }
+            O::TildeEqual | O::ExactEqual => warn(WarningKind::AlwaysErrors {
+                reason: format!("`{op}` is not defined on strings"),
+            }),
+            _ => {}
+        },
+        FieldType::Version | FieldType::VersionOrString => {
+            let version = f.field_type() == FieldType::Version;
+            if matches!(op, O::In | O::NotIn) {
+                if spec && version {
+                    warn(WarningKind::ContainmentOnVersion { field: f });
+                }
+                return Ok(());
+            }
+            let operand_ok = if literal_left {
+                mirror(op).is_some_and(|m| specifier(m, l).is_some())
+            } else {
+                specifier(op, l).is_some()
+            } && !(spec && continues_operator(l));
+            if !operand_ok && version {
+                if !spec && op == O::TildeEqual {
+                    warn(WarningKind::AlwaysErrors {
+                        reason: format!("`~={l}` is not a valid version specifier"),
+                    });
+                } else {
+                    warn(WarningKind::VersionFieldStringComparison { field: f });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn set_misuse(f: Field, op: MarkerOperator, literal_left: bool) -> ErrorKind {
+    if !literal_left && matches!(op, MarkerOperator::In | MarkerOperator::NotIn) {
+        ErrorKind::SetFieldOnLeft { field: f }
+    } else {
+        ErrorKind::InvalidSetOperator { field: f, op }
+    }
+}
+
+/// The typed rules of the extended fields (`spec/SPEC.md` §5, §8, §9), the same in every
+/// profile.
+fn check_extended(
+    f: Field,
+    op: MarkerOperator,
+    l: &str,
+    literal_left: bool,
+    warn: &mut dyn FnMut(WarningKind),
+) -> Result<(), ErrorKind> {
+    use MarkerOperator as O;
+    let invalid = |reason: String| ErrorKind::InvalidVersionLiteral { field: f, reason };
+    match f.field_type() {
+        FieldType::Set => {
+            if !(literal_left && matches!(op, O::In | O::NotIn)) {
+                return Err(set_misuse(f, op, literal_left));
+            }
+            check_set_literal(f, l, warn)
+        }
+        FieldType::Version => {
+            if matches!(op, O::In | O::NotIn) {
+                return Err(ErrorKind::ContainmentOnVersion { field: f });
+            }
+            if l.is_empty() {
+                return if matches!(op, O::Equal | O::NotEqual) {
+                    Ok(())
+                } else {
+                    Err(invalid(
+                        "the empty value (absence test) can only be compared with `==` or `!=`"
+                            .into(),
+                    ))
+                };
+            }
+            let op = if literal_left {
+                if l.contains('*') {
+                    return Err(invalid("a wildcard needs the field on the left".into()));
+                }
+                mirror(op).ok_or_else(|| invalid(format!("`{op}` needs the field on the left")))?
+            } else {
+                op
+            };
+            version_operand(f, op, l)
+        }
+        FieldType::VersionOrString => {
+            if matches!(op, O::In | O::NotIn) {
+                return Err(ErrorKind::ContainmentOnVersion { field: f });
+            }
+            if matches!(
+                op,
+                O::LessThan
+                    | O::LessThanEqual
+                    | O::GreaterThan
+                    | O::GreaterThanEqual
+                    | O::TildeEqual
+            ) {
+                let op = if literal_left {
+                    mirror(op)
+                        .ok_or_else(|| invalid(format!("`{op}` needs the field on the left")))?
+                } else {
+                    op
+                };
+                return version_operand(f, op, l);
+            }
+            Ok(())
+        }
+        FieldType::String | FieldType::Extra => {
+            match op {
+                O::TildeEqual | O::ExactEqual => {
+                    return Err(ErrorKind::VersionOpOnString { field: f });
+                }
+                O::LessThan | O::LessThanEqual | O::GreaterThan | O::GreaterThanEqual => {
+                    warn(WarningKind::StringOrdering { field: f })
+                }
+                O::In | O::NotIn if !literal_left => warn(WarningKind::FieldInLiteral { field: f }),
+                _ => {}
+            }
+            match f {
+                Field::InterpreterArch if !l.is_empty() => match arch_spelling(l) {
+                    ArchSpelling::Canonical(_) => Ok(()),
+                    ArchSpelling::Alias(canonical) => Err(ErrorKind::NoncanonicalArchLiteral {
+                        literal: l.to_string(),
+                        canonical,
+                    }),
+                    ArchSpelling::Unknown => {
+                        warn(WarningKind::UnknownArchLiteral {
+                            literal: l.to_string(),
+                        });
+                        Ok(())
+                    }
+                },
+                Field::VariantLabel => crate::variant::validate_label(l)
+                    .map_err(|reason| ErrorKind::InvalidVariantLabel { reason }),
+                _ => Ok(()),
+            }
+        }
+    }
+}
+
+/// `op literal` must be a valid PEP 440 specifier, read as written (no operator characters
+/// inside the literal).
+fn version_operand(f: Field, op: MarkerOperator, l: &str) -> Result<(), ErrorKind> {
+    let reason = if continues_operator(l) {
+        Some("the value starts with an operator character".to_string())
+    } else {
+        match op
+            .pep440()
+            .map(|o| markerspec_pep440::VersionSpecifier::from_parts(o, crate::compare::strip(l)))
+        {
+            Some(Ok(_)) => None,
+            Some(Err(e)) => Some(e.message()),
+            None => Some(format!("`{op}` does not compare versions")),
+        }
+    };
+    match reason {
+        None => Ok(()),
+        Some(reason) => Err(ErrorKind::InvalidVersionLiteral { field: f, reason }),
+    }
+}
+
+fn check_set_literal(
+    f: Field,
+    l: &str,
+    warn: &mut dyn FnMut(WarningKind),
+) -> Result<(), ErrorKind> {
+    let bytes = l.as_bytes();
+    let format_ok =
+        |allowed: &dyn Fn(u8) -> bool| !bytes.is_empty() && bytes.iter().all(|b| allowed(*b));
+    let bad = |format: &'static str| ErrorKind::InvalidSetLiteral { field: f, format };
+    match f {
+        Field::VariantNamespaces | Field::VariantFeatures | Field::VariantProperties => {
+            crate::variant::validate(f, l)
+                .map_err(|reason| ErrorKind::InvalidVariantValue { field: f, reason })
+        }
+        Field::SysAbiFeatures => {
+            if !format_ok(&|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
+                return Err(bad("`[a-z0-9-]+`, e.g. `free-threading`"));
+            }
+            if !ABI_FEATURES.contains(&l) {
+                warn(WarningKind::UnknownSetMember { field: f });
+            }
+            Ok(())
+        }
+        Field::GpuBackends => {
+            if !format_ok(&|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
+                return Err(bad("`[a-z0-9_]+`, e.g. `cuda`"));
+            }
+            if !GPU_BACKENDS.contains(&l) {
+                warn(WarningKind::UnknownSetMember { field: f });
+            }
+            Ok(())
+        }
+        Field::CudaComputeCapabilities => {
+            let ok = l.split_once('.').is_some_and(|(a, b)| {
+                !a.is_empty()
+                    && !b.is_empty()
+                    && a.bytes().all(|c| c.is_ascii_digit())
+                    && b.bytes().all(|c| c.is_ascii_digit())
+            });
+            if ok {
+                Ok(())
+            } else {
+                Err(bad("`major.minor`, e.g. `8.6`"))
+            }
+        }
+        Field::RocmGpuArchs => {
+            let ok = l.strip_prefix("gfx").is_some_and(|rest| {
+                !rest.is_empty()
+                    && rest
+                        .bytes()
+                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+            });
+            if ok {
+                Ok(())
+            } else {
+                Err(bad("`gfx` and hexadecimal digits, e.g. `gfx90a`"))
+            }
+        }
+        _ => Ok(()),
+    }
+}
