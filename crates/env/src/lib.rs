@@ -1,8 +1,88 @@
-//! Environment providers for markerspec (draft docs; completed below).
+//! Environment providers: the facts a marker is evaluated against, detected on a real machine
+//! (or read from a fixture), each with its provenance.
+//!
+//! ```no_run
+//! use markerspec_env::DetectOptions;
+//! use markerspec_pep508::{Dialect, Field, MarkerTree, ParseOptions};
+//!
+//! let facts = DetectOptions::from_process().detect()?;
+//! for (field, fact) in facts.iter() {
+//!     println!("{field} = {:?}   [{}]", fact.value, fact.provenance);
+//! }
+//! let env = facts.to_environment();
+//! let opts = ParseOptions::default().dialect(Dialect::Extended);
+//! let marker = MarkerTree::parse_with(r#""cuda" in gpu_backends"#, &opts, &mut Vec::new()).unwrap();
+//! println!("{:?}", marker.evaluate_tristate(&env));
+//! # Ok::<(), markerspec_env::ProviderError>(())
+//! ```
+//!
+//! # Scope of this crate
+//!
+//! The [`EnvironmentProvider`] trait and the providers that ship with markerspec:
+//!
+//! - [`HostProvider`]: the operating system's standard fields (`uname`) and the C library
+//!   (`glibc_version`, `musl_version`), without Python;
+//! - [`PythonProvider`]: one run of a Python interpreter with an embedded probe script, for
+//!   every standard field, `sys_abi_features`, `python_abi_tag`, `interpreter_arch` and the C
+//!   library the interpreter runs on;
+//! - [`CudaProvider`]: the GPU fields, from `markerspec-cuda`'s isolated NVIDIA probe and from
+//!   the AMD kernel driver's files;
+//! - [`FixtureProvider`]: fixed environments from SPEC §11 documents, including the built-in
+//!   fixtures of `spec/environments/` ([`FIXTURES`]);
+//! - [`Overrides`]: the `MARKERSPEC_<FIELD>` variables and `CONDA_OVERRIDE_CUDA`.
+//!
+//! Values are [`Facts`]: per field a [`markerspec_pep508::EnvValue`] (Known, Absent or
+//! Unknown) with a [`Provenance`] that names the layer and method, and says why a value is
+//! Unknown. [`Facts::to_environment`] gives the evaluator's
+//! [`Environment`](markerspec_pep508::Environment); [`Facts::to_json`] the SPEC §11 document
+//! (`markerspec eval --env` reads it back).
+//!
+//! What each field means and how it is detected is SPEC §7 and §8; this crate follows them and
+//! its providers' docs say how. Parsing and evaluating markers is `markerspec-pep508`'s job;
+//! loading driver libraries is `markerspec-cuda`'s, the only crate with `unsafe` code.
+//!
+//! # Layering
+//!
+//! [`Layers`] stacks providers: later layers replace earlier values field by field, the override
+//! variables apply last (SPEC §10.1), and every requested field no layer answered is Unknown.
+//! [`DetectOptions::layers`] is the standard stack: host, python, cuda, the (Absent) variant
+//! fields, overrides. A layer added with [`Layers::with_optional`] that fails leaves its fields
+//! Unknown with the error as the reason, instead of failing the detection; the default
+//! `python3` is such a layer, since SPEC §8 answers "no interpreter" with Unknown.
+//!
+//! A fixture is an environment given explicitly: override variables do not apply to it.
+//!
+//! # Trust model
+//!
+//! A wrong fact installs a wrong wheel.
+//!
+//! - Providers never turn a failure into Absent: Absent needs positive evidence (no driver
+//!   library, zero devices, no such file). A timeout, a crash or unreadable output is Unknown
+//!   with the reason.
+//! - The [`PythonProvider`] **executes the interpreter it is given** (in isolated mode, `-I -S`,
+//!   with a time limit); give it only interpreters you would run anyway. The host provider runs
+//!   the C library's loader (`ld.so --version`, the musl loader) found in `/bin/sh`'s ELF
+//!   header. GPU detection runs vendor code in `markerspec-cuda`'s child process, with a
+//!   minimal environment and a time limit, and its disk cache (when enabled) is private to the
+//!   user and validated; see that crate.
+//! - Nothing here reads the process environment behind the caller's back: variables
+//!   (overrides, `PATH`, `LD_LIBRARY_PATH`, the visible-device variables) come from a map the
+//!   caller passes ([`DetectOptions::vars`]). The command line passes its own environment.
+//!   Overrides are the user's own and are recorded as provenance; they are ignored, with a
+//!   warning, in a set-user-ID or set-group-ID process ([`process_is_setid`]).
+//! - Fixtures and environment documents are validated as overrides are (versions, set member
+//!   formats, the architecture table) and rejected with `invalid-environment`.
+//!
+//! Every provider is `Send + Sync` and cheap to construct; detection happens in
+//! [`EnvironmentProvider::provide`]. The host and python providers keep their answer per
+//! provider value; the GPU detector keeps its answer in its process-wide memory cache.
 
 #![forbid(unsafe_code)]
 
+mod detect;
 mod facts;
+mod fixture;
+mod gpu;
 mod host;
 mod libc;
 mod overrides;
@@ -11,7 +91,10 @@ mod provider;
 mod python;
 mod values;
 
+pub use detect::{DetectOptions, NoWheelContext};
 pub use facts::{Fact, Facts, Provenance, fact_fields, variant_fields};
+pub use fixture::{FIXTURES, FixtureProvider, fixture_names};
+pub use gpu::{CudaProvider, GPU_FIELDS};
 pub use host::HostProvider;
 pub use overrides::{CONDA_OVERRIDE_CUDA, Overrides, override_variable, process_is_setid};
 pub use provider::{EnvironmentProvider, Layers, ProviderError, ProviderErrorKind};

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use markerspec_pep508::FieldSet;
+use markerspec_pep508::{EnvValue, FieldSet};
 
 use crate::facts::{Facts, Provenance};
 use crate::overrides::Overrides;
@@ -122,7 +122,8 @@ impl std::error::Error for ProviderError {}
 enum OnError {
     /// The detection fails.
     Fail,
-    /// The layer's fields become Unknown, with the error as the reason, and a warning.
+    /// The layer's fields that no lower layer knows become Unknown, with the error as the
+    /// reason, and a warning.
     Unknown,
 }
 
@@ -184,8 +185,8 @@ impl Layers {
         self
     }
 
-    /// Adds a layer above the others whose failure is not fatal: its fields become Unknown, with
-    /// the error as the reason, and the error is kept as a warning. For the default `python3`,
+    /// Adds a layer above the others whose failure is not fatal: its fields that no lower layer
+    /// knows become Unknown, with the error as the reason, and the error is kept as a warning. For the default `python3`,
     /// whose absence SPEC §8 answers with Unknown interpreter fields.
     #[must_use]
     pub fn with_optional(mut self, provider: impl EnvironmentProvider + 'static) -> Layers {
@@ -234,8 +235,14 @@ impl Layers {
                 Err(error) if layer.on_error == OnError::Unknown => {
                     let provenance = Provenance::new(layer.provider.name().to_owned(), "failed")
                         .with_detail(error.message().to_owned());
+                    // What a lower layer knows stays; the rest is Unknown for this reason.
                     for field in wanted.iter() {
-                        facts.unknown(field, provenance.clone());
+                        let known = facts
+                            .value(field)
+                            .is_some_and(|v| !matches!(v, EnvValue::Unknown));
+                        if !known {
+                            facts.unknown(field, provenance.clone());
+                        }
                     }
                     facts.warn(error.to_string());
                 }
@@ -279,7 +286,7 @@ impl EnvironmentProvider for Layers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use markerspec_pep508::{EnvValue, Field};
+    use markerspec_pep508::Field;
 
     struct Fixed(&'static str, Vec<(Field, &'static str)>);
 
@@ -346,14 +353,18 @@ mod tests {
 
     #[test]
     fn optional_layers_fail_into_unknown_and_required_ones_fail() {
-        let layers = Layers::new()
-            .with(Fixed("a", vec![(Field::PythonVersion, "3.9")]))
-            .with_optional(Broken);
+        let layers = Layers::new().with_optional(Broken);
         let facts = layers.provide(request()).unwrap();
         let fact = facts.get(Field::PythonVersion).unwrap();
         assert_eq!(fact.value, EnvValue::Unknown);
         assert_eq!(fact.provenance.detail(), Some("`python9` not found"));
         assert_eq!(facts.warnings(), ["broken: `python9` not found"]);
+        // What a lower layer knows survives the failure.
+        let layers = Layers::new()
+            .with(Fixed("a", vec![(Field::PythonVersion, "3.9")]))
+            .with_optional(Broken);
+        let facts = layers.provide(request()).unwrap();
+        assert_eq!(facts.string(Field::PythonVersion), Some("3.9"));
 
         let err = Layers::new().with(Broken).provide(request()).unwrap_err();
         assert_eq!(err.kind(), ProviderErrorKind::NotFound);
