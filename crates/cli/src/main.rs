@@ -2,12 +2,15 @@
 //!
 //! Exit codes (stable):
 //!
-//! | code | `eval` | `parse` |
-//! | --- | --- | --- |
-//! | 0 | the marker is true (or, with `-`, every line was answered) | the input is valid |
-//! | 1 | the marker is false | — |
-//! | 2 | error: invalid input, unreadable file, bad flag | invalid input |
-//! | 3 | the result is unknown (an environment value is unknown) | — |
+//! | code | `eval` | `parse` | `check` | `env` |
+//! | --- | --- | --- | --- | --- |
+//! | 0 | the marker is true (or, with `-`, every line was answered) | the input is valid | every requirement is valid | detected |
+//! | 1 | the marker is false | — | — | — |
+//! | 2 | error: invalid input, unreadable file, bad flag | invalid input | an invalid requirement, or an error | error (an interpreter given with `--python` that fails, an invalid override) |
+//! | 3 | the result is unknown (an environment value is unknown) | — | — | — |
+//!
+//! Without `--env`, `--fixture` or `--set`, `eval` and `check` evaluate against this machine as
+//! `markerspec env` detects it.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -18,6 +21,8 @@ use markerspec_pep508::{
     Profile, Requirement, Truth, Warning,
 };
 
+mod check_cmd;
+mod env_cmd;
 mod fixtures;
 mod json;
 
@@ -56,6 +61,18 @@ impl Language {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Detect this machine and print every marker field with its value and where it came from.
+    ///
+    /// Runs the host's C library loader, the Python interpreter (`python3`, or `--python`) and
+    /// the GPU probe, each with a time limit; `MARKERSPEC_<FIELD>` and `CONDA_OVERRIDE_CUDA`
+    /// override what is detected. Exits 0, or 2 on error.
+    Env(env_cmd::EnvArgs),
+    /// List each requirement of a file with whether it applies to this machine (or `--env`).
+    ///
+    /// Reads requirements files, `pyproject.toml` (dependencies, optional dependencies with
+    /// their extra requested, dependency groups) and core metadata (`Requires-Dist`). Exits 0
+    /// when every requirement is valid, 2 when one is not or on error.
+    Check(check_cmd::CheckArgs),
     /// Parse a requirement or marker and print its canonical form (or its syntax tree as JSON).
     Parse {
         #[command(flatten)]
@@ -96,6 +113,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Detection runs this program again as its isolated GPU probe.
+    markerspec_cuda::run_probe_if_requested();
     match try_main() {
         Ok(code) => code,
         Err(message) => {
@@ -108,6 +127,8 @@ fn main() -> ExitCode {
 fn try_main() -> Result<ExitCode, String> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Env(args) => env_cmd::run(args),
+        Command::Check(args) => check_cmd::run(args),
         Command::Parse { lang, json, text } => parse_command(lang, json, &text),
         Command::Eval {
             lang,
@@ -368,11 +389,8 @@ fn build_environment(
     } else if let Some(name) = fixture {
         fixtures::load(name)?
     } else if sets.is_empty() {
-        return Err(
-            "no environment given: pass --env FILE, --fixture NAME or --set FIELD=VALUE \
-             (detection of this machine comes with `markerspec env`)"
-                .into(),
-        );
+        // No environment given: this machine, as `markerspec env` detects it.
+        env_cmd::detected_environment()?
     } else {
         Environment::new()
     };

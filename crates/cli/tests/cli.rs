@@ -207,9 +207,10 @@ fn eval_explain_shows_each_comparison() {
 
 #[test]
 fn errors_say_what_to_do() {
-    let r = run(&["eval", "os_name == 'nt'"]);
+    // Without an environment, `eval` detects this machine (tests/env_check.rs covers that).
+    let r = run(&["eval", "--env", "missing.json", "os_name == 'nt'"]);
     r.expect(2, "");
-    assert!(r.stderr().contains("--env FILE"), "{}", r.stderr());
+    assert!(r.stderr().contains("missing.json"), "{}", r.stderr());
     let r = run(&["eval", "--fixture", "nope", "os_name == 'nt'"]);
     r.expect(2, "");
     assert!(

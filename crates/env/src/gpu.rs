@@ -659,9 +659,14 @@ fn library_failure<'a>(notes: &'a [String], label: &str) -> Option<&'a str> {
     })
 }
 
+/// The notes, shortened for a provenance line: the list of paths tried is left out.
 fn summary(notes: &[String]) -> String {
     const MAX: usize = 300;
-    let mut text = notes.join("; ");
+    let short: Vec<&str> = notes
+        .iter()
+        .map(|n| n.split(" (tried ").next().unwrap_or(n))
+        .collect();
+    let mut text = short.join("; ");
     if text.len() > MAX {
         let mut cut = MAX;
         while !text.is_char_boundary(cut) {

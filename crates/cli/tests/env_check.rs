@@ -1,0 +1,551 @@
+//! `markerspec env` and `markerspec check`: the real binary in a fresh temporary folder with a
+//! controlled environment, including detection against the fake NVIDIA libraries of
+//! `crates/cuda/tests/fake` (built here with the system C compiler).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+struct Run {
+    out: Output,
+    cmd: String,
+}
+
+impl Run {
+    fn code(&self) -> i32 {
+        self.out.status.code().unwrap_or(-1)
+    }
+    fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.out.stdout).into_owned()
+    }
+    fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.out.stderr).into_owned()
+    }
+    #[track_caller]
+    fn expect_code(&self, code: i32) -> &Self {
+        assert!(
+            self.code() == code,
+            "command: {}\nexpected exit {code}, got {}\nstdout:\n{}\nstderr:\n{}",
+            self.cmd,
+            self.code(),
+            self.stdout(),
+            self.stderr()
+        );
+        self
+    }
+    #[track_caller]
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout()).unwrap_or_else(|e| {
+            panic!(
+                "command: {}\nstdout is not JSON ({e}):\n{}\nstderr:\n{}",
+                self.cmd,
+                self.stdout(),
+                self.stderr()
+            )
+        })
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "markerspec-env-check-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The system's `PATH` folders only (no pyenv shims, no user folders).
+const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// Runs the binary in `dir` with exactly `vars` as its environment.
+fn run_in(dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_markerspec"));
+    cmd.args(args).current_dir(dir).env_clear();
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let out = cmd.output().unwrap();
+    Run {
+        out,
+        cmd: format!("{vars:?} markerspec {args:?}"),
+    }
+}
+
+fn run(args: &[&str], vars: &[(&str, &str)]) -> Run {
+    run_in(&temp_dir("default"), args, vars)
+}
+
+/// Whether this machine has a real NVIDIA driver loaded (then "no GPU" cannot be asserted).
+fn real_nvidia_driver() -> bool {
+    Path::new("/proc/driver/nvidia/version").exists()
+}
+
+// ---- markerspec env --------------------------------------------------------------------------
+
+#[test]
+fn env_detects_this_machine_without_error() {
+    let r = run(&["env", "--json"], &[("PATH", PATH)]);
+    r.expect_code(0);
+    let doc = r.json();
+    let obj = doc.as_object().unwrap();
+    // Every fact field is written (SPEC §11: producers write every field).
+    for field in markerspec_env::fact_fields().iter() {
+        assert!(obj.contains_key(field.name()), "{field} missing: {doc:#}");
+    }
+    assert!(!obj.contains_key("extra"));
+    if cfg!(target_os = "linux") {
+        assert_eq!(doc["os_name"], "posix");
+        assert_eq!(doc["sys_platform"], "linux");
+        assert_eq!(doc["platform_system"], "Linux");
+    }
+    if !real_nvidia_driver() {
+        assert_eq!(doc["gpu_backends"], serde_json::json!([]), "{doc:#}");
+        assert_eq!(doc["cuda_version"], "");
+    }
+    assert_eq!(doc["variant_label"], "");
+}
+
+#[test]
+fn env_prints_a_table_with_provenance() {
+    let r = run(&["env", "--no-gpu"], &[("PATH", PATH)]);
+    r.expect_code(0);
+    let out = r.stdout();
+    assert!(out.starts_with("FIELD "), "{out}");
+    let line = |field: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{field} ")))
+            .unwrap_or_else(|| panic!("no {field} line in\n{out}"))
+            .to_owned()
+    };
+    assert!(line("gpu_backends").contains("unknown"), "{out}");
+    assert!(line("gpu_backends").contains("--no-gpu"), "{out}");
+    assert!(line("variant_label").contains("absent"), "{out}");
+    assert!(line("platform_machine").contains(" ("), "{out}");
+}
+
+#[test]
+fn env_json_loads_back_into_eval() {
+    let dir = temp_dir("roundtrip");
+    let r = run_in(&dir, &["env", "--json", "--no-gpu"], &[("PATH", PATH)]);
+    r.expect_code(0);
+    std::fs::write(dir.join("env.json"), r.stdout()).unwrap();
+    let marker = if cfg!(target_os = "linux") {
+        "sys_platform == 'linux' and variant_label == ''"
+    } else {
+        "variant_label == ''"
+    };
+    let r = run_in(
+        &dir,
+        &["eval", "--dialect", "extended", "--env", "env.json", marker],
+        &[],
+    );
+    r.expect_code(0);
+    assert_eq!(r.stdout(), "true\n");
+}
+
+#[test]
+fn env_shows_fixtures_with_provenance() {
+    let name = "linux-x86_64-cpython-3.12-h100-cuda12.8";
+    let r = run(&["env", "--json", "--fixture", name], &[]);
+    r.expect_code(0);
+    let doc = r.json();
+    assert_eq!(doc["cuda_version"], "12.8");
+    assert_eq!(doc["gpu_backends"], serde_json::json!(["cuda"]));
+
+    let r = run(&["env", "--json", "--provenance", "--fixture", name], &[]);
+    r.expect_code(0);
+    let doc = r.json();
+    assert_eq!(doc["environment"]["cudnn_version"], "9.7.1");
+    assert_eq!(doc["provenance"]["cuda_version"]["layer"], "fixture");
+    assert_eq!(doc["provenance"]["cuda_version"]["method"], name);
+
+    // Overrides never apply to a fixture.
+    let r = run(
+        &["env", "--json", "--fixture", name],
+        &[("MARKERSPEC_CUDA_VERSION", "11.8")],
+    );
+    assert_eq!(r.json()["cuda_version"], "12.8");
+
+    let r = run(&["env", "--fixture", "nope"], &[]);
+    r.expect_code(2);
+    assert!(
+        r.stderr().contains("unknown fixture `nope`"),
+        "{}",
+        r.stderr()
+    );
+}
+
+#[test]
+fn env_applies_override_variables() {
+    let r = run(
+        &["env", "--json", "--provenance", "--no-gpu"],
+        &[
+            ("PATH", PATH),
+            ("MARKERSPEC_CUDA_VERSION", "12.4"),
+            ("MARKERSPEC_ROCM_GPU_ARCHS", "gfx90a, gfx942"),
+            ("MARKERSPEC_INTERPRETER_ARCH", "AMD64"),
+        ],
+    );
+    r.expect_code(0);
+    let doc = r.json();
+    assert_eq!(doc["environment"]["cuda_version"], "12.4");
+    assert_eq!(
+        doc["environment"]["rocm_gpu_archs"],
+        serde_json::json!(["gfx90a", "gfx942"])
+    );
+    assert_eq!(doc["environment"]["interpreter_arch"], "x86_64");
+    assert_eq!(
+        doc["provenance"]["cuda_version"]["method"],
+        "MARKERSPEC_CUDA_VERSION"
+    );
+    // GPU detection was off: gpu_backends stays Unknown despite the coupling.
+    assert_eq!(doc["environment"]["gpu_backends"], Value::Null);
+
+    // An empty variable is Absent.
+    let r = run(
+        &["env", "--json", "--no-gpu"],
+        &[("PATH", PATH), ("MARKERSPEC_CUDNN_VERSION", "")],
+    );
+    assert_eq!(r.json()["cudnn_version"], "");
+}
+
+#[test]
+fn conda_override_cuda_makes_a_gpu_less_node_a_cuda_machine() {
+    if real_nvidia_driver() {
+        return;
+    }
+    let r = run(
+        &["env", "--json"],
+        &[("PATH", PATH), ("CONDA_OVERRIDE_CUDA", "12.4")],
+    );
+    r.expect_code(0);
+    let doc = r.json();
+    assert_eq!(doc["cuda_version"], "12.4");
+    assert_eq!(doc["gpu_backends"], serde_json::json!(["cuda"]));
+}
+
+#[test]
+fn an_invalid_override_names_the_variable() {
+    let r = run(
+        &["env", "--no-gpu"],
+        &[("PATH", PATH), ("MARKERSPEC_CUDA_VERSION", "twelve")],
+    );
+    r.expect_code(2);
+    assert_eq!(r.stdout(), "");
+    let err = r.stderr();
+    assert!(err.contains("MARKERSPEC_CUDA_VERSION"), "{err}");
+    assert!(err.contains("invalid-override"), "{err}");
+}
+
+#[test]
+fn a_missing_interpreter_is_a_clear_error() {
+    let r = run(
+        &["env", "--no-gpu", "--python", "/nonexistent/python3"],
+        &[("PATH", PATH)],
+    );
+    r.expect_code(2);
+    assert!(
+        r.stderr().contains("/nonexistent/python3"),
+        "{}",
+        r.stderr()
+    );
+
+    // Without --python and without python3 on PATH: Unknown interpreter fields, a warning,
+    // and no error.
+    let r = run(&["env", "--json", "--no-gpu"], &[("PATH", "/nonexistent")]);
+    r.expect_code(0);
+    assert_eq!(r.json()["python_version"], Value::Null);
+    assert!(r.stderr().contains("warning"), "{}", r.stderr());
+}
+
+#[test]
+fn eval_without_an_environment_uses_this_machine() {
+    let r = run(
+        &["eval", "--dialect", "extended", "variant_label == ''"],
+        &[("PATH", PATH)],
+    );
+    r.expect_code(0);
+    assert_eq!(r.stdout(), "true\n");
+    if !real_nvidia_driver() {
+        let r = run(
+            &["eval", "--dialect", "extended", "'cuda' in gpu_backends"],
+            &[("PATH", PATH)],
+        );
+        r.expect_code(1);
+        assert_eq!(r.stdout(), "false\n");
+    }
+}
+
+// ---- the fake NVIDIA driver ------------------------------------------------------------------
+
+struct Fakes {
+    /// A folder with the fake NVML under its soname: a two-GPU box (8.0 and 9.0).
+    normal: PathBuf,
+    /// The same, but `nvmlDeviceGetCount` never returns.
+    hang: PathBuf,
+    /// The same, but a call crashes the process.
+    crash: PathBuf,
+}
+
+fn fakes() -> Option<&'static Fakes> {
+    static FAKES: OnceLock<Option<Fakes>> = OnceLock::new();
+    let fakes = FAKES
+        .get_or_init(|| {
+            let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+                .join(format!("cli-fakes-{}", std::process::id()));
+            let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cuda/tests/fake/nvml.c");
+            let build = |mode: &str| -> Option<PathBuf> {
+                let dir = root.join(mode);
+                std::fs::create_dir_all(&dir).ok()?;
+                let status = Command::new("cc")
+                    .args(["-shared", "-fPIC", "-O1", "-o"])
+                    .arg(dir.join("libnvidia-ml.so.1"))
+                    .arg(&source)
+                    .arg(format!("-DFAKE_DEFAULT_MODE=\"{mode}\""))
+                    .status()
+                    .ok()?;
+                status.success().then_some(dir)
+            };
+            Some(Fakes {
+                normal: build("normal")?,
+                hang: build("hang")?,
+                crash: build("crash")?,
+            })
+        })
+        .as_ref();
+    if fakes.is_none() {
+        eprintln!("skipped: the fake NVML could not be built (no `cc`?)");
+    }
+    fakes
+}
+
+fn env_with_library_path(dir: &Path, extra: &[&str]) -> Run {
+    let lib = dir.to_str().unwrap();
+    let mut args = vec!["env", "--json", "--provenance"];
+    args.extend_from_slice(extra);
+    run(&args, &[("PATH", PATH), ("LD_LIBRARY_PATH", lib)])
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn env_reports_the_fake_two_gpu_box() {
+    let Some(f) = fakes() else { return };
+    if real_nvidia_driver() {
+        return;
+    }
+    let r = env_with_library_path(&f.normal, &[]);
+    r.expect_code(0);
+    let doc = r.json();
+    let env = &doc["environment"];
+    assert_eq!(env["gpu_backends"], serde_json::json!(["cuda"]), "{doc:#}");
+    assert_eq!(env["cuda_version"], "12.4");
+    assert_eq!(env["nvidia_driver_version"], "550.144.03");
+    assert_eq!(env["cuda_compute_capability"], "8.0");
+    assert_eq!(
+        env["cuda_compute_capabilities"],
+        serde_json::json!(["8.0", "9.0"])
+    );
+    assert_eq!(env["cudnn_version"], "");
+    assert_eq!(doc["provenance"]["cuda_version"]["method"], "nvml");
+
+    // The same machine through `eval` and `check`.
+    let r = run(
+        &[
+            "eval",
+            "--dialect",
+            "extended",
+            "'cuda' in gpu_backends and cuda_compute_capability >= '8.0'",
+        ],
+        &[
+            ("PATH", PATH),
+            ("LD_LIBRARY_PATH", f.normal.to_str().unwrap()),
+        ],
+    );
+    r.expect_code(0);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hanging_or_crashing_driver_is_unknown_and_the_command_lives_on() {
+    let Some(f) = fakes() else { return };
+    let started = Instant::now();
+    let r = env_with_library_path(&f.hang, &["--timeout", "1"]);
+    r.expect_code(0);
+    assert!(started.elapsed() < Duration::from_secs(30));
+    let doc = r.json();
+    for field in ["gpu_backends", "cuda_version", "cuda_compute_capability"] {
+        assert_eq!(doc["environment"][field], Value::Null, "{field}: {doc:#}");
+    }
+    let why = doc["provenance"]["cuda_version"]["detail"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(why.contains("timed out"), "{why}");
+    // Host and interpreter facts are still known.
+    assert_ne!(doc["environment"]["os_name"], Value::Null);
+
+    let r = env_with_library_path(&f.crash, &[]);
+    r.expect_code(0);
+    let doc = r.json();
+    assert_eq!(doc["environment"]["cuda_version"], Value::Null, "{doc:#}");
+    let why = doc["provenance"]["cuda_version"]["detail"]
+        .as_str()
+        .unwrap();
+    assert!(why.contains("crashed") || why.contains("signal"), "{why}");
+}
+
+// ---- markerspec check ------------------------------------------------------------------------
+
+const FIXTURE: &[&str] = &["--fixture", "linux-x86_64-cpython-3.12"];
+
+fn check(dir: &Path, file: &str, extra: &[&str]) -> Run {
+    let mut args = vec!["check"];
+    args.extend_from_slice(FIXTURE);
+    args.extend_from_slice(extra);
+    args.push(file);
+    run_in(dir, &args, &[])
+}
+
+#[test]
+fn check_a_requirements_file() {
+    let dir = temp_dir("check-req");
+    std::fs::write(
+        dir.join("requirements.txt"),
+        "# pinned\n--index-url https://example.org/simple\n\
+         numpy>=2 ; python_version >= '3.10'  # new numpy\n\
+         pywin32 ; sys_platform == 'win32'\n\
+         torch \\\n    ; platform_machine == 'x86_64'\n\
+         requests==2.32.3 --hash=sha256:0123\n",
+    )
+    .unwrap();
+    let r = check(&dir, "requirements.txt", &[]);
+    r.expect_code(0);
+    assert_eq!(
+        r.stdout(),
+        "requirements.txt:3  true     numpy>=2; python_version >= \"3.10\"\n\
+         requirements.txt:4  false    pywin32; sys_platform == \"win32\"\n\
+         requirements.txt:5  true     torch; platform_machine == \"x86_64\"\n\
+         requirements.txt:7  true     requests==2.32.3\n\
+         4 requirement(s): 3 apply, 1 do not, 0 unknown, 0 invalid\n"
+    );
+}
+
+#[test]
+fn check_reports_invalid_lines_with_their_line_and_carets() {
+    let dir = temp_dir("check-invalid");
+    std::fs::write(
+        dir.join("requirements.txt"),
+        "numpy\n\nscipy ; python_versoin >= '3'\ntorch ; 'cuda' in gpu_backends\n",
+    )
+    .unwrap();
+    let r = check(&dir, "requirements.txt", &[]);
+    r.expect_code(2);
+    let err = r.stderr();
+    assert!(
+        err.contains(
+            "requirements.txt:3: error[M002]: unknown marker variable `python_versoin`\n  |\n\
+             3 | scipy ; python_versoin >= '3'\n  |         ^^^^^^^^^^^^^^\n"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("requirements.txt:4: error[M003]"), "{err}");
+    assert!(r.stdout().contains("requirements.txt:3  invalid  scipy"));
+    assert!(
+        r.stdout()
+            .ends_with("3 requirement(s): 1 apply, 0 do not, 0 unknown, 2 invalid\n")
+    );
+
+    // The extended dialect reads the GPU line; the fixture has no GPU facts, so it is unknown.
+    std::fs::write(
+        dir.join("gpu.txt"),
+        "torch ; 'cuda' in gpu_backends\ncupy ; 'cuda' in gpu_backends or sys_platform == 'linux'\n",
+    )
+    .unwrap();
+    let r = check(&dir, "gpu.txt", &["--dialect", "extended"]);
+    r.expect_code(0);
+    assert!(
+        r.stdout()
+            .contains("gpu.txt:1  unknown (gpu_backends)  torch; \"cuda\" in gpu_backends"),
+        "{}",
+        r.stdout()
+    );
+    assert!(r.stdout().contains("gpu.txt:2  true"), "{}", r.stdout());
+}
+
+#[test]
+fn check_a_pyproject() {
+    let dir = temp_dir("check-pyproject");
+    std::fs::write(
+        dir.join("pyproject.toml"),
+        r#"[project]
+name = "demo"
+dependencies = [
+    "numpy>=2",
+    "pywin32; sys_platform == 'win32'",
+]
+
+[project.optional-dependencies]
+gpu = ["cupy-cuda12x; extra == 'gpu'"]
+
+[dependency-groups]
+test = ["pytest>=8", {include-group = "lint"}]
+lint = ["ruff; python_versoin >= '3'"]
+"#,
+    )
+    .unwrap();
+    let r = check(&dir, "pyproject.toml", &[]);
+    r.expect_code(2);
+    assert_eq!(
+        r.stdout(),
+        "pyproject.toml:4   true     numpy>=2\n\
+         pyproject.toml:5   false    pywin32; sys_platform == \"win32\"\n\
+         pyproject.toml:9   true     cupy-cuda12x; extra == \"gpu\"  [extra: gpu]\n\
+         pyproject.toml:12  true     pytest>=8  [group: test]\n\
+         pyproject.toml:13  invalid  ruff; python_versoin >= '3'  [group: lint]\n\
+         5 requirement(s): 3 apply, 1 do not, 0 unknown, 1 invalid\n"
+    );
+    assert!(
+        r.stderr()
+            .contains("13 | lint = [\"ruff; python_versoin >= '3'\"]"),
+        "{}",
+        r.stderr()
+    );
+
+    std::fs::write(dir.join("broken.toml"), "[project\n").unwrap();
+    let r = check(&dir, "broken.toml", &[]);
+    r.expect_code(2);
+    assert!(r.stderr().contains("broken.toml"), "{}", r.stderr());
+}
+
+#[test]
+fn check_core_metadata() {
+    let dir = temp_dir("check-metadata");
+    std::fs::write(
+        dir.join("METADATA"),
+        "Metadata-Version: 2.4\nName: demo\nVersion: 1.0\nRequires-Dist: numpy>=2\n\
+         Requires-Dist: cupy-cuda12x; extra == 'gpu'\nProvides-Extra: gpu\n\nRequires-Dist: body\n",
+    )
+    .unwrap();
+    let r = check(&dir, "METADATA", &[]);
+    r.expect_code(0);
+    assert_eq!(
+        r.stdout(),
+        "METADATA:4  true     numpy>=2\n\
+         METADATA:5  false    cupy-cuda12x; extra == \"gpu\"\n\
+         2 requirement(s): 1 apply, 1 do not, 0 unknown, 0 invalid\n"
+    );
+    let r = check(&dir, "METADATA", &["--extra", "GPU"]);
+    assert!(r.stdout().contains("METADATA:5  true"), "{}", r.stdout());
+
+    let r = check(&dir, "missing.txt", &[]);
+    r.expect_code(2);
+    assert!(r.stderr().contains("missing.txt"), "{}", r.stderr());
+}
