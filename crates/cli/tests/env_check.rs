@@ -79,8 +79,12 @@ fn run_in(dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Run {
     }
 }
 
+/// Runs the binary in a folder of its own (tests run in parallel).
 fn run(args: &[&str], vars: &[(&str, &str)]) -> Run {
-    run_in(&temp_dir("default"), args, vars)
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    run_in(&temp_dir(&format!("run-{n}")), args, vars)
 }
 
 /// Whether this machine has a real NVIDIA driver loaded (then "no GPU" cannot be asserted).
