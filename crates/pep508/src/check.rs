@@ -6,7 +6,7 @@
 //! evaluated under the profile it was parsed with.
 
 use crate::arch::{ArchSpelling, arch_spelling};
-use crate::compare::{continues_operator, mirror, precompile, specifier};
+use crate::compare::{continues_operator, mirror, precompile};
 use crate::error::{ErrorKind, WarningKind};
 use crate::evaluate::Profile;
 use crate::field::{Field, FieldType};
@@ -31,11 +31,15 @@ pub(crate) fn check(
             MarkerValue::Field(Field::Extra | Field::Extras | Field::DependencyGroups),
         )
         | (MarkerValue::Field(Field::Extra), MarkerValue::Literal(l)) => {
-            *l = normalize_name(l).into();
+            if !crate::name::is_normalized(l) {
+                *l = normalize_name(l).into();
+            }
         }
         _ => {}
     }
     let spec = opts.profile == Profile::Spec2026;
+    e.spec = precompile(e);
+    let has_spec = e.spec.is_some();
     match (&e.lhs, &e.rhs) {
         (MarkerValue::Literal(_), MarkerValue::Literal(_)) => {
             if spec {
@@ -50,13 +54,12 @@ pub(crate) fn check(
             warn(WarningKind::ConstantComparison);
         }
         (MarkerValue::Field(f), MarkerValue::Literal(l)) => {
-            check_comparison(*f, e.op, l, false, opts, warn)?
+            check_comparison(*f, e.op, l, false, has_spec, opts, warn)?
         }
         (MarkerValue::Literal(l), MarkerValue::Field(f)) => {
-            check_comparison(*f, e.op, l, true, opts, warn)?
+            check_comparison(*f, e.op, l, true, has_spec, opts, warn)?
         }
     }
-    e.spec = precompile(e);
     Ok(())
 }
 
@@ -65,6 +68,7 @@ fn check_comparison(
     op: MarkerOperator,
     l: &str,
     literal_left: bool,
+    has_spec: bool,
     opts: &ParseOptions,
     warn: &mut dyn FnMut(WarningKind),
 ) -> Result<(), ErrorKind> {
@@ -120,11 +124,8 @@ fn check_comparison(
                 }
                 return Ok(());
             }
-            let operand_ok = if literal_left {
-                mirror(op).is_some_and(|m| specifier(m, l).is_some())
-            } else {
-                specifier(op, l).is_some()
-            } && !(spec && continues_operator(l));
+            // `has_spec`: the literal (mirrored when on the left) forms a valid specifier.
+            let operand_ok = has_spec && !(spec && continues_operator(l));
             if !operand_ok && version {
                 if !spec && op == O::TildeEqual {
                     warn(WarningKind::AlwaysErrors {

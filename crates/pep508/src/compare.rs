@@ -9,7 +9,7 @@ use markerspec_pep440::{Operator, Version, VersionSpecifier};
 
 use crate::environment::{EnvValue, Environment};
 use crate::error::ErrorKind;
-use crate::evaluate::Evaluation;
+use crate::evaluate::Tri;
 use crate::field::{Field, FieldType};
 use crate::marker::{MarkerExpression, MarkerOperator, MarkerValue};
 
@@ -66,11 +66,16 @@ pub(crate) fn continues_operator(l: &str) -> bool {
     strip(l).starts_with(['=', '!', '<', '>', '~'])
 }
 
-fn undefined(e: &MarkerExpression, reason: impl Into<String>) -> ErrorKind {
-    ErrorKind::UndefinedComparison {
+/// A comparison's result, or why it has none. The error is boxed so that the common path
+/// returns in registers.
+pub(crate) type Outcome = Result<Tri, Box<ErrorKind>>;
+
+#[cold]
+fn undefined(e: &MarkerExpression, reason: impl Into<String>) -> Box<ErrorKind> {
+    Box::new(ErrorKind::UndefinedComparison {
         expression: e.to_string(),
         reason: reason.into(),
-    }
+    })
 }
 
 /// Membership of a literal in a set value: variant strings compare with their `::` separators
@@ -96,7 +101,8 @@ enum Side {
 // spec-2026
 
 /// The installer reading of the living specification (`spec/SPEC.md` §5).
-pub(crate) fn spec2026(e: &MarkerExpression, env: &Environment) -> Result<Evaluation, ErrorKind> {
+#[inline]
+pub(crate) fn spec2026(e: &MarkerExpression, env: &Environment) -> Outcome {
     match (&e.lhs, &e.rhs) {
         (MarkerValue::Field(f), MarkerValue::Literal(l)) => {
             spec_field(e, env, *f, l, Side::FieldLeft)
@@ -131,17 +137,12 @@ fn spec_string(op: MarkerOperator, value: &str, literal: &str, side: Side) -> bo
     }
 }
 
-fn spec_field(
-    e: &MarkerExpression,
-    env: &Environment,
-    f: Field,
-    l: &str,
-    side: Side,
-) -> Result<Evaluation, ErrorKind> {
+#[inline]
+fn spec_field(e: &MarkerExpression, env: &Environment, f: Field, l: &str, side: Side) -> Outcome {
     use MarkerOperator as O;
     if f == Field::Extra {
         let requested = env.extras_slice().iter().any(|x| &**x == l);
-        return Ok(Evaluation::known(match e.op {
+        return Ok(Tri::known(match e.op {
             O::Equal => requested,
             O::NotEqual => !requested,
             _ => false,
@@ -149,7 +150,7 @@ fn spec_field(
     }
     let value = match env.get(f) {
         None if matches!(f, Field::Extras | Field::DependencyGroups) => &EnvValue::Absent,
-        None | Some(EnvValue::Unknown) => return Ok(Evaluation::unknown(f)),
+        None | Some(EnvValue::Unknown) => return Ok(Tri::unknown(f)),
         Some(v) => v,
     };
     let ty = f.field_type();
@@ -164,14 +165,14 @@ fn spec_field(
             EnvValue::Set(items) => items,
             _ => &[],
         };
-        return Ok(Evaluation::known(member(f, l, items) == (e.op == O::In)));
+        return Ok(Tri::known(member(f, l, items) == (e.op == O::In)));
     }
     let s: &str = match value {
         EnvValue::String(s) => s,
         EnvValue::Absent => "",
-        EnvValue::Set(_) | EnvValue::Unknown => return Ok(Evaluation::unknown(f)),
+        EnvValue::Set(_) | EnvValue::Unknown => return Ok(Tri::unknown(f)),
     };
-    Ok(Evaluation::known(match ty {
+    Ok(Tri::known(match ty {
         FieldType::Version | FieldType::VersionOrString => {
             if matches!(value, EnvValue::Absent) && ty == FieldType::Version {
                 // Absent: false for every comparison, except the absence test `== ""`.
@@ -239,7 +240,7 @@ fn packaging_version_key(f: Field) -> bool {
 }
 
 /// pypa/packaging 26.x, quirks included.
-pub(crate) fn packaging(e: &MarkerExpression, env: &Environment) -> Result<Evaluation, ErrorKind> {
+pub(crate) fn packaging(e: &MarkerExpression, env: &Environment) -> Outcome {
     use MarkerOperator as O;
     // packaging reads the variable on the left, else takes the right-hand *text* as the name to
     // look up, even when it is a quoted string; a variable on the right of a variable is
@@ -252,9 +253,9 @@ pub(crate) fn packaging(e: &MarkerExpression, env: &Environment) -> Result<Evalu
             match Field::from_canonical_name(name) {
                 Some(f) if !f.is_extended() => (f, Side::LiteralLeft, l),
                 _ => {
-                    return Err(ErrorKind::UndefinedVariable {
+                    return Err(Box::new(ErrorKind::UndefinedVariable {
                         name: name.to_string(),
-                    });
+                    }));
                 }
             }
         }
@@ -274,8 +275,8 @@ pub(crate) fn packaging(e: &MarkerExpression, env: &Environment) -> Result<Evalu
         if extras.len() > 1 {
             let requested = extras.iter().any(|x| &**x == text);
             return match e.op {
-                O::Equal => Ok(Evaluation::known(requested)),
-                O::NotEqual => Ok(Evaluation::known(!requested)),
+                O::Equal => Ok(Tri::known(requested)),
+                O::NotEqual => Ok(Tri::known(!requested)),
                 _ => Err(undefined(
                     e,
                     "several extras are requested, so only `==` and `!=` are defined on `extra`",
@@ -288,16 +289,16 @@ pub(crate) fn packaging(e: &MarkerExpression, env: &Environment) -> Result<Evalu
             Side::LiteralLeft => (text, value),
         };
         return packaging_string(e.op, l, r)
-            .map(Evaluation::known)
+            .map(Tri::known)
             .ok_or_else(|| undefined(e, format!("`{}` is not defined on `extra`", e.op)));
     }
     let value = match env.get(key) {
         None => {
-            return Err(ErrorKind::UndefinedVariable {
+            return Err(Box::new(ErrorKind::UndefinedVariable {
                 name: key.name().to_string(),
-            });
+            }));
         }
-        Some(EnvValue::Unknown) => return Ok(Evaluation::unknown(key)),
+        Some(EnvValue::Unknown) => return Ok(Tri::unknown(key)),
         Some(v) => v,
     };
     if key.field_type() == FieldType::Set {
@@ -315,12 +316,12 @@ pub(crate) fn packaging(e: &MarkerExpression, env: &Environment) -> Result<Evalu
         }
         let contained = member(key, text, items);
         return match e.op {
-            O::In => Ok(Evaluation::known(contained)),
-            O::NotIn => Ok(Evaluation::known(!contained)),
+            O::In => Ok(Tri::known(contained)),
+            O::NotIn => Ok(Tri::known(!contained)),
             // A string compared with a set: never equal, never ordered.
-            O::NotEqual => Ok(Evaluation::known(true)),
+            O::NotEqual => Ok(Tri::known(true)),
             O::Equal | O::LessThan | O::LessThanEqual | O::GreaterThan | O::GreaterThanEqual => {
-                Ok(Evaluation::known(false))
+                Ok(Tri::known(false))
             }
             O::TildeEqual | O::ExactEqual => {
                 Err(undefined(e, format!("`{}` is not defined on sets", e.op)))
@@ -347,7 +348,7 @@ pub(crate) fn packaging(e: &MarkerExpression, env: &Environment) -> Result<Evalu
         match side {
             Side::FieldLeft if matches!(e.rhs, MarkerValue::Literal(_)) => {
                 if let Some(spec) = e.spec.as_deref() {
-                    return Ok(Evaluation::known(match env.version(key) {
+                    return Ok(Tri::known(match env.version(key) {
                         Some(v)
                             if spec.operator() != Operator::ExactEqual
                                 && s.len() == value_len(value) =>
@@ -360,13 +361,13 @@ pub(crate) fn packaging(e: &MarkerExpression, env: &Environment) -> Result<Evalu
             }
             _ => {
                 if let Some(spec) = specifier(e.op, rhs) {
-                    return Ok(Evaluation::known(spec.contains_str(lhs, Some(true))));
+                    return Ok(Tri::known(spec.contains_str(lhs, Some(true))));
                 }
             }
         }
     }
     packaging_string(e.op, lhs, rhs)
-        .map(Evaluation::known)
+        .map(Tri::known)
         .ok_or_else(|| {
             undefined(
                 e,

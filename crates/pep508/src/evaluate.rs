@@ -145,18 +145,66 @@ pub struct Evaluation {
     pub unknown: FieldSet,
 }
 
-impl Evaluation {
-    pub(crate) fn known(b: bool) -> Evaluation {
-        Evaluation {
-            truth: b.into(),
-            unknown: FieldSet::EMPTY,
+/// The evaluator's working form of an [`Evaluation`], packed in one word so that results travel
+/// in registers: the low bits are the unknown fields, the top two bits the truth.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Tri(u64);
+
+const TRUTH_SHIFT: u32 = 62;
+const FIELDS_MASK: u64 = (1 << TRUTH_SHIFT) - 1;
+const T_FALSE: u64 = 0;
+const T_TRUE: u64 = 1 << TRUTH_SHIFT;
+const T_UNKNOWN: u64 = 2 << TRUTH_SHIFT;
+
+impl Tri {
+    #[inline]
+    pub(crate) fn known(b: bool) -> Tri {
+        Tri(if b { T_TRUE } else { T_FALSE })
+    }
+
+    #[inline]
+    pub(crate) fn unknown(f: Field) -> Tri {
+        Tri(T_UNKNOWN | FieldSet::single(f).0)
+    }
+
+    #[inline]
+    fn truth_bits(self) -> u64 {
+        self.0 & !FIELDS_MASK
+    }
+
+    /// Kleene conjunction, keeping the unknown fields of an unknown result.
+    #[inline]
+    fn and(self, other: Tri) -> Tri {
+        match (self.truth_bits(), other.truth_bits()) {
+            (T_FALSE, _) | (_, T_FALSE) => Tri(T_FALSE),
+            (T_TRUE, T_TRUE) => Tri(T_TRUE),
+            _ => Tri(T_UNKNOWN | ((self.0 | other.0) & FIELDS_MASK)),
         }
     }
 
-    pub(crate) fn unknown(f: Field) -> Evaluation {
+    /// Kleene disjunction, keeping the unknown fields of an unknown result.
+    #[inline]
+    fn or(self, other: Tri) -> Tri {
+        match (self.truth_bits(), other.truth_bits()) {
+            (T_TRUE, _) | (_, T_TRUE) => Tri(T_TRUE),
+            (T_FALSE, T_FALSE) => Tri(T_FALSE),
+            _ => Tri(T_UNKNOWN | ((self.0 | other.0) & FIELDS_MASK)),
+        }
+    }
+
+    fn evaluation(self) -> Evaluation {
+        let truth = match self.truth_bits() {
+            T_TRUE => Truth::True,
+            T_FALSE => Truth::False,
+            _ => Truth::Unknown,
+        };
         Evaluation {
-            truth: Truth::Unknown,
-            unknown: FieldSet::single(f),
+            truth,
+            unknown: if truth == Truth::Unknown {
+                FieldSet(self.0 & FIELDS_MASK)
+            } else {
+                FieldSet::EMPTY
+            },
         }
     }
 }
@@ -262,6 +310,7 @@ impl MarkerTree {
     /// `E001` when (under the `packaging` profile) the environment lacks a field the marker
     /// reads, `E002` for an undefined comparison, `E003` for `extras`/`dependency_groups`
     /// outside a lock-file context (`packaging` profile), `E004` when the result is unknown.
+    #[inline]
     pub fn evaluate(&self, env: &Environment) -> Result<bool, Error> {
         self.evaluate_with(env, EvalOptions::default())
     }
@@ -271,24 +320,27 @@ impl MarkerTree {
     /// # Errors
     /// As [`MarkerTree::evaluate`]; `E004` only under [`UnknownPolicy::Error`].
     pub fn evaluate_with(&self, env: &Environment, options: EvalOptions) -> Result<bool, Error> {
-        let e = self.evaluate_tristate_with(env, options.profile)?;
-        match (e.truth, options.unknown) {
-            (Truth::True, _) | (Truth::Unknown, UnknownPolicy::True) => Ok(true),
-            (Truth::False, _) | (Truth::Unknown, UnknownPolicy::False) => Ok(false),
-            (Truth::Unknown, UnknownPolicy::Error) => {
-                // The whole marker, as far as the parsed comparisons tell.
-                let exprs = self.expressions();
-                let start = exprs.iter().map(|e| e.span.start).min().unwrap_or(0);
-                let end = exprs.iter().map(|e| e.span.end).max().unwrap_or(0);
-                Err(Error::new(
-                    ErrorKind::UnknownResult {
-                        fields: e.unknown.iter().collect(),
-                    },
-                    Span::new(start, end),
-                    "",
-                ))
-            }
+        let tri = eval_node(self, env, options.profile).map_err(|f| f.into_error())?;
+        match (tri.truth_bits(), options.unknown) {
+            (T_TRUE, _) | (T_UNKNOWN, UnknownPolicy::True) => Ok(true),
+            (T_FALSE, _) | (T_UNKNOWN, UnknownPolicy::False) => Ok(false),
+            _ => Err(self.unknown_error(tri.evaluation())),
         }
+    }
+
+    #[cold]
+    fn unknown_error(&self, e: Evaluation) -> Error {
+        // The whole marker, as far as the parsed comparisons tell.
+        let exprs = self.expressions();
+        let start = exprs.iter().map(|e| e.span.start).min().unwrap_or(0);
+        let end = exprs.iter().map(|e| e.span.end).max().unwrap_or(0);
+        Error::new(
+            ErrorKind::UnknownResult {
+                fields: e.unknown.iter().collect(),
+            },
+            Span::new(start, end),
+            "",
+        )
     }
 
     /// Evaluates the marker with three values under the `spec-2026` profile (Kleene logic:
@@ -302,9 +354,11 @@ impl MarkerTree {
 
     /// Evaluates the marker with three values under `profile`.
     ///
-    /// Every comparison is evaluated, even once the result is decided, so that an undefined
-    /// comparison is reported whatever the environment (as pypa/packaging does), and the set of
-    /// unknown fields does not depend on evaluation order.
+    /// Under [`Profile::Packaging`] every comparison is evaluated, even once the result is
+    /// decided, so that an undefined comparison is reported whatever the environment, as
+    /// pypa/packaging does. Under [`Profile::Spec2026`] a marker parsed with that profile
+    /// cannot fail to evaluate, and evaluation stops once the result is decided. The set of
+    /// unknown fields never depends on evaluation order.
     ///
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
@@ -323,39 +377,67 @@ impl MarkerExpression {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate(&self, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
+        self.eval(env, profile)
+            .map(Tri::evaluation)
+            .map_err(|f| f.into_error())
+    }
+
+    #[inline]
+    fn eval(&self, env: &Environment, profile: Profile) -> Result<Tri, Box<Failure>> {
         let r = match profile {
             Profile::Spec2026 => crate::compare::spec2026(self, env),
             Profile::Packaging => crate::compare::packaging(self, env),
         };
-        r.map_err(|kind| Error::new(kind, self.span, ""))
+        r.map_err(|kind| Failure::new(kind, self.span))
+    }
+}
+
+/// An evaluation error on its way up the tree, boxed so that results stay in registers.
+struct Failure {
+    kind: Box<ErrorKind>,
+    span: Span,
+}
+
+impl Failure {
+    #[cold]
+    fn new(kind: Box<ErrorKind>, span: Span) -> Box<Failure> {
+        Box::new(Failure { kind, span })
+    }
+
+    #[cold]
+    fn into_error(self) -> Error {
+        Error::new(*self.kind, self.span, "")
     }
 }
 
 fn eval_tree(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
+    eval_node(tree, env, profile)
+        .map(Tri::evaluation)
+        .map_err(|f| f.into_error())
+}
+
+fn eval_node(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<Tri, Box<Failure>> {
     let (children, is_and) = match tree {
-        MarkerTree::Expression(e) => return e.evaluate(env, profile),
+        MarkerTree::Expression(e) => return e.eval(env, profile),
         MarkerTree::And(c) => (c, true),
         MarkerTree::Or(c) => (c, false),
     };
-    let mut truth = if is_and { Truth::True } else { Truth::False };
-    let mut unknown = FieldSet::EMPTY;
+    // Under spec-2026 a marker parsed with spec-2026 cannot fail to evaluate, so evaluation
+    // stops as soon as an operand decides the result (Kleene logic makes the unknown fields
+    // of an unknown result the same either way). Under packaging every comparison is
+    // evaluated, so that an undefined one is reported whatever the others decide.
+    let short_circuit = profile == Profile::Spec2026;
+    let decisive = Tri::known(!is_and);
+    let mut acc = Tri::known(is_and);
     for c in children {
-        let r = eval_tree(c, env, profile)?;
-        if r.truth == Truth::Unknown {
-            unknown = unknown.union(r.unknown);
-        }
-        truth = if is_and {
-            truth.and(r.truth)
-        } else {
-            truth.or(r.truth)
+        let r = match c {
+            MarkerTree::Expression(e) => e.eval(env, profile)?,
+            c => eval_node(c, env, profile)?,
         };
+        if short_circuit && r == decisive {
+            return Ok(decisive);
+        }
+        acc = if is_and { acc.and(r) } else { acc.or(r) };
     }
-    Ok(Evaluation {
-        truth,
-        unknown: if truth == Truth::Unknown {
-            unknown
-        } else {
-            FieldSet::EMPTY
-        },
-    })
+    Ok(acc)
 }

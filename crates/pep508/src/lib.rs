@@ -39,9 +39,11 @@
 //!
 //! Evaluation is three-valued ([`Truth`]): an [`EnvValue::Unknown`] value makes a comparison
 //! unknown, and `and`/`or` follow Kleene logic, so `False and Unknown` is False. The
-//! plain-`bool` API maps Unknown by an [`UnknownPolicy`], by default an error (`E004`). Every
-//! comparison is evaluated, so an undefined one is reported whatever the other branches decide
-//! and the set of unknown fields does not depend on evaluation order.
+//! plain-`bool` API maps Unknown by an [`UnknownPolicy`], by default an error (`E004`). Under
+//! the `packaging` profile every comparison is evaluated, so an undefined one is reported
+//! whatever the other branches decide; a `spec-2026` marker cannot fail to evaluate, so its
+//! evaluation stops once the result is decided. The set of unknown fields never depends on
+//! evaluation order.
 //!
 //! # Diagnostics
 //!

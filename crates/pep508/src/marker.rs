@@ -269,41 +269,6 @@ impl MarkerTree {
         MarkerTree::Or(children)
     }
 
-    /// Builds an `and` of `children`, flattening nested `and`s; one child is returned as is.
-    pub(crate) fn all(children: Vec<MarkerTree>) -> MarkerTree {
-        Self::join(children, true)
-    }
-
-    /// Builds an `or` of `children`, flattening nested `or`s; one child is returned as is.
-    pub(crate) fn any(children: Vec<MarkerTree>) -> MarkerTree {
-        Self::join(children, false)
-    }
-
-    fn join(children: Vec<MarkerTree>, and: bool) -> MarkerTree {
-        let mut children = children;
-        if children.len() == 1 {
-            if let Some(only) = children.pop() {
-                return only;
-            }
-        }
-        {
-            let mut flat = Vec::with_capacity(children.len());
-            for c in children {
-                match (c, and) {
-                    (MarkerTree::And(inner), true) | (MarkerTree::Or(inner), false) => {
-                        flat.extend(inner)
-                    }
-                    (c, _) => flat.push(c),
-                }
-            }
-            if and {
-                MarkerTree::And(flat)
-            } else {
-                MarkerTree::Or(flat)
-            }
-        }
-    }
-
     /// Every comparison in the tree, left to right.
     pub fn expressions(&self) -> Vec<&MarkerExpression> {
         let mut out = Vec::new();

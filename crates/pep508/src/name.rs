@@ -26,7 +26,8 @@ pub fn normalize_name(name: &str) -> String {
     out
 }
 
-fn is_normalized(name: &str) -> bool {
+/// Whether `normalize_name(name) == name`.
+pub(crate) fn is_normalized(name: &str) -> bool {
     let b = name.as_bytes();
     !b.iter().enumerate().any(|(i, &c)| {
         c.is_ascii_uppercase()

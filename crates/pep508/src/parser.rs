@@ -5,7 +5,7 @@
 //! without recursion (an explicit stack of open parentheses), so no input can overflow the
 //! stack however deep it nests; the nesting limit only bounds the size of the tree.
 
-use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::bytes::complete::{take_while, take_while1};
 
 use markerspec_pep440::{Operator, VersionSpecifier, VersionSpecifiers};
 
@@ -109,6 +109,48 @@ impl ParseOptions {
     }
 }
 
+/// The operands of an `and` (or `or`) chain, kept flat, allocating nothing for a chain of one.
+#[derive(Default)]
+struct Chain {
+    first: Option<MarkerTree>,
+    rest: Vec<MarkerTree>,
+}
+
+impl Chain {
+    /// Adds an operand; an operand of the same kind (`a and (b and c)`) is spliced in.
+    fn push(&mut self, tree: MarkerTree, and: bool) {
+        match (tree, and) {
+            (MarkerTree::And(children), true) | (MarkerTree::Or(children), false) => {
+                for c in children {
+                    self.push_one(c);
+                }
+            }
+            (tree, _) => self.push_one(tree),
+        }
+    }
+
+    fn push_one(&mut self, tree: MarkerTree) {
+        if let Some(first) = self.first.take() {
+            self.rest.reserve_exact(2);
+            self.rest.push(first);
+        }
+        if self.rest.is_empty() {
+            self.first = Some(tree);
+        } else {
+            self.rest.push(tree);
+        }
+    }
+
+    /// The chain as one tree. Only called on a chain with at least one operand.
+    fn finish(self, and: bool) -> MarkerTree {
+        match self.first {
+            Some(only) => only,
+            None if and => MarkerTree::And(self.rest),
+            None => MarkerTree::Or(self.rest),
+        }
+    }
+}
+
 pub(crate) struct Parser<'a, 'r> {
     input: &'a str,
     pos: usize,
@@ -125,14 +167,6 @@ fn is_python_space(c: char) -> bool {
 /// Python's `\w` for `str` patterns, which decides keyword boundaries.
 fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
-}
-
-fn is_wsp(c: char) -> bool {
-    c == ' ' || c == '\t'
-}
-
-fn is_version_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '.' | '*' | '+' | '!' | '-' | '_')
 }
 
 impl<'a, 'r> Parser<'a, 'r> {
@@ -184,16 +218,57 @@ impl<'a, 'r> Parser<'a, 'r> {
         }
     }
 
+    /// Runs a nom lexeme over the bytes at the cursor, for lexemes made of ASCII bytes (so
+    /// that the match ends on a character boundary); on success moves past it and returns the
+    /// text matched.
+    fn lex_ascii(
+        &mut self,
+        mut p: impl nom::Parser<&'a [u8], Output = &'a [u8], Error = nom::error::Error<&'a [u8]>>,
+    ) -> Option<&'a str> {
+        let start = self.pos;
+        match p.parse(&self.input.as_bytes()[start..]) {
+            Ok((_, matched)) => {
+                self.pos = start + matched.len();
+                Some(&self.input[start..self.pos])
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// Whether the next byte is `b`.
+    #[inline]
+    fn peek_is(&self, b: u8) -> bool {
+        self.input.as_bytes().get(self.pos) == Some(&b)
+    }
+
     /// `wsp*`: spaces and tabs.
+    #[inline]
     fn ws(&mut self) {
-        self.lex(take_while(is_wsp));
+        let bytes = self.input.as_bytes();
+        if matches!(bytes.get(self.pos), Some(b' ' | b'\t')) {
+            self.lex_ascii(take_while(|b: u8| b == b' ' || b == b'\t'));
+        }
+    }
+
+    /// A comparison operator: `===`, `==`, `~=`, `!=`, `<=`, `>=`, `<`, `>`, longest first.
+    fn lex_operator(&mut self) -> Option<&'a str> {
+        let rest = &self.input.as_bytes()[self.pos..];
+        let len = match rest {
+            [b'=', b'=', b'=', ..] => 3,
+            [b'=' | b'~' | b'!' | b'<' | b'>', b'=', ..] => 2,
+            [b'<' | b'>', ..] => 1,
+            _ => return None,
+        };
+        let start = self.pos;
+        self.pos += len;
+        Some(&self.input[start..self.pos])
     }
 
     /// A keyword followed by a non-word character or the end, as Python's `\bkw\b`.
     fn keyword(&mut self, kw: &'static str) -> bool {
         let rest = self.rest();
         if rest.starts_with(kw) && !rest[kw.len()..].chars().next().is_some_and(is_word) {
-            self.lex(tag(kw));
+            self.pos += kw.len();
             true
         } else {
             false
@@ -250,7 +325,7 @@ impl<'a, 'r> Parser<'a, 'r> {
         let name = self.parse_identifier(true)?;
         let name = PackageName::new_unchecked(name);
         self.ws();
-        let extras = if self.peek() == Some('[') {
+        let extras = if self.peek_is(b'[') {
             self.parse_extras()?
         } else {
             Vec::new()
@@ -258,7 +333,7 @@ impl<'a, 'r> Parser<'a, 'r> {
         self.ws();
         let mut version_or_url = None;
         let mut marker = None;
-        if self.peek() == Some('@') {
+        if self.peek_is(b'@') {
             // > urlspec = '@' wsp* <URI_reference>
             let at = self.pos;
             self.pos += 1;
@@ -277,7 +352,7 @@ impl<'a, 'r> Parser<'a, 'r> {
             // > (wsp+ quoted_marker?)?
             self.ws();
             if !self.at_end() {
-                if self.peek() == Some(';') {
+                if self.peek_is(b';') {
                     marker = Some(self.parse_quoted_marker()?);
                 } else {
                     let (found, span) = self.found();
@@ -291,7 +366,7 @@ impl<'a, 'r> Parser<'a, 'r> {
                 }
             }
         } else {
-            let specifiers = if self.peek() == Some('(') {
+            let specifiers = if self.peek_is(b'(') {
                 self.parse_paren_specifiers()?
             } else if self.rest().starts_with(['<', '>', '=', '!', '~']) {
                 self.parse_version_many()?
@@ -305,7 +380,7 @@ impl<'a, 'r> Parser<'a, 'r> {
             }
             self.ws();
             if !self.at_end() {
-                if self.peek() == Some(';') {
+                if self.peek_is(b';') {
                     marker = Some(self.parse_quoted_marker()?);
                 } else {
                     let (found, span) = self.found();
@@ -337,8 +412,8 @@ impl<'a, 'r> Parser<'a, 'r> {
     /// ```
     fn parse_identifier(&mut self, package: bool) -> Result<&'a str, Error> {
         let start = self.pos;
-        let Some(word) = self.lex(take_while1(|c: char| {
-            c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
+        let Some(word) = self.lex_ascii(take_while1(|b: u8| {
+            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')
         })) else {
             let (found, span) = self.found();
             return Err(self.error(
@@ -439,13 +514,13 @@ impl<'a, 'r> Parser<'a, 'r> {
         let open = self.pos;
         self.pos += 1;
         self.ws();
-        let specs = if self.peek() == Some(')') {
+        let specs = if self.peek_is(b')') {
             Vec::new()
         } else {
             self.parse_version_many()?
         };
         self.ws();
-        if self.peek() == Some(')') {
+        if self.peek_is(b')') {
             self.pos += 1;
             Ok(specs)
         } else if self.at_end() {
@@ -474,7 +549,7 @@ impl<'a, 'r> Parser<'a, 'r> {
             self.ws();
             specs.push(self.parse_version_one()?);
             self.ws();
-            if self.peek() != Some(',') {
+            if !self.peek_is(b',') {
                 break;
             }
             self.pos += 1;
@@ -493,16 +568,7 @@ impl<'a, 'r> Parser<'a, 'r> {
 
     fn parse_version_one(&mut self) -> Result<VersionSpecifier, Error> {
         let op_start = self.pos;
-        let Some(op_text) = self.lex(nom::branch::alt((
-            tag("==="),
-            tag("=="),
-            tag("~="),
-            tag("!="),
-            tag("<="),
-            tag(">="),
-            tag("<"),
-            tag(">"),
-        ))) else {
+        let Some(op_text) = self.lex_operator() else {
             let (found, span) = self.found();
             return Err(self.error(ErrorKind::ExpectedVersionOperator { found }, span));
         };
@@ -520,7 +586,9 @@ impl<'a, 'r> Parser<'a, 'r> {
                 !is_python_space(c) && c != ';' && c != ')' && c != ','
             }))
         } else {
-            self.lex(take_while1(is_version_char))
+            self.lex_ascii(take_while1(|b: u8| {
+                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'*' | b'+' | b'!' | b'-' | b'_')
+            }))
         };
         let Some(version) = version else {
             return Err(self.error(
@@ -581,29 +649,32 @@ impl<'a, 'r> Parser<'a, 'r> {
     /// Parsed with an explicit stack: each open parenthesis pushes a frame that collects the
     /// `or`-groups of `and`-terms inside it.
     fn parse_marker(&mut self) -> Result<MarkerTree, Error> {
+        /// The operands of one parenthesised level: finished `or` branches, and the `and`
+        /// chain being read.
         #[derive(Default)]
         struct Frame {
             open: usize,
-            ors: Vec<MarkerTree>,
-            ands: Vec<MarkerTree>,
+            ors: Chain,
+            ands: Chain,
         }
         impl Frame {
             fn finish(mut self) -> MarkerTree {
-                let and = MarkerTree::all(std::mem::take(&mut self.ands));
-                self.ors.push(and);
-                MarkerTree::any(self.ors)
+                let and = std::mem::take(&mut self.ands).finish(true);
+                self.ors.push(and, false);
+                self.ors.finish(false)
             }
         }
-        let mut stack = vec![Frame {
+        let mut root = Frame {
             open: self.pos,
-            ors: Vec::new(),
-            ands: Vec::new(),
-        }];
+            ..Frame::default()
+        };
+        // Open parentheses above the root; empty (and unallocated) for most markers.
+        let mut nested: Vec<Frame> = Vec::new();
         'atom: loop {
             // > marker_atom = wsp* '(' marker wsp* ')' | marker_item
             self.ws();
-            while self.peek() == Some('(') {
-                if stack.len() > self.opts.max_nesting {
+            while self.peek_is(b'(') {
+                if nested.len() >= self.opts.max_nesting {
                     return Err(self.error(
                         ErrorKind::NestingTooDeep {
                             limit: self.opts.max_nesting,
@@ -611,10 +682,9 @@ impl<'a, 'r> Parser<'a, 'r> {
                         Span::new(self.pos, self.pos + 1),
                     ));
                 }
-                stack.push(Frame {
+                nested.push(Frame {
                     open: self.pos,
-                    ors: Vec::new(),
-                    ands: Vec::new(),
+                    ..Frame::default()
                 });
                 self.pos += 1;
                 self.ws();
@@ -623,38 +693,38 @@ impl<'a, 'r> Parser<'a, 'r> {
             let mut tree = MarkerTree::Expression(expr);
             loop {
                 self.ws();
-                let top = stack.len() - 1;
-                stack[top].ands.push(tree);
+                let frame = nested.last_mut().unwrap_or(&mut root);
+                frame.ands.push(tree, true);
                 if self.keyword("and") {
                     continue 'atom;
                 }
                 if self.keyword("or") {
-                    let frame = &mut stack[top];
-                    let and = MarkerTree::all(std::mem::take(&mut frame.ands));
-                    frame.ors.push(and);
+                    let and = std::mem::take(&mut frame.ands).finish(true);
+                    frame.ors.push(and, false);
                     continue 'atom;
                 }
-                if self.peek() == Some(')') && stack.len() > 1 {
-                    self.pos += 1;
-                    let frame = stack.pop().unwrap_or_default();
-                    tree = frame.finish();
-                    continue;
+                if self.peek_is(b')') {
+                    if let Some(frame) = nested.pop() {
+                        self.pos += 1;
+                        tree = frame.finish();
+                        continue;
+                    }
                 }
                 break 'atom;
             }
         }
-        if stack.len() > 1 {
-            let open = stack.last().map_or(0, |f| f.open);
-            let err_span = Span::new(open, open + 1);
+        if let Some(frame) = nested.last() {
             if self.at_end() {
-                return Err(self.error(ErrorKind::UnclosedParen, err_span));
+                return Err(self.error(
+                    ErrorKind::UnclosedParen,
+                    Span::new(frame.open, frame.open + 1),
+                ));
             }
             let (found, span) = self.found();
-            let _ = err_span;
             return Err(self.error(ErrorKind::UnexpectedAfterMarker { found }, span));
         }
-        let frame = stack.pop().unwrap_or_default();
-        Ok(frame.finish())
+        let _ = root.open;
+        Ok(root.finish())
     }
 
     /// ```text
@@ -695,7 +765,10 @@ impl<'a, 'r> Parser<'a, 'r> {
         match self.peek() {
             Some(q @ ('"' | '\'')) => {
                 self.pos += 1;
-                let raw = self.lex(take_while(|c: char| c != q)).unwrap_or("");
+                let quote = q as u8;
+                let raw = self
+                    .lex_ascii(take_while(move |b: u8| b != quote))
+                    .unwrap_or("");
                 if self.peek() != Some(q) {
                     return Err(self.error(
                         ErrorKind::UnterminatedString { quote: q },
@@ -720,9 +793,20 @@ impl<'a, 'r> Parser<'a, 'r> {
                 Ok(MarkerValue::Literal(decoded.value.into()))
             }
             Some(c) if is_word(c) => {
-                let word = self
-                    .lex(take_while1(|c: char| is_word(c) || c == '.'))
+                let mut word = self
+                    .lex_ascii(take_while(|b: u8| {
+                        b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
+                    }))
                     .unwrap_or("");
+                if self.peek().is_some_and(|c| is_word(c) || c == '.') {
+                    // A non-ASCII letter continues the word (Python's `\w` is Unicode).
+                    let rest = self.rest();
+                    let more = rest
+                        .find(|c: char| !(is_word(c) || c == '.'))
+                        .unwrap_or(rest.len());
+                    self.pos += more;
+                    word = &self.input[start..self.pos];
+                }
                 let span = Span::new(start, self.pos);
                 match field::lookup(word, self.opts.dialect) {
                     Lookup::Canonical(f) => Ok(MarkerValue::Field(f)),
@@ -771,7 +855,9 @@ impl<'a, 'r> Parser<'a, 'r> {
         }
         let not_start = self.pos;
         if self.keyword("not") {
-            let gap = self.lex(take_while1(is_wsp)).is_some();
+            let gap = self
+                .lex_ascii(take_while1(|b: u8| b == b' ' || b == b'\t'))
+                .is_some();
             if gap && self.keyword("in") {
                 return Ok(MarkerOperator::NotIn);
             }
@@ -780,16 +866,7 @@ impl<'a, 'r> Parser<'a, 'r> {
                 Span::new(not_start, self.pos),
             ));
         }
-        let op = self.lex(nom::branch::alt((
-            tag("==="),
-            tag("=="),
-            tag("~="),
-            tag("!="),
-            tag("<="),
-            tag(">="),
-            tag("<"),
-            tag(">"),
-        )));
+        let op = self.lex_operator();
         Ok(match op {
             Some("===") => MarkerOperator::ExactEqual,
             Some("==") => MarkerOperator::Equal,

@@ -6,14 +6,24 @@
 
 use std::borrow::Cow;
 
-/// Characters the specification's `python_str_c` rule allows inside quotes (besides the
-/// other quote character).
-fn is_python_str_c(c: char) -> bool {
-    c == ' '
-        || c == '\t'
-        || c.is_ascii_alphanumeric()
-        || "().{}-_*#:;,/?[]!~`@$%^&=+|<>".contains(c)
-}
+/// Bytes the specification's `python_str_c` rule allows inside quotes (besides the other quote
+/// character): space, tab, ASCII letters and digits, and `().{}-_*#:;,/?[]!~`@$%^&=+|<>`.
+const PYTHON_STR_C: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut i = 0;
+    while i < 128 {
+        let c = i as u8;
+        t[i] = c.is_ascii_alphanumeric() || c == b' ' || c == b'\t';
+        i += 1;
+    }
+    let punct = b"().{}-_*#:;,/?[]!~`@$%^&=+|<>";
+    let mut j = 0;
+    while j < punct.len() {
+        t[punct[j] as usize] = true;
+        j += 1;
+    }
+    t
+};
 
 /// The decoded content of a quoted string, and whether it strays from the specification.
 pub(crate) struct Decoded<'a> {
@@ -27,21 +37,24 @@ pub(crate) struct Decoded<'a> {
 /// A reason, when Python would reject the literal: a line break or NUL inside it, or a
 /// malformed `\x`, `\u`, `\U` or `\N` escape.
 pub(crate) fn decode(raw: &str, quote: char) -> Result<Decoded<'_>, String> {
-    let non_standard = !raw
-        .chars()
-        .all(|c| is_python_str_c(c) || (c != quote && (c == '"' || c == '\'')));
-    // A line break is only allowed right after a backslash (Python's line continuation).
+    // One pass over the bytes: most strings are plain and borrowed as they are.
+    let mut non_standard = false;
+    let mut escapes = false;
     let mut prev_backslashes = 0usize;
-    for c in raw.chars() {
-        if (c == '\n' || c == '\r') && prev_backslashes % 2 == 0 {
-            return Err("a quoted string cannot contain a line break".into());
+    for &b in raw.as_bytes() {
+        match b {
+            b'\n' | b'\r' if prev_backslashes % 2 == 0 => {
+                return Err("a quoted string cannot contain a line break".into());
+            }
+            0 => return Err("a quoted string cannot contain a NUL character".into()),
+            b'\\' => escapes = true,
+            b'"' | b'\'' if b as char != quote => {}
+            _ if b < 128 && PYTHON_STR_C[b as usize] => {}
+            _ => non_standard = true,
         }
-        prev_backslashes = if c == '\\' { prev_backslashes + 1 } else { 0 };
+        prev_backslashes = if b == b'\\' { prev_backslashes + 1 } else { 0 };
     }
-    if raw.contains('\0') {
-        return Err("a quoted string cannot contain a NUL character".into());
-    }
-    if !raw.contains('\\') {
+    if !escapes {
         return Ok(Decoded {
             value: Cow::Borrowed(raw),
             non_standard,
