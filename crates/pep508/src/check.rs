@@ -30,10 +30,10 @@ pub(crate) fn check(
             MarkerValue::Literal(l),
             MarkerValue::Field(Field::Extra | Field::Extras | Field::DependencyGroups),
         )
-        | (MarkerValue::Field(Field::Extra), MarkerValue::Literal(l)) => {
-            if !crate::name::is_normalized(l) {
-                *l = normalize_name(l).into();
-            }
+        | (MarkerValue::Field(Field::Extra), MarkerValue::Literal(l))
+            if !crate::name::is_normalized(l) =>
+        {
+            *l = normalize_name(l).into();
         }
         _ => {}
     }
