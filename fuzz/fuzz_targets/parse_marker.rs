@@ -1,0 +1,103 @@
+//! Bytes → UTF-8 → `MarkerTree::parse_with` in both dialects and both behaviour profiles,
+//! with and without lock-file context (`markerspec_fuzz::CONFIGS`).
+//!
+//! Checks: no panic; errors have a span inside the input on character boundaries, a known
+//! code and a rendering; on success `parse(display(m)) == m`, display is idempotent, and the
+//! reparsed tree evaluates as the original under a fixed environment; a `spec-2026` marker
+//! evaluates without error; the dialects agree on markers that read only standard fields, and
+//! lock-file context only adds; linear CPU time.
+
+#![no_main]
+
+use std::sync::OnceLock;
+
+use libfuzzer_sys::fuzz_target;
+use markerspec_fuzz::{
+    CONFIGS, Config, MAX_INPUT, TimeGuard, check_configs, check_error, check_warnings, options,
+    reads_extended_field,
+};
+use markerspec_pep508::{EnvValue, Environment, Field, FieldType, MarkerTree, Profile};
+
+fn environment() -> &'static Environment {
+    static ENV: OnceLock<Environment> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new()
+            .with(Field::OsName, "posix")
+            .with(Field::SysPlatform, "linux")
+            .with(Field::PlatformMachine, "x86_64")
+            .with(Field::PlatformPythonImplementation, "CPython")
+            .with(Field::PlatformRelease, "6.5.0")
+            .with(Field::PlatformSystem, "Linux")
+            .with(Field::PlatformVersion, "#1 SMP")
+            .with(Field::PythonVersion, "3.12")
+            .with(Field::PythonFullVersion, "3.12.1")
+            .with(Field::ImplementationName, "cpython")
+            .with(Field::ImplementationVersion, "3.12.1")
+            .with(Field::CudaVersion, "12.4")
+            .with(Field::GlibcVersion, "2.35")
+            .with_extras(["test"]);
+        for &f in Field::ALL {
+            if f.field_type() == FieldType::Set {
+                let _ = env.set(f, EnvValue::Set(vec!["cuda".into(), "test".into()]));
+            }
+        }
+        env
+    })
+}
+
+fn parse(text: &str, config: Config) -> Option<MarkerTree> {
+    let opts = options(config);
+    let env = environment();
+    let mut warnings = Vec::new();
+    let result = MarkerTree::parse_with(text, &opts, &mut warnings);
+    check_warnings(&warnings, text);
+    match result {
+        Ok(tree) => {
+            let shown = tree.to_string();
+            let again =
+                MarkerTree::parse_with(&shown, &opts, &mut Vec::new()).unwrap_or_else(|e| {
+                    panic!("{config}: {text:?} displays as {shown:?}, which fails: {e:?}")
+                });
+            assert_eq!(
+                tree, again,
+                "{config}: {text:?} displays as {shown:?}, which parses to another tree"
+            );
+            assert_eq!(
+                again.to_string(),
+                shown,
+                "{config}: display is not idempotent for {text:?}"
+            );
+            let a = tree.evaluate_tristate_with(env, config.profile);
+            let b = again.evaluate_tristate_with(env, config.profile);
+            assert_eq!(
+                a.as_ref().map_err(|e| e.code()),
+                b.as_ref().map_err(|e| e.code()),
+                "{config}: {text:?} and {shown:?} evaluate differently"
+            );
+            if config.profile == Profile::Spec2026 {
+                assert!(
+                    a.is_ok(),
+                    "{config}: {text:?} parses but fails to evaluate: {a:?}"
+                );
+            }
+            Some(tree)
+        }
+        Err(err) => {
+            check_error(&err, text);
+            None
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    if data.len() > MAX_INPUT {
+        return;
+    }
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let guard = TimeGuard::start("parse_marker", data.len());
+    let results = CONFIGS.map(|config| parse(text, config));
+    check_configs(text, &results, reads_extended_field);
+    guard.finish();
+});

@@ -1,0 +1,61 @@
+//! Bytes → UTF-8 → `Requirement::parse_with` in both dialects and both behaviour profiles,
+//! with and without lock-file context (`markerspec_fuzz::CONFIGS`).
+//!
+//! Checks: no panic; errors have a span inside the input on character boundaries, a known
+//! code and a rendering; on success `parse(display(r)) == r` and display is idempotent; the
+//! dialects agree on every requirement whose marker reads only standard fields, and lock-file
+//! context only adds; linear CPU time.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use markerspec_fuzz::{
+    CONFIGS, Config, MAX_INPUT, TimeGuard, check_configs, check_error, check_warnings, options,
+    reads_extended_field,
+};
+use markerspec_pep508::Requirement;
+
+fn parse(text: &str, config: Config) -> Option<Requirement> {
+    let opts = options(config);
+    let mut warnings = Vec::new();
+    let result = Requirement::parse_with(text, &opts, &mut warnings);
+    check_warnings(&warnings, text);
+    match result {
+        Ok(req) => {
+            let shown = req.to_string();
+            let again =
+                Requirement::parse_with(&shown, &opts, &mut Vec::new()).unwrap_or_else(|e| {
+                    panic!("{config}: {text:?} displays as {shown:?}, which fails: {e:?}")
+                });
+            assert_eq!(
+                req, again,
+                "{config}: {text:?} displays as {shown:?}, which parses to another requirement"
+            );
+            assert_eq!(
+                again.to_string(),
+                shown,
+                "{config}: display is not idempotent for {text:?}"
+            );
+            Some(req)
+        }
+        Err(err) => {
+            check_error(&err, text);
+            None
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    if data.len() > MAX_INPUT {
+        return;
+    }
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let guard = TimeGuard::start("parse_requirement", data.len());
+    let results = CONFIGS.map(|config| parse(text, config));
+    check_configs(text, &results, |r: &Requirement| {
+        r.marker().is_some_and(reads_extended_field)
+    });
+    guard.finish();
+});
