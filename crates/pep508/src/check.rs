@@ -39,6 +39,7 @@ pub(crate) fn check(
     }
     let spec = opts.profile == Profile::Spec2026;
     e.spec = precompile(e);
+    e.fast = crate::compare::Fast::of(e);
     let has_spec = e.spec.is_some();
     match (&e.lhs, &e.rhs) {
         (MarkerValue::Literal(_), MarkerValue::Literal(_)) => {

@@ -90,6 +90,45 @@ fn member(f: Field, literal: &str, items: &[Box<str>]) -> bool {
     }
 }
 
+/// The shape of a comparison, found once at parse time, for which `spec-2026` has a shortcut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fast {
+    /// No shortcut: the general rules.
+    General,
+    /// `extra == "x"` or `extra != "x"`, in either order.
+    Extra {
+        /// `!=`.
+        negate: bool,
+    },
+    /// A `String` field `==` or `!=` a quoted string, in either order.
+    StrEq {
+        /// The field.
+        field: Field,
+        /// `!=`.
+        negate: bool,
+    },
+}
+
+impl Fast {
+    pub(crate) fn of(e: &MarkerExpression) -> Fast {
+        let field = match (&e.lhs, &e.rhs) {
+            (MarkerValue::Field(f), MarkerValue::Literal(_))
+            | (MarkerValue::Literal(_), MarkerValue::Field(f)) => *f,
+            _ => return Fast::General,
+        };
+        let negate = match e.op {
+            MarkerOperator::Equal => false,
+            MarkerOperator::NotEqual => true,
+            _ => return Fast::General,
+        };
+        match field.field_type() {
+            FieldType::Extra => Fast::Extra { negate },
+            FieldType::String => Fast::StrEq { field, negate },
+            _ => Fast::General,
+        }
+    }
+}
+
 /// Which operand is the variable.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Side {
@@ -101,8 +140,30 @@ enum Side {
 // spec-2026
 
 /// The installer reading of the living specification (`spec/SPEC.md` §5).
-#[inline]
+#[inline(always)]
 pub(crate) fn spec2026(e: &MarkerExpression, env: &Environment) -> Outcome {
+    if e.fast != Fast::General {
+        if let (MarkerValue::Literal(l), _) | (_, MarkerValue::Literal(l)) = (&e.lhs, &e.rhs) {
+            match e.fast {
+                Fast::Extra { negate } => {
+                    let requested = env.extras_slice().iter().any(|x| **x == **l);
+                    return Ok(Tri::known(requested != negate));
+                }
+                Fast::StrEq { field, negate } => {
+                    if let Some(EnvValue::String(s)) = env.get(field) {
+                        return Ok(Tri::known((**s == **l) != negate));
+                    }
+                }
+                Fast::General => {}
+            }
+        }
+    }
+    spec2026_general(e, env)
+}
+
+/// The rules of `spec/SPEC.md` §5 for any comparison.
+#[inline(never)]
+fn spec2026_general(e: &MarkerExpression, env: &Environment) -> Outcome {
     match (&e.lhs, &e.rhs) {
         (MarkerValue::Field(f), MarkerValue::Literal(l)) => {
             spec_field(e, env, *f, l, Side::FieldLeft)

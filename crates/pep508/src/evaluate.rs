@@ -319,8 +319,13 @@ impl MarkerTree {
     ///
     /// # Errors
     /// As [`MarkerTree::evaluate`]; `E004` only under [`UnknownPolicy::Error`].
+    #[inline]
     pub fn evaluate_with(&self, env: &Environment, options: EvalOptions) -> Result<bool, Error> {
-        let tri = eval_node(self, env, options.profile).map_err(|f| f.into_error())?;
+        let tri = match self {
+            MarkerTree::Expression(e) => e.eval(env, options.profile),
+            tree => eval_node(tree, env, options.profile),
+        }
+        .map_err(|f| f.into_error())?;
         match (tri.truth_bits(), options.unknown) {
             (T_TRUE, _) | (T_UNKNOWN, UnknownPolicy::True) => Ok(true),
             (T_FALSE, _) | (T_UNKNOWN, UnknownPolicy::False) => Ok(false),
@@ -382,7 +387,7 @@ impl MarkerExpression {
             .map_err(|f| f.into_error())
     }
 
-    #[inline]
+    #[inline(always)]
     fn eval(&self, env: &Environment, profile: Profile) -> Result<Tri, Box<Failure>> {
         let r = match profile {
             Profile::Spec2026 => crate::compare::spec2026(self, env),

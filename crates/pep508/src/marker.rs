@@ -150,6 +150,8 @@ pub struct MarkerExpression {
     pub(crate) span: Span,
     /// For `version_field OP "literal"`: the literal read as a PEP 440 specifier, when it is one.
     pub(crate) spec: Option<Box<VersionSpecifier>>,
+    /// The shape of the comparison, for the evaluator's shortcuts.
+    pub(crate) fast: crate::compare::Fast,
 }
 
 impl MarkerExpression {
@@ -161,8 +163,10 @@ impl MarkerExpression {
             rhs,
             span: Span::default(),
             spec: None,
+            fast: crate::compare::Fast::General,
         };
         e.spec = crate::compare::precompile(&e);
+        e.fast = crate::compare::Fast::of(&e);
         e
     }
 

@@ -266,8 +266,7 @@ impl<'a, 'r> Parser<'a, 'r> {
 
     /// A keyword followed by a non-word character or the end, as Python's `\bkw\b`.
     fn keyword(&mut self, kw: &'static str) -> bool {
-        let rest = self.rest();
-        if rest.starts_with(kw) && !rest[kw.len()..].chars().next().is_some_and(is_word) {
+        if self.at_keyword(kw) {
             self.pos += kw.len();
             true
         } else {
@@ -649,6 +648,29 @@ impl<'a, 'r> Parser<'a, 'r> {
     /// Parsed with an explicit stack: each open parenthesis pushes a frame that collects the
     /// `or`-groups of `and`-terms inside it.
     fn parse_marker(&mut self) -> Result<MarkerTree, Error> {
+        // Most markers are one comparison: read it without building any chain.
+        self.ws();
+        if self.peek_is(b'(') {
+            return self.parse_marker_chains(None);
+        }
+        let first = MarkerTree::Expression(self.parse_marker_item()?);
+        self.ws();
+        if self.at_keyword("and") || self.at_keyword("or") {
+            self.parse_marker_chains(Some(first))
+        } else {
+            Ok(first)
+        }
+    }
+
+    /// Whether the keyword is at the cursor (without moving past it).
+    fn at_keyword(&self, kw: &str) -> bool {
+        let rest = self.rest();
+        rest.starts_with(kw) && !rest[kw.len()..].chars().next().is_some_and(is_word)
+    }
+
+    /// The general case of [`Parser::parse_marker`]: `first`, when given, is the first
+    /// comparison, already read, with an `and` or `or` after it.
+    fn parse_marker_chains(&mut self, first: Option<MarkerTree>) -> Result<MarkerTree, Error> {
         /// The operands of one parenthesised level: finished `or` branches, and the `and`
         /// chain being read.
         #[derive(Default)]
@@ -670,10 +692,11 @@ impl<'a, 'r> Parser<'a, 'r> {
         };
         // Open parentheses above the root; empty (and unallocated) for most markers.
         let mut nested: Vec<Frame> = Vec::new();
+        let mut pending = first;
         'atom: loop {
             // > marker_atom = wsp* '(' marker wsp* ')' | marker_item
             self.ws();
-            while self.peek_is(b'(') {
+            while pending.is_none() && self.peek_is(b'(') {
                 if nested.len() >= self.opts.max_nesting {
                     return Err(self.error(
                         ErrorKind::NestingTooDeep {
@@ -689,8 +712,10 @@ impl<'a, 'r> Parser<'a, 'r> {
                 self.pos += 1;
                 self.ws();
             }
-            let expr = self.parse_marker_item()?;
-            let mut tree = MarkerTree::Expression(expr);
+            let mut tree = match pending.take() {
+                Some(tree) => tree,
+                None => MarkerTree::Expression(self.parse_marker_item()?),
+            };
             loop {
                 self.ws();
                 let frame = nested.last_mut().unwrap_or(&mut root);
@@ -754,6 +779,7 @@ impl<'a, 'r> Parser<'a, 'r> {
             rhs,
             span,
             spec: None,
+            fast: crate::compare::Fast::General,
         };
         crate::check::check(&mut expr, self.opts, &mut |w| self.warn(w, span))
             .map_err(|kind| self.error(kind, span))?;
