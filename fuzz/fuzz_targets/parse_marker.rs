@@ -13,8 +13,8 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use markerspec_fuzz::{
-    CONFIGS, Config, MAX_INPUT, TimeGuard, check_configs, check_error, check_warnings, options,
-    reads_extended_field,
+    CONFIGS, Config, MAX_INPUT, check_configs, check_error, check_warnings, options,
+    reads_extended_field, within_budget,
 };
 use markerspec_pep508::{EnvValue, Environment, Field, FieldType, MarkerTree, Profile};
 
@@ -96,8 +96,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let guard = TimeGuard::start("parse_marker", data.len());
-    let results = CONFIGS.map(|config| parse(text, config));
-    check_configs(text, &results, reads_extended_field);
-    guard.finish();
+    within_budget("parse_marker", data.len(), || {
+        let results = CONFIGS.map(|config| parse(text, config));
+        check_configs(text, &results, reads_extended_field);
+    });
 });

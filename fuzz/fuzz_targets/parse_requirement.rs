@@ -10,8 +10,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use markerspec_fuzz::{
-    CONFIGS, Config, MAX_INPUT, TimeGuard, check_configs, check_error, check_warnings, options,
-    reads_extended_field,
+    CONFIGS, Config, MAX_INPUT, check_configs, check_error, check_warnings, options,
+    reads_extended_field, within_budget,
 };
 use markerspec_pep508::Requirement;
 
@@ -52,10 +52,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let guard = TimeGuard::start("parse_requirement", data.len());
-    let results = CONFIGS.map(|config| parse(text, config));
-    check_configs(text, &results, |r: &Requirement| {
-        r.marker().is_some_and(reads_extended_field)
+    within_budget("parse_requirement", data.len(), || {
+        let results = CONFIGS.map(|config| parse(text, config));
+        check_configs(text, &results, |r: &Requirement| {
+            r.marker().is_some_and(reads_extended_field)
+        });
     });
-    guard.finish();
 });

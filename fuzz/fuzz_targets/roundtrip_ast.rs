@@ -13,7 +13,9 @@
 
 use arbitrary::Unstructured;
 use libfuzzer_sys::{Corpus, fuzz_target};
-use markerspec_fuzz::{MAX_INPUT, TimeGuard, check_error, check_warnings, gen_marker, options};
+use markerspec_fuzz::{
+    MAX_INPUT, MarkerCase, check_error, check_warnings, gen_marker, options, within_budget,
+};
 use markerspec_pep508::MarkerTree;
 
 fuzz_target!(|data: &[u8]| -> Corpus {
@@ -24,7 +26,10 @@ fuzz_target!(|data: &[u8]| -> Corpus {
     let Ok(case) = gen_marker(&mut u) else {
         return Corpus::Reject;
     };
-    let guard = TimeGuard::start("roundtrip_ast", case.text.len());
+    within_budget("roundtrip_ast", case.text.len(), || check(&case))
+});
+
+fn check(case: &MarkerCase) -> Corpus {
     let opts = options(case.config);
     let mut warnings = Vec::new();
     let parsed = MarkerTree::parse_with(&case.text, &opts, &mut warnings);
@@ -70,6 +75,5 @@ fuzz_target!(|data: &[u8]| -> Corpus {
         case.config, case.text
     );
     assert_eq!(again.to_string(), shown, "display is not idempotent");
-    guard.finish();
     Corpus::Keep
-});
+}
