@@ -122,7 +122,7 @@ impl EnvironmentProvider for NoWheelContext {
     fn provide(&self, request: FieldSet) -> Result<Facts, ProviderError> {
         let mut facts = Facts::new();
         let p = Provenance::new("context", "no wheel").with_detail(
-            "the variant fields describe the wheel being installed (PEP 825); none is",
+            "the variant fields describe the wheel being installed (PEP 825), and there is none",
         );
         for field in request.iter().filter(|f| variant_fields().contains(*f)) {
             facts.absent(field, p.clone());
