@@ -1,0 +1,185 @@
+//! markerspec's own implementation, as an [`Implementation`].
+
+use markerspec_pep508 as pep508;
+use markerspec_pep508::{MarkerTree, ParseOptions, Requirement, Truth};
+
+use crate::case::{Dialect, Expected, Kind, Profile};
+use crate::runner::{Evaluated, Implementation, Parsed, Request, TestResult};
+
+/// `markerspec-pep508`, under the `spec-2026` and `packaging` profiles.
+///
+/// ```
+/// use markerspec_conformance::{Cases, Runner, builtin::Markerspec};
+/// Runner::new()
+///     .include("spec-examples")
+///     .blacklist(Markerspec::BLACKLIST)
+///     .run(&Cases::all(), &mut Markerspec::new())
+///     .assert();
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Markerspec {
+    _private: (),
+}
+
+impl Markerspec {
+    /// The implementation.
+    pub fn new() -> Markerspec {
+        Markerspec::default()
+    }
+
+    /// Where markerspec knowingly differs from what the vectors pin, with the reason. (The
+    /// `uv` profile is not declared here: markerspec does not claim it yet, so its cases are
+    /// skipped, with that reason.)
+    pub const BLACKLIST: &'static [(&'static str, &'static str)] = &[
+        (
+            "packaging:*#canonical",
+            "markerspec prints a group that precedence makes redundant without its parentheses \
+             (`a and b or c`), where packaging 26.4 keeps every group as written \
+             (`(a and b) or c`); both forms parse back to the same marker",
+        ),
+        (
+            "packaging:marker-syntax/escapes-118",
+            "`\\N{NAME}` escapes in quoted strings need Unicode's name table; markerspec \
+             rejects them (M007)",
+        ),
+        (
+            "packaging:marker-syntax/escapes-119",
+            "`\\N{NAME}` escapes in quoted strings need Unicode's name table; markerspec \
+             rejects them (M007)",
+        ),
+        (
+            "packaging:marker-syntax/escapes-120",
+            "`\\N{NAME}` escapes in quoted strings need Unicode's name table; markerspec \
+             rejects them (M007)",
+        ),
+        (
+            "packaging:requirements/specifiers-2091",
+            "packaging's `===` token swallows the commas after it and re-splits them, skipping \
+             empty items (`pkg===a,,>=1`); markerspec rejects the empty item",
+        ),
+        (
+            "packaging:requirements/specifiers-2092",
+            "packaging's `===` token swallows the commas after it and re-splits them, skipping \
+             empty items (`pkg===a,,>=1`); markerspec rejects the empty item",
+        ),
+        (
+            "packaging:requirements/specifiers-2094",
+            "packaging's `===` token swallows the commas after it and re-splits them, skipping \
+             empty items (`pkg===a,,>=1`); markerspec rejects the empty item",
+        ),
+        (
+            "packaging:requirements/error-codes-109",
+            "markerspec's version numbers are 64-bit (V002); Python's integers are unbounded",
+        ),
+    ];
+
+    fn profile(profile: Profile) -> Option<pep508::Profile> {
+        match profile {
+            Profile::Spec2026 => Some(pep508::Profile::Spec2026),
+            Profile::Packaging => Some(pep508::Profile::Packaging),
+            Profile::Uv => None,
+        }
+    }
+
+    fn options(request: &Request<'_>, profile: pep508::Profile) -> ParseOptions {
+        let dialect = match request.case.dialect() {
+            Dialect::Pep508 => pep508::Dialect::Pep508,
+            Dialect::Extended => pep508::Dialect::Extended,
+        };
+        ParseOptions::default()
+            .dialect(dialect)
+            .profile(profile)
+            .lock_file(request.case.lock_file())
+    }
+
+    /// Parses the input; `Ok((canonical, marker))`.
+    fn parse_input(
+        request: &Request<'_>,
+        profile: pep508::Profile,
+    ) -> Result<(String, Option<MarkerTree>), pep508::Error> {
+        let opts = Markerspec::options(request, profile);
+        match request.case.kind() {
+            Kind::Requirement => Requirement::parse_with(request.input(), &opts, &mut |_| {})
+                .map(|r| (r.to_string(), r.marker().cloned())),
+            Kind::Marker => MarkerTree::parse_with(request.input(), &opts, &mut |_| {})
+                .map(|m| (m.to_string(), Some(m))),
+        }
+    }
+
+    /// The case's environment as markerspec's [`pep508::Environment`].
+    pub fn environment(request: &Request<'_>) -> Result<pep508::Environment, String> {
+        let doc = serde_json::to_value(request.environment()).map_err(|e| e.to_string())?;
+        let env: pep508::Environment =
+            serde_json::from_value(doc).map_err(|e| format!("invalid environment: {e}"))?;
+        Ok(env.with_extras(request.extras()))
+    }
+}
+
+const UV_SKIP: &str = "the uv profile is not implemented in markerspec-pep508 yet";
+
+impl Implementation for Markerspec {
+    fn name(&self) -> &str {
+        "builtin"
+    }
+
+    fn reports_codes(&self) -> bool {
+        true
+    }
+
+    fn supports(&self, profile: Profile, _dialect: Dialect) -> bool {
+        Markerspec::profile(profile).is_some()
+    }
+
+    fn parse(&mut self, request: &Request<'_>) -> TestResult<Parsed> {
+        let Some(profile) = Markerspec::profile(request.profile) else {
+            return TestResult::Skip(UV_SKIP.into());
+        };
+        TestResult::Ok(match Markerspec::parse_input(request, profile) {
+            Ok((canonical, _)) => Parsed::Valid {
+                canonical: Some(canonical),
+            },
+            Err(e) => Parsed::Invalid {
+                code: Some(e.code().to_string()),
+                message: Some(e.message()),
+            },
+        })
+    }
+
+    fn evaluate(&mut self, request: &Request<'_>) -> TestResult<Evaluated> {
+        let Some(profile) = Markerspec::profile(request.profile) else {
+            return TestResult::Skip(UV_SKIP.into());
+        };
+        let marker = match Markerspec::parse_input(request, profile) {
+            Ok((_, marker)) => marker,
+            Err(e) => {
+                return TestResult::Ok(Evaluated::Invalid {
+                    code: Some(e.code().to_string()),
+                    message: Some(e.message()),
+                });
+            }
+        };
+        let Some(marker) = marker else {
+            return TestResult::Ok(Evaluated::result(Expected::True));
+        };
+        let env = match Markerspec::environment(request) {
+            Ok(env) => env,
+            Err(e) => return TestResult::Fail(e),
+        };
+        TestResult::Ok(match marker.evaluate_tristate_with(&env, profile) {
+            Ok(e) => Evaluated::result(match e.truth {
+                Truth::True => Expected::True,
+                Truth::False => Expected::False,
+                Truth::Unknown => {
+                    let mut names: Vec<String> =
+                        e.unknown.iter().map(|f| f.name().to_string()).collect();
+                    names.sort();
+                    Expected::Unknown(names)
+                }
+            }),
+            Err(e) => Evaluated::Result {
+                result: Expected::Error(Some(e.code().to_string())),
+                message: Some(e.message()),
+            },
+        })
+    }
+}

@@ -1,0 +1,758 @@
+//! The test vectors: cases, their environments and their expected outcomes per profile.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::Path;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+/// A behaviour profile: whose answer a case's expectation records (`spec/SPEC.md` §5.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Profile {
+    /// `spec-2026`: the specification, normative.
+    Spec2026,
+    /// `packaging`: what pypa/packaging 26.4 does.
+    Packaging,
+    /// `uv`: what uv-pep508 0.0.72 does.
+    Uv,
+}
+
+impl Profile {
+    /// Every profile, in the order reports show them.
+    pub const ALL: &'static [Profile] = &[Profile::Spec2026, Profile::Packaging, Profile::Uv];
+
+    /// The profile's name in the vectors: `spec-2026`, `packaging`, `uv`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Spec2026 => "spec-2026",
+            Profile::Packaging => "packaging",
+            Profile::Uv => "uv",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Profile {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Profile, String> {
+        Profile::ALL
+            .iter()
+            .copied()
+            .find(|p| p.as_str() == s)
+            .ok_or_else(|| format!("unknown profile `{s}`, expected spec-2026, packaging or uv"))
+    }
+}
+
+impl Serialize for Profile {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Profile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Profile, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(D::Error::custom)
+    }
+}
+
+/// What the input is: a whole dependency specifier or a bare marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// `name [extras] (versions | @ url) ; marker`.
+    Requirement,
+    /// A marker expression, without the `;`.
+    Marker,
+}
+
+impl Kind {
+    /// `requirement` or `marker`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Requirement => "requirement",
+            Kind::Marker => "marker",
+        }
+    }
+}
+
+/// Which field names the parser accepts (`spec/SPEC.md` §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    /// The living specification's fields.
+    #[default]
+    Pep508,
+    /// The standard fields plus the extended ones of `spec/SPEC.md` §8.
+    Extended,
+}
+
+impl Dialect {
+    /// `pep508` or `extended`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Pep508 => "pep508",
+            Dialect::Extended => "extended",
+        }
+    }
+}
+
+/// One value of an environment document (`spec/SPEC.md` §11).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum EnvValue {
+    /// `null`: the value is Unknown.
+    Unknown,
+    /// A string; `""` is Absent for an extended field.
+    String(String),
+    /// A list of strings, for set-valued fields and `extra`; `[]` is Absent.
+    List(Vec<String>),
+}
+
+impl Serialize for EnvValue {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            EnvValue::Unknown => s.serialize_none(),
+            EnvValue::String(v) => s.serialize_str(v),
+            EnvValue::List(v) => v.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for EnvValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<EnvValue, D::Error> {
+        match Value::deserialize(d)? {
+            Value::Null => Ok(EnvValue::Unknown),
+            Value::String(s) => Ok(EnvValue::String(s)),
+            Value::Array(items) => items
+                .into_iter()
+                .map(|v| match v {
+                    Value::String(s) => Ok(s),
+                    other => Err(D::Error::custom(format!(
+                        "a list member must be a string, found {other}"
+                    ))),
+                })
+                .collect::<Result<_, _>>()
+                .map(EnvValue::List),
+            other => Err(D::Error::custom(format!(
+                "an environment value is a string, a list of strings or null, found {other}"
+            ))),
+        }
+    }
+}
+
+/// An environment document (`spec/SPEC.md` §11): field name → value. The requested extras are
+/// kept apart, in [`Case::extras`], so the document never holds the key `extra` once resolved.
+pub type Environment = BTreeMap<String, EnvValue>;
+
+/// What an implementation is expected to do with a case under one profile.
+///
+/// In the vectors: `{"parses": false, "error": "M002"}` for an input that must be rejected, or
+/// `{"canonical": "…", "result": …}` for one that must be accepted, where `canonical` (the
+/// printed form) and `result` (the evaluation in the case's environment) are each optional.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The input must be rejected; `error` is the diagnostic code when one is pinned.
+    Invalid {
+        /// The diagnostic code, e.g. `M002`; compared only for implementations that report
+        /// codes.
+        error: Option<String>,
+    },
+    /// The input must be accepted.
+    Valid {
+        /// The expected printed form, when pinned.
+        canonical: Option<String>,
+        /// The expected evaluation in the case's environment, when pinned.
+        result: Option<Expected>,
+    },
+}
+
+/// An expected (or observed) evaluation result.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Expected {
+    /// The marker holds.
+    True,
+    /// The marker does not hold.
+    False,
+    /// The result is Unknown because of these fields (sorted by byte order, `spec/SPEC.md`
+    /// §6.1). In the vectors: `"unknown: cuda_version,gpu_backends"`.
+    Unknown(Vec<String>),
+    /// Evaluation fails; the code (`E001`, `E002`, …) when pinned. In the vectors:
+    /// `{"error": "E002"}`.
+    Error(Option<String>),
+}
+
+impl Expected {
+    /// The value as the vectors write it.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Expected::True => Value::Bool(true),
+            Expected::False => Value::Bool(false),
+            Expected::Unknown(fields) => Value::String(format!("unknown: {}", fields.join(","))),
+            Expected::Error(code) => {
+                let mut m = serde_json::Map::new();
+                m.insert(
+                    "error".into(),
+                    code.clone().map(Value::String).unwrap_or(Value::Null),
+                );
+                Value::Object(m)
+            }
+        }
+    }
+
+    fn from_json(v: &Value) -> Result<Expected, String> {
+        match v {
+            Value::Bool(true) => Ok(Expected::True),
+            Value::Bool(false) => Ok(Expected::False),
+            Value::String(s) => parse_unknown(s).map(Expected::Unknown),
+            Value::Object(m) if m.len() == 1 => match m.get("error") {
+                Some(Value::String(c)) => Ok(Expected::Error(Some(c.clone()))),
+                Some(Value::Null) => Ok(Expected::Error(None)),
+                _ => Err(format!("a result object is {{\"error\": CODE}}, found {v}")),
+            },
+            _ => Err(format!(
+                "a result is true, false, \"unknown: FIELDS\" or {{\"error\": CODE}}, found {v}"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expected::True => f.write_str("true"),
+            Expected::False => f.write_str("false"),
+            Expected::Unknown(fields) => write!(f, "unknown: {}", fields.join(",")),
+            Expected::Error(Some(c)) => write!(f, "error {c}"),
+            Expected::Error(None) => f.write_str("error"),
+        }
+    }
+}
+
+/// Reads `unknown: a,b`: at least one field, sorted, no repeats.
+pub(crate) fn parse_unknown(s: &str) -> Result<Vec<String>, String> {
+    let rest = s
+        .strip_prefix("unknown: ")
+        .ok_or_else(|| format!("a string result is \"unknown: FIELDS\", found {s:?}"))?;
+    let fields: Vec<String> = rest.split(',').map(str::to_string).collect();
+    if fields.iter().any(String::is_empty) {
+        return Err(format!("empty field name in {s:?}"));
+    }
+    if fields.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(format!("fields must be sorted and distinct in {s:?}"));
+    }
+    Ok(fields)
+}
+
+impl Outcome {
+    /// Whether the input is expected to parse.
+    pub fn parses(&self) -> bool {
+        matches!(self, Outcome::Valid { .. })
+    }
+
+    /// The expected evaluation, when one is pinned.
+    pub fn result(&self) -> Option<&Expected> {
+        match self {
+            Outcome::Valid { result, .. } => result.as_ref(),
+            Outcome::Invalid { .. } => None,
+        }
+    }
+
+    /// The outcome as the vectors write it.
+    pub fn to_json(&self) -> Value {
+        let mut m = serde_json::Map::new();
+        match self {
+            Outcome::Invalid { error } => {
+                m.insert("parses".into(), Value::Bool(false));
+                if let Some(e) = error {
+                    m.insert("error".into(), Value::String(e.clone()));
+                }
+            }
+            Outcome::Valid { canonical, result } => {
+                if let Some(c) = canonical {
+                    m.insert("canonical".into(), Value::String(c.clone()));
+                }
+                if let Some(r) = result {
+                    m.insert("result".into(), r.to_json());
+                }
+            }
+        }
+        Value::Object(m)
+    }
+
+    fn from_json(v: &Value) -> Result<Outcome, String> {
+        let Value::Object(m) = v else {
+            return Err(format!("an outcome is an object, found {v}"));
+        };
+        for k in m.keys() {
+            if !matches!(k.as_str(), "parses" | "error" | "canonical" | "result") {
+                return Err(format!("unknown key `{k}` in an outcome"));
+            }
+        }
+        let parses = match m.get("parses") {
+            None => true,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => return Err(format!("`parses` is a boolean, found {other}")),
+        };
+        let string = |key: &str| -> Result<Option<String>, String> {
+            match m.get(key) {
+                None => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(other) => Err(format!("`{key}` is a string, found {other}")),
+            }
+        };
+        if parses {
+            if m.contains_key("error") {
+                return Err("`error` needs `\"parses\": false`".into());
+            }
+            Ok(Outcome::Valid {
+                canonical: string("canonical")?,
+                result: m.get("result").map(Expected::from_json).transpose()?,
+            })
+        } else {
+            if m.contains_key("canonical") || m.contains_key("result") {
+                return Err("an input that does not parse has no `canonical` or `result`".into());
+            }
+            Ok(Outcome::Invalid {
+                error: string("error")?,
+            })
+        }
+    }
+}
+
+impl Serialize for Outcome {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Outcome {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Outcome, D::Error> {
+        Outcome::from_json(&Value::deserialize(d)?).map_err(D::Error::custom)
+    }
+}
+
+/// A case as written in a vector file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCase {
+    name: String,
+    category: String,
+    kind: Kind,
+    input: String,
+    #[serde(default)]
+    dialect: Dialect,
+    #[serde(default)]
+    lock_file: bool,
+    #[serde(default)]
+    fixture: Option<String>,
+    #[serde(default)]
+    environment: Option<Environment>,
+    #[serde(default)]
+    extras: Option<Vec<String>>,
+    see: String,
+    #[serde(default)]
+    note: Option<String>,
+    expect: BTreeMap<Profile, Outcome>,
+}
+
+/// A vector file: `{"cases": [...]}` with an optional `$schema` and `description`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGroup {
+    #[serde(rename = "$schema", default)]
+    _schema: Option<String>,
+    #[serde(default)]
+    description: Option<String>,
+    cases: Vec<RawCase>,
+}
+
+/// One test case: an input, how to read it, an environment, and the expected outcome under each
+/// profile that pins one.
+#[derive(Debug, Clone)]
+pub struct Case {
+    group: String,
+    name: String,
+    full_name: String,
+    category: String,
+    kind: Kind,
+    input: String,
+    dialect: Dialect,
+    lock_file: bool,
+    fixture: Option<String>,
+    environment: Environment,
+    extras: Vec<String>,
+    see: String,
+    note: Option<String>,
+    expect: BTreeMap<Profile, Outcome>,
+}
+
+impl Case {
+    /// A case built from a protocol request: no name, no expectations.
+    pub(crate) fn adhoc(
+        kind: Kind,
+        input: String,
+        dialect: Dialect,
+        lock_file: bool,
+        environment: Environment,
+        extras: Vec<String>,
+    ) -> Case {
+        Case {
+            group: "request".into(),
+            name: "request-100".into(),
+            full_name: "request/request-100".into(),
+            category: "request".into(),
+            kind,
+            input,
+            dialect,
+            lock_file,
+            fixture: None,
+            environment,
+            extras,
+            see: String::new(),
+            note: None,
+            expect: BTreeMap::new(),
+        }
+    }
+
+    /// The group: the stem of the vector file, e.g. `versions`.
+    pub fn group(&self) -> &str {
+        &self.group
+    }
+    /// The name within the group, e.g. `prerelease-104`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// The full name, `group/name`, unique in a suite.
+    pub fn full_name(&self) -> &str {
+        &self.full_name
+    }
+    /// The category, e.g. `prereleases`; reports count results per category.
+    pub fn category(&self) -> &str {
+        &self.category
+    }
+    /// Whether the input is a requirement or a marker.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+    /// The input, verbatim.
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+    /// The dialect to parse with.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+    /// Whether `extras` and `dependency_groups` are available (lock-file context, PEP 751).
+    pub fn lock_file(&self) -> bool {
+        self.lock_file
+    }
+    /// The fixture (`spec/environments/NAME.json`) the environment starts from, if any.
+    pub fn fixture(&self) -> Option<&str> {
+        self.fixture.as_deref()
+    }
+    /// The resolved environment document: the fixture, overlaid with the case's own entries,
+    /// without the `extra` key (see [`Case::extras`]).
+    pub fn environment(&self) -> &Environment {
+        &self.environment
+    }
+    /// The requested extras: what `extra == "…"` is compared with. Empty by default.
+    pub fn extras(&self) -> &[String] {
+        &self.extras
+    }
+    /// Where the case comes from: a PEP, a specification section, a tool's test or the
+    /// packaging oracle.
+    pub fn see(&self) -> &str {
+        &self.see
+    }
+    /// A free-form remark, if any.
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+    /// The expected outcome under `profile`, or `None` when the case does not pin it.
+    pub fn expected(&self, profile: Profile) -> Option<&Outcome> {
+        self.expect.get(&profile)
+    }
+    /// Every pinned (profile, outcome) pair.
+    pub fn expectations(&self) -> impl Iterator<Item = (Profile, &Outcome)> {
+        self.expect.iter().map(|(p, o)| (*p, o))
+    }
+    /// Whether some profile pins an evaluation result, so that implementations are asked to
+    /// evaluate the case.
+    pub fn evaluates(&self) -> bool {
+        self.expect.values().any(|o| o.result().is_some())
+    }
+}
+
+/// Why a vector file could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    group: String,
+    case: Option<String>,
+    message: String,
+}
+
+impl LoadError {
+    fn new(group: &str, case: Option<&str>, message: impl Into<String>) -> LoadError {
+        LoadError {
+            group: group.to_string(),
+            case: case.map(str::to_string),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.case {
+            Some(c) => write!(f, "{}/{}: {}", self.group, c, self.message),
+            None => write!(f, "{}: {}", self.group, self.message),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// A set of cases, with the environment fixtures they may name.
+///
+/// ```
+/// use markerspec_conformance::Cases;
+/// let mut cases = Cases::new();
+/// cases
+///     .load_slice(
+///         "mine",
+///         br#"{"cases": [{"name": "simple-100", "category": "example", "kind": "marker",
+///             "input": "os_name == 'nt'", "fixture": "windows-amd64-cpython-3.11",
+///             "see": "PEP 508", "expect": {"spec-2026": {"result": true}}}]}"#,
+///     )
+///     .unwrap();
+/// assert_eq!(cases.iter().next().unwrap().full_name(), "mine/simple-100");
+/// ```
+#[derive(Debug, Clone)]
+pub struct Cases {
+    cases: Vec<Case>,
+    names: BTreeSet<String>,
+    fixtures: BTreeMap<String, Environment>,
+}
+
+impl Default for Cases {
+    fn default() -> Cases {
+        Cases::new()
+    }
+}
+
+impl Cases {
+    /// No cases; the fixtures of `spec/environments/` that the shipped vectors use are known.
+    pub fn new() -> Cases {
+        let mut fixtures = BTreeMap::new();
+        for (name, text) in crate::data::FIXTURES {
+            let doc: Environment = serde_json::from_str(text)
+                .unwrap_or_else(|e| panic!("embedded fixture {name} is invalid: {e}"));
+            fixtures.insert((*name).to_string(), doc);
+        }
+        Cases {
+            cases: Vec::new(),
+            names: BTreeSet::new(),
+            fixtures,
+        }
+    }
+
+    /// Every shipped case (`spec/vectors/*.json`, embedded in this crate).
+    pub fn all() -> Cases {
+        let mut cases = Cases::new();
+        for (group, text) in crate::data::GROUPS {
+            cases
+                .load_slice(group, text.as_bytes())
+                .unwrap_or_else(|e| panic!("embedded vectors are invalid: {e}"));
+        }
+        cases
+    }
+
+    /// Adds (or replaces) a fixture that cases may name in `fixture`. Add fixtures before
+    /// loading the cases that use them.
+    pub fn add_fixture(&mut self, name: &str, environment: Environment) {
+        self.fixtures.insert(name.to_string(), environment);
+    }
+
+    /// The fixture called `name`.
+    pub fn fixture(&self, name: &str) -> Option<&Environment> {
+        self.fixtures.get(name)
+    }
+
+    /// Loads every `*.json` file of a directory as a fixture (name = file stem).
+    ///
+    /// # Errors
+    /// An unreadable directory or file, or a file that is not an environment document.
+    pub fn load_fixture_dir(&mut self, dir: &Path) -> Result<(), LoadError> {
+        let group = dir.display().to_string();
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| LoadError::new(&group, None, e.to_string()))?;
+        let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for path in paths {
+            if path.extension().and_then(|e| e.to_str()) != Some("json") {
+                continue;
+            }
+            let name = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default();
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| LoadError::new(&group, Some(name), e.to_string()))?;
+            let doc: Environment = serde_json::from_str(&text)
+                .map_err(|e| LoadError::new(&group, Some(name), e.to_string()))?;
+            self.add_fixture(name, doc);
+        }
+        Ok(())
+    }
+
+    /// Loads one vector file's contents as group `group`.
+    ///
+    /// # Errors
+    /// Invalid JSON, an unknown key, a name that is not `slug-NNN` or is already loaded, an
+    /// unknown fixture, or an outcome of the wrong shape.
+    pub fn load_slice(&mut self, group: &str, data: &[u8]) -> Result<(), LoadError> {
+        if !valid_slug(group) {
+            return Err(LoadError::new(group, None, "a group name is [a-z0-9-]+"));
+        }
+        let raw: RawGroup =
+            serde_json::from_slice(data).map_err(|e| LoadError::new(group, None, e.to_string()))?;
+        let _ = raw.description;
+        let mut loaded = Vec::with_capacity(raw.cases.len());
+        let mut names = BTreeSet::new();
+        for c in raw.cases {
+            let full_name = format!("{group}/{}", c.name);
+            let err = |m: String| LoadError::new(group, Some(&c.name), m);
+            if !valid_case_name(&c.name) {
+                return Err(err(
+                    "a case name is a slug and a number of three or more digits, e.g. `extras-eof-100`".into(),
+                ));
+            }
+            if self.names.contains(&full_name) || !names.insert(full_name.clone()) {
+                return Err(err("duplicate case name".into()));
+            }
+            if c.category.is_empty() || !valid_slug(&c.category) {
+                return Err(err("a category is [a-z0-9-]+".into()));
+            }
+            if c.see.trim().is_empty() {
+                return Err(err("`see` must say where the case comes from".into()));
+            }
+            if c.expect.is_empty() {
+                return Err(err("`expect` pins no profile".into()));
+            }
+            let mut env = match &c.fixture {
+                Some(f) => self
+                    .fixtures
+                    .get(f)
+                    .cloned()
+                    .ok_or_else(|| err(format!("unknown fixture `{f}`")))?,
+                None => Environment::new(),
+            };
+            if let Some(overlay) = &c.environment {
+                for (k, v) in overlay {
+                    env.insert(k.clone(), v.clone());
+                }
+            }
+            let doc_extras = match env.remove("extra") {
+                None | Some(EnvValue::Unknown) => Vec::new(),
+                Some(EnvValue::String(s)) if s.is_empty() => Vec::new(),
+                Some(EnvValue::String(s)) => vec![s],
+                Some(EnvValue::List(l)) => l,
+            };
+            let extras = c.extras.clone().unwrap_or(doc_extras);
+            loaded.push(Case {
+                group: group.to_string(),
+                full_name,
+                name: c.name,
+                category: c.category,
+                kind: c.kind,
+                input: c.input,
+                dialect: c.dialect,
+                lock_file: c.lock_file,
+                fixture: c.fixture,
+                environment: env,
+                extras,
+                see: c.see,
+                note: c.note,
+                expect: c.expect,
+            });
+        }
+        self.names.extend(names);
+        self.cases.extend(loaded);
+        Ok(())
+    }
+
+    /// Loads a vector file; the group is the file stem.
+    ///
+    /// # Errors
+    /// As [`Cases::load_slice`], or an unreadable file.
+    pub fn load_file(&mut self, path: &Path) -> Result<(), LoadError> {
+        let group = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let data = std::fs::read(path)
+            .map_err(|e| LoadError::new(&group, None, format!("{}: {e}", path.display())))?;
+        self.load_slice(&group, &data)
+    }
+
+    /// Loads every `*.json` file of a directory except `schema.json`, in name order.
+    ///
+    /// # Errors
+    /// As [`Cases::load_file`].
+    pub fn load_dir(&mut self, dir: &Path) -> Result<(), LoadError> {
+        let group = dir.display().to_string();
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| LoadError::new(&group, None, e.to_string()))?;
+        let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for path in paths {
+            let is_json = path.extension().and_then(|e| e.to_str()) == Some("json");
+            let is_schema = path.file_name().and_then(|n| n.to_str()) == Some("schema.json");
+            if is_json && !is_schema {
+                self.load_file(&path)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The cases in load order.
+    pub fn iter(&self) -> impl Iterator<Item = &Case> {
+        self.cases.iter()
+    }
+
+    /// The number of cases.
+    pub fn len(&self) -> usize {
+        self.cases.len()
+    }
+
+    /// Whether there are no cases.
+    pub fn is_empty(&self) -> bool {
+        self.cases.is_empty()
+    }
+
+    /// The case called `group/name`.
+    pub fn get(&self, full_name: &str) -> Option<&Case> {
+        self.cases.iter().find(|c| c.full_name == full_name)
+    }
+}
+
+fn valid_slug(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+fn valid_case_name(s: &str) -> bool {
+    let Some((slug, number)) = s.rsplit_once('-') else {
+        return false;
+    };
+    valid_slug(slug) && number.len() >= 3 && number.bytes().all(|b| b.is_ascii_digit())
+}

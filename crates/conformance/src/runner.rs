@@ -1,0 +1,855 @@
+//! Running cases against an implementation: the [`Implementation`] trait, filters, declared
+//! divergences and the [`Report`].
+
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::case::{Case, Cases, Dialect, Environment, Expected, Outcome, Profile};
+
+/// What one call to an implementation asks for.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    /// The case: input, kind, dialect, lock-file context.
+    pub case: &'a Case,
+    /// The profile whose expectation the answer is compared with.
+    pub profile: Profile,
+}
+
+impl Request<'_> {
+    /// The input text.
+    pub fn input(&self) -> &str {
+        self.case.input()
+    }
+    /// The resolved environment document (no `extra` key; see [`Request::extras`]).
+    pub fn environment(&self) -> &Environment {
+        self.case.environment()
+    }
+    /// The requested extras.
+    pub fn extras(&self) -> &[String] {
+        self.case.extras()
+    }
+}
+
+/// What an implementation made of an input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Parsed {
+    /// Accepted; `canonical` is its printed form, or `None` if the implementation does not
+    /// print (then the canonical form is not checked).
+    Valid {
+        /// The printed form.
+        canonical: Option<String>,
+    },
+    /// Rejected.
+    Invalid {
+        /// The diagnostic code, if the implementation has codes.
+        code: Option<String>,
+        /// The implementation's message, for reports.
+        message: Option<String>,
+    },
+}
+
+/// What an implementation's evaluation gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Evaluated {
+    /// A result: true, false, unknown, or an evaluation error.
+    Result {
+        /// The result; for [`Expected::Error`] the code if the implementation has codes.
+        result: Expected,
+        /// The implementation's message for an error, for reports.
+        message: Option<String>,
+    },
+    /// The input did not parse, so there was nothing to evaluate.
+    Invalid {
+        /// The diagnostic code, if the implementation has codes.
+        code: Option<String>,
+        /// The implementation's message, for reports.
+        message: Option<String>,
+    },
+}
+
+impl Evaluated {
+    /// A plain result without a message.
+    pub fn result(result: Expected) -> Evaluated {
+        Evaluated::Result {
+            result,
+            message: None,
+        }
+    }
+}
+
+/// The answer of one implementation callback.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TestResult<T> {
+    /// The implementation's answer, compared with the expectation.
+    Ok(T),
+    /// The implementation cannot answer this case (unsupported feature); not a failure.
+    Skip(String),
+    /// The implementation failed to answer in an ordinary way (a bug it reports itself).
+    Fail(String),
+    /// The implementation crashed, hung or broke its protocol; reported as a failure.
+    Crash(String),
+}
+
+/// An implementation under test.
+///
+/// The runner calls [`Implementation::parse`] for every selected case and profile, and
+/// [`Implementation::evaluate`] when some profile pins an evaluation result. Every call is
+/// wrapped in `catch_unwind`: a panic is reported as a crash of that case, never as a panic
+/// of the runner.
+pub trait Implementation {
+    /// The implementation's name in reports, e.g. `markerspec`.
+    fn name(&self) -> &str;
+
+    /// Whether the implementation claims `profile` for cases of `dialect`; other cases are
+    /// skipped. Default: every profile and dialect.
+    fn supports(&self, profile: Profile, dialect: Dialect) -> bool {
+        let _ = (profile, dialect);
+        true
+    }
+
+    /// Whether the implementation reports markerspec's diagnostic codes, so that pinned codes
+    /// are compared. Default: false (only accepted / rejected and results are compared).
+    fn reports_codes(&self) -> bool {
+        false
+    }
+
+    /// Parses the case's input as its kind, dialect and lock-file context say.
+    fn parse(&mut self, request: &Request<'_>) -> TestResult<Parsed>;
+
+    /// Parses the case's input and evaluates its marker in the case's environment with the
+    /// requested extras. A requirement without a marker evaluates to true.
+    fn evaluate(&mut self, request: &Request<'_>) -> TestResult<Evaluated>;
+}
+
+/// Which part of an outcome a failure concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Check {
+    /// Accepted or rejected, and the diagnostic code.
+    Parse,
+    /// The printed form.
+    Canonical,
+    /// The evaluation result.
+    Result,
+}
+
+impl Check {
+    /// `parse`, `canonical` or `result`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Check::Parse => "parse",
+            Check::Canonical => "canonical",
+            Check::Result => "result",
+        }
+    }
+}
+
+/// A declared divergence: cases on which an implementation is known, and accepted, to differ.
+///
+/// Declared as `(selector, reason)`. A selector is `[PROFILE:]PATTERN[#CHECK]`: `PATTERN` is a
+/// group (`versions`), a case (`versions/prerelease-104`), a glob over full names with `*`
+/// (`versions/prerelease-*`), `@CATEGORY`, or `*`; the optional profile limits it to one
+/// profile, and the optional check (`parse`, `canonical`, `result`) to one kind of mismatch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Divergence {
+    profile: Option<Profile>,
+    pattern: String,
+    check: Option<Check>,
+    reason: String,
+}
+
+impl Divergence {
+    /// Reads a selector.
+    ///
+    /// # Errors
+    /// An unknown profile or check name, or an empty pattern.
+    pub fn new(selector: &str, reason: &str) -> Result<Divergence, String> {
+        let (rest, check) = match selector.rsplit_once('#') {
+            Some((r, c)) => {
+                let check = match c {
+                    "parse" => Check::Parse,
+                    "canonical" => Check::Canonical,
+                    "result" => Check::Result,
+                    _ => return Err(format!("unknown check `{c}` in selector `{selector}`")),
+                };
+                (r, Some(check))
+            }
+            None => (selector, None),
+        };
+        let (profile, pattern) = match rest.split_once(':') {
+            Some((p, pat)) if !p.contains('/') && !p.starts_with('@') => {
+                (Some(p.parse::<Profile>()?), pat)
+            }
+            _ => (None, rest),
+        };
+        if pattern.is_empty() {
+            return Err(format!("empty pattern in selector `{selector}`"));
+        }
+        Ok(Divergence {
+            profile,
+            pattern: pattern.to_string(),
+            check,
+            reason: reason.to_string(),
+        })
+    }
+
+    /// Why the implementation differs.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// Whether the declaration covers `case` under `profile`.
+    pub fn matches(&self, case: &Case, profile: Profile) -> bool {
+        if self.profile.is_some_and(|p| p != profile) {
+            return false;
+        }
+        pattern_matches(&self.pattern, case)
+    }
+
+    /// Whether the declaration forgives a mismatch of this check.
+    pub fn covers(&self, check: Check) -> bool {
+        self.check.is_none_or(|c| c == check)
+    }
+}
+
+fn pattern_matches(pattern: &str, case: &Case) -> bool {
+    if let Some(cat) = pattern.strip_prefix('@') {
+        return cat == case.category();
+    }
+    if pattern == case.group() {
+        return true;
+    }
+    glob(pattern, case.full_name())
+}
+
+/// `*` matches any run of characters; everything else matches itself.
+fn glob(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == text;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
+        return false;
+    }
+    let mut rest = &text[first.len()..text.len() - last.len()];
+    for mid in &parts[1..parts.len() - 1] {
+        match rest.find(mid) {
+            Some(i) => rest = &rest[i + mid.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Include / exclude filters over case names, as `MARKERSPEC_TEST=foo,-bar` sets them.
+///
+/// A term selects the cases whose full name starts with it, whose group or `@category` it
+/// names, or whose full name it matches as a `*` glob. Terms apply in order, a leading `-`
+/// excludes, and the last term that matches a case decides; with no include term every case
+/// starts included.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    terms: Vec<(bool, String)>,
+}
+
+impl Filter {
+    /// Reads a comma-separated list of terms.
+    pub fn parse(spec: &str) -> Filter {
+        let mut f = Filter::default();
+        for t in spec.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+            match t.strip_prefix('-') {
+                Some(t) => f.exclude(t),
+                None => f.include(t),
+            }
+        }
+        f
+    }
+
+    /// Adds an include term.
+    pub fn include(&mut self, term: &str) {
+        self.terms.push((true, term.to_string()));
+    }
+
+    /// Adds an exclude term.
+    pub fn exclude(&mut self, term: &str) {
+        self.terms.push((false, term.to_string()));
+    }
+
+    /// Whether `case` is selected.
+    pub fn selects(&self, case: &Case) -> bool {
+        let mut selected = !self.terms.iter().any(|(inc, _)| *inc);
+        for (inc, term) in &self.terms {
+            let hit = case.full_name().starts_with(term.as_str()) || pattern_matches(term, case);
+            if hit {
+                selected = *inc;
+            }
+        }
+        selected
+    }
+}
+
+/// How a case ended for one implementation and profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The implementation gave the expected outcome.
+    Pass,
+    /// It did not.
+    Fail,
+    /// It did not, as declared (a [`Divergence`]).
+    Divergent,
+    /// It crashed, hung or broke the protocol.
+    Crash,
+    /// It does not support the case (profile, dialect or feature).
+    Skip,
+}
+
+impl Status {
+    /// `pass`, `fail`, `divergent`, `crash`, `skip`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Divergent => "divergent",
+            Status::Crash => "crash",
+            Status::Skip => "skip",
+        }
+    }
+}
+
+/// What an implementation did with a case, whatever was expected.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Observed {
+    /// The parse answer, if asked.
+    pub parsed: Option<TestResult<Parsed>>,
+    /// The evaluation answer, if asked.
+    pub evaluated: Option<TestResult<Evaluated>>,
+}
+
+impl Observed {
+    /// A short description: `rejected (M002)`, `"os_name == \"nt\"" → true`, `crash: …`.
+    pub fn describe(&self) -> String {
+        let mut out = String::new();
+        match &self.parsed {
+            None => {}
+            Some(TestResult::Ok(Parsed::Valid { canonical })) => match canonical {
+                Some(c) => out.push_str(&format!("accepts, prints `{c}`")),
+                None => out.push_str("accepts"),
+            },
+            Some(TestResult::Ok(Parsed::Invalid { code, message })) => {
+                out.push_str("rejects");
+                describe_error(&mut out, code, message);
+            }
+            Some(other) => out.push_str(&describe_other(other)),
+        }
+        match &self.evaluated {
+            None | Some(TestResult::Ok(Evaluated::Invalid { .. })) => {}
+            Some(TestResult::Ok(Evaluated::Result { result, message })) => {
+                out.push_str(&format!("; evaluates to {result}"));
+                if let (Expected::Error(_), Some(m)) = (result, message) {
+                    out.push_str(&format!(" ({})", one_line(m)));
+                }
+            }
+            Some(other) => {
+                out.push_str("; evaluation ");
+                out.push_str(&describe_other(other));
+            }
+        }
+        out
+    }
+
+    fn to_json(&self) -> Value {
+        let mut m = serde_json::Map::new();
+        if let Some(p) = &self.parsed {
+            m.insert(
+                "parse".into(),
+                result_json(p, |p| match p {
+                    Parsed::Valid { canonical } => json!({"parses": true, "canonical": canonical}),
+                    Parsed::Invalid { code, message } => {
+                        json!({"parses": false, "error": code, "message": message})
+                    }
+                }),
+            );
+        }
+        if let Some(e) = &self.evaluated {
+            m.insert(
+                "evaluate".into(),
+                result_json(e, |e| match e {
+                    Evaluated::Result { result, message } => {
+                        json!({"result": result.to_json(), "message": message})
+                    }
+                    Evaluated::Invalid { code, message } => {
+                        json!({"parses": false, "error": code, "message": message})
+                    }
+                }),
+            );
+        }
+        Value::Object(m)
+    }
+}
+
+fn describe_error(out: &mut String, code: &Option<String>, message: &Option<String>) {
+    match (code, message) {
+        (Some(c), Some(m)) => out.push_str(&format!(" ({c}: {})", one_line(m))),
+        (Some(c), None) => out.push_str(&format!(" ({c})")),
+        (None, Some(m)) => out.push_str(&format!(" ({})", one_line(m))),
+        (None, None) => {}
+    }
+}
+
+fn one_line(s: &str) -> String {
+    let line = s.lines().next().unwrap_or("");
+    if line.chars().count() > 120 {
+        let cut: String = line.chars().take(117).collect();
+        format!("{cut}...")
+    } else {
+        line.to_string()
+    }
+}
+
+fn describe_other<T>(r: &TestResult<T>) -> String {
+    match r {
+        TestResult::Ok(_) => String::new(),
+        TestResult::Skip(why) => format!("skipped ({})", one_line(why)),
+        TestResult::Fail(why) => format!("failed ({})", one_line(why)),
+        TestResult::Crash(why) => format!("crashed ({})", one_line(why)),
+    }
+}
+
+fn result_json<T>(r: &TestResult<T>, ok: impl Fn(&T) -> Value) -> Value {
+    match r {
+        TestResult::Ok(v) => ok(v),
+        TestResult::Skip(w) => json!({"skip": w}),
+        TestResult::Fail(w) => json!({"fail": w}),
+        TestResult::Crash(w) => json!({"crash": w}),
+    }
+}
+
+/// The result of one case under one profile.
+#[derive(Debug, Clone)]
+pub struct CaseResult {
+    /// `group/name`.
+    pub case: String,
+    /// The case's category.
+    pub category: String,
+    /// The profile the case was checked under.
+    pub profile: Profile,
+    /// How it ended.
+    pub status: Status,
+    /// The mismatches (or the skip / crash reason), one line each.
+    pub details: Vec<String>,
+    /// The declared reason, for [`Status::Divergent`].
+    pub reason: Option<String>,
+    /// What the implementation did.
+    pub observed: Observed,
+}
+
+/// Every result of one implementation.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The implementation's name.
+    pub implementation: String,
+    /// One entry per case and profile that ran, in case order.
+    pub results: Vec<CaseResult>,
+    /// Declarations that matched no mismatch (candidates for removal), `selector: reason`.
+    pub unused_divergences: Vec<String>,
+    /// Problems of the implementation as a whole (an adapter that did not start, …).
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    /// Counts per status.
+    pub fn counts(&self) -> BTreeMap<Status, usize> {
+        let mut m = BTreeMap::new();
+        for r in &self.results {
+            *m.entry(r.status).or_default() += 1;
+        }
+        m
+    }
+
+    /// Whether every case passed, diverged as declared or was skipped.
+    pub fn ok(&self) -> bool {
+        self.results
+            .iter()
+            .all(|r| matches!(r.status, Status::Pass | Status::Divergent | Status::Skip))
+    }
+
+    /// The failures (and crashes), one paragraph each.
+    pub fn failures(&self) -> Vec<String> {
+        self.results
+            .iter()
+            .filter(|r| matches!(r.status, Status::Fail | Status::Crash))
+            .map(|r| {
+                format!(
+                    "{} [{}] {}: {}",
+                    r.case,
+                    r.profile,
+                    r.status.as_str(),
+                    r.details.join("; ")
+                )
+            })
+            .collect()
+    }
+
+    /// Panics with every failure unless [`Report::ok`].
+    #[track_caller]
+    pub fn assert(&self) {
+        if self.ok() {
+            return;
+        }
+        let failures = self.failures();
+        panic!(
+            "{}: {} of {} checks failed:\n{}",
+            self.implementation,
+            failures.len(),
+            self.results.len(),
+            failures.join("\n")
+        );
+    }
+
+    /// The report as JSON: the implementation, the counts, and every result.
+    pub fn to_json(&self) -> Value {
+        let counts: serde_json::Map<String, Value> = self
+            .counts()
+            .into_iter()
+            .map(|(s, n)| (s.as_str().to_string(), json!(n)))
+            .collect();
+        json!({
+            "implementation": self.implementation,
+            "counts": counts,
+            "notes": self.notes,
+            "unused_divergences": self.unused_divergences,
+            "results": self.results.iter().map(|r| json!({
+                "case": r.case,
+                "category": r.category,
+                "profile": r.profile.as_str(),
+                "status": r.status.as_str(),
+                "details": r.details,
+                "reason": r.reason,
+                "observed": r.observed.to_json(),
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// Runs cases against implementations.
+///
+/// ```
+/// use markerspec_conformance::{Cases, Runner, builtin::Markerspec};
+///
+/// let report = Runner::new()
+///     .include("spec-examples")
+///     .blacklist(Markerspec::BLACKLIST)
+///     .run(&Cases::all(), &mut Markerspec::new());
+/// report.assert();
+/// ```
+#[derive(Debug, Clone)]
+pub struct Runner {
+    filter: Filter,
+    profiles: Option<Vec<Profile>>,
+    divergences: Vec<Divergence>,
+    checks: Vec<Check>,
+}
+
+impl Default for Runner {
+    fn default() -> Runner {
+        Runner::new()
+    }
+}
+
+impl Runner {
+    /// A runner for every case and profile, filtered by the `MARKERSPEC_TEST` environment
+    /// variable when it is set (`MARKERSPEC_TEST=versions,-versions/prerelease-104`).
+    pub fn new() -> Runner {
+        let filter = std::env::var("MARKERSPEC_TEST")
+            .map(|s| Filter::parse(&s))
+            .unwrap_or_default();
+        Runner {
+            filter,
+            profiles: None,
+            divergences: Vec::new(),
+            checks: vec![Check::Parse, Check::Canonical, Check::Result],
+        }
+    }
+
+    /// Adds an include term (see [`Filter`]).
+    #[must_use]
+    pub fn include(mut self, term: &str) -> Runner {
+        self.filter.include(term);
+        self
+    }
+
+    /// Adds an exclude term (see [`Filter`]).
+    #[must_use]
+    pub fn exclude(mut self, term: &str) -> Runner {
+        self.filter.exclude(term);
+        self
+    }
+
+    /// Adds the terms of a `foo,-bar` list (see [`Filter`]).
+    #[must_use]
+    pub fn filter(mut self, spec: &str) -> Runner {
+        for (inc, t) in Filter::parse(spec).terms {
+            self.filter.terms.push((inc, t));
+        }
+        self
+    }
+
+    /// Checks only these profiles (default: every profile a case pins).
+    #[must_use]
+    pub fn profiles(mut self, profiles: &[Profile]) -> Runner {
+        self.profiles = Some(profiles.to_vec());
+        self
+    }
+
+    /// Checks only these parts of each outcome (default: all three).
+    #[must_use]
+    pub fn checks(mut self, checks: &[Check]) -> Runner {
+        self.checks = checks.to_vec();
+        self
+    }
+
+    /// Declares divergences as `(selector, reason)` pairs (see [`Divergence`]).
+    ///
+    /// # Panics
+    /// On a selector that does not parse: the list is code, and a typo must not silently
+    /// declare nothing.
+    #[must_use]
+    pub fn blacklist(mut self, entries: &[(&str, &str)]) -> Runner {
+        for (sel, reason) in entries {
+            let d = Divergence::new(sel, reason)
+                .unwrap_or_else(|e| panic!("bad blacklist entry `{sel}`: {e}"));
+            self.divergences.push(d);
+        }
+        self
+    }
+
+    /// Declares divergences.
+    #[must_use]
+    pub fn divergences(mut self, divergences: Vec<Divergence>) -> Runner {
+        self.divergences.extend(divergences);
+        self
+    }
+
+    /// Runs every selected case under every selected profile it pins.
+    pub fn run(&self, cases: &Cases, implementation: &mut dyn Implementation) -> Report {
+        let mut results = Vec::new();
+        let mut used = vec![false; self.divergences.len()];
+        for case in cases.iter().filter(|c| self.filter.selects(c)) {
+            let profiles: Vec<Profile> = case
+                .expectations()
+                .map(|(p, _)| p)
+                .filter(|p| self.profiles.as_ref().is_none_or(|ps| ps.contains(p)))
+                .collect();
+            if profiles.is_empty() {
+                continue;
+            }
+            for profile in profiles {
+                let r = self.run_one(case, profile, implementation, &mut used);
+                results.push(r);
+            }
+        }
+        let unused_divergences = self
+            .divergences
+            .iter()
+            .zip(&used)
+            .filter(|(_, u)| !**u)
+            .map(|(d, _)| format!("{}: {}", d.pattern, d.reason))
+            .collect();
+        Report {
+            implementation: implementation.name().to_string(),
+            results,
+            unused_divergences,
+            notes: Vec::new(),
+        }
+    }
+
+    fn run_one(
+        &self,
+        case: &Case,
+        profile: Profile,
+        imp: &mut dyn Implementation,
+        used: &mut [bool],
+    ) -> CaseResult {
+        let expected = case.expected(profile).expect("profile is pinned");
+        let mut result = CaseResult {
+            case: case.full_name().to_string(),
+            category: case.category().to_string(),
+            profile,
+            status: Status::Pass,
+            details: Vec::new(),
+            reason: None,
+            observed: Observed::default(),
+        };
+        if !imp.supports(profile, case.dialect()) {
+            result.status = Status::Skip;
+            result.details.push(format!(
+                "{} does not claim profile {profile} with the {} dialect",
+                imp.name(),
+                case.dialect().as_str()
+            ));
+            return result;
+        }
+        let request = Request { case, profile };
+        let codes = imp.reports_codes();
+        let mut mismatches: Vec<(Check, String)> = Vec::new();
+        let mut crashed: Option<String> = None;
+        let mut skipped: Option<String> = None;
+
+        let parsed = guarded(|| imp.parse(&request));
+        result.observed.parsed = Some(parsed.clone());
+        match parsed {
+            TestResult::Ok(p) => compare_parse(expected, &p, codes, &self.checks, &mut mismatches),
+            TestResult::Skip(why) => skipped = Some(why),
+            TestResult::Fail(why) => mismatches.push((Check::Parse, format!("failed: {why}"))),
+            TestResult::Crash(why) => crashed = Some(why),
+        }
+        let want_eval = case.evaluates() && self.checks.contains(&Check::Result);
+        if want_eval && crashed.is_none() && skipped.is_none() {
+            let evaluated = guarded(|| imp.evaluate(&request));
+            result.observed.evaluated = Some(evaluated.clone());
+            if let Some(exp) = expected.result() {
+                match evaluated {
+                    TestResult::Ok(Evaluated::Result { result: got, .. }) => {
+                        if !same_result(exp, &got, codes) {
+                            mismatches
+                                .push((Check::Result, format!("expected result {exp}, got {got}")));
+                        }
+                    }
+                    TestResult::Ok(Evaluated::Invalid { code, .. }) => {
+                        // Reported by the parse check already when parse said so too.
+                        if !mismatches.iter().any(|(c, _)| *c == Check::Parse) {
+                            mismatches.push((
+                                Check::Result,
+                                format!(
+                                    "expected result {exp}, but evaluation rejected the input{}",
+                                    code.map(|c| format!(" ({c})")).unwrap_or_default()
+                                ),
+                            ));
+                        }
+                    }
+                    TestResult::Skip(why) => skipped = Some(why),
+                    TestResult::Fail(why) => {
+                        mismatches.push((Check::Result, format!("evaluation failed: {why}")))
+                    }
+                    TestResult::Crash(why) => crashed = Some(why),
+                }
+            } else if let TestResult::Crash(why) = evaluated {
+                crashed = Some(why);
+            }
+        }
+
+        if let Some(why) = crashed {
+            result.status = Status::Crash;
+            result.details.push(why);
+        } else if let Some(why) = skipped {
+            result.status = Status::Skip;
+            result.details.push(why);
+        } else if !mismatches.is_empty() {
+            result.details = mismatches.iter().map(|(_, m)| m.clone()).collect();
+            let declared = self.divergences.iter().enumerate().find(|(_, d)| {
+                d.matches(case, profile) && mismatches.iter().all(|(c, _)| d.covers(*c))
+            });
+            match declared {
+                Some((i, d)) => {
+                    used[i] = true;
+                    result.status = Status::Divergent;
+                    result.reason = Some(d.reason.clone());
+                }
+                None => result.status = Status::Fail,
+            }
+        }
+        result
+    }
+}
+
+/// Runs `f`, turning a panic into [`TestResult::Crash`].
+fn guarded<T>(f: impl FnOnce() -> TestResult<T>) -> TestResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a non-string panic payload".to_string());
+            TestResult::Crash(format!("panicked: {msg}"))
+        }
+    }
+}
+
+fn compare_parse(
+    expected: &Outcome,
+    got: &Parsed,
+    codes: bool,
+    checks: &[Check],
+    mismatches: &mut Vec<(Check, String)>,
+) {
+    match (expected, got) {
+        (Outcome::Invalid { error }, Parsed::Valid { canonical }) => {
+            if checks.contains(&Check::Parse) {
+                mismatches.push((
+                    Check::Parse,
+                    format!(
+                        "expected a parse error{}, but the input was accepted{}",
+                        error
+                            .as_ref()
+                            .map(|e| format!(" ({e})"))
+                            .unwrap_or_default(),
+                        canonical
+                            .as_ref()
+                            .map(|c| format!(" as `{c}`"))
+                            .unwrap_or_default()
+                    ),
+                ));
+            }
+        }
+        (Outcome::Invalid { error }, Parsed::Invalid { code, message }) => {
+            if let (true, Some(want), Some(got)) = (codes, error, code) {
+                if want != got && checks.contains(&Check::Parse) {
+                    mismatches.push((
+                        Check::Parse,
+                        format!(
+                            "expected error {want}, got {got}{}",
+                            message
+                                .as_ref()
+                                .map(|m| format!(" ({})", one_line(m)))
+                                .unwrap_or_default()
+                        ),
+                    ));
+                }
+            }
+        }
+        (Outcome::Valid { .. }, Parsed::Invalid { code, message }) => {
+            if checks.contains(&Check::Parse) {
+                let mut m = "expected the input to parse, but it was rejected".to_string();
+                describe_error(&mut m, code, message);
+                mismatches.push((Check::Parse, m));
+            }
+        }
+        (Outcome::Valid { canonical, .. }, Parsed::Valid { canonical: got }) => {
+            if let (Some(want), Some(got)) = (canonical, got) {
+                if want != got && checks.contains(&Check::Canonical) {
+                    mismatches.push((
+                        Check::Canonical,
+                        format!("expected canonical `{want}`, got `{got}`"),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn same_result(expected: &Expected, got: &Expected, codes: bool) -> bool {
+    match (expected, got) {
+        (Expected::Error(want), Expected::Error(got)) => match (codes, want, got) {
+            (true, Some(w), Some(g)) => w == g,
+            _ => true,
+        },
+        _ => expected == got,
+    }
+}

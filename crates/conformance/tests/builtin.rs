@@ -1,0 +1,243 @@
+//! markerspec's own implementation against every shipped case, under each profile it has.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use markerspec_conformance::builtin::Markerspec;
+use markerspec_conformance::{
+    Cases, Dialect, Implementation, Outcome, Parsed, Profile, Request, Runner, Status, TestResult,
+};
+
+fn vectors_dir() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/vectors"))
+}
+
+#[test]
+fn spec_2026_every_case_passes() {
+    let report = Runner::new()
+        .profiles(&[Profile::Spec2026])
+        .blacklist(Markerspec::BLACKLIST)
+        .run(&Cases::all(), &mut Markerspec::new());
+    eprintln!("spec-2026: {:?}", report.counts());
+    report.assert();
+    assert!(report.results.iter().all(|r| r.status == Status::Pass));
+}
+
+#[test]
+fn packaging_every_case_passes_or_diverges_as_declared() {
+    let report = Runner::new()
+        .profiles(&[Profile::Packaging])
+        .blacklist(Markerspec::BLACKLIST)
+        .run(&Cases::all(), &mut Markerspec::new());
+    eprintln!("packaging: {:?}", report.counts());
+    report.assert();
+    assert!(
+        report.unused_divergences.is_empty(),
+        "declared divergences that no case needs: {:?}",
+        report.unused_divergences
+    );
+}
+
+/// The blanket declaration about printed forms must cover only parenthesisation: markerspec
+/// prints `a and b or c` where packaging keeps the groups as written, `(a and b) or c`.
+#[test]
+fn packaging_canonical_divergences_are_only_parentheses() {
+    let report = Runner::new()
+        .profiles(&[Profile::Packaging])
+        .blacklist(Markerspec::BLACKLIST)
+        .run(&Cases::all(), &mut Markerspec::new());
+    let cases = Cases::all();
+    let mut n = 0;
+    for r in report
+        .results
+        .iter()
+        .filter(|r| r.status == Status::Divergent)
+    {
+        let case = cases.get(&r.case).unwrap();
+        let Some(Outcome::Valid {
+            canonical: Some(want),
+            ..
+        }) = case.expected(Profile::Packaging)
+        else {
+            continue;
+        };
+        let Some(TestResult::Ok(Parsed::Valid {
+            canonical: Some(got),
+        })) = &r.observed.parsed
+        else {
+            continue;
+        };
+        if want == got {
+            continue;
+        }
+        n += 1;
+        let strip = |s: &str| s.replace(['(', ')'], "");
+        assert_eq!(
+            strip(want),
+            strip(got),
+            "{}: a printing difference other than parentheses",
+            r.case
+        );
+    }
+    assert!(
+        n > 0,
+        "no parenthesisation differences: is the declaration still needed?"
+    );
+}
+
+/// The builtin skips the `uv` profile, with a reason, until markerspec implements it.
+#[test]
+fn uv_profile_is_skipped_with_a_reason() {
+    let report = Runner::new()
+        .profiles(&[Profile::Uv])
+        .run(&Cases::all(), &mut Markerspec::new());
+    assert!(!report.results.is_empty(), "no case pins the uv profile");
+    for r in &report.results {
+        assert_eq!(r.status, Status::Skip, "{}", r.case);
+    }
+}
+
+/// Extended fields behave the same in every profile (spec/SPEC.md §5.6): every extended-dialect
+/// case that reads no standard field gives its `spec-2026` outcome under `packaging` too.
+#[test]
+fn extended_fields_are_profile_independent() {
+    let cases = Cases::all();
+    let mut imp = Markerspec::new();
+    let mut checked = 0;
+    for case in cases.iter().filter(|c| c.dialect() == Dialect::Extended) {
+        let standard = [
+            "os_name",
+            "sys_platform",
+            "platform_",
+            "python_version",
+            "python_full_version",
+            "implementation_",
+            "extra",
+            "os.",
+            "sys.",
+            "platform.",
+        ];
+        let extended = markerspec_pep508::Field::ALL
+            .iter()
+            .any(|f| f.is_extended() && case.input().contains(f.name()));
+        if !extended || standard.iter().any(|s| case.input().contains(s)) {
+            continue;
+        }
+        let spec = Request {
+            case,
+            profile: Profile::Spec2026,
+        };
+        let pkg = Request {
+            case,
+            profile: Profile::Packaging,
+        };
+        assert_eq!(imp.parse(&spec), imp.parse(&pkg), "{}", case.full_name());
+        if case.evaluates() {
+            assert_eq!(
+                imp.evaluate(&spec),
+                imp.evaluate(&pkg),
+                "{}",
+                case.full_name()
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 1000, "only {checked} extended cases checked");
+}
+
+/// The embedded group list is the directory listing, so no file is forgotten.
+#[test]
+fn every_vector_file_is_embedded() {
+    let mut on_disk = BTreeSet::new();
+    for entry in std::fs::read_dir(vectors_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.ends_with(".json") && name != "schema.json" {
+            on_disk.insert(name.trim_end_matches(".json").to_string());
+        }
+    }
+    let mut from_disk = Cases::new();
+    from_disk.load_dir(vectors_dir()).unwrap();
+    let embedded = Cases::all();
+    assert_eq!(from_disk.len(), embedded.len());
+    let groups: BTreeSet<String> = embedded.iter().map(|c| c.group().to_string()).collect();
+    assert_eq!(groups, on_disk);
+}
+
+/// The suite covers what it says it covers.
+#[test]
+fn coverage() {
+    let cases = Cases::all();
+    assert!(cases.len() >= 1500, "{} cases", cases.len());
+    let categories: BTreeSet<&str> = cases.iter().map(|c| c.category()).collect();
+    for needed in [
+        "whitespace",
+        "quoting",
+        "escapes",
+        "parentheses",
+        "boolean-logic",
+        "keywords",
+        "field-names",
+        "names",
+        "extras-syntax",
+        "specifiers",
+        "urls",
+        "string-fields",
+        "version-fields",
+        "version-or-string-field",
+        "prereleases",
+        "local-versions",
+        "arbitrary-equality",
+        "wildcards",
+        "invalid-versions",
+        "extra",
+        "lock-file-fields",
+        "extended-versions",
+        "extended-strings",
+        "extended-sets",
+        "extended-version-or-string",
+        "interpreter-arch",
+        "absent-and-unknown",
+        "three-valued-logic",
+        "variant-properties",
+        "variant-label",
+        "nesting",
+        "input-length",
+        "spec-examples",
+        "real-world",
+    ] {
+        assert!(categories.contains(needed), "no case in category {needed}");
+    }
+    // Every error code of the marker and requirement grammars, and of the extended dialect,
+    // is pinned by some case.
+    let mut codes = BTreeSet::new();
+    for c in cases.iter() {
+        for (_, o) in c.expectations() {
+            match o {
+                Outcome::Invalid { error: Some(e) } => {
+                    codes.insert(e.clone());
+                }
+                Outcome::Valid {
+                    result: Some(markerspec_conformance::Expected::Error(Some(e))),
+                    ..
+                } => {
+                    codes.insert(e.clone());
+                }
+                _ => {}
+            }
+        }
+    }
+    let missing: Vec<&str> = markerspec_pep508::DIAGNOSTIC_CODES
+        .iter()
+        .filter(|(code, _, sev, _)| {
+            *sev == markerspec_pep508::Severity::Error
+                // Limits whose bounds the specification leaves to the implementation (beyond
+                // the 200 levels and 65,536 bytes every implementation must accept), and the
+                // Unknown policy of the boolean API, which three-valued results do not reach.
+                && !matches!(*code, "L001" | "L003" | "L004" | "E004")
+        })
+        .map(|(code, ..)| *code)
+        .filter(|code| !codes.contains(*code))
+        .collect();
+    assert!(missing.is_empty(), "no case pins {missing:?}");
+}
