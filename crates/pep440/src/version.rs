@@ -159,6 +159,14 @@ struct Small {
     dev: u32,
 }
 
+impl Small {
+    /// No pre-, post- or dev-release.
+    #[inline]
+    fn is_final(&self) -> bool {
+        self.pre_kind == 0 && self.post == NONE32 && self.dev == NONE32
+    }
+}
+
 /// Everything else.
 struct Full {
     epoch: u64,
@@ -544,16 +552,33 @@ impl Version {
     }
 
     /// Compares `(epoch, release)` only.
+    #[inline]
     pub(crate) fn cmp_base(&self, other: &Version) -> Ordering {
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.repr, &other.repr) {
+            // Inline releases are padded with zeros, which is how PEP 440 compares them.
+            return a
+                .epoch
+                .cmp(&b.epoch)
+                .then_with(|| a.release.cmp(&b.release));
+        }
         self.epoch()
             .cmp(&other.epoch())
             .then_with(|| cmp_release(self.release(), other.release()))
     }
 
     /// Compares everything but the local labels.
+    #[inline]
     pub(crate) fn cmp_public(&self, other: &Version) -> Ordering {
-        self.cmp_base(other)
-            .then_with(|| self.suffix().cmp(&other.suffix()))
+        let base = self.cmp_base(other);
+        if base != Ordering::Equal {
+            return base;
+        }
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.repr, &other.repr) {
+            if a.is_final() && b.is_final() {
+                return Ordering::Equal;
+            }
+        }
+        self.suffix().cmp(&other.suffix())
     }
 
     /// Compares with the version `other` would be with its dev-release set to `dev`.

@@ -107,6 +107,12 @@ pub(crate) enum Fast {
         /// `!=`.
         negate: bool,
     },
+    /// A version field on the left of an ordering or equality operator whose quoted version
+    /// forms a specifier (cached in the expression).
+    Version {
+        /// The field.
+        field: Field,
+    },
 }
 
 impl Fast {
@@ -116,6 +122,18 @@ impl Fast {
             | (MarkerValue::Literal(_), MarkerValue::Field(f)) => *f,
             _ => return Fast::General,
         };
+        if let (MarkerValue::Field(f), MarkerValue::Literal(l)) = (&e.lhs, &e.rhs) {
+            if is_version_type(*f)
+                && e.spec.is_some()
+                && !continues_operator(l)
+                && !matches!(
+                    e.op,
+                    MarkerOperator::ExactEqual | MarkerOperator::In | MarkerOperator::NotIn
+                )
+            {
+                return Fast::Version { field: *f };
+            }
+        }
         let negate = match e.op {
             MarkerOperator::Equal => false,
             MarkerOperator::NotEqual => true,
@@ -152,6 +170,11 @@ pub(crate) fn spec2026(e: &MarkerExpression, env: &Environment) -> Outcome {
                 Fast::StrEq { field, negate } => {
                     if let Some(EnvValue::String(s)) = env.get(field) {
                         return Ok(Tri::known((**s == **l) != negate));
+                    }
+                }
+                Fast::Version { field } => {
+                    if let (Some(v), Some(spec)) = (env.version(field), e.spec.as_deref()) {
+                        return Ok(Tri::known(spec.contains_with(v, Some(true))));
                     }
                 }
                 Fast::General => {}
