@@ -22,6 +22,7 @@ use markerspec_pep508::{
 };
 
 mod check_cmd;
+mod conformance_cmd;
 mod env_cmd;
 mod fixtures;
 mod json;
@@ -73,6 +74,12 @@ enum Command {
     /// their extra requested, dependency groups) and core metadata (`Requires-Dist`). Exits 0
     /// when every requirement is valid, 2 when one is not or on error.
     Check(check_cmd::CheckArgs),
+    /// Run the conformance suite (`spec/vectors/`) against markerspec and against external
+    /// implementations through adapters (`spec/PROTOCOL.md`), and print a matrix.
+    ///
+    /// Exits 0 when every implementation passes or diverges only as declared, 1 otherwise,
+    /// 2 on error.
+    Conformance(conformance_cmd::ConformanceArgs),
     /// Parse a requirement or marker and print its canonical form (or its syntax tree as JSON).
     Parse {
         #[command(flatten)]
@@ -129,6 +136,7 @@ fn try_main() -> Result<ExitCode, String> {
     match cli.command {
         Command::Env(args) => env_cmd::run(args),
         Command::Check(args) => check_cmd::run(args),
+        Command::Conformance(args) => conformance_cmd::run(args),
         Command::Parse { lang, json, text } => parse_command(lang, json, &text),
         Command::Eval {
             lang,

@@ -26,8 +26,10 @@ pub const PROTOCOL: &str = "markerspec-adapter/1";
 /// The longest response line accepted, in bytes.
 pub const MAX_LINE: usize = 1 << 20;
 
-/// How often an adapter is restarted after crashes before it is given up.
-pub const MAX_RESTARTS: usize = 100;
+/// How many times in a row an adapter may fail to start (or to answer the handshake) before
+/// it is given up. Crashes while answering cost a restart each and are not limited: an adapter
+/// that dies on every case is slow, not wrong.
+pub const MAX_FAILED_STARTS: usize = 3;
 
 /// What an adapter says about itself in the handshake.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,7 +111,9 @@ impl Hello {
                         divergences.push((s.to_string(), r.to_string()));
                     }
                     _ => {
-                        return Err("a divergence is {\"cases\": SELECTOR, \"reason\": TEXT}".into());
+                        return Err(
+                            "a divergence is {\"cases\": SELECTOR, \"reason\": TEXT}".into()
+                        );
                     }
                 }
             }
@@ -186,7 +190,7 @@ impl Running {
     /// Kills the process and says how it ended.
     fn finish(mut self, kill: bool) -> String {
         if kill {
-            let _ = self.child.kill();
+            kill_tree(&mut self.child);
         }
         let status = match self.child.wait() {
             Ok(s) => s.to_string(),
@@ -232,6 +236,7 @@ pub struct Adapter {
     broken: Option<String>,
     next_id: u64,
     restarts: usize,
+    failed_starts: usize,
     events: Vec<String>,
     label: String,
 }
@@ -259,6 +264,7 @@ impl Adapter {
             broken: None,
             next_id: 1,
             restarts: 0,
+            failed_starts: 0,
             events: Vec::new(),
             label: command.to_string(),
         };
@@ -314,6 +320,9 @@ impl Adapter {
             c.arg("-c").arg(&self.command);
             c
         };
+        // Its own process group, so that a hung adapter is killed with everything it started.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -367,12 +376,32 @@ impl Adapter {
         }
         if self.hello.is_some() {
             self.restarts += 1;
-            if self.restarts > MAX_RESTARTS {
-                let msg = format!("gave up after {MAX_RESTARTS} restarts");
-                self.broken = Some(msg.clone());
-                return Err(CallError::Crash(msg));
+        }
+        match self.start_once() {
+            Ok(()) => {
+                self.failed_starts = 0;
+                Ok(())
+            }
+            Err(e) => {
+                self.failed_starts += 1;
+                if self.failed_starts >= MAX_FAILED_STARTS || self.hello.is_none() {
+                    let why = match &e {
+                        CallError::Crash(m) | CallError::Timeout(m) | CallError::Protocol(m) => {
+                            m.clone()
+                        }
+                    };
+                    self.broken = Some(if self.hello.is_none() {
+                        why
+                    } else {
+                        format!("gave up after {MAX_FAILED_STARTS} failed restarts: {why}")
+                    });
+                }
+                Err(e)
             }
         }
+    }
+
+    fn start_once(&mut self) -> Result<(), CallError> {
         self.running = Some(self.spawn()?);
         let handshake_timeout = self.timeout.max(Duration::from_secs(30));
         let reply = self.exchange(
@@ -497,14 +526,35 @@ impl Adapter {
     }
 }
 
+/// Kills the adapter and, on Unix, its whole process group (a shell that started it, or
+/// anything it started).
+fn kill_tree(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        let group = format!("-{}", child.id());
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+    let _ = child.kill();
+}
+
 impl Drop for Adapter {
     fn drop(&mut self) {
         if let Some(mut r) = self.running.take() {
             // Closing stdin asks the adapter to exit; kill it if it does not.
             drop(r.stdin);
-            std::thread::sleep(Duration::from_millis(10));
+            for _ in 0..50 {
+                if !matches!(r.child.try_wait(), Ok(None)) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
             if matches!(r.child.try_wait(), Ok(None)) {
-                let _ = r.child.kill();
+                kill_tree(&mut r.child);
             }
             let _ = r.child.wait();
         }
@@ -724,6 +774,16 @@ impl ServeInfo {
                 divergences: Vec::new(),
             },
         }
+    }
+
+    /// Declares divergences in the handshake, as `(selector, reason)` pairs.
+    #[must_use]
+    pub fn divergences(mut self, entries: &[(&str, &str)]) -> ServeInfo {
+        self.hello.divergences = entries
+            .iter()
+            .map(|(s, r)| (s.to_string(), r.to_string()))
+            .collect();
+        self
     }
 }
 

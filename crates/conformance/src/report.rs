@@ -277,18 +277,34 @@ fn disagree(a: &Verdict, b: &Verdict) -> bool {
     }
 }
 
+/// The input as a Markdown code span: control characters (and other invisible ones) escaped
+/// as `\u{..}`, `|` escaped for the table.
 fn code_span(s: &str) -> String {
-    let json = serde_json::to_string(s).unwrap_or_default();
-    let inner = &json[1..json.len() - 1];
-    let inner = inner.replace('|', "\\|");
+    let mut inner = String::new();
+    for c in s.chars() {
+        match c {
+            '|' => inner.push_str("\\|"),
+            c if c.is_control()
+                || matches!(c, '\u{200b}' | '\u{2028}' | '\u{2029}' | '\u{feff}') =>
+            {
+                inner.push_str(&format!("\\u{{{:x}}}", c as u32))
+            }
+            c => inner.push(c),
+        }
+    }
     if inner.contains('`') {
         format!("`` {inner} ``")
+    } else if inner.is_empty() {
+        "(empty)".to_string()
     } else {
         format!("`{inner}`")
     }
 }
 
 fn environment_label(case: &Case) -> String {
+    if !case.evaluates() {
+        return "-".into();
+    }
     let mut parts = Vec::new();
     if let Some(f) = case.fixture() {
         parts.push(f.to_string());
@@ -310,14 +326,28 @@ fn environment_label(case: &Case) -> String {
 /// each other or with the `spec-2026` expectation, and what each does. The built-in
 /// implementation (named `builtin`) is not a tool here.
 pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
-    let tools: Vec<&Report> = reports
+    // One column per external tool and profile it ran.
+    let mut tools: Vec<(usize, Profile)> = Vec::new();
+    for (i, p) in columns(reports) {
+        if reports[i].implementation != "builtin" {
+            tools.push((i, p));
+        }
+    }
+    let names: Vec<String> = tools
         .iter()
-        .filter(|r| r.implementation != "builtin")
+        .map(|(i, p)| {
+            let several = tools.iter().filter(|(j, _)| j == i).count() > 1;
+            if several {
+                format!("{} ({p})", reports[*i].implementation)
+            } else {
+                reports[*i].implementation.clone()
+            }
+        })
         .collect();
     // case -> tool index -> (verdict, message)
     let mut seen: BTreeMap<&str, BTreeMap<usize, (Verdict, String)>> = BTreeMap::new();
-    for (t, r) in tools.iter().enumerate() {
-        for res in &r.results {
+    for (t, (i, p)) in tools.iter().enumerate() {
+        for res in reports[*i].results.iter().filter(|r| r.profile == *p) {
             if let Some(v) = observed_verdict(&res.observed) {
                 seen.entry(res.case.as_str())
                     .or_default()
@@ -326,7 +356,6 @@ pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
             }
         }
     }
-    let names: Vec<String> = tools.iter().map(|r| r.implementation.clone()).collect();
     let mut by_category: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     let mut pair_counts: BTreeMap<(String, String), usize> = BTreeMap::new();
     let mut total = 0;
@@ -397,8 +426,17 @@ pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
          tool prints differently).\n\n",
     );
     out.push_str("Tools:\n\n");
-    for r in &tools {
-        let _ = writeln!(out, "- `{}`", r.implementation);
+    for (n, (i, p)) in names.iter().zip(&tools) {
+        let version = reports[*i]
+            .version
+            .as_deref()
+            .map(|v| format!(" {v}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "- `{n}`: {}{version}, checked against the `{p}` expectations",
+            reports[*i].implementation
+        );
     }
     let _ = writeln!(
         out,

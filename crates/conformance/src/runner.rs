@@ -453,6 +453,8 @@ pub struct CaseResult {
 pub struct Report {
     /// The implementation's name.
     pub implementation: String,
+    /// The implementation's version, when known (an adapter's handshake says it).
+    pub version: Option<String>,
     /// One entry per case and profile that ran, in case order.
     pub results: Vec<CaseResult>,
     /// Declarations that matched no mismatch (candidates for removal), `selector: reason`.
@@ -520,6 +522,7 @@ impl Report {
             .collect();
         json!({
             "implementation": self.implementation,
+            "version": self.version,
             "counts": counts,
             "notes": self.notes,
             "unused_divergences": self.unused_divergences,
@@ -662,6 +665,7 @@ impl Runner {
             .collect();
         Report {
             implementation: implementation.name().to_string(),
+            version: None,
             results,
             unused_divergences,
             notes: Vec::new(),
@@ -851,5 +855,86 @@ fn same_result(expected: &Expected, got: &Expected, codes: bool) -> bool {
             _ => true,
         },
         _ => expected == got,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(group: &str, name: &str, category: &str) -> Cases {
+        let mut cases = Cases::new();
+        let json = format!(
+            r#"{{"cases": [{{"name": "{name}", "category": "{category}", "kind": "marker",
+                "input": "os_name == 'nt'", "see": "test",
+                "expect": {{"spec-2026": {{"parses": true}}}}}}]}}"#
+        );
+        cases.load_slice(group, json.as_bytes()).unwrap();
+        cases
+    }
+
+    #[test]
+    fn selectors() {
+        let cases = case("versions", "prereleases-104", "prereleases");
+        let c = cases.iter().next().unwrap();
+        let yes = |sel: &str, p: Profile| Divergence::new(sel, "r").unwrap().matches(c, p);
+        assert!(yes("versions", Profile::Spec2026));
+        assert!(yes("versions/prereleases-104", Profile::Spec2026));
+        assert!(yes("versions/prereleases-*", Profile::Spec2026));
+        assert!(yes("*/*-104", Profile::Spec2026));
+        assert!(yes("*", Profile::Uv));
+        assert!(yes("@prereleases", Profile::Spec2026));
+        assert!(yes("packaging:versions", Profile::Packaging));
+        assert!(!yes("packaging:versions", Profile::Spec2026));
+        assert!(!yes("versions/prereleases-10", Profile::Spec2026));
+        assert!(!yes("@wildcards", Profile::Spec2026));
+        let d = Divergence::new("uv:*#canonical", "r").unwrap();
+        assert!(d.covers(Check::Canonical) && !d.covers(Check::Result));
+        assert!(Divergence::new("nope:versions", "r").is_err());
+        assert!(Divergence::new("versions#everything", "r").is_err());
+        assert!(Divergence::new("uv:", "r").is_err());
+    }
+
+    #[test]
+    fn filters_last_match_wins() {
+        let cases = case("versions", "prereleases-104", "prereleases");
+        let c = cases.iter().next().unwrap();
+        assert!(Filter::parse("").selects(c));
+        assert!(Filter::parse("versions").selects(c));
+        assert!(Filter::parse("versions/pre").selects(c));
+        assert!(!Filter::parse("extras").selects(c));
+        assert!(!Filter::parse("-versions").selects(c));
+        assert!(!Filter::parse("versions,-@prereleases").selects(c));
+        assert!(Filter::parse("-@prereleases,versions/prereleases-104").selects(c));
+    }
+
+    #[test]
+    fn names_and_outcomes_are_checked_when_loading() {
+        let mut cases = Cases::new();
+        let bad = |json: &str| Cases::new().load_slice("g", json.as_bytes()).unwrap_err();
+        let base = |name: &str, expect: &str| {
+            format!(
+                r#"{{"cases": [{{"name": "{name}", "category": "c", "kind": "marker",
+                    "input": "x", "see": "s", "expect": {expect}}}]}}"#
+            )
+        };
+        bad(&base("no-number", r#"{"spec-2026": {}}"#));
+        bad(&base("short-10", r#"{"spec-2026": {}}"#));
+        bad(&base("ok-100", r#"{}"#));
+        bad(&base("ok-100", r#"{"spec-2027": {}}"#));
+        bad(&base(
+            "ok-100",
+            r#"{"spec-2026": {"parses": false, "canonical": "x"}}"#,
+        ));
+        bad(&base(
+            "ok-100",
+            r#"{"spec-2026": {"result": "unknown: b,a"}}"#,
+        ));
+        bad(&base("ok-100", r#"{"spec-2026": {"result": "maybe"}}"#));
+        bad(&base("ok-100", r#"{"spec-2026": {"resutl": true}}"#));
+        let good = base("ok-100", r#"{"spec-2026": {"result": {"error": "E002"}}}"#);
+        cases.load_slice("g", good.as_bytes()).unwrap();
+        let again = cases.load_slice("g", good.as_bytes()).unwrap_err();
+        assert!(again.to_string().contains("duplicate"), "{again}");
     }
 }

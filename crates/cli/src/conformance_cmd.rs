@@ -1,0 +1,242 @@
+//! `markerspec conformance`: run the conformance suite against the built-in implementation and
+//! against external implementations speaking the adapter protocol (`spec/PROTOCOL.md`).
+//!
+//! Exit codes: 0 when every implementation passes each case it claims, or diverges only as it
+//! declared; 1 when a case fails or an adapter crashes, hangs or breaks the protocol; 2 on a
+//! usage error (unreadable vectors, bad flag).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use markerspec_conformance::builtin::Markerspec;
+use markerspec_conformance::protocol::{self, Adapter, ServeInfo};
+use markerspec_conformance::{Cases, Dialect, Profile, Report, Runner, report};
+
+/// Arguments of `markerspec conformance`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct ConformanceArgs {
+    /// An implementation to test: `builtin` (markerspec itself), or a command that speaks the
+    /// adapter protocol, run by the shell (e.g. `.venv/bin/python adapters/packaging/adapter.py`).
+    /// Repeatable; default `builtin`.
+    #[arg(long = "adapter", value_name = "CMD")]
+    adapters: Vec<String>,
+    /// Check only this profile (`spec-2026`, `packaging`, `uv`). Repeatable; default: every
+    /// profile each implementation claims.
+    #[arg(long = "profile", value_name = "PROFILE")]
+    profiles: Vec<String>,
+    /// Include / exclude cases: `versions,-versions/prerelease-104,@urls` (a prefix of
+    /// `group/name`, a group, `@category`, or a `*` glob; `-` excludes). Adds to
+    /// `MARKERSPEC_TEST`.
+    #[arg(long, value_name = "TERMS")]
+    filter: Option<String>,
+    /// Print the full report as JSON on stdout instead of the matrix.
+    #[arg(long)]
+    json: bool,
+    /// Also write the results as JUnit XML.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Also write the table of cases where the external tools disagree with each other or
+    /// with the specification (`spec/DIVERGENCES.md`).
+    #[arg(long, value_name = "FILE")]
+    divergences: Option<PathBuf>,
+    /// Run these vector files (or every `*.json` of these directories) instead of the
+    /// shipped ones. Repeatable.
+    #[arg(long = "vectors", value_name = "PATH")]
+    vectors: Vec<PathBuf>,
+    /// Environment fixtures that the vectors name, from every `*.json` of this directory
+    /// (besides the shipped ones). Repeatable.
+    #[arg(long = "environments", value_name = "DIR")]
+    environments: Vec<PathBuf>,
+    /// Time limit in seconds for each adapter response.
+    #[arg(long, value_name = "SECS", default_value = "10")]
+    timeout: f64,
+    /// Print every failure (by default the first 20 per implementation).
+    #[arg(long)]
+    verbose: bool,
+    /// Serve the built-in implementation over the adapter protocol on stdin and stdout,
+    /// instead of running the suite.
+    #[arg(long, conflicts_with_all = ["adapters", "json", "junit", "divergences"])]
+    serve: bool,
+}
+
+pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
+    if args.serve {
+        let info = ServeInfo::new(
+            "markerspec",
+            env!("CARGO_PKG_VERSION"),
+            &[Profile::Spec2026, Profile::Packaging],
+            &[Dialect::Pep508, Dialect::Extended],
+            true,
+        )
+        .divergences(Markerspec::BLACKLIST);
+        let stdin = std::io::stdin();
+        protocol::serve(
+            &mut Markerspec::new(),
+            &info,
+            stdin.lock(),
+            std::io::stdout(),
+        )
+        .map_err(|e| format!("adapter protocol: {e}"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !(args.timeout > 0.0 && args.timeout <= 3600.0) {
+        return Err(format!(
+            "--timeout {} is not between 0 and 3600 seconds",
+            args.timeout
+        ));
+    }
+    let cases = load_cases(&args)?;
+    let profiles = args
+        .profiles
+        .iter()
+        .map(|p| p.parse::<Profile>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut runner = Runner::new();
+    if let Some(f) = &args.filter {
+        runner = runner.filter(f);
+    }
+    if !profiles.is_empty() {
+        runner = runner.profiles(&profiles);
+    }
+    let adapters = if args.adapters.is_empty() {
+        vec!["builtin".to_string()]
+    } else {
+        args.adapters.clone()
+    };
+    let timeout = Duration::from_secs_f64(args.timeout);
+    let mut reports: Vec<Report> = Vec::new();
+    for spec in &adapters {
+        let mut report = if spec == "builtin" {
+            let mut r = runner
+                .clone()
+                .blacklist(Markerspec::BLACKLIST)
+                .run(&cases, &mut Markerspec::new());
+            r.version = Some(env!("CARGO_PKG_VERSION").to_string());
+            r
+        } else {
+            let mut adapter = Adapter::start(spec, timeout);
+            let r = runner
+                .clone()
+                .divergences(adapter.divergences())
+                .run(&cases, &mut adapter);
+            let mut r = r;
+            if let Some(p) = adapter.problem() {
+                r.notes.push(format!("`{spec}` is unusable: {p}"));
+            }
+            if let Some(h) = adapter.hello() {
+                r.notes
+                    .insert(0, format!("{} {} (`{spec}`)", h.name, h.version));
+            }
+            if adapter.restarts() > 0 {
+                r.notes.push(format!(
+                    "restarted {} times after crashes",
+                    adapter.restarts()
+                ));
+            }
+            r.notes.extend(adapter.events().iter().take(50).cloned());
+            if adapter.events().len() > 50 {
+                r.notes
+                    .push(format!("… {} more events", adapter.events().len() - 50));
+            }
+            r
+        };
+        // Two adapters with the same name stay apart in the matrix.
+        let base = report.implementation.clone();
+        let mut n = 2;
+        while reports
+            .iter()
+            .any(|r| r.implementation == report.implementation)
+        {
+            report.implementation = format!("{base}#{n}");
+            n += 1;
+        }
+        reports.push(report);
+    }
+
+    if let Some(path) = &args.junit {
+        std::fs::write(path, report::junit(&reports))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.divergences {
+        std::fs::write(path, report::divergences(&cases, &reports))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let ok = reports.iter().all(Report::ok);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let doc = serde_json::json!({
+            "protocol": protocol::PROTOCOL,
+            "cases": cases.len(),
+            "ok": ok,
+            "implementations": reports.iter().map(Report::to_json).collect::<Vec<_>>(),
+        });
+        writeln!(out, "{doc}").map_err(|e| e.to_string())?;
+    } else {
+        for r in &reports {
+            for n in &r.notes {
+                writeln!(out, "{}: {n}", r.implementation).map_err(|e| e.to_string())?;
+            }
+            let failures = r.failures();
+            let shown = if args.verbose { failures.len() } else { 20 };
+            for f in failures.iter().take(shown) {
+                writeln!(out, "{}: {f}", r.implementation).map_err(|e| e.to_string())?;
+            }
+            if failures.len() > shown {
+                writeln!(
+                    out,
+                    "{}: … {} more failures (--verbose shows them)",
+                    r.implementation,
+                    failures.len() - shown
+                )
+                .map_err(|e| e.to_string())?;
+            }
+        }
+        if reports
+            .iter()
+            .any(|r| !r.notes.is_empty() || !r.failures().is_empty())
+        {
+            writeln!(out).map_err(|e| e.to_string())?;
+        }
+        write!(out, "{}", report::matrix(&reports)).map_err(|e| e.to_string())?;
+        writeln!(
+            out,
+            "\n{} cases; {}",
+            cases.len(),
+            if ok {
+                "every implementation passes or diverges as declared"
+            } else {
+                "FAILED"
+            }
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn load_cases(args: &ConformanceArgs) -> Result<Cases, String> {
+    if args.vectors.is_empty() && args.environments.is_empty() {
+        return Ok(Cases::all());
+    }
+    let mut cases = Cases::new();
+    for dir in &args.environments {
+        cases.load_fixture_dir(dir).map_err(|e| e.to_string())?;
+    }
+    if args.vectors.is_empty() {
+        return Err("--environments needs --vectors".into());
+    }
+    for path in &args.vectors {
+        let r = if path.is_dir() {
+            cases.load_dir(path)
+        } else {
+            cases.load_file(path)
+        };
+        r.map_err(|e| format!("cannot load vectors: {e}"))?;
+    }
+    Ok(cases)
+}

@@ -1,0 +1,353 @@
+//! `markerspec conformance`: the real binary against the built-in implementation, against
+//! itself through the adapter protocol, and against adapters that crash, hang, lie or do not
+//! exist. Each run gets a fresh folder and a cleared environment.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_markerspec");
+
+struct Run {
+    out: Output,
+    cmd: String,
+    took: Duration,
+}
+
+impl Run {
+    fn code(&self) -> i32 {
+        self.out.status.code().unwrap_or(-1)
+    }
+    fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.out.stdout).into_owned()
+    }
+    fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.out.stderr).into_owned()
+    }
+    #[track_caller]
+    fn expect_code(&self, code: i32) -> &Self {
+        assert!(
+            self.code() == code,
+            "command: {}\nexpected exit {code}, got {}\nstdout:\n{}\nstderr:\n{}",
+            self.cmd,
+            self.code(),
+            self.stdout(),
+            self.stderr()
+        );
+        self
+    }
+    #[track_caller]
+    fn expect_stdout_contains(&self, needle: &str) -> &Self {
+        assert!(
+            self.stdout().contains(needle),
+            "command: {}\nstdout lacks {needle:?}\nstdout:\n{}\nstderr:\n{}",
+            self.cmd,
+            self.stdout(),
+            self.stderr()
+        );
+        self
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "markerspec-conformance-{}-{name}-{n}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Run {
+    let start = Instant::now();
+    let out = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    Run {
+        out,
+        cmd: format!("markerspec {args:?}"),
+        took: start.elapsed(),
+    }
+}
+
+/// Writes a fake adapter script into `dir` and returns the command that runs it.
+#[cfg(unix)]
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, body).unwrap();
+    format!("sh {}", path.display())
+}
+
+/// The handshake line of the fake adapters, claiming the spec-2026 profile.
+#[cfg(unix)]
+const HELLO: &str = r#"read line
+echo '{"id":0,"protocol":"markerspec-adapter/1","name":"fake","version":"0","profiles":["spec-2026"],"dialects":["pep508","extended"]}'
+"#;
+
+/// The id of the request in `$line`, for the fake adapters.
+#[cfg(unix)]
+const ID: &str = r#"id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/')"#;
+
+#[test]
+fn builtin_passes_every_case() {
+    let dir = temp_dir("builtin");
+    let junit = dir.join("junit.xml");
+    let r = run_in(&dir, &["conformance", "--junit", junit.to_str().unwrap()]);
+    r.expect_code(0)
+        .expect_stdout_contains("builtin (spec-2026)")
+        .expect_stdout_contains("builtin (packaging)")
+        .expect_stdout_contains("every implementation passes or diverges as declared");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.starts_with("<?xml"));
+    assert!(xml.contains("<testsuite name=\"builtin (spec-2026)\""));
+    assert!(xml.contains("<skipped message=\"divergent as declared"));
+    assert_eq!(
+        xml.matches("<testsuite ").count(),
+        xml.matches("</testsuite>").count()
+    );
+}
+
+/// The built-in implementation served over the protocol gives the same answers as called
+/// directly: the protocol loses nothing (Unicode, control characters, unknown values, codes).
+#[test]
+fn builtin_through_the_protocol_passes_every_case() {
+    let dir = temp_dir("served");
+    let serve = format!("{BIN} conformance --serve");
+    let r = run_in(&dir, &["conformance", "--adapter", &serve, "--json"]);
+    r.expect_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout()).unwrap();
+    assert_eq!(doc["ok"], true);
+    let imp = &doc["implementations"][0];
+    assert_eq!(imp["implementation"], "markerspec");
+    assert!(
+        imp["counts"]["pass"].as_u64().unwrap() > 25_000,
+        "{}",
+        imp["counts"]
+    );
+    assert_eq!(imp["counts"].get("fail"), None);
+}
+
+#[test]
+fn filters_select_cases() {
+    let dir = temp_dir("filter");
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--filter",
+            "spec-examples,-spec-examples/spec-examples-100",
+            "--json",
+        ],
+    );
+    r.expect_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout()).unwrap();
+    let results = doc["implementations"][0]["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    assert!(results.iter().all(|x| {
+        let c = x["case"].as_str().unwrap();
+        c.starts_with("spec-examples/") && c != "spec-examples/spec-examples-100"
+    }));
+}
+
+#[test]
+fn vectors_from_outside_the_repository() {
+    let dir = temp_dir("vectors");
+    std::fs::create_dir_all(dir.join("envs")).unwrap();
+    std::fs::write(
+        dir.join("envs/gpu-box.json"),
+        r#"{"python_version": "3.12", "cuda_version": "12.8", "gpu_backends": ["cuda"]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("mine.json"),
+        r#"{"cases": [
+          {"name": "cuda-100", "category": "gpu", "kind": "marker", "dialect": "extended",
+           "input": "\"cuda\" in gpu_backends and cuda_version >= '12'", "fixture": "gpu-box",
+           "see": "local", "expect": {"spec-2026": {"result": true}}},
+          {"name": "cuda-101", "category": "gpu", "kind": "marker", "dialect": "extended",
+           "input": "cuda_version >= '12' and rocm_version >= '6'", "fixture": "gpu-box",
+           "see": "local", "expect": {"spec-2026": {"result": "unknown: rocm_version"}}},
+          {"name": "wrong-100", "category": "gpu", "kind": "marker",
+           "input": "os_name == 'nt'", "environment": {"os_name": "nt"},
+           "see": "local", "expect": {"spec-2026": {"result": false}}}
+        ]}"#,
+    )
+    .unwrap();
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--vectors",
+            "mine.json",
+            "--environments",
+            "envs",
+        ],
+    );
+    // The third case expects the wrong answer: reported, exit 1.
+    r.expect_code(1)
+        .expect_stdout_contains("mine/wrong-100 [spec-2026] fail: expected result false, got true")
+        .expect_stdout_contains("2 pass 1 FAIL");
+
+    std::fs::write(dir.join("broken.json"), r#"{"cases": [{"name": "x"}]}"#).unwrap();
+    let r = run_in(&dir, &["conformance", "--vectors", "broken.json"]);
+    r.expect_code(2);
+    assert!(r.stderr().contains("cannot load vectors"), "{}", r.stderr());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_crashing_adapter_is_reported_and_restarted() {
+    let dir = temp_dir("crash");
+    // Answers the handshake, then dies on the first request; every restart does the same.
+    let crash = script(&dir, "crash.sh", &format!("{HELLO}read line\nexit 3\n"));
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--adapter",
+            "builtin",
+            "--adapter",
+            &crash,
+            "--filter",
+            "spec-examples",
+        ],
+    );
+    r.expect_code(1)
+        .expect_stdout_contains("fake: spec-examples/")
+        .expect_stdout_contains("crash: the adapter exited (exit status: 3")
+        .expect_stdout_contains("CRASH")
+        .expect_stdout_contains("restarted");
+    // The built-in implementation still ran in full.
+    r.expect_stdout_contains("builtin (spec-2026)");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_hanging_adapter_times_out() {
+    let dir = temp_dir("hang");
+    let hang = script(
+        &dir,
+        "hang.sh",
+        &format!("{HELLO}while read line; do sleep 30; done\n"),
+    );
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--adapter",
+            &hang,
+            "--timeout",
+            "0.3",
+            "--filter",
+            "spec-examples/spec-examples-10",
+        ],
+    );
+    r.expect_code(1)
+        .expect_stdout_contains("timeout: no response within 0.3s");
+    assert!(r.took < Duration::from_secs(25), "took {:?}", r.took);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_lying_adapter_is_reported() {
+    let dir = temp_dir("lie");
+    // By request id: a wrong id, text that is not JSON, or a response of the wrong shape.
+    let body = format!(
+        "{HELLO}while read line; do\n  {ID}\n  case $((id % 3)) in\n    1) echo '{{\"id\":999999,\"parses\":true}}' ;;\n    2) echo 'I am not JSON' ;;\n    0) echo \"{{\\\"id\\\":$id,\\\"parses\\\":\\\"maybe\\\"}}\" ;;\n  esac\ndone\n"
+    );
+    let liar = script(&dir, "liar.sh", &body);
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--adapter",
+            &liar,
+            "--filter",
+            "spec-examples",
+        ],
+    );
+    r.expect_code(1)
+        .expect_stdout_contains("protocol: response id 999999 for request")
+        .expect_stdout_contains("protocol: not a JSON object: I am not JSON")
+        .expect_stdout_contains("protocol: a parse response needs `parses`");
+}
+
+#[test]
+fn a_missing_adapter_is_reported() {
+    let dir = temp_dir("missing");
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--adapter",
+            "/nonexistent/adapter --flag",
+            "--adapter",
+            "builtin",
+            "--filter",
+            "spec-examples",
+        ],
+    );
+    r.expect_code(1)
+        .expect_stdout_contains("is unusable")
+        .expect_stdout_contains("builtin (spec-2026)");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_honest_partial_adapter_passes_what_it_claims() {
+    let dir = temp_dir("partial");
+    // Claims spec-2026 but skips every request: all skipped, nothing fails.
+    let body = format!(
+        "{HELLO}while read line; do\n  {ID}\n  echo \"{{\\\"id\\\":$id,\\\"skip\\\":\\\"not implemented\\\"}}\"\ndone\n"
+    );
+    let skipper = script(&dir, "skip.sh", &body);
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--adapter",
+            &skipper,
+            "--filter",
+            "spec-examples",
+        ],
+    );
+    r.expect_code(0).expect_stdout_contains("skip");
+}
+
+#[test]
+fn divergences_are_written() {
+    let dir = temp_dir("divergences");
+    let out = dir.join("DIVERGENCES.md");
+    let serve = format!("{BIN} conformance --serve");
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--adapter",
+            &serve,
+            "--filter",
+            "marker-syntax/literal-vs-literal",
+            "--divergences",
+            out.to_str().unwrap(),
+        ],
+    );
+    r.expect_code(0);
+    let md = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        md.starts_with("# Divergences between implementations"),
+        "{md}"
+    );
+    // markerspec served under the packaging profile accepts `"a" == "a"`, which spec-2026
+    // rejects: a divergence from the specification.
+    assert!(md.contains("`\"a\" == \"posix\"`"), "{md}");
+}
