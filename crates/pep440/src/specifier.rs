@@ -519,38 +519,59 @@ impl FromStr for VersionSpecifier {
 /// # Ok::<(), markerspec_pep440::Error>(())
 /// ```
 #[derive(Clone, Default)]
-pub struct VersionSpecifiers(Vec<VersionSpecifier>);
+pub struct VersionSpecifiers(Specs);
+
+/// The specifiers: most lists hold one, which is kept without a heap allocation.
+#[derive(Clone)]
+enum Specs {
+    One(VersionSpecifier),
+    Many(Vec<VersionSpecifier>),
+}
+
+impl Default for Specs {
+    fn default() -> Specs {
+        Specs::Many(Vec::new())
+    }
+}
 
 impl VersionSpecifiers {
     /// The empty list, which contains every version.
     #[must_use]
     pub fn empty() -> VersionSpecifiers {
-        VersionSpecifiers(Vec::new())
+        VersionSpecifiers(Specs::Many(Vec::new()))
+    }
+
+    /// The specifiers in the order written, as a slice.
+    #[must_use]
+    pub fn as_slice(&self) -> &[VersionSpecifier] {
+        match &self.0 {
+            Specs::One(s) => std::slice::from_ref(s),
+            Specs::Many(v) => v,
+        }
     }
 
     /// The specifiers in the order written.
     pub fn iter(&self) -> std::slice::Iter<'_, VersionSpecifier> {
-        self.0.iter()
+        self.as_slice().iter()
     }
 
     /// How many specifiers the list has.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.as_slice().len()
     }
 
     /// Whether the list is empty.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.as_slice().is_empty()
     }
 
     /// Whether pre-releases are implied (packaging's `SpecifierSet.prereleases` without an
     /// override): `Some(true)` if any specifier implies them, otherwise `None`.
     #[must_use]
     pub fn prereleases(&self) -> Option<bool> {
-        self.0
-            .iter()
+        self.iter()
             .any(|s| s.prereleases() == Some(true))
             .then_some(true)
     }
@@ -569,7 +590,7 @@ impl VersionSpecifiers {
         if prereleases == Some(false) && version.is_prerelease() {
             return false;
         }
-        self.0.iter().all(|s| s.contains_with(version, Some(true)))
+        self.iter().all(|s| s.contains_with(version, Some(true)))
     }
 
     /// Whether the text `item` satisfies every specifier, exactly as packaging's
@@ -579,14 +600,14 @@ impl VersionSpecifiers {
     /// list (which packaging lets any text through).
     #[must_use]
     pub fn contains_str(&self, item: &str, prereleases: Option<bool>) -> bool {
-        let has_arbitrary = self.0.iter().any(|s| s.op == Operator::ExactEqual);
+        let has_arbitrary = self.iter().any(|s| s.op == Operator::ExactEqual);
         if !has_arbitrary {
             return match item.parse::<Version>() {
                 Ok(version) => self.contains_with(&version, prereleases),
-                Err(_) => self.0.is_empty(),
+                Err(_) => self.is_empty(),
             };
         }
-        if !self.0.iter().all(|s| s.contains_str(item, Some(true))) {
+        if !self.iter().all(|s| s.contains_str(item, Some(true))) {
             return false;
         }
         prereleases != Some(false) || !item.parse::<Version>().is_ok_and(|v| v.is_prerelease())
@@ -595,7 +616,7 @@ impl VersionSpecifiers {
     /// The specifiers sorted by text with duplicates removed, as packaging's `_canonical_specs`.
     fn canonical(&self) -> Vec<(String, &VersionSpecifier)> {
         let mut sorted: Vec<(String, &VersionSpecifier)> =
-            self.0.iter().map(|s| (s.to_string(), s)).collect();
+            self.iter().map(|s| (s.to_string(), s)).collect();
         sorted.sort_by(|a, b| a.0.cmp(&b.0));
         let mut kept: Vec<(String, &VersionSpecifier)> = Vec::with_capacity(sorted.len());
         for (text, spec) in sorted {
@@ -629,13 +650,13 @@ impl FromStr for VersionSpecifiers {
             }
             offset += piece.len() + 1;
         }
-        Ok(VersionSpecifiers(specs))
+        Ok(VersionSpecifiers::from_iter(specs))
     }
 }
 
 impl fmt::Display for VersionSpecifiers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let [only] = self.0.as_slice() {
+        if let [only] = self.as_slice() {
             return write!(f, "{only}");
         }
         let mut sep = "";
@@ -677,13 +698,19 @@ impl Hash for VersionSpecifiers {
 
 impl From<VersionSpecifier> for VersionSpecifiers {
     fn from(spec: VersionSpecifier) -> VersionSpecifiers {
-        VersionSpecifiers(vec![spec])
+        VersionSpecifiers(Specs::One(spec))
     }
 }
 
 impl FromIterator<VersionSpecifier> for VersionSpecifiers {
     fn from_iter<I: IntoIterator<Item = VersionSpecifier>>(iter: I) -> VersionSpecifiers {
-        VersionSpecifiers(iter.into_iter().collect())
+        let mut specs: Vec<VersionSpecifier> = iter.into_iter().collect();
+        if specs.len() == 1 {
+            if let Some(only) = specs.pop() {
+                return VersionSpecifiers(Specs::One(only));
+            }
+        }
+        VersionSpecifiers(Specs::Many(specs))
     }
 }
 
@@ -692,7 +719,10 @@ impl IntoIterator for VersionSpecifiers {
     type IntoIter = std::vec::IntoIter<VersionSpecifier>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.0.into_iter()
+        match self.0 {
+            Specs::One(s) => vec![s].into_iter(),
+            Specs::Many(v) => v.into_iter(),
+        }
     }
 }
 
@@ -701,7 +731,7 @@ impl<'a> IntoIterator for &'a VersionSpecifiers {
     type IntoIter = std::slice::Iter<'a, VersionSpecifier>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
+        self.iter()
     }
 }
 
@@ -709,6 +739,6 @@ impl std::ops::Deref for VersionSpecifiers {
     type Target = [VersionSpecifier];
 
     fn deref(&self) -> &[VersionSpecifier] {
-        &self.0
+        self.as_slice()
     }
 }

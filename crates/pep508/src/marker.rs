@@ -118,7 +118,7 @@ impl fmt::Display for MarkerValue {
 pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     // Written as is when reading it back gives the same string (no escapes take effect).
     let plain = !s.contains(['\n', '\r', '\0'])
-        && (!s.contains('\\') || crate::string::decode(s, '"').is_ok_and(|d| d.value == s));
+        && (!s.contains('\\') || crate::string::unescape(s).is_ok_and(|u| u == s));
     if plain && !s.contains('"') {
         return write!(f, "\"{s}\"");
     }

@@ -370,12 +370,10 @@ impl<'a, 'r> Parser<'a, 'r> {
             } else if self.rest().starts_with(['<', '>', '=', '!', '~']) {
                 self.parse_version_many()?
             } else {
-                Vec::new()
+                VersionSpecifiers::empty()
             };
             if !specifiers.is_empty() {
-                version_or_url = Some(VersionOrUrl::Specifiers(VersionSpecifiers::from_iter(
-                    specifiers,
-                )));
+                version_or_url = Some(VersionOrUrl::Specifiers(specifiers));
             }
             self.ws();
             if !self.at_end() {
@@ -509,12 +507,12 @@ impl<'a, 'r> Parser<'a, 'r> {
     /// ```text
     /// versionspec = ( '(' version_many ')' ) | version_many
     /// ```
-    fn parse_paren_specifiers(&mut self) -> Result<Vec<VersionSpecifier>, Error> {
+    fn parse_paren_specifiers(&mut self) -> Result<VersionSpecifiers, Error> {
         let open = self.pos;
         self.pos += 1;
         self.ws();
         let specs = if self.peek_is(b')') {
-            Vec::new()
+            VersionSpecifiers::empty()
         } else {
             self.parse_version_many()?
         };
@@ -542,11 +540,22 @@ impl<'a, 'r> Parser<'a, 'r> {
     /// version_one  = version_cmp version wsp*
     /// version_many = version_one (',' version_one)* (',' wsp*)?
     /// ```
-    fn parse_version_many(&mut self) -> Result<Vec<VersionSpecifier>, Error> {
-        let mut specs = Vec::new();
+    fn parse_version_many(&mut self) -> Result<VersionSpecifiers, Error> {
+        // Most lists hold one specifier, which is kept out of a vector.
+        let mut only: Option<VersionSpecifier> = None;
+        let mut specs: Vec<VersionSpecifier> = Vec::new();
         loop {
             self.ws();
-            specs.push(self.parse_version_one()?);
+            let spec = self.parse_version_one()?;
+            if let Some(previous) = only.take() {
+                specs.reserve_exact(2);
+                specs.push(previous);
+            }
+            if specs.is_empty() {
+                only = Some(spec);
+            } else {
+                specs.push(spec);
+            }
             self.ws();
             if !self.peek_is(b',') {
                 break;
@@ -562,7 +571,10 @@ impl<'a, 'r> Parser<'a, 'r> {
                 break;
             }
         }
-        Ok(specs)
+        Ok(match only {
+            Some(spec) => VersionSpecifiers::from(spec),
+            None => VersionSpecifiers::from_iter(specs),
+        })
     }
 
     fn parse_version_one(&mut self) -> Result<VersionSpecifier, Error> {
@@ -791,17 +803,17 @@ impl<'a, 'r> Parser<'a, 'r> {
         match self.peek() {
             Some(q @ ('"' | '\'')) => {
                 self.pos += 1;
-                let quote = q as u8;
-                let raw = self
-                    .lex_ascii(take_while(move |b: u8| b != quote))
-                    .unwrap_or("");
-                if self.peek() != Some(q) {
+                let rest = self.rest();
+                let scan = string::scan(rest, q as u8);
+                let Some(len) = scan.len else {
+                    self.pos = self.input.len();
                     return Err(self.error(
                         ErrorKind::UnterminatedString { quote: q },
                         Span::new(start, start + 1),
                     ));
-                }
-                self.pos += 1;
+                };
+                let raw = &rest[..len];
+                self.pos += len + 1;
                 let span = Span::new(start, self.pos);
                 if raw.len() > self.opts.max_string_len {
                     return Err(self.error(
@@ -811,12 +823,12 @@ impl<'a, 'r> Parser<'a, 'r> {
                         span,
                     ));
                 }
-                let decoded = string::decode(raw, q)
+                let value = string::decode_scanned(raw, &scan)
                     .map_err(|reason| self.error(ErrorKind::InvalidString { reason }, span))?;
-                if decoded.non_standard {
+                if scan.non_standard {
                     self.warn(WarningKind::NonStandardString, span);
                 }
-                Ok(MarkerValue::Literal(decoded.value.into()))
+                Ok(MarkerValue::Literal(value.into()))
             }
             Some(c) if is_word(c) => {
                 let mut word = self

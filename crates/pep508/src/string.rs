@@ -26,40 +26,98 @@ const PYTHON_STR_C: [bool; 128] = {
 };
 
 /// The decoded content of a quoted string, and whether it strays from the specification.
+#[cfg(test)]
 pub(crate) struct Decoded<'a> {
     pub value: Cow<'a, str>,
     pub non_standard: bool,
 }
 
-/// Decodes the content between the quotes (`raw` excludes them).
+/// What a scan of a quoted string found.
+pub(crate) struct Scan {
+    /// The length in bytes of the content, up to (not including) the closing quote; `None`
+    /// when there is no closing quote.
+    pub len: Option<usize>,
+    /// A backslash appears: the content must be decoded.
+    pub escapes: bool,
+    /// A character outside `python_str_c` (or an escape) appears.
+    pub non_standard: bool,
+    /// Why Python would reject the literal whatever its escapes, if it would.
+    pub invalid: Option<&'static str>,
+}
+
+/// Finds the closing `quote` in `rest` (the text after the opening quote) and classifies the
+/// content, in one pass over the bytes.
+pub(crate) fn scan(rest: &str, quote: u8) -> Scan {
+    let mut out = Scan {
+        len: None,
+        escapes: false,
+        non_standard: false,
+        invalid: None,
+    };
+    let mut prev_backslashes = 0usize;
+    for (i, &b) in rest.as_bytes().iter().enumerate() {
+        if b == quote {
+            out.len = Some(i);
+            break;
+        }
+        if b < 128 && PYTHON_STR_C[b as usize] {
+            prev_backslashes = 0;
+            continue;
+        }
+        match b {
+            b'\\' => {
+                out.escapes = true;
+                prev_backslashes += 1;
+                continue;
+            }
+            b'\n' | b'\r' if prev_backslashes % 2 == 0 => {
+                out.invalid
+                    .get_or_insert("a quoted string cannot contain a line break");
+            }
+            0 => {
+                out.invalid
+                    .get_or_insert("a quoted string cannot contain a NUL character");
+            }
+            b'"' | b'\'' => {}
+            _ => out.non_standard = true,
+        }
+        prev_backslashes = 0;
+    }
+    out.non_standard |= out.escapes;
+    out
+}
+
+/// Decodes the content between the quotes (`raw` excludes them), given its [`scan`].
 ///
 /// # Errors
 /// A reason, when Python would reject the literal: a line break or NUL inside it, or a
 /// malformed `\x`, `\u`, `\U` or `\N` escape.
+pub(crate) fn decode_scanned<'a>(raw: &'a str, scan: &Scan) -> Result<Cow<'a, str>, String> {
+    if let Some(reason) = scan.invalid {
+        return Err(reason.into());
+    }
+    if !scan.escapes {
+        return Ok(Cow::Borrowed(raw));
+    }
+    unescape(raw).map(Cow::Owned)
+}
+
+/// Decodes the content between the quotes (`raw` excludes them).
+///
+/// # Errors
+/// As [`decode_scanned`].
+#[cfg(test)]
 pub(crate) fn decode(raw: &str, quote: char) -> Result<Decoded<'_>, String> {
-    // One pass over the bytes: most strings are plain and borrowed as they are.
-    let mut non_standard = false;
-    let mut escapes = false;
-    let mut prev_backslashes = 0usize;
-    for &b in raw.as_bytes() {
-        match b {
-            b'\n' | b'\r' if prev_backslashes % 2 == 0 => {
-                return Err("a quoted string cannot contain a line break".into());
-            }
-            0 => return Err("a quoted string cannot contain a NUL character".into()),
-            b'\\' => escapes = true,
-            b'"' | b'\'' if b as char != quote => {}
-            _ if b < 128 && PYTHON_STR_C[b as usize] => {}
-            _ => non_standard = true,
-        }
-        prev_backslashes = if b == b'\\' { prev_backslashes + 1 } else { 0 };
-    }
-    if !escapes {
-        return Ok(Decoded {
-            value: Cow::Borrowed(raw),
-            non_standard,
-        });
-    }
+    let s = scan(raw, quote as u8);
+    let value = decode_scanned(raw, &s)?;
+    Ok(Decoded {
+        value,
+        non_standard: s.non_standard,
+    })
+}
+
+/// Applies Python's escapes.
+pub(crate) fn unescape(raw: &str) -> Result<String, String> {
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.chars().peekable();
     while let Some(c) = chars.next() {
@@ -113,10 +171,7 @@ pub(crate) fn decode(raw: &str, quote: char) -> Result<Decoded<'_>, String> {
             }
         }
     }
-    Ok(Decoded {
-        value: Cow::Owned(out),
-        non_standard: true,
-    })
+    Ok(out)
 }
 
 fn hex_escape(
