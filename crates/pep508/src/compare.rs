@@ -164,12 +164,13 @@ pub(crate) fn spec2026(e: &MarkerExpression, env: &Environment) -> Outcome {
         if let (MarkerValue::Literal(l), _) | (_, MarkerValue::Literal(l)) = (&e.lhs, &e.rhs) {
             match e.fast {
                 Fast::Extra { negate } => {
-                    let requested = env.extras_slice().iter().any(|x| **x == **l);
+                    let lit = l.as_bytes();
+                    let requested = env.extras_slice().iter().any(|x| x.as_bytes() == lit);
                     return Ok(Tri::known(requested != negate));
                 }
                 Fast::StrEq { field, negate } => {
                     if let Some(EnvValue::String(s)) = env.get(field) {
-                        return Ok(Tri::known((**s == **l) != negate));
+                        return Ok(Tri::known((s.as_bytes() == l.as_bytes()) != negate));
                     }
                 }
                 Fast::Version { field } => {

@@ -81,6 +81,7 @@ mod marker;
 mod name;
 mod parser;
 mod requirement;
+mod small;
 mod string;
 mod variant;
 
@@ -96,3 +97,4 @@ pub use markerspec_pep440 as pep440;
 pub use name::{ExtraName, PackageName, is_valid_identifier, normalize_name};
 pub use parser::ParseOptions;
 pub use requirement::{Requirement, VersionOrUrl};
+pub use small::SmallStr;

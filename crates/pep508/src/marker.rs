@@ -8,6 +8,7 @@ use markerspec_pep440::VersionSpecifier;
 
 use crate::error::Span;
 use crate::field::Field;
+use crate::small::SmallStr;
 
 /// A comparison operator in a marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -83,7 +84,7 @@ pub enum MarkerValue {
     /// A marker variable.
     Field(Field),
     /// A quoted string, decoded.
-    Literal(Box<str>),
+    Literal(SmallStr),
 }
 
 impl MarkerValue {

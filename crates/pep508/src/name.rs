@@ -3,6 +3,8 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
+use crate::small::SmallStr;
+
 /// Normalises a name as the "Names and normalization" specification says (PEP 503): lowercase,
 /// and every run of `-`, `_` and `.` replaced by one `-`.
 ///
@@ -46,7 +48,7 @@ macro_rules! name_type {
         /// shows the name as it was written.
         #[derive(Clone)]
         pub struct $ty {
-            written: Box<str>,
+            written: SmallStr,
             /// `None` when the written form is already normalised.
             normalized: Option<Box<str>>,
         }
@@ -56,7 +58,7 @@ macro_rules! name_type {
             pub(crate) fn new_unchecked(written: &str) -> $ty {
                 let normalized =
                     (!is_normalized(written)).then(|| normalize_name(written).into_boxed_str());
-                $ty { written: written.into(), normalized }
+                $ty { written: SmallStr::new(written), normalized }
             }
 
             /// The name as it was written.

@@ -1,0 +1,195 @@
+//! A string that keeps up to 22 bytes inline, so that the short names and quoted values of
+//! real requirements (`torch`, `x86_64`, `linux`, `cuda12`) cost no allocation.
+
+use std::borrow::{Borrow, Cow};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+
+const INLINE: usize = 22;
+
+/// An immutable string stored inline when it is at most 22 bytes long, on the heap otherwise.
+///
+/// It dereferences to `str`; equality, ordering and hashing are those of the string.
+#[derive(Clone)]
+pub struct SmallStr(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Heap(Box<str>),
+}
+
+impl SmallStr {
+    /// Copies `s`, inline when it fits.
+    pub fn new(s: &str) -> SmallStr {
+        match u8::try_from(s.len()) {
+            Ok(len) if s.len() <= INLINE => {
+                let mut bytes = [0; INLINE];
+                bytes[..s.len()].copy_from_slice(s.as_bytes());
+                SmallStr(Repr::Inline { len, bytes })
+            }
+            _ => SmallStr(Repr::Heap(s.into())),
+        }
+    }
+
+    /// The bytes of the string; comparing these needs no UTF-8 check.
+    #[inline]
+    pub fn as_bytes(&self) -> &[u8] {
+        match &self.0 {
+            Repr::Inline { len, bytes } => &bytes[..usize::from(*len)],
+            Repr::Heap(s) => s.as_bytes(),
+        }
+    }
+
+    /// The string.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            // The bytes were copied whole from a `str`, so this check cannot fail; on strings
+            // of at most 22 bytes it costs a few cycles.
+            Repr::Inline { len, bytes } => {
+                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
+            }
+            Repr::Heap(s) => s,
+        }
+    }
+}
+
+impl Deref for SmallStr {
+    type Target = str;
+    #[inline]
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for SmallStr {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Borrow<str> for SmallStr {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&str> for SmallStr {
+    fn from(s: &str) -> SmallStr {
+        SmallStr::new(s)
+    }
+}
+
+impl From<String> for SmallStr {
+    fn from(s: String) -> SmallStr {
+        if s.len() <= INLINE {
+            SmallStr::new(&s)
+        } else {
+            SmallStr(Repr::Heap(s.into_boxed_str()))
+        }
+    }
+}
+
+impl From<Cow<'_, str>> for SmallStr {
+    fn from(s: Cow<'_, str>) -> SmallStr {
+        match s {
+            Cow::Borrowed(b) => SmallStr::new(b),
+            Cow::Owned(o) => SmallStr::from(o),
+        }
+    }
+}
+
+impl From<Box<str>> for SmallStr {
+    fn from(s: Box<str>) -> SmallStr {
+        if s.len() <= INLINE {
+            SmallStr::new(&s)
+        } else {
+            SmallStr(Repr::Heap(s))
+        }
+    }
+}
+
+impl PartialEq for SmallStr {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for SmallStr {}
+
+impl PartialEq<str> for SmallStr {
+    fn eq(&self, other: &str) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl PartialOrd for SmallStr {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for SmallStr {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // UTF-8 byte order is code point order, as `str`'s.
+        self.as_bytes().cmp(other.as_bytes())
+    }
+}
+
+impl Hash for SmallStr {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+impl fmt::Debug for SmallStr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for SmallStr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for SmallStr {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for SmallStr {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = <Cow<'de, str>>::deserialize(d)?;
+        Ok(SmallStr::new(&s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_and_heap_behave_alike() {
+        let long22 = "y".repeat(22);
+        let long23 = "z".repeat(23);
+        for s in ["", "x86_64", "nvidia-cublas-cu12", "é✓", &long22, &long23] {
+            let small = SmallStr::new(s);
+            assert_eq!(&*small, s);
+            assert_eq!(small.as_bytes(), s.as_bytes());
+            assert_eq!(small, SmallStr::from(s.to_string()));
+            assert_eq!(small.to_string(), s);
+        }
+        assert!(matches!(SmallStr::new(&long22).0, Repr::Inline { .. }));
+        assert!(matches!(SmallStr::new(&long23).0, Repr::Heap(_)));
+        assert!(SmallStr::new("a") < SmallStr::new("b"));
+        assert_eq!(std::mem::size_of::<SmallStr>(), 24);
+    }
+}
