@@ -117,15 +117,15 @@ pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
             r
         } else {
             let mut adapter = Adapter::start(spec, timeout);
-            let r = runner
+            let mut r = runner
                 .clone()
                 .divergences(adapter.divergences())
                 .run(&cases, &mut adapter);
-            let mut r = r;
             if let Some(p) = adapter.problem() {
                 r.notes.push(format!("`{spec}` is unusable: {p}"));
             }
             if let Some(h) = adapter.hello() {
+                r.version = Some(h.version.clone()).filter(|v| !v.is_empty());
                 r.notes
                     .insert(0, format!("{} {} (`{spec}`)", h.name, h.version));
             }

@@ -750,10 +750,12 @@ impl Runner {
         if let Some(why) = crashed {
             result.status = Status::Crash;
             result.details.push(why);
-        } else if let Some(why) = skipped {
-            result.status = Status::Skip;
-            result.details.push(why);
-        } else if !mismatches.is_empty() {
+        } else if mismatches.is_empty() {
+            if let Some(why) = skipped {
+                result.status = Status::Skip;
+                result.details.push(why);
+            }
+        } else {
             result.details = mismatches.iter().map(|(_, m)| m.clone()).collect();
             let declared = self.divergences.iter().enumerate().find(|(_, d)| {
                 d.matches(case, profile) && mismatches.iter().all(|(c, _)| d.covers(*c))
