@@ -31,7 +31,7 @@ pub(crate) fn check(
             MarkerValue::Field(Field::Extra | Field::Extras | Field::DependencyGroups),
         )
         | (MarkerValue::Field(Field::Extra), MarkerValue::Literal(l))
-            if !crate::name::is_normalized(l) =>
+            if !crate::name::is_normalized(l.as_bytes()) =>
         {
             *l = normalize_name(l).into();
         }

@@ -28,15 +28,14 @@ pub fn normalize_name(name: &str) -> String {
     out
 }
 
-/// Whether `normalize_name(name) == name`.
-pub(crate) fn is_normalized(name: &str) -> bool {
-    let b = name.as_bytes();
-    !b.iter().enumerate().any(|(i, &c)| {
+/// Whether `normalize_name(name) == name`, from the bytes of `name`.
+pub(crate) fn is_normalized(name: &[u8]) -> bool {
+    !name.iter().enumerate().any(|(i, &c)| {
         c.is_ascii_uppercase()
             || c == b'_'
             || c == b'.'
             || !c.is_ascii()
-            || (c == b'-' && i > 0 && b[i - 1] == b'-')
+            || (c == b'-' && i > 0 && name[i - 1] == b'-')
     })
 }
 
@@ -57,7 +56,7 @@ macro_rules! name_type {
             /// Wraps a name. The caller has checked that it is a valid identifier.
             pub(crate) fn new_unchecked(written: &str) -> $ty {
                 let normalized =
-                    (!is_normalized(written)).then(|| normalize_name(written).into_boxed_str());
+                    (!is_normalized(written.as_bytes())).then(|| normalize_name(written).into_boxed_str());
                 $ty { written: SmallStr::new(written), normalized }
             }
 

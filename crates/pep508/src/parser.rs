@@ -675,9 +675,17 @@ impl<'a, 'r> Parser<'a, 'r> {
     }
 
     /// Whether the keyword is at the cursor (without moving past it).
+    #[inline]
     fn at_keyword(&self, kw: &str) -> bool {
         let rest = self.rest();
-        rest.starts_with(kw) && !rest[kw.len()..].chars().next().is_some_and(is_word)
+        if !rest.as_bytes().starts_with(kw.as_bytes()) {
+            return false;
+        }
+        match rest.as_bytes().get(kw.len()) {
+            None => true,
+            Some(&b) if b.is_ascii() => !(b.is_ascii_alphanumeric() || b == b'_'),
+            Some(_) => !rest[kw.len()..].chars().next().is_some_and(is_word),
+        }
     }
 
     /// The general case of [`Parser::parse_marker`]: `first`, when given, is the first
@@ -800,7 +808,12 @@ impl<'a, 'r> Parser<'a, 'r> {
 
     fn parse_marker_var(&mut self) -> Result<MarkerValue, Error> {
         let start = self.pos;
-        match self.peek() {
+        // Look at the byte first: ASCII needs no character decoding.
+        let next = match self.input.as_bytes().get(start) {
+            Some(&b) if b.is_ascii() => Some(char::from(b)),
+            _ => self.peek(),
+        };
+        match next {
             Some(q @ ('"' | '\'')) => {
                 self.pos += 1;
                 let rest = self.rest();
@@ -836,7 +849,13 @@ impl<'a, 'r> Parser<'a, 'r> {
                         b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
                     }))
                     .unwrap_or("");
-                if self.peek().is_some_and(|c| is_word(c) || c == '.') {
+                if self
+                    .input
+                    .as_bytes()
+                    .get(self.pos)
+                    .is_some_and(|b| !b.is_ascii())
+                    && self.peek().is_some_and(|c| is_word(c) || c == '.')
+                {
                     // A non-ASCII letter continues the word (Python's `\w` is Unicode).
                     let rest = self.rest();
                     let more = rest
