@@ -13,6 +13,7 @@ use crate::field::{Field, FieldType};
 use crate::marker::{MarkerExpression, MarkerOperator, MarkerValue};
 use crate::name::normalize_name;
 use crate::parser::ParseOptions;
+use crate::small::SmallStr;
 
 /// The extended `Set` fields' members registered by `spec/SPEC.md` 0.1.0.
 const ABI_FEATURES: &[&str] = &["free-threading", "gil-enabled", "debug", "32-bit", "64-bit"];
@@ -67,7 +68,7 @@ pub(crate) fn check(
 fn check_comparison(
     f: Field,
     op: MarkerOperator,
-    l: &str,
+    literal: &SmallStr,
     literal_left: bool,
     has_spec: bool,
     opts: &ParseOptions,
@@ -79,7 +80,7 @@ fn check_comparison(
         return Err(ErrorKind::LockFileField { field: f });
     }
     if f.is_extended() {
-        return check_extended(f, op, l, literal_left, warn);
+        return check_extended(f, op, literal, literal_left, warn);
     }
     match f.field_type() {
         FieldType::Extra => {
@@ -126,11 +127,11 @@ fn check_comparison(
                 return Ok(());
             }
             // `has_spec`: the literal (mirrored when on the left) forms a valid specifier.
-            let operand_ok = has_spec && !(spec && continues_operator(l));
+            let operand_ok = has_spec && !(spec && continues_operator(literal));
             if !operand_ok && version {
                 if !spec && op == O::TildeEqual {
                     warn(WarningKind::AlwaysErrors {
-                        reason: format!("`~={l}` is not a valid version specifier"),
+                        reason: format!("`~={literal}` is not a valid version specifier"),
                     });
                 } else {
                     warn(WarningKind::VersionFieldStringComparison { field: f });
