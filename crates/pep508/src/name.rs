@@ -21,7 +21,11 @@ pub fn normalize_name(name: &str) -> String {
                 in_sep = true;
             }
         } else {
-            out.extend(c.to_lowercase());
+            if c.is_ascii() {
+                out.push(c.to_ascii_lowercase());
+            } else {
+                out.extend(c.to_lowercase());
+            }
             in_sep = false;
         }
     }

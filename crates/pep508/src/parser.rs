@@ -422,7 +422,8 @@ impl<'a, 'r> Parser<'a, 'r> {
                 span,
             ));
         };
-        if !word.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        let bytes = word.as_bytes();
+        if !bytes.first().is_some_and(u8::is_ascii_alphanumeric) {
             let (found, span) = {
                 self.pos = start;
                 self.found()
@@ -435,6 +436,10 @@ impl<'a, 'r> Parser<'a, 'r> {
                 },
                 span,
             ));
+        }
+        if bytes.last().is_some_and(u8::is_ascii_alphanumeric) {
+            // The common case: nothing to trim.
+            return Ok(word);
         }
         let trimmed = if self.opts.profile == Profile::Packaging {
             // packaging's `\b[a-zA-Z0-9][a-zA-Z0-9._-]*\b` ends at the last word character, so
@@ -667,10 +672,20 @@ impl<'a, 'r> Parser<'a, 'r> {
         }
         let first = MarkerTree::Expression(self.parse_marker_item()?);
         self.ws();
-        if self.at_keyword("and") || self.at_keyword("or") {
+        if self.at_boolean().is_some() {
             self.parse_marker_chains(Some(first))
         } else {
             Ok(first)
+        }
+    }
+
+    /// `and` or `or` at the cursor, without moving past it.
+    #[inline]
+    fn at_boolean(&self) -> Option<&'static str> {
+        match self.input.as_bytes().get(self.pos) {
+            Some(b'a') if self.at_keyword("and") => Some("and"),
+            Some(b'o') if self.at_keyword("or") => Some("or"),
+            _ => None,
         }
     }
 
@@ -740,10 +755,14 @@ impl<'a, 'r> Parser<'a, 'r> {
                 self.ws();
                 let frame = nested.last_mut().unwrap_or(&mut root);
                 frame.ands.push(tree, true);
-                if self.keyword("and") {
+                let boolean = self.at_boolean();
+                if let Some(kw) = boolean {
+                    self.pos += kw.len();
+                }
+                if boolean == Some("and") {
                     continue 'atom;
                 }
-                if self.keyword("or") {
+                if boolean == Some("or") {
                     let and = std::mem::take(&mut frame.ands).finish(true);
                     frame.ors.push(and, false);
                     continue 'atom;
