@@ -861,57 +861,62 @@ fn describe(found: &str) -> String {
 /// assert_eq!(err.help().as_deref(), Some("did you mean `python_version`?"));
 /// ```
 #[derive(Clone, PartialEq, Eq)]
-pub struct Error {
-    kind: Box<ErrorKind>,
+pub struct Error(Box<Inner>);
+
+/// One pointer wide, so that results carrying an `Error` stay small on the success path.
+#[derive(Clone, PartialEq, Eq)]
+struct Inner {
+    kind: ErrorKind,
     span: Span,
     input: Box<str>,
 }
 
 impl Error {
+    #[cold]
     pub(crate) fn new(kind: ErrorKind, span: Span, input: &str) -> Error {
-        Error {
-            kind: Box::new(kind),
+        Error(Box::new(Inner {
+            kind,
             span,
             input: input.into(),
-        }
+        }))
     }
 
     /// The same error, pointing into `input`: evaluation errors carry the span of the
     /// comparison in the text the marker was parsed from, but not the text itself.
     #[must_use]
     pub fn with_input(mut self, input: &str) -> Error {
-        self.input = input.into();
+        self.0.input = input.into();
         self
     }
 
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.0.kind
     }
 
     /// The stable code, e.g. `M002`.
     pub fn code(&self) -> &'static str {
-        self.kind.code()
+        self.0.kind.code()
     }
 
     /// The byte span in [`Error::input`] the error points at.
     pub fn span(&self) -> Span {
-        self.span
+        self.0.span
     }
 
     /// The text that was parsed (empty for evaluation errors of trees built without text).
     pub fn input(&self) -> &str {
-        &self.input
+        &self.0.input
     }
 
     /// The one-line message.
     pub fn message(&self) -> String {
-        self.kind.message()
+        self.0.kind.message()
     }
 
     /// The fix hint, when there is one.
     pub fn help(&self) -> Option<String> {
-        self.kind.help()
+        self.0.kind.help()
     }
 
     /// Renders the error with the input and carets under the span:
@@ -929,8 +934,8 @@ impl Error {
             self.code(),
             &self.message(),
             self.help().as_deref(),
-            &self.input,
-            self.span,
+            &self.0.input,
+            self.0.span,
         )
     }
 }
