@@ -232,13 +232,12 @@ fn spec_verdict(case: &Case) -> Option<Verdict> {
     })
 }
 
+/// A crash reason in one short line: `crash: X panicked: …` becomes `X panicked: …`.
 fn short(why: &str) -> String {
-    let w = why.split(':').next().unwrap_or(why).trim();
-    if w.chars().count() > 40 {
-        w.chars().take(40).collect::<String>() + "…"
-    } else {
-        w.to_string()
-    }
+    let w = why.lines().next().unwrap_or("").trim();
+    let w = w.strip_prefix("crash: ").unwrap_or(w);
+    let w: String = w.chars().take(90).collect();
+    w.replace('|', "\\|").replace('`', "'")
 }
 
 fn observed_verdict(o: &Observed) -> Option<(Verdict, String)> {
