@@ -72,7 +72,7 @@
 //! const BLACKLIST: &[(&str, &str)] = &[
 //!     ("packaging:@parentheses#canonical", "we drop redundant parentheses when printing"),
 //!     ("packaging:@boolean-logic#canonical", "we drop redundant parentheses when printing"),
-//!     ("packaging:findings#canonical", "we drop redundant parentheses when printing"),
+//!     ("packaging:@escapes#parse", "we do not decode `\\N{NAME}` escapes"),
 //! ];
 //!
 //! Runner::new()
