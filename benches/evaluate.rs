@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use markerspec::pep508::{
-    EvalOptions, Environment, MarkerTree, ParseOptions, Profile, Requirement,
+    Environment, EvalOptions, MarkerTree, ParseOptions, Profile, Requirement,
 };
 
 const CORPUS: &str = include_str!("../tests/data/requires-dist-gpu-stack.txt");
@@ -29,7 +29,10 @@ fn evaluate(c: &mut Criterion) {
             .iter()
             .filter(|m| m.evaluate_with(&env, eval).unwrap())
             .count();
-        assert_eq!(applies, 13, "13 of the corpus markers hold for this environment");
+        assert_eq!(
+            applies, 13,
+            "13 of the corpus markers hold for this environment"
+        );
         g.throughput(Throughput::Elements(markers.len() as u64));
         g.bench_function(format!("corpus/{profile}"), |b| {
             b.iter(|| {

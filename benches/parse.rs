@@ -59,11 +59,17 @@ fn worst_cases(c: &mut Criterion) {
                 "nested-parens",
                 format!("{}os_name == 'nt'{}", "(".repeat(n), ")".repeat(n)),
             ),
-            ("long-string", format!("os_name == '{}'", "x".repeat(n * 20))),
+            (
+                "long-string",
+                format!("os_name == '{}'", "x".repeat(n * 20)),
+            ),
             (
                 "alternating-nesting",
                 (0..n).fold("os_name == 'nt'".to_string(), |acc, i| {
-                    format!("os_name == 'x{i}' {} ({acc})", if i % 2 == 0 { "or" } else { "and" })
+                    format!(
+                        "os_name == 'x{i}' {} ({acc})",
+                        if i % 2 == 0 { "or" } else { "and" }
+                    )
                 }),
             ),
         ];
@@ -76,7 +82,11 @@ fn worst_cases(c: &mut Criterion) {
             });
         }
         // Rejected inputs cost no more than accepted ones: the error is found at the limit.
-        let deep = format!("{}os_name == 'nt'{}", "(".repeat(n * 10), ")".repeat(n * 10));
+        let deep = format!(
+            "{}os_name == 'nt'{}",
+            "(".repeat(n * 10),
+            ")".repeat(n * 10)
+        );
         g.throughput(Throughput::Bytes(deep.len() as u64));
         g.bench_with_input(BenchmarkId::new("rejected-nesting", n), &deep, |b, text| {
             b.iter(|| black_box(text.parse::<MarkerTree>().unwrap_err()))
