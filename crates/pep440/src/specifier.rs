@@ -618,13 +618,11 @@ impl VersionSpecifiers {
         let mut sorted: Vec<(String, &VersionSpecifier)> =
             self.iter().map(|s| (s.to_string(), s)).collect();
         sorted.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut kept: Vec<(String, &VersionSpecifier)> = Vec::with_capacity(sorted.len());
-        for (text, spec) in sorted {
-            if !kept.iter().any(|(_, k)| *k == spec) {
-                kept.push((text, spec));
-            }
-        }
-        kept
+        // Keep the first of each group of equal specifiers, in linear time (hashing agrees
+        // with equality).
+        let mut seen = std::collections::HashSet::with_capacity(sorted.len());
+        sorted.retain(|(_, spec)| seen.insert(*spec));
+        sorted
     }
 }
 

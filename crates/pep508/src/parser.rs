@@ -109,6 +109,24 @@ impl ParseOptions {
     }
 }
 
+/// Drops extras written twice exactly (as pypa/packaging's set does), keeping the first, in
+/// linear time however many there are.
+fn dedup_extras(extras: &mut Vec<ExtraName>) {
+    if extras.len() < 2 {
+        return;
+    }
+    let keep: Vec<bool> = if extras.len() <= 16 {
+        (0..extras.len())
+            .map(|i| !extras[..i].iter().any(|e| e.as_str() == extras[i].as_str()))
+            .collect()
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(extras.len());
+        extras.iter().map(|e| seen.insert(e.as_str())).collect()
+    };
+    let mut keep = keep.into_iter();
+    extras.retain(|_| keep.next().unwrap_or(true));
+}
+
 /// The operands of an `and` (or `or`) chain, kept flat, allocating nothing for a chain of one.
 #[derive(Default)]
 struct Chain {
@@ -471,10 +489,7 @@ impl<'a, 'r> Parser<'a, 'r> {
         let mut extras: Vec<ExtraName> = Vec::new();
         if self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
             loop {
-                let name = ExtraName::new_unchecked(self.parse_identifier(false)?);
-                if !extras.iter().any(|e| e.as_str() == name.as_str()) {
-                    extras.push(name);
-                }
+                extras.push(ExtraName::new_unchecked(self.parse_identifier(false)?));
                 self.ws();
                 match self.peek() {
                     Some(',') => {
@@ -495,6 +510,7 @@ impl<'a, 'r> Parser<'a, 'r> {
         match self.peek() {
             Some(']') => {
                 self.pos += 1;
+                dedup_extras(&mut extras);
                 Ok(extras)
             }
             None => Err(self.error(ErrorKind::UnclosedExtras, Span::new(open, self.pos))),

@@ -108,3 +108,27 @@ fn limits_are_inclusive() {
         "L001"
     );
 }
+
+#[test]
+fn repeated_extras_collapse_keeping_the_first_spelling() {
+    let r: Requirement = "pkg[b,a,b,A,a]".parse().unwrap();
+    let extras: Vec<&str> = r.extras().iter().map(|e| e.as_str()).collect();
+    assert_eq!(extras, ["b", "a", "A"]);
+    // Past the small-list path, the same rule.
+    let many: Vec<String> = (0..40).map(|i| format!("e{}", i % 20)).collect();
+    let r: Requirement = format!("pkg[{}]", many.join(",")).parse().unwrap();
+    assert_eq!(r.extras().len(), 20);
+    assert_eq!(r.extras()[19].as_str(), "e19");
+}
+
+#[test]
+fn long_lists_of_distinct_extras_and_specifiers_round_trip() {
+    // Found by the fuzzer's scaling probe: both used to cost time quadratic in their length.
+    let extras: Vec<String> = (0..20_000).map(|i| format!("e{i}")).collect();
+    let r: Requirement = format!("pkg[{}]", extras.join(",")).parse().unwrap();
+    assert_eq!(r.extras().len(), 20_000);
+    assert_eq!(r.to_string().parse::<Requirement>().unwrap(), r);
+    let specs: Vec<String> = (0..20_000).map(|i| format!("!={i}")).collect();
+    let r: Requirement = format!("pkg{}", specs.join(",")).parse().unwrap();
+    assert_eq!(r.to_string().parse::<Requirement>().unwrap(), r);
+}
