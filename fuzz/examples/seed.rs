@@ -7,7 +7,7 @@
 //! * the version and specifier texts found in those lines for `version` and `specifier`
 //!   (a specifier list followed by candidate versions, one per line);
 //! * `spec/environments/*.json`, and variants with Unknown, Absent and set values, for
-//!   `environment_json`;
+//!   `environment_json` and `env_fixture` (which also gets override values);
 //! * fixed pseudo-random bytes for the structure-aware `roundtrip_ast` and `evaluate`.
 //!
 //! The output depends only on those files. Run it through `fuzz/seed.sh`.
@@ -201,6 +201,15 @@ fn main() {
         }
     }
     out.write("environment_json", &envs);
+    // Environment documents are the same JSON; override values are one line.
+    let mut fixture_inputs = envs.clone();
+    for v in [
+        "12.4", "", "cuda,rocm", "cuda rocm", "8.6,9.0", "gfx90a", "x86_64", "free-threading",
+        "nvidia :: cuda :: 12", "3.12.1", "linux", "2.35",
+    ] {
+        fixture_inputs.insert(v.as_bytes().to_vec());
+    }
+    out.write("env_fixture", &fixture_inputs);
 
     // xorshift64*, fixed seed: the same bytes on every machine.
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
