@@ -204,8 +204,18 @@ fn main() {
     // Environment documents are the same JSON; override values are one line.
     let mut fixture_inputs = envs.clone();
     for v in [
-        "12.4", "", "cuda,rocm", "cuda rocm", "8.6,9.0", "gfx90a", "x86_64", "free-threading",
-        "nvidia :: cuda :: 12", "3.12.1", "linux", "2.35",
+        "12.4",
+        "",
+        "cuda,rocm",
+        "cuda rocm",
+        "8.6,9.0",
+        "gfx90a",
+        "x86_64",
+        "free-threading",
+        "nvidia :: cuda :: 12",
+        "3.12.1",
+        "linux",
+        "2.35",
     ] {
         fixture_inputs.insert(v.as_bytes().to_vec());
     }
