@@ -287,13 +287,63 @@ fn validate(field: Field, value: EnvValue) -> Result<EnvValue, EnvError> {
         EnvValue::String(s) if field == Field::InterpreterArch => {
             EnvValue::String(crate::arch::canonical_arch(&s, 8).into())
         }
-        EnvValue::Set(mut items) => {
+        EnvValue::String(s) if field == Field::VariantLabel => {
+            crate::variant::validate_label(&s).map_err(err)?;
+            EnvValue::String(s)
+        }
+        EnvValue::Set(items) => {
+            let mut items = items
+                .into_iter()
+                .map(|m| set_member(field, m).map_err(err))
+                .collect::<Result<Vec<_>, _>>()?;
             items.sort();
             items.dedup();
+            if field == Field::SysAbiFeatures {
+                for pair in [["free-threading", "gil-enabled"], ["32-bit", "64-bit"]] {
+                    if pair.iter().all(|p| items.iter().any(|i| &**i == *p)) {
+                        return Err(err(format!(
+                            "`{}` and `{}` exclude each other",
+                            pair[0], pair[1]
+                        )));
+                    }
+                }
+            }
             EnvValue::Set(items)
         }
         v => v,
     })
+}
+
+/// Checks one member of an extended set field against the field's format (`spec/SPEC.md` §8,
+/// §9) and returns it in canonical form (variant strings with ` :: ` separators).
+fn set_member(field: Field, member: Box<str>) -> Result<Box<str>, String> {
+    let all = |ok: fn(u8) -> bool| !member.is_empty() && member.bytes().all(ok);
+    let fits = match field {
+        Field::VariantNamespaces | Field::VariantFeatures | Field::VariantProperties => {
+            crate::variant::validate(field, &member)?;
+            return Ok(crate::variant::canonical(&member).into());
+        }
+        Field::SysAbiFeatures => all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+        Field::GpuBackends => all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+        Field::CudaComputeCapabilities => member.split_once('.').is_some_and(|(a, b)| {
+            !a.is_empty()
+                && !b.is_empty()
+                && a.bytes().all(|c| c.is_ascii_digit())
+                && b.bytes().all(|c| c.is_ascii_digit())
+        }),
+        Field::RocmGpuArchs => member.strip_prefix("gfx").is_some_and(|rest| {
+            !rest.is_empty()
+                && rest
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        }),
+        _ => true,
+    };
+    if fits {
+        Ok(member)
+    } else {
+        Err(format!("`{member}` is not a valid member of `{field}`"))
+    }
 }
 
 /// Writes the environment in the same shape [`Deserialize`](serde::Deserialize) reads:
@@ -316,6 +366,10 @@ impl serde::Serialize for Environment {
                 EnvValue::Absent => map.serialize_entry(field.name(), "")?,
                 EnvValue::Unknown => map.serialize_entry(field.name(), &None::<&str>)?,
             }
+        }
+        if !self.extras.is_empty() {
+            let extras: Vec<&str> = self.extras().collect();
+            map.serialize_entry("extra", &extras)?;
         }
         map.end()
     }

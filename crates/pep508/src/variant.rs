@@ -28,6 +28,11 @@ pub(crate) fn variant_eq(a: &str, b: &str) -> bool {
     parts(a).eq(parts(b))
 }
 
+/// The canonical form of a variant string: parts joined by ` :: `, no surrounding whitespace.
+pub(crate) fn canonical(s: &str) -> String {
+    parts(s).collect::<Vec<_>>().join(" :: ")
+}
+
 /// Checks a `variant_label` literal: `""` or `[0-9a-z_.]{1,16}`.
 ///
 /// # Errors
