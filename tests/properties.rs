@@ -12,8 +12,8 @@ use std::hash::{Hash, Hasher};
 
 use markerspec::pep440::{Operator, Version, VersionSpecifier, VersionSpecifiers};
 use markerspec::pep508::{
-    Dialect, EnvValue, Environment, Evaluation, Field, FieldType, MarkerOperator, MarkerTree,
-    ParseOptions, Requirement, Truth,
+    Dialect, EnvValue, Environment, EvalOptions, Evaluation, Field, FieldType, MarkerOperator,
+    MarkerTree, ParseOptions, Profile, Requirement, Truth,
 };
 use proptest::prelude::*;
 
@@ -323,16 +323,44 @@ fn must_parse(ast: &Ast) -> bool {
     }
 }
 
-fn parse_marker(text: &str, dialect: Dialect) -> Result<MarkerTree, String> {
-    let opts = ParseOptions::default().dialect(dialect);
-    MarkerTree::parse_with(text, &opts, &mut Vec::new()).map_err(|e| e.render())
+/// A dialect, a behaviour profile and lock-file context.
+#[derive(Debug, Clone, Copy)]
+struct Config {
+    dialect: Dialect,
+    profile: Profile,
+    lock_file: bool,
 }
 
-/// A parsed marker from the grammar, in the pep508 dialect.
-fn marker() -> impl Strategy<Value = MarkerTree> {
-    ast(Dialect::Pep508).prop_filter_map("the parser may reject contested forms", |a| {
-        parse_marker(&text_of(&a), Dialect::Pep508).ok()
+impl Config {
+    fn options(self) -> ParseOptions {
+        ParseOptions::default()
+            .dialect(self.dialect)
+            .profile(self.profile)
+            .lock_file(self.lock_file)
+    }
+}
+
+fn config(dialect: Dialect) -> impl Strategy<Value = Config> {
+    (prop::sample::select(Profile::ALL), any::<bool>()).prop_map(move |(profile, lock_file)| {
+        Config {
+            dialect,
+            profile,
+            lock_file,
+        }
     })
+}
+
+fn parse_marker(text: &str, config: Config) -> Result<MarkerTree, String> {
+    MarkerTree::parse_with(text, &config.options(), &mut Vec::new()).map_err(|e| e.render())
+}
+
+/// A parsed marker from the grammar, in the pep508 dialect, with the configuration it was
+/// parsed in.
+fn marker() -> impl Strategy<Value = (MarkerTree, Config)> {
+    (ast(Dialect::Pep508), config(Dialect::Pep508))
+        .prop_filter_map("the parser may reject contested forms", |(a, config)| {
+            parse_marker(&text_of(&a), config).ok().map(|m| (m, config))
+        })
 }
 
 /// A value every evaluation can read: a string or set from the vocabulary, Absent or Unknown.
@@ -380,8 +408,13 @@ fn environment(unknown: bool) -> impl Strategy<Value = Environment> {
         })
 }
 
-fn tristate(tree: &MarkerTree, env: &Environment) -> Result<Evaluation, &'static str> {
-    tree.evaluate_tristate(env).map_err(|e| e.code())
+fn tristate(
+    tree: &MarkerTree,
+    env: &Environment,
+    profile: Profile,
+) -> Result<Evaluation, &'static str> {
+    tree.evaluate_tristate_with(env, profile)
+        .map_err(|e| e.code())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -463,13 +496,15 @@ proptest! {
     /// A marker from the grammar parses (when nothing may rule it out) and its canonical display
     /// parses back to the same tree; the display of that is the same text.
     #[test]
-    fn marker_round_trip(a in ast(Dialect::Pep508), extended in any::<bool>()) {
-        let dialect = if extended { Dialect::Extended } else { Dialect::Pep508 };
+    fn marker_round_trip(
+        a in ast(Dialect::Pep508),
+        config in prop_oneof![config(Dialect::Pep508), config(Dialect::Extended)],
+    ) {
         let text = text_of(&a);
-        match parse_marker(&text, dialect) {
+        match parse_marker(&text, config) {
             Ok(tree) => {
                 let shown = tree.to_string();
-                let again = parse_marker(&shown, dialect)
+                let again = parse_marker(&shown, config)
                     .map_err(|e| TestCaseError::fail(format!("{text:?} → {shown:?}: {e}")))?;
                 prop_assert_eq!(&again, &tree, "{:?} → {:?}", text, shown);
                 prop_assert_eq!(again.to_string(), shown);
@@ -480,11 +515,11 @@ proptest! {
 
     /// The same in the extended dialect, with its fields.
     #[test]
-    fn extended_marker_round_trip(a in ast(Dialect::Extended)) {
+    fn extended_marker_round_trip(a in ast(Dialect::Extended), config in config(Dialect::Extended)) {
         let text = text_of(&a);
-        if let Ok(tree) = parse_marker(&text, Dialect::Extended) {
+        if let Ok(tree) = parse_marker(&text, config) {
             let shown = tree.to_string();
-            let again = parse_marker(&shown, Dialect::Extended)
+            let again = parse_marker(&shown, config)
                 .map_err(|e| TestCaseError::fail(format!("{text:?} → {shown:?}: {e}")))?;
             prop_assert_eq!(&again, &tree, "{:?} → {:?}", text, shown);
             prop_assert_eq!(again.to_string(), shown);
@@ -493,8 +528,8 @@ proptest! {
 
     /// Requirements: name, extras, specifiers (bare or in parentheses) or a URL, and a marker.
     #[test]
-    fn requirement_round_trip(text in requirement_text()) {
-        let opts = ParseOptions::default();
+    fn requirement_round_trip(text in requirement_text(), config in config(Dialect::Pep508)) {
+        let opts = config.options();
         if let Ok(req) = Requirement::parse_with(&text, &opts, &mut Vec::new()) {
             let shown = req.to_string();
             let again = Requirement::parse_with(&shown, &opts, &mut Vec::new())
@@ -508,18 +543,20 @@ proptest! {
     /// whether built with `MarkerTree::and`/`or` or parsed from text; an error in a part is
     /// the error of the whole, the left part's first.
     #[test]
-    fn and_or_are_kleene(a in marker(), b in marker(), env in environment(true)) {
-        let (ra, rb) = (tristate(&a, &env), tristate(&b, &env));
+    fn and_or_are_kleene((a, config) in marker(), b in ast(Dialect::Pep508), env in environment(true)) {
+        let Ok(b) = parse_marker(&text_of(&b), config) else { return Ok(()) };
+        let profile = config.profile;
+        let (ra, rb) = (tristate(&a, &env, profile), tristate(&b, &env, profile));
         let both = format!("({a}) and ({b})");
         let either = format!("({a}) or ({b})");
         let cases = [
             (a.clone().and(b.clone()), true),
             (a.clone().or(b.clone()), false),
-            (parse_marker(&both, Dialect::Pep508).expect("parts parse"), true),
-            (parse_marker(&either, Dialect::Pep508).expect("parts parse"), false),
+            (parse_marker(&both, config).expect("parts parse"), true),
+            (parse_marker(&either, config).expect("parts parse"), false),
         ];
         for (tree, is_and) in cases {
-            let whole = tristate(&tree, &env);
+            let whole = tristate(&tree, &env, profile);
             match (&ra, &rb) {
                 (Err(code), _) | (Ok(_), Err(code)) => {
                     prop_assert_eq!(whole.map(|_| ()), Err(*code), "{}", tree);
@@ -535,9 +572,11 @@ proptest! {
     /// With every field known, the three-valued result is never Unknown and agrees with the
     /// `bool` one (or both fail with the same code).
     #[test]
-    fn three_valued_agrees_with_two_valued(m in marker(), env in environment(false)) {
-        let three = tristate(&m, &env);
-        let two = m.evaluate(&env).map_err(|e| e.code());
+    fn three_valued_agrees_with_two_valued((m, config) in marker(), env in environment(false)) {
+        let three = tristate(&m, &env, config.profile);
+        let two = m
+            .evaluate_with(&env, EvalOptions::default().profile(config.profile))
+            .map_err(|e| e.code());
         match three {
             Ok(e) => {
                 prop_assert_ne!(e.truth, Truth::Unknown, "{} under {:?}", m, env);
@@ -551,13 +590,15 @@ proptest! {
     /// Unknown results name only Unknown fields, and a known result survives replacing the
     /// Unknown values with known ones (Unknown really means "either way").
     #[test]
-    fn unknown_is_sound(m in marker(), env in environment(true), fill in environment(false)) {
-        let Ok(e) = tristate(&m, &env) else { return Ok(()) };
+    fn unknown_is_sound((m, config) in marker(), env in environment(true), fill in environment(false)) {
+        let profile = config.profile;
+        let Ok(e) = tristate(&m, &env, profile) else { return Ok(()) };
         for f in e.unknown.iter() {
             prop_assert_eq!(env.get(f), Some(&EnvValue::Unknown), "{} blames {}", m, f);
         }
         if e.truth == Truth::Unknown {
-            prop_assert_eq!(m.evaluate(&env).map_err(|e| e.code()), Err("E004"));
+            let two = m.evaluate_with(&env, EvalOptions::default().profile(profile));
+            prop_assert_eq!(two.map_err(|e| e.code()), Err("E004"));
             return Ok(());
         }
         let mut known = env.clone();
@@ -567,7 +608,7 @@ proptest! {
                 known.set(f, value).expect("the same field types");
             }
         }
-        if let Ok(k) = tristate(&m, &known) {
+        if let Ok(k) = tristate(&m, &known, profile) {
             prop_assert_eq!(k.truth, e.truth, "{} changes once the Unknowns are filled", m);
         }
     }
