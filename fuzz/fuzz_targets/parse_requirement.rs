@@ -1,5 +1,5 @@
-//! Bytes → UTF-8 → `Requirement::parse_with` in both dialects and both behaviour profiles,
-//! with and without lock-file context (`markerspec_fuzz::CONFIGS`).
+//! Bytes → UTF-8 → `Requirement::parse_with` in both dialects and every behaviour profile,
+//! with and without lock-file context (`markerspec_fuzz::configs`).
 //!
 //! Checks: no panic; errors have a span inside the input on character boundaries, a known
 //! code and a rendering; on success `parse(display(r)) == r` and display is idempotent; the
@@ -10,7 +10,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use markerspec_fuzz::{
-    CONFIGS, Config, MAX_INPUT, check_configs, check_error, check_warnings, options,
+    Config, MAX_INPUT, check_configs, check_error, check_warnings, configs, options,
     reads_extended_field, within_budget,
 };
 use markerspec_pep508::Requirement;
@@ -53,8 +53,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     within_budget("parse_requirement", data.len(), || {
-        let results = CONFIGS.map(|config| parse(text, config));
-        check_configs(text, &results, |r: &Requirement| {
+        let configs = configs();
+        let results: Vec<_> = configs.iter().map(|&config| parse(text, config)).collect();
+        check_configs(text, &configs, &results, |r: &Requirement| {
             r.marker().is_some_and(reads_extended_field)
         });
     });

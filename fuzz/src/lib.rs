@@ -179,70 +179,59 @@ impl std::fmt::Display for Config {
     }
 }
 
-/// The configurations the text targets parse every input with. Pairs that must agree:
-/// 1 and 3, 2 and 4 (the dialects, on text without extended fields); 0 and 1 (lock-file
-/// context only adds `extras` and `dependency_groups`).
-pub const CONFIGS: [Config; 5] = [
-    Config {
-        dialect: Dialect::Pep508,
-        profile: Profile::Spec2026,
-        lock_file: false,
-    },
-    Config {
-        dialect: Dialect::Pep508,
-        profile: Profile::Spec2026,
-        lock_file: true,
-    },
-    Config {
-        dialect: Dialect::Pep508,
-        profile: Profile::Packaging,
-        lock_file: false,
-    },
-    Config {
-        dialect: Dialect::Extended,
-        profile: Profile::Spec2026,
-        lock_file: true,
-    },
-    Config {
-        dialect: Dialect::Extended,
-        profile: Profile::Packaging,
-        lock_file: false,
-    },
-];
+/// The configurations the text targets parse every input with: for every behaviour profile,
+/// the pep508 dialect without and with lock-file context, and the extended dialect with it.
+pub fn configs() -> Vec<Config> {
+    Profile::ALL
+        .iter()
+        .flat_map(|&profile| {
+            [
+                (Dialect::Pep508, false),
+                (Dialect::Pep508, true),
+                (Dialect::Extended, true),
+            ]
+            .map(|(dialect, lock_file)| Config {
+                dialect,
+                profile,
+                lock_file,
+            })
+        })
+        .collect()
+}
 
-/// The laws between the results of [`CONFIGS`]: `reads_extended(i)` tells whether the value
-/// parsed under configuration `i` reads an extended field.
+/// The laws between the results of [`configs`], profile by profile: the dialects agree on
+/// text without extended fields (`reads_extended` tells whether a value reads one), and
+/// lock-file context only adds (`extras` and `dependency_groups`).
 pub fn check_configs<T: PartialEq + std::fmt::Debug>(
     text: &str,
-    results: &[Option<T>; 5],
+    configs: &[Config],
+    results: &[Option<T>],
     reads_extended: impl Fn(&T) -> bool,
 ) {
-    for (pep508, extended) in [(1, 3), (2, 4)] {
-        match (&results[pep508], &results[extended]) {
-            (Some(a), Some(b)) => assert_eq!(
-                a, b,
-                "{} and {} disagree on {text:?}",
-                CONFIGS[pep508], CONFIGS[extended]
-            ),
-            (Some(_), None) => panic!(
-                "{} accepts {text:?} but {} rejects it",
-                CONFIGS[pep508], CONFIGS[extended]
-            ),
+    for (c, r) in configs.chunks(3).zip(results.chunks(3)) {
+        let [no_lock, pep508, extended] = [&r[0], &r[1], &r[2]];
+        match (pep508, extended) {
+            (Some(a), Some(b)) => {
+                assert_eq!(a, b, "{} and {} disagree on {text:?}", c[1], c[2])
+            }
+            (Some(_), None) => panic!("{} accepts {text:?} but {} rejects it", c[1], c[2]),
             (None, Some(b)) => assert!(
                 reads_extended(b),
                 "{} accepts {text:?}, which reads no extended field, but {} rejects it",
-                CONFIGS[extended],
-                CONFIGS[pep508]
+                c[2],
+                c[1]
             ),
             (None, None) => {}
         }
-    }
-    if let Some(a) = &results[0] {
-        assert_eq!(
-            results[1].as_ref(),
-            Some(a),
-            "{text:?}: lock-file context changes or rejects what parses without it"
-        );
+        if let Some(a) = no_lock {
+            assert_eq!(
+                pep508.as_ref(),
+                Some(a),
+                "{text:?}: {} changes or rejects what {} accepts",
+                c[1],
+                c[0]
+            );
+        }
     }
 }
 
