@@ -42,8 +42,9 @@ struct Language {
     /// Marker language: `pep508` (the standard) or `extended` (adds GPU/ABI fields).
     #[arg(long, default_value = "pep508")]
     dialect: Dialect,
-    /// Behaviour for the standard fields: `spec-2026` (the living specification) or
-    /// `packaging` (what pypa/packaging 26 does, quirks included).
+    /// Behaviour for the standard fields: `spec-2026` (the living specification),
+    /// `packaging` (what pypa/packaging 26 does, quirks included) or `uv` (what uv-pep508
+    /// 0.0.72 accepts and evaluates: unreadable comparisons dropped, `===` rejected).
     #[arg(long, default_value = "spec-2026")]
     profile: Profile,
     /// Lock-file context: allow the `extras` and `dependency_groups` variables.

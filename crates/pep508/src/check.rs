@@ -23,7 +23,7 @@ pub(crate) fn check(
     e: &mut MarkerExpression,
     opts: &ParseOptions,
     warn: &mut dyn FnMut(WarningKind),
-) -> Result<(), ErrorKind> {
+) -> Result<bool, ErrorKind> {
     // PEP 685 / 735: names compared with `extra` (either side) and tested for membership in
     // `extras` or `dependency_groups` (the literal on the left) are normalised.
     match (&mut e.lhs, &mut e.rhs) {
@@ -42,6 +42,10 @@ pub(crate) fn check(
     e.spec = precompile(e);
     e.fast = crate::compare::Fast::of(e);
     let has_spec = e.spec.is_some();
+    if opts.profile == Profile::Uv && !e.has_extended_field() {
+        // Whether uv keeps the comparison (it drops those it cannot read).
+        return crate::uv::check(e, warn);
+    }
     match (&e.lhs, &e.rhs) {
         (MarkerValue::Literal(_), MarkerValue::Literal(_)) => {
             if spec {
@@ -62,7 +66,7 @@ pub(crate) fn check(
             check_comparison(*f, e.op, l, true, has_spec, opts, warn)?
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 fn check_comparison(

@@ -298,6 +298,19 @@ fn spec_version(
 }
 
 // ---------------------------------------------------------------------------------------------
+// uv
+
+/// uv-pep508 0.0.72 for the standard fields ([`crate::uv`]), the `spec-2026` rules for the
+/// extended ones. Kept out of line, away from the `spec-2026` fast paths.
+#[inline(never)]
+pub(crate) fn uv(e: &MarkerExpression, env: &Environment) -> Outcome {
+    if e.has_extended_field() {
+        return spec2026(e, env);
+    }
+    crate::uv::evaluate(e, env)
+}
+
+// ---------------------------------------------------------------------------------------------
 // packaging
 
 /// packaging's string operator table; `~=` and `===` are undefined.

@@ -244,17 +244,28 @@ pub enum Profile {
     /// right-hand text, missing values are errors (`E001`).
     #[cfg_attr(feature = "serde", serde(rename = "packaging"))]
     Packaging,
+    /// What uv-pep508 0.0.72 accepts and how it evaluates: a comparison it cannot interpret
+    /// (an invalid version, `extra` with an ordering operator, two literals, two fields, `~=`
+    /// on a string, …) is dropped from its `and`/`or` chain with a warning (a marker left with
+    /// nothing is true), `===` is not a marker operator, version fields compare release numbers
+    /// only with `python_version` read as a `python_full_version` range, `in`/`not in` on a
+    /// version field test a whitespace-separated list of versions, and a value missing from
+    /// the environment is Unknown. Printed forms differ (uv prints its simplified form); only
+    /// acceptance and results are reproduced.
+    #[cfg_attr(feature = "serde", serde(rename = "uv"))]
+    Uv,
 }
 
 impl Profile {
     /// Every profile.
-    pub const ALL: &'static [Profile] = &[Profile::Spec2026, Profile::Packaging];
+    pub const ALL: &'static [Profile] = &[Profile::Spec2026, Profile::Packaging, Profile::Uv];
 
-    /// The profile's name: `spec-2026`, `packaging`.
+    /// The profile's name: `spec-2026`, `packaging`, `uv`.
     pub fn as_str(self) -> &'static str {
         match self {
             Profile::Spec2026 => "spec-2026",
             Profile::Packaging => "packaging",
+            Profile::Uv => "uv",
         }
     }
 }
@@ -272,7 +283,9 @@ impl std::str::FromStr for Profile {
             .iter()
             .copied()
             .find(|p| p.as_str() == s)
-            .ok_or_else(|| format!("unknown profile `{s}`, expected `spec-2026` or `packaging`"))
+            .ok_or_else(|| {
+                format!("unknown profile `{s}`, expected `spec-2026`, `packaging` or `uv`")
+            })
     }
 }
 
@@ -321,11 +334,7 @@ impl MarkerTree {
     /// As [`MarkerTree::evaluate`]; `E004` only under [`UnknownPolicy::Error`].
     #[inline]
     pub fn evaluate_with(&self, env: &Environment, options: EvalOptions) -> Result<bool, Error> {
-        let tri = match self {
-            MarkerTree::Expression(e) => e.eval(env, options.profile),
-            tree => eval_node(tree, env, options.profile),
-        }
-        .map_err(|f| f.into_error())?;
+        let tri = walk(self, env, options.profile).map_err(|f| f.into_error())?;
         match (tri.truth_bits(), options.unknown) {
             (T_TRUE, _) | (T_UNKNOWN, UnknownPolicy::True) => Ok(true),
             (T_FALSE, _) | (T_UNKNOWN, UnknownPolicy::False) => Ok(false),
@@ -361,9 +370,9 @@ impl MarkerTree {
     ///
     /// Under [`Profile::Packaging`] every comparison is evaluated, even once the result is
     /// decided, so that an undefined comparison is reported whatever the environment, as
-    /// pypa/packaging does. Under [`Profile::Spec2026`] a marker parsed with that profile
-    /// cannot fail to evaluate, and evaluation stops once the result is decided. The set of
-    /// unknown fields never depends on evaluation order.
+    /// pypa/packaging does. Under [`Profile::Spec2026`] and [`Profile::Uv`] a marker parsed
+    /// with that profile cannot fail to evaluate, and evaluation stops once the result is
+    /// decided. The set of unknown fields never depends on evaluation order.
     ///
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
@@ -382,18 +391,29 @@ impl MarkerExpression {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate(&self, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
-        self.eval(env, profile)
-            .map(Tri::evaluation)
-            .map_err(|f| f.into_error())
+        let r = if profile == Profile::Uv {
+            self.eval_uv(env)
+        } else {
+            self.eval(env, profile)
+        };
+        r.map(Tri::evaluation).map_err(|f| f.into_error())
     }
 
+    /// One comparison under `spec-2026` or `packaging`. Never called under `uv`, which has its
+    /// own walk (`eval_uv`); the match tests only for the default profile, as it did when
+    /// there were two, so that `eval_node`'s loop is specialised per profile as before.
     #[inline(always)]
     fn eval(&self, env: &Environment, profile: Profile) -> Result<Tri, Box<Failure>> {
         let r = match profile {
             Profile::Spec2026 => crate::compare::spec2026(self, env),
-            Profile::Packaging => crate::compare::packaging(self, env),
+            Profile::Packaging | Profile::Uv => crate::compare::packaging(self, env),
         };
         r.map_err(|kind| Failure::new(kind, self.span))
+    }
+
+    /// One comparison under `uv`.
+    fn eval_uv(&self, env: &Environment) -> Result<Tri, Box<Failure>> {
+        crate::compare::uv(self, env).map_err(|kind| Failure::new(kind, self.span))
     }
 }
 
@@ -416,12 +436,46 @@ impl Failure {
 }
 
 fn eval_tree(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
-    eval_node(tree, env, profile)
+    walk(tree, env, profile)
         .map(Tri::evaluation)
         .map_err(|f| f.into_error())
 }
 
+/// Evaluates a tree under any profile. `uv` is walked apart (`eval_uv`), so that the loop of
+/// `eval_node`, which the other two share, keeps its shape.
+#[inline(always)]
+fn walk(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<Tri, Box<Failure>> {
+    if profile == Profile::Uv {
+        return eval_uv(tree, env);
+    }
+    match tree {
+        MarkerTree::Expression(e) => e.eval(env, profile),
+        tree => eval_node(tree, env, profile),
+    }
+}
+
+/// The `uv` walk: as `eval_node` under `spec-2026` (a marker parsed with the profile cannot
+/// fail to evaluate, so evaluation stops once the result is decided), with uv's comparisons.
+fn eval_uv(tree: &MarkerTree, env: &Environment) -> Result<Tri, Box<Failure>> {
+    let (children, is_and) = match tree {
+        MarkerTree::Expression(e) => return e.eval_uv(env),
+        MarkerTree::And(c) => (c, true),
+        MarkerTree::Or(c) => (c, false),
+    };
+    let decisive = Tri::known(!is_and);
+    let mut acc = Tri::known(is_and);
+    for c in children {
+        let r = eval_uv(c, env)?;
+        if r == decisive {
+            return Ok(decisive);
+        }
+        acc = if is_and { acc.and(r) } else { acc.or(r) };
+    }
+    Ok(acc)
+}
+
 fn eval_node(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<Tri, Box<Failure>> {
+    debug_assert_ne!(profile, Profile::Uv, "uv is walked by `eval_uv`");
     let (children, is_and) = match tree {
         MarkerTree::Expression(e) => return e.eval(env, profile),
         MarkerTree::And(c) => (c, true),
@@ -430,7 +484,8 @@ fn eval_node(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<T
     // Under spec-2026 a marker parsed with spec-2026 cannot fail to evaluate, so evaluation
     // stops as soon as an operand decides the result (Kleene logic makes the unknown fields
     // of an unknown result the same either way). Under packaging every comparison is
-    // evaluated, so that an undefined one is reported whatever the others decide.
+    // evaluated, so that an undefined one is reported whatever the others decide. (Not
+    // called under uv: see `walk`.)
     let short_circuit = profile == Profile::Spec2026;
     let decisive = Tri::known(!is_and);
     let mut acc = Tri::known(is_and);

@@ -36,13 +36,23 @@
 //!   exactly one variable; a value missing from the environment is Unknown.
 //! - [`Profile::Packaging`] reproduces pypa/packaging 26.x, quirks included, and is checked
 //!   against ~240,000 evaluations recorded from it.
+//! - [`Profile::Uv`] reproduces what uv-pep508 0.0.72 accepts and how it evaluates (its
+//!   printed form, a simplified decision diagram, is not reproduced): a comparison it cannot
+//!   read (an invalid version, `extra` with an ordering operator, two literals, two fields,
+//!   `~=` on a string, …) is dropped with a warning, so a marker left with nothing is true;
+//!   `===` is not a marker operator; version fields compare release numbers only, with
+//!   `python_version` read as a `python_full_version` range (`python_version <= "3.12"` is
+//!   `python_full_version < "3.13"`, so `3.14.0rc1` is not `>= "3.14"`); `in`/`not in` on a
+//!   version field test a whitespace-separated list of versions; `platform_release` and
+//!   `platform_version` order lexicographically; quoted strings have no escapes, any Unicode
+//!   whitespace separates tokens, and URLs are delimited and checked as uv does.
 //!
 //! Evaluation is three-valued ([`Truth`]): an [`EnvValue::Unknown`] value makes a comparison
 //! unknown, and `and`/`or` follow Kleene logic, so `False and Unknown` is False. The
 //! plain-`bool` API maps Unknown by an [`UnknownPolicy`], by default an error (`E004`). Under
 //! the `packaging` profile every comparison is evaluated, so an undefined one is reported
-//! whatever the other branches decide; a `spec-2026` marker cannot fail to evaluate, so its
-//! evaluation stops once the result is decided. The set of unknown fields never depends on
+//! whatever the other branches decide; a `spec-2026` or `uv` marker cannot fail to evaluate,
+//! so its evaluation stops once the result is decided. The set of unknown fields never depends on
 //! evaluation order.
 //!
 //! # Diagnostics
@@ -66,7 +76,9 @@
 //! surrogates are errors (Rust strings cannot hold surrogates; there is no name table); the
 //! `===` operator does not swallow commas (`pkg===a,,>=1`); inputs over the limits are errors;
 //! version numbers are 64-bit. Under the default profile the differences are the ones the
-//! specification's 2026 text implies, listed in `spec/SPEC.md` §5.
+//! specification's 2026 text implies, listed in `spec/SPEC.md` §5. Under [`Profile::Uv`]
+//! markers print as written rather than in uv's simplified form, and parenthesis nesting keeps
+//! its limit.
 
 #![forbid(unsafe_code)]
 
@@ -83,6 +95,7 @@ mod parser;
 mod requirement;
 mod small;
 mod string;
+mod uv;
 mod variant;
 
 pub use arch::{ArchSpelling, arch_spelling, canonical_arch};

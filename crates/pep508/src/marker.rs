@@ -195,6 +195,13 @@ impl MarkerExpression {
     pub fn field(&self) -> Option<Field> {
         self.lhs.as_field().or(self.rhs.as_field())
     }
+
+    /// Whether either side is an extended field (they behave the same in every profile).
+    pub(crate) fn has_extended_field(&self) -> bool {
+        [&self.lhs, &self.rhs]
+            .iter()
+            .any(|v| v.as_field().is_some_and(Field::is_extended))
+    }
 }
 
 impl PartialEq for MarkerExpression {

@@ -34,7 +34,9 @@ pub struct ParseOptions {
     pub dialect: Dialect,
     /// Which implementation's behaviour to follow for the standard fields. Default:
     /// [`Profile::Spec2026`]. The `packaging` profile accepts what pypa/packaging accepts
-    /// (comparisons of two literals, a name ending in `_`, `extras` anywhere).
+    /// (comparisons of two literals, a name ending in `_`, `extras` anywhere); the `uv` profile
+    /// what uv-pep508 accepts (it drops the comparisons it cannot read, rejects `===` in
+    /// markers, reads quoted strings without escapes and any Unicode whitespace as a separator).
     pub profile: Profile,
     /// Whether `extras` and `dependency_groups` exist (lock-file context). Default: false.
     /// Only the `spec-2026` profile enforces it (`M013`).
@@ -135,9 +137,11 @@ struct Chain {
 }
 
 impl Chain {
-    /// Adds an operand; an operand of the same kind (`a and (b and c)`) is spliced in.
+    /// Adds an operand; an operand of the same kind (`a and (b and c)`) is spliced in, and an
+    /// empty one (what is left of comparisons the `uv` profile drops) is left out.
     fn push(&mut self, tree: MarkerTree, and: bool) {
         match (tree, and) {
+            (MarkerTree::And(children) | MarkerTree::Or(children), _) if children.is_empty() => {}
             (MarkerTree::And(children), true) | (MarkerTree::Or(children), false) => {
                 for c in children {
                     self.push_one(c);
@@ -159,13 +163,28 @@ impl Chain {
         }
     }
 
-    /// The chain as one tree. Only called on a chain with at least one operand.
+    /// The chain as one tree; [`dropped`] when it has no operand.
     fn finish(self, and: bool) -> MarkerTree {
         match self.first {
             Some(only) => only,
+            None if self.rest.is_empty() => dropped(),
             None if and => MarkerTree::And(self.rest),
             None => MarkerTree::Or(self.rest),
         }
+    }
+}
+
+/// What a comparison the `uv` profile drops leaves: an empty `and`, which chains leave out
+/// and which, as a whole marker, is true.
+fn dropped() -> MarkerTree {
+    MarkerTree::And(Vec::new())
+}
+
+/// A requirement's marker, or none when the `uv` profile dropped every comparison of it.
+fn non_empty(marker: MarkerTree) -> Option<MarkerTree> {
+    match &marker {
+        MarkerTree::And(c) if c.is_empty() => None,
+        _ => Some(marker),
     }
 }
 
@@ -259,13 +278,31 @@ impl<'a, 'r> Parser<'a, 'r> {
         self.input.as_bytes().get(self.pos) == Some(&b)
     }
 
-    /// `wsp*`: spaces and tabs.
+    /// `wsp*`: spaces and tabs; under the `uv` profile any Unicode whitespace.
     #[inline]
     fn ws(&mut self) {
         let bytes = self.input.as_bytes();
         if matches!(bytes.get(self.pos), Some(b' ' | b'\t')) {
             self.lex_ascii(take_while(|b: u8| b == b' ' || b == b'\t'));
         }
+        if self.uv() {
+            self.ws_unicode();
+        }
+    }
+
+    /// Whether the `uv` profile's syntax applies.
+    #[inline]
+    fn uv(&self) -> bool {
+        self.opts.profile == Profile::Uv
+    }
+
+    /// Skips any Unicode whitespace (uv's `char::is_whitespace`).
+    fn ws_unicode(&mut self) {
+        let rest = self.rest();
+        let len = rest
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(rest.len());
+        self.pos += len;
     }
 
     /// A comparison operator: `===`, `==`, `~=`, `!=`, `<=`, `>=`, `<`, `>`, longest first.
@@ -348,6 +385,9 @@ impl<'a, 'r> Parser<'a, 'r> {
             Vec::new()
         };
         self.ws();
+        if self.uv() {
+            return self.parse_requirement_rest_uv(name, extras);
+        }
         let mut version_or_url = None;
         let mut marker = None;
         if self.peek_is(b'@') {
@@ -370,7 +410,7 @@ impl<'a, 'r> Parser<'a, 'r> {
             self.ws();
             if !self.at_end() {
                 if self.peek_is(b';') {
-                    marker = Some(self.parse_quoted_marker()?);
+                    marker = non_empty(self.parse_quoted_marker()?);
                 } else {
                     let (found, span) = self.found();
                     return Err(self.error(
@@ -396,7 +436,7 @@ impl<'a, 'r> Parser<'a, 'r> {
             self.ws();
             if !self.at_end() {
                 if self.peek_is(b';') {
-                    marker = Some(self.parse_quoted_marker()?);
+                    marker = non_empty(self.parse_quoted_marker()?);
                 } else {
                     let (found, span) = self.found();
                     let expected = if version_or_url.is_some() {
@@ -419,6 +459,204 @@ impl<'a, 'r> Parser<'a, 'r> {
             version_or_url,
             marker,
         })
+    }
+
+    /// The rest of a requirement after its name and extras, as uv-pep508 reads it: a URL runs
+    /// to a line break, to whitespace before `;`, `#` or the end, or to a `;` or `#` followed
+    /// by whitespace, and must have a scheme uv knows; a version specifier list runs to `;` (or
+    /// to `)`) and is split at commas; a `#` comment may follow a URL or a parenthesised list.
+    fn parse_requirement_rest_uv(
+        &mut self,
+        name: PackageName,
+        extras: Vec<ExtraName>,
+    ) -> Result<Requirement, Error> {
+        let mut version_or_url = None;
+        let mut comment_allowed = false;
+        match self.peek() {
+            Some('@') => {
+                let at = self.pos;
+                self.pos += 1;
+                self.ws_unicode();
+                let start = self.pos;
+                let url = self.lex_url_uv();
+                if url.is_empty() || !crate::uv::is_url(url) {
+                    return Err(
+                        self.error(ErrorKind::ExpectedUrl, Span::new(at, start + url.len()))
+                    );
+                }
+                version_or_url = Some(VersionOrUrl::Url(url.into()));
+                comment_allowed = true;
+            }
+            Some(c @ ('(' | '<' | '=' | '>' | '~' | '!')) => {
+                let specifiers = self.parse_specifiers_uv(c == '(')?;
+                version_or_url = Some(VersionOrUrl::Specifiers(specifiers));
+                comment_allowed = c == '(';
+            }
+            Some(';') | None => {}
+            Some(_) => {
+                let (found, span) = self.found();
+                let expected = if extras.is_empty() {
+                    "a version specifier, `[`, `@`, `;` or the end after the name"
+                } else {
+                    "a version specifier, `@`, `;` or the end after the extras"
+                };
+                return Err(self.error(
+                    ErrorKind::UnexpectedAfterRequirement { found, expected },
+                    span,
+                ));
+            }
+        }
+        if version_or_url.is_none() && crate::uv::looks_like_archive(name.as_str()) {
+            // uv reads a bare `name-1.0.tar.gz` as a file name without a package name.
+            return Err(self.error(
+                ErrorKind::ExpectedName {
+                    found: name.to_string(),
+                },
+                Span::new(0, self.pos),
+            ));
+        }
+        self.ws();
+        let mut marker = None;
+        if self.peek_is(b';') {
+            marker = non_empty(self.parse_quoted_marker()?);
+            comment_allowed = false;
+        }
+        self.ws();
+        let comment = comment_allowed && self.peek_is(b'#');
+        if !self.at_end() && !comment {
+            let (found, span) = self.found();
+            return Err(self.error(
+                ErrorKind::UnexpectedAfterRequirement {
+                    found,
+                    expected: "`;` or the end",
+                },
+                span,
+            ));
+        }
+        Ok(Requirement {
+            name,
+            extras,
+            version_or_url,
+            marker,
+        })
+    }
+
+    /// A URL as uv delimits it (see [`Parser::parse_requirement_rest_uv`]).
+    fn lex_url_uv(&mut self) -> &'a str {
+        let rest = self.rest();
+        let mut len = 0;
+        for (i, c) in rest.char_indices() {
+            if i < len {
+                continue;
+            }
+            if c == '\r' || c == '\n' {
+                break;
+            }
+            if c.is_whitespace() {
+                let after = rest[i..].trim_start();
+                if after.is_empty() || after.starts_with([';', '#']) {
+                    break;
+                }
+            }
+            len = i + c.len_utf8();
+            let next = &rest[len..];
+            if next.starts_with([';', '#'])
+                && next[1..].chars().next().is_some_and(char::is_whitespace)
+            {
+                break;
+            }
+        }
+        self.pos += len;
+        &rest[..len]
+    }
+
+    /// A version specifier list as uv reads it: up to `;` or the end (or inside parentheses),
+    /// split at commas, each item `op version` with any whitespace around; a trailing comma is
+    /// allowed.
+    fn parse_specifiers_uv(&mut self, paren: bool) -> Result<VersionSpecifiers, Error> {
+        let open = self.pos;
+        if paren {
+            self.pos += 1;
+        }
+        let rest = self.rest();
+        let end = if paren {
+            match rest.find(')') {
+                Some(i) => i,
+                None => {
+                    return Err(self.error(
+                        ErrorKind::UnclosedVersionParen,
+                        Span::new(open, self.input.len()),
+                    ));
+                }
+            }
+        } else {
+            rest.find(';').unwrap_or(rest.len())
+        };
+        let base = self.pos;
+        let body = &rest[..end];
+        let count = body.split(',').count();
+        let mut specs = Vec::new();
+        let mut offset = 0;
+        for (i, item) in body.split(',').enumerate() {
+            if i + 1 == count && !specs.is_empty() && item.trim().is_empty() {
+                break;
+            }
+            specs.push(self.specifier_uv(item, base + offset)?);
+            offset += item.len() + 1;
+        }
+        self.pos = base + end + usize::from(paren);
+        Ok(VersionSpecifiers::from_iter(specs))
+    }
+
+    /// One `op version` item of a uv specifier list.
+    fn specifier_uv(&self, item: &str, at: usize) -> Result<VersionSpecifier, Error> {
+        let span = Span::new(at, at + item.len());
+        let s = item.trim();
+        let op_len = s
+            .find(|c: char| !matches!(c, '=' | '!' | '~' | '<' | '>'))
+            .unwrap_or(s.len());
+        let (op_text, rest) = s.split_at(op_len);
+        let rest = rest.trim_start();
+        let Ok(op) = op_text.parse::<Operator>() else {
+            return Err(self.error(
+                ErrorKind::ExpectedVersionOperator {
+                    found: s.to_string(),
+                },
+                span,
+            ));
+        };
+        let version_len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let (version, tail) = rest.split_at(version_len);
+        let expected_version = || {
+            self.error(
+                ErrorKind::ExpectedVersion {
+                    operator: op_text.to_string(),
+                },
+                span,
+            )
+        };
+        if version.is_empty() || !version.is_ascii() {
+            return Err(expected_version());
+        }
+        if !tail.trim().is_empty() {
+            return Err(self.error(
+                ErrorKind::UnexpectedAfterRequirement {
+                    found: tail.trim().to_string(),
+                    expected: "`,`, `;` or the end after the version specifier",
+                },
+                span,
+            ));
+        }
+        let spec = VersionSpecifier::from_parts(op, version)
+            .map_err(|e| self.error(ErrorKind::Version(e), span))?;
+        if op == Operator::ExactEqual && spec.parsed_version().is_none() {
+            // uv's `===` takes a version, not arbitrary text.
+            return Err(match version.parse::<markerspec_pep440::Version>() {
+                Err(e) => self.error(ErrorKind::Version(e), span),
+                Ok(_) => expected_version(),
+            });
+        }
+        Ok(spec)
     }
 
     /// ```text
@@ -686,7 +924,7 @@ impl<'a, 'r> Parser<'a, 'r> {
         if self.peek_is(b'(') {
             return self.parse_marker_chains(None);
         }
-        let first = MarkerTree::Expression(self.parse_marker_item()?);
+        let first = self.parse_marker_item()?;
         self.ws();
         if self.at_boolean().is_some() {
             self.parse_marker_chains(Some(first))
@@ -698,11 +936,19 @@ impl<'a, 'r> Parser<'a, 'r> {
     /// `and` or `or` at the cursor, without moving past it.
     #[inline]
     fn at_boolean(&self) -> Option<&'static str> {
-        match self.input.as_bytes().get(self.pos) {
-            Some(b'a') if self.at_keyword("and") => Some("and"),
-            Some(b'o') if self.at_keyword("or") => Some("or"),
-            _ => None,
+        let kw = match self.input.as_bytes().get(self.pos) {
+            Some(b'a') if self.at_keyword("and") => "and",
+            Some(b'o') if self.at_keyword("or") => "or",
+            _ => return None,
+        };
+        if self.uv() {
+            // uv reads the word up to the next whitespace: `and(` is not `and`.
+            let after = &self.rest()[kw.len()..];
+            if after.chars().next().is_some_and(|c| !c.is_whitespace()) {
+                return None;
+            }
         }
+        Some(kw)
     }
 
     /// Whether the keyword is at the cursor (without moving past it).
@@ -765,7 +1011,7 @@ impl<'a, 'r> Parser<'a, 'r> {
             }
             let mut tree = match pending.take() {
                 Some(tree) => tree,
-                None => MarkerTree::Expression(self.parse_marker_item()?),
+                None => self.parse_marker_item()?,
             };
             loop {
                 self.ws();
@@ -811,7 +1057,9 @@ impl<'a, 'r> Parser<'a, 'r> {
     /// marker_var = wsp* (env_var | python_str)
     /// marker_op  = version_cmp | (wsp* 'in') | (wsp* 'not' wsp+ 'in')
     /// ```
-    fn parse_marker_item(&mut self) -> Result<MarkerExpression, Error> {
+    ///
+    /// A comparison that the `uv` profile drops is returned as [`dropped`].
+    fn parse_marker_item(&mut self) -> Result<MarkerTree, Error> {
         self.clauses += 1;
         let start = self.pos;
         if self.clauses > self.opts.max_clauses {
@@ -836,9 +1084,13 @@ impl<'a, 'r> Parser<'a, 'r> {
             spec: None,
             fast: crate::compare::Fast::General,
         };
-        crate::check::check(&mut expr, self.opts, &mut |w| self.warn(w, span))
+        let keep = crate::check::check(&mut expr, self.opts, &mut |w| self.warn(w, span))
             .map_err(|kind| self.error(kind, span))?;
-        Ok(expr)
+        Ok(if keep {
+            MarkerTree::Expression(expr)
+        } else {
+            dropped()
+        })
     }
 
     fn parse_marker_var(&mut self) -> Result<MarkerValue, Error> {
@@ -849,6 +1101,29 @@ impl<'a, 'r> Parser<'a, 'r> {
             _ => self.peek(),
         };
         match next {
+            Some(q @ ('"' | '\'')) if self.uv() => {
+                // uv: everything up to the next matching quote, as written (no escapes).
+                self.pos += 1;
+                let rest = self.rest();
+                let Some(len) = rest.find(q) else {
+                    self.pos = self.input.len();
+                    return Err(self.error(
+                        ErrorKind::UnterminatedString { quote: q },
+                        Span::new(start, start + 1),
+                    ));
+                };
+                self.pos += len + 1;
+                let span = Span::new(start, self.pos);
+                if len > self.opts.max_string_len {
+                    return Err(self.error(
+                        ErrorKind::StringTooLong {
+                            limit: self.opts.max_string_len,
+                        },
+                        span,
+                    ));
+                }
+                Ok(MarkerValue::Literal(rest[..len].into()))
+            }
             Some(q @ ('"' | '\'')) => {
                 self.pos += 1;
                 let rest = self.rest();
@@ -947,9 +1222,14 @@ impl<'a, 'r> Parser<'a, 'r> {
         }
         let not_start = self.pos;
         if self.keyword("not") {
-            let gap = self
-                .lex_ascii(take_while1(|b: u8| b == b' ' || b == b'\t'))
-                .is_some();
+            let gap = if self.uv() {
+                let before = self.pos;
+                self.ws_unicode();
+                self.pos > before
+            } else {
+                self.lex_ascii(take_while1(|b: u8| b == b' ' || b == b'\t'))
+                    .is_some()
+            };
             if gap && self.keyword("in") {
                 return Ok(MarkerOperator::NotIn);
             }
