@@ -6,6 +6,7 @@ set -euo pipefail
 fuzz_dir="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$fuzz_dir")"
 corpus="${1:-$fuzz_dir/corpus}"
-# The example needs no sanitizer; it builds with the toolchain cargo-fuzz uses.
-cargo +nightly run --quiet --release --manifest-path "$fuzz_dir/Cargo.toml" \
+# The example needs no sanitizer and no optimisation (a debug build compiles fastest); it
+# uses the toolchain cargo-fuzz uses.
+cargo +nightly run --quiet --manifest-path "$fuzz_dir/Cargo.toml" \
     --target-dir "$fuzz_dir/target/seed" --example seed -- "$repo" "$corpus"
