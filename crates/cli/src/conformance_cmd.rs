@@ -66,7 +66,7 @@ pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
         let info = ServeInfo::new(
             "markerspec",
             env!("CARGO_PKG_VERSION"),
-            &[Profile::Spec2026, Profile::Packaging],
+            &[Profile::Spec2026, Profile::Packaging, Profile::Uv],
             &[Dialect::Pep508, Dialect::Extended],
             true,
         )

@@ -6,7 +6,7 @@ use markerspec_pep508::{MarkerTree, ParseOptions, Requirement, Truth};
 use crate::case::{Dialect, Expected, Kind, Profile};
 use crate::runner::{Evaluated, Implementation, Parsed, Request, TestResult};
 
-/// `markerspec-pep508`, under the `spec-2026` and `packaging` profiles.
+/// `markerspec-pep508`, under the `spec-2026`, `packaging` and `uv` profiles.
 ///
 /// ```
 /// use markerspec_conformance::{Cases, Runner, builtin::Markerspec};
@@ -27,15 +27,19 @@ impl Markerspec {
         Markerspec::default()
     }
 
-    /// Where markerspec knowingly differs from what the vectors pin, with the reason. (The
-    /// `uv` profile is not declared here: markerspec does not claim it yet, so its cases are
-    /// skipped, with that reason.)
+    /// Where markerspec knowingly differs from what the vectors pin, with the reason.
     pub const BLACKLIST: &'static [(&'static str, &'static str)] = &[
         (
             "packaging:*#canonical",
             "markerspec prints a group that precedence makes redundant without its parentheses \
              (`a and b or c`), where packaging 26.4 keeps every group as written \
              (`(a and b) or c`); both forms parse back to the same marker",
+        ),
+        (
+            "uv:*#canonical",
+            "uv prints the simplified decision-diagram form of a marker (`python_version <= \"3.12\"` \
+             as `python_full_version < '3.13'`, comparisons it dropped left out); markerspec \
+             reproduces what uv accepts and evaluates, and prints the marker as written",
         ),
         (
             "packaging:marker-syntax/escapes-118",
@@ -71,13 +75,17 @@ impl Markerspec {
             "packaging:requirements/error-codes-109",
             "markerspec's version numbers are 64-bit (V002); Python's integers are unbounded",
         ),
+        ("uv:limits/nesting-106", UV_NESTING),
+        ("uv:limits/nesting-107", UV_NESTING),
+        ("uv:limits/nesting-111", UV_NESTING),
+        ("uv:limits/nesting-112", UV_NESTING),
     ];
 
-    fn profile(profile: Profile) -> Option<pep508::Profile> {
+    fn profile(profile: Profile) -> pep508::Profile {
         match profile {
-            Profile::Spec2026 => Some(pep508::Profile::Spec2026),
-            Profile::Packaging => Some(pep508::Profile::Packaging),
-            Profile::Uv => None,
+            Profile::Spec2026 => pep508::Profile::Spec2026,
+            Profile::Packaging => pep508::Profile::Packaging,
+            Profile::Uv => pep508::Profile::Uv,
         }
     }
 
@@ -115,7 +123,8 @@ impl Markerspec {
     }
 }
 
-const UV_SKIP: &str = "the uv profile is not implemented in markerspec-pep508 yet";
+const UV_NESTING: &str = "markerspec bounds parenthesis nesting at 200 levels by default (L002, \
+     `ParseOptions::max_nesting`), in every profile; uv-pep508 parses by recursion without a limit";
 
 impl Implementation for Markerspec {
     fn name(&self) -> &str {
@@ -126,14 +135,12 @@ impl Implementation for Markerspec {
         true
     }
 
-    fn supports(&self, profile: Profile, _dialect: Dialect) -> bool {
-        Markerspec::profile(profile).is_some()
+    fn supports(&self, _profile: Profile, _dialect: Dialect) -> bool {
+        true
     }
 
     fn parse(&mut self, request: &Request<'_>) -> TestResult<Parsed> {
-        let Some(profile) = Markerspec::profile(request.profile) else {
-            return TestResult::Skip(UV_SKIP.into());
-        };
+        let profile = Markerspec::profile(request.profile);
         TestResult::Ok(match Markerspec::parse_input(request, profile) {
             Ok((canonical, _)) => Parsed::Valid {
                 canonical: Some(canonical),
@@ -146,9 +153,7 @@ impl Implementation for Markerspec {
     }
 
     fn evaluate(&mut self, request: &Request<'_>) -> TestResult<Evaluated> {
-        let Some(profile) = Markerspec::profile(request.profile) else {
-            return TestResult::Skip(UV_SKIP.into());
-        };
+        let profile = Markerspec::profile(request.profile);
         let marker = match Markerspec::parse_input(request, profile) {
             Ok((_, marker)) => marker,
             Err(e) => {

@@ -12,6 +12,16 @@ fn vectors_dir() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/vectors"))
 }
 
+/// The builtin's declared divergences for one profile.
+fn declared(profile: Profile) -> Vec<(&'static str, &'static str)> {
+    let prefix = format!("{}:", profile.as_str());
+    Markerspec::BLACKLIST
+        .iter()
+        .copied()
+        .filter(|(sel, _)| sel.starts_with(&prefix))
+        .collect()
+}
+
 #[test]
 fn spec_2026_every_case_passes() {
     let report = Runner::new()
@@ -27,7 +37,7 @@ fn spec_2026_every_case_passes() {
 fn packaging_every_case_passes_or_diverges_as_declared() {
     let report = Runner::new()
         .profiles(&[Profile::Packaging])
-        .blacklist(Markerspec::BLACKLIST)
+        .blacklist(&declared(Profile::Packaging))
         .run(&Cases::all(), &mut Markerspec::new());
     eprintln!("packaging: {:?}", report.counts());
     report.assert();
@@ -85,15 +95,56 @@ fn packaging_canonical_divergences_are_only_parentheses() {
     );
 }
 
-/// The builtin skips the `uv` profile, with a reason, until markerspec implements it.
 #[test]
-fn uv_profile_is_skipped_with_a_reason() {
+fn uv_every_case_passes_or_diverges_as_declared() {
     let report = Runner::new()
         .profiles(&[Profile::Uv])
+        .blacklist(&declared(Profile::Uv))
         .run(&Cases::all(), &mut Markerspec::new());
+    eprintln!("uv: {:?}", report.counts());
     assert!(!report.results.is_empty(), "no case pins the uv profile");
-    for r in &report.results {
-        assert_eq!(r.status, Status::Skip, "{}", r.case);
+    report.assert();
+    assert!(
+        report.unused_divergences.is_empty(),
+        "declared divergences that no case needs: {:?}",
+        report.unused_divergences
+    );
+    assert!(report.results.iter().all(|r| r.status != Status::Skip));
+}
+
+/// Under `uv` only printed forms and the nesting limit are declared: every accept/reject
+/// decision and every evaluation matches uv-pep508.
+#[test]
+fn uv_divergences_are_only_printed_forms_and_nesting() {
+    let report = Runner::new()
+        .profiles(&[Profile::Uv])
+        .blacklist(Markerspec::BLACKLIST)
+        .run(&Cases::all(), &mut Markerspec::new());
+    let cases = Cases::all();
+    for r in report
+        .results
+        .iter()
+        .filter(|r| r.status == Status::Divergent)
+    {
+        if r.case.starts_with("limits/nesting-") {
+            continue;
+        }
+        let case = cases.get(&r.case).unwrap();
+        match case.expected(Profile::Uv) {
+            Some(Outcome::Valid { .. }) => {}
+            other => panic!(
+                "{}: diverges on more than its printed form: {other:?}",
+                r.case
+            ),
+        }
+        assert!(
+            matches!(
+                &r.observed.parsed,
+                Some(TestResult::Ok(Parsed::Valid { .. }))
+            ),
+            "{}: rejected where uv accepts",
+            r.case
+        );
     }
 }
 
