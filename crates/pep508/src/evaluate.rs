@@ -456,6 +456,9 @@ fn walk(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<Tri, B
 
 /// The `uv` walk: as `eval_node` under `spec-2026` (a marker parsed with the profile cannot
 /// fail to evaluate, so evaluation stops once the result is decided), with uv's comparisons.
+/// Cold and out of line, so that the entry points keep the other profiles' code as it was.
+#[cold]
+#[inline(never)]
 fn eval_uv(tree: &MarkerTree, env: &Environment) -> Result<Tri, Box<Failure>> {
     let (children, is_and) = match tree {
         MarkerTree::Expression(e) => return e.eval_uv(env),
@@ -488,8 +491,27 @@ fn eval_node(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<T
     // called under uv: see `walk`.)
     let short_circuit = profile == Profile::Spec2026;
     let decisive = Tri::known(!is_and);
+    let combine = |acc: Tri, r: Tri| if is_and { acc.and(r) } else { acc.or(r) };
     let mut acc = Tri::known(is_and);
+    // `extra == "…"` is the cheapest comparison and, since most installs request no extra,
+    // the one that most often decides an `and`: under spec-2026 try those first. Kleene
+    // logic is commutative, so the order changes neither the result nor its unknown fields.
+    let is_extra = |c: &MarkerTree| matches!(c, MarkerTree::Expression(e) if matches!(e.fast, crate::compare::Fast::Extra { .. }));
+    if short_circuit && children.len() > 1 {
+        for c in children.iter().filter(|c| is_extra(c)) {
+            if let MarkerTree::Expression(e) = c {
+                let r = e.eval(env, profile)?;
+                if r == decisive {
+                    return Ok(decisive);
+                }
+                acc = combine(acc, r);
+            }
+        }
+    }
     for c in children {
+        if short_circuit && children.len() > 1 && is_extra(c) {
+            continue;
+        }
         let r = match c {
             MarkerTree::Expression(e) => e.eval(env, profile)?,
             c => eval_node(c, env, profile)?,
@@ -497,7 +519,7 @@ fn eval_node(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<T
         if short_circuit && r == decisive {
             return Ok(decisive);
         }
-        acc = if is_and { acc.and(r) } else { acc.or(r) };
+        acc = combine(acc, r);
     }
     Ok(acc)
 }
