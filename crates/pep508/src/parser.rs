@@ -194,6 +194,8 @@ pub(crate) struct Parser<'a, 'r> {
     opts: &'a ParseOptions,
     reporter: &'r mut dyn Reporter,
     clauses: usize,
+    /// `opts.profile == Profile::Uv`, kept at hand for the whitespace rule read at every token.
+    uv: bool,
 }
 
 /// Python's `str.isspace()`, which decides where a URL ends (`\S+`).
@@ -218,6 +220,7 @@ impl<'a, 'r> Parser<'a, 'r> {
             opts,
             reporter,
             clauses: 0,
+            uv: opts.profile == Profile::Uv,
         }
     }
 
@@ -293,7 +296,7 @@ impl<'a, 'r> Parser<'a, 'r> {
     /// Whether the `uv` profile's syntax applies.
     #[inline]
     fn uv(&self) -> bool {
-        self.opts.profile == Profile::Uv
+        self.uv
     }
 
     /// Skips any Unicode whitespace (uv's `char::is_whitespace`).
