@@ -9,7 +9,7 @@ use markerspec_pep440::{Operator, Version, VersionSpecifier};
 
 use crate::environment::{EnvValue, Environment};
 use crate::error::ErrorKind;
-use crate::evaluate::Tri;
+use crate::evaluate::{Profile, Tri};
 use crate::field::{Field, FieldType};
 use crate::marker::{MarkerExpression, MarkerOperator, MarkerValue};
 
@@ -165,7 +165,14 @@ pub(crate) fn spec2026(e: &MarkerExpression, env: &Environment) -> Outcome {
             match e.fast {
                 Fast::Extra { negate } => {
                     let lit = l.as_bytes();
-                    let requested = env.extras_slice().iter().any(|x| x.as_bytes() == lit);
+                    // A plain loop: the compiler does not always inline `Iterator::any` here.
+                    let mut requested = false;
+                    for x in env.extras_slice() {
+                        if x.as_bytes() == lit {
+                            requested = true;
+                            break;
+                        }
+                    }
                     return Ok(Tri::known(requested != negate));
                 }
                 Fast::StrEq { field, negate } => {
@@ -300,12 +307,23 @@ fn spec_version(
 // ---------------------------------------------------------------------------------------------
 // uv
 
-/// uv-pep508 0.0.72 for the standard fields ([`crate::uv`]), the `spec-2026` rules for the
-/// extended ones. Kept out of line, away from the `spec-2026` fast paths.
+/// The profiles other than `spec-2026`, out of line so that its evaluation keeps its shape.
 #[inline(never)]
-pub(crate) fn uv(e: &MarkerExpression, env: &Environment) -> Outcome {
+pub(crate) fn other(e: &MarkerExpression, env: &Environment, profile: Profile) -> Outcome {
+    if profile == Profile::Uv {
+        uv(e, env)
+    } else {
+        packaging(e, env)
+    }
+}
+
+/// uv-pep508 0.0.72 for the standard fields ([`crate::uv`]), the `spec-2026` rules for the
+/// extended ones.
+fn uv(e: &MarkerExpression, env: &Environment) -> Outcome {
     if e.has_extended_field() {
-        return spec2026(e, env);
+        // The general rules give the same results as `spec2026`, without another inlined copy
+        // of its fast paths.
+        return spec2026_general(e, env);
     }
     crate::uv::evaluate(e, env)
 }

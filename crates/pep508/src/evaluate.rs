@@ -334,7 +334,11 @@ impl MarkerTree {
     /// As [`MarkerTree::evaluate`]; `E004` only under [`UnknownPolicy::Error`].
     #[inline]
     pub fn evaluate_with(&self, env: &Environment, options: EvalOptions) -> Result<bool, Error> {
-        let tri = walk(self, env, options.profile).map_err(|f| f.into_error())?;
+        let tri = match self {
+            MarkerTree::Expression(e) => e.eval(env, options.profile),
+            tree => eval_node(tree, env, options.profile),
+        }
+        .map_err(|f| f.into_error())?;
         match (tri.truth_bits(), options.unknown) {
             (T_TRUE, _) | (T_UNKNOWN, UnknownPolicy::True) => Ok(true),
             (T_FALSE, _) | (T_UNKNOWN, UnknownPolicy::False) => Ok(false),
@@ -370,9 +374,10 @@ impl MarkerTree {
     ///
     /// Under [`Profile::Packaging`] every comparison is evaluated, even once the result is
     /// decided, so that an undefined comparison is reported whatever the environment, as
-    /// pypa/packaging does. Under [`Profile::Spec2026`] and [`Profile::Uv`] a marker parsed
-    /// with that profile cannot fail to evaluate, and evaluation stops once the result is
-    /// decided. The set of unknown fields never depends on evaluation order.
+    /// pypa/packaging does. Under [`Profile::Spec2026`] a marker parsed with that profile
+    /// cannot fail to evaluate, and evaluation stops once the result is decided; nor can one
+    /// parsed with [`Profile::Uv`]. The set of unknown fields never depends on evaluation
+    /// order.
     ///
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
@@ -391,29 +396,21 @@ impl MarkerExpression {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate(&self, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
-        let r = if profile == Profile::Uv {
-            self.eval_uv(env)
-        } else {
-            self.eval(env, profile)
-        };
-        r.map(Tri::evaluation).map_err(|f| f.into_error())
+        self.eval(env, profile)
+            .map(Tri::evaluation)
+            .map_err(|f| f.into_error())
     }
 
-    /// One comparison under `spec-2026` or `packaging`. Never called under `uv`, which has its
-    /// own walk (`eval_uv`); the match tests only for the default profile, as it did when
-    /// there were two, so that `eval_node`'s loop is specialised per profile as before.
+    /// One comparison. The match tests only for the default profile, as it did when there
+    /// were two, so that `eval_node`'s loop is specialised for it as before; the others are
+    /// dispatched out of line.
     #[inline(always)]
     fn eval(&self, env: &Environment, profile: Profile) -> Result<Tri, Box<Failure>> {
         let r = match profile {
             Profile::Spec2026 => crate::compare::spec2026(self, env),
-            Profile::Packaging | Profile::Uv => crate::compare::packaging(self, env),
+            Profile::Packaging | Profile::Uv => crate::compare::other(self, env, profile),
         };
         r.map_err(|kind| Failure::new(kind, self.span))
-    }
-
-    /// One comparison under `uv`.
-    fn eval_uv(&self, env: &Environment) -> Result<Tri, Box<Failure>> {
-        crate::compare::uv(self, env).map_err(|kind| Failure::new(kind, self.span))
     }
 }
 
@@ -436,49 +433,12 @@ impl Failure {
 }
 
 fn eval_tree(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
-    walk(tree, env, profile)
+    eval_node(tree, env, profile)
         .map(Tri::evaluation)
         .map_err(|f| f.into_error())
 }
 
-/// Evaluates a tree under any profile. `uv` is walked apart (`eval_uv`), so that the loop of
-/// `eval_node`, which the other two share, keeps its shape.
-#[inline(always)]
-fn walk(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<Tri, Box<Failure>> {
-    if profile == Profile::Uv {
-        return eval_uv(tree, env);
-    }
-    match tree {
-        MarkerTree::Expression(e) => e.eval(env, profile),
-        tree => eval_node(tree, env, profile),
-    }
-}
-
-/// The `uv` walk: as `eval_node` under `spec-2026` (a marker parsed with the profile cannot
-/// fail to evaluate, so evaluation stops once the result is decided), with uv's comparisons.
-/// Cold and out of line, so that the entry points keep the other profiles' code as it was.
-#[cold]
-#[inline(never)]
-fn eval_uv(tree: &MarkerTree, env: &Environment) -> Result<Tri, Box<Failure>> {
-    let (children, is_and) = match tree {
-        MarkerTree::Expression(e) => return e.eval_uv(env),
-        MarkerTree::And(c) => (c, true),
-        MarkerTree::Or(c) => (c, false),
-    };
-    let decisive = Tri::known(!is_and);
-    let mut acc = Tri::known(is_and);
-    for c in children {
-        let r = eval_uv(c, env)?;
-        if r == decisive {
-            return Ok(decisive);
-        }
-        acc = if is_and { acc.and(r) } else { acc.or(r) };
-    }
-    Ok(acc)
-}
-
 fn eval_node(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<Tri, Box<Failure>> {
-    debug_assert_ne!(profile, Profile::Uv, "uv is walked by `eval_uv`");
     let (children, is_and) = match tree {
         MarkerTree::Expression(e) => return e.eval(env, profile),
         MarkerTree::And(c) => (c, true),
@@ -487,8 +447,9 @@ fn eval_node(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<T
     // Under spec-2026 a marker parsed with spec-2026 cannot fail to evaluate, so evaluation
     // stops as soon as an operand decides the result (Kleene logic makes the unknown fields
     // of an unknown result the same either way). Under packaging every comparison is
-    // evaluated, so that an undefined one is reported whatever the others decide. (Not
-    // called under uv: see `walk`.)
+    // evaluated, so that an undefined one is reported whatever the others decide; so is every
+    // comparison under uv, which gives the same result as stopping early (a marker parsed
+    // with uv cannot fail to evaluate either).
     let short_circuit = profile == Profile::Spec2026;
     let decisive = Tri::known(!is_and);
     let combine = |acc: Tri, r: Tri| if is_and { acc.and(r) } else { acc.or(r) };

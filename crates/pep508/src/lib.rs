@@ -51,8 +51,8 @@
 //! unknown, and `and`/`or` follow Kleene logic, so `False and Unknown` is False. The
 //! plain-`bool` API maps Unknown by an [`UnknownPolicy`], by default an error (`E004`). Under
 //! the `packaging` profile every comparison is evaluated, so an undefined one is reported
-//! whatever the other branches decide; a `spec-2026` or `uv` marker cannot fail to evaluate,
-//! so its evaluation stops once the result is decided. The set of unknown fields never depends on
+//! whatever the other branches decide; a `spec-2026` marker cannot fail to evaluate, so its
+//! evaluation stops once the result is decided. The set of unknown fields never depends on
 //! evaluation order.
 //!
 //! # Diagnostics
