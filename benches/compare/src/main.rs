@@ -184,6 +184,14 @@ fn main() {
         }
     }) / n;
 
+    // What the machine itself gives two threads: pure arithmetic, no memory, no locks.
+    let s_machine = scaling(&lines, passes, |l| {
+        let mut x = l.len() as u64;
+        for i in 0..2_000u64 {
+            x = black_box(x.wrapping_mul(6364136223846793005).wrapping_add(i));
+        }
+        black_box(x);
+    });
     let s_ours = scaling(&lines, passes, |l| {
         black_box(markerspec_pep508::Requirement::from_str(l).ok());
     });
@@ -284,6 +292,7 @@ fn main() {
         e_rs / e_ours
     );
     println!("| parse on 2 threads vs 1 | {s_ours:.2}x | {s_uv:.2}x | {s_rs:.2}x |");
+    println!("| (the machine: arithmetic on 2 threads vs 1) | {s_machine:.2}x | | |");
     println!("| memory per parsed requirement | {ours_mem:.0} B | {uv_mem:.0} B | {rs_mem:.0} B |");
     println!();
     println!("(ratios in parentheses: how many times markerspec is faster)");

@@ -1,0 +1,43 @@
+//! No global state: every value is `Send + Sync`, and parsing and evaluating on several threads
+//! at once gives each thread the answers it gets alone.
+
+use markerspec_pep508::{Environment, Error, Field, MarkerTree, ParseOptions, Requirement};
+
+fn assert_send_sync<T: Send + Sync>() {}
+
+#[test]
+fn values_are_send_and_sync() {
+    assert_send_sync::<Requirement>();
+    assert_send_sync::<MarkerTree>();
+    assert_send_sync::<Environment>();
+    assert_send_sync::<Error>();
+    assert_send_sync::<ParseOptions>();
+}
+
+#[test]
+fn threads_agree_with_one_thread() {
+    let lines: Vec<&str> = include_str!("../../../tests/data/requires-dist-gpu-stack.txt")
+        .lines()
+        .collect();
+    let env = Environment::new()
+        .with(Field::PythonVersion, "3.12")
+        .with(Field::PythonFullVersion, "3.12.7")
+        .with(Field::SysPlatform, "linux")
+        .with(Field::PlatformMachine, "x86_64")
+        .with(Field::PlatformSystem, "Linux")
+        .with(Field::PlatformPythonImplementation, "CPython");
+    let answer = |l: &str| -> (String, Option<bool>) {
+        let r: Requirement = l.parse().unwrap();
+        let applies = r.marker().map(|m| m.evaluate(&env).unwrap_or(false));
+        (r.to_string(), applies)
+    };
+    let alone: Vec<_> = lines.iter().map(|l| answer(l)).collect();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| lines.iter().map(|l| answer(l)).collect::<Vec<_>>()))
+            .collect();
+        for h in handles {
+            assert_eq!(h.join().unwrap(), alone);
+        }
+    });
+}
