@@ -638,7 +638,11 @@ impl<'a, 'r> Parser<'a, 'r> {
                 span,
             )
         };
-        if version.is_empty() || !version.is_ascii() {
+        // A version never starts with an operator character: `== ==` is not `===` with `=`.
+        if version.is_empty()
+            || !version.is_ascii()
+            || version.starts_with(['=', '!', '~', '<', '>'])
+        {
             return Err(expected_version());
         }
         if !tail.trim().is_empty() {
@@ -881,10 +885,12 @@ impl<'a, 'r> Parser<'a, 'r> {
     /// quoted_marker = ';' wsp* marker
     /// ```
     fn parse_quoted_marker(&mut self) -> Result<MarkerTree, Error> {
+        let semicolon = self.pos;
         self.pos += 1;
         self.ws();
         if self.at_end() {
-            return Err(self.error(ErrorKind::EmptyMarker, Span::new(self.pos - 1, self.pos)));
+            // Point at the `;`: the whitespace after it may be a multi-byte character.
+            return Err(self.error(ErrorKind::EmptyMarker, Span::new(semicolon, semicolon + 1)));
         }
         let marker = self.parse_marker()?;
         self.expect_marker_end()?;

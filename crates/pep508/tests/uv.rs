@@ -198,3 +198,23 @@ fn syntax() {
     assert!(req("pkg()").is_err());
     assert!(req("pkg-1.0.tar.gz").is_err());
 }
+
+#[test]
+fn fuzz_regression_uv_empty_marker_span_is_on_the_semicolon() {
+    // `a;` followed by a no-break space: the span must not split the two-byte character.
+    let text = "a;\u{a0}";
+    let opts = ParseOptions::default().profile(Profile::Uv);
+    let e = Requirement::parse_with(text, &opts, &mut |_| {}).unwrap_err();
+    assert_eq!(e.code(), "M010");
+    assert_eq!(e.span().range(), 1..2);
+    assert!(text.get(e.span().range()).is_some());
+}
+
+#[test]
+fn fuzz_regression_uv_operator_is_not_a_version() {
+    let opts = ParseOptions::default().profile(Profile::Uv);
+    for text in ["a== ==", "pkg== =\u{1}oo", "pkg>= <1"] {
+        let e = Requirement::parse_with(text, &opts, &mut |_| {}).unwrap_err();
+        assert_eq!(e.code(), "R007", "{text}");
+    }
+}
