@@ -12,24 +12,26 @@ use markerspec_pep508::{
     MarkerOperator, MarkerTree, MarkerValue, ParseOptions, Profile, Warning, normalize_name,
 };
 
-/// Whether known open bugs fail the targets (`MARKERSPEC_FUZZ_STRICT=1`). By default the
-/// targets step over inputs that only show a bug already reported, with a reproducer under
-/// `fuzz/regressions/<target>/open/`, so that fuzzing goes on finding new ones; the smoke
-/// replays the open reproducers strictly. Remove the step-over when the bug is fixed.
+/// Whether known open bugs and by-design exceptions fail the targets
+/// (`MARKERSPEC_FUZZ_STRICT=1`). By default the targets step over inputs that only show a bug
+/// already reported, with a reproducer under `fuzz/regressions/<target>/open/`, so that fuzzing
+/// goes on finding new ones; the smoke replays the open reproducers strictly. Remove the
+/// step-over when the bug is fixed.
 pub fn strict() -> bool {
     static STRICT: OnceLock<bool> = OnceLock::new();
     *STRICT.get_or_init(|| std::env::var("MARKERSPEC_FUZZ_STRICT").is_ok_and(|v| v == "1"))
 }
 
-/// The open bug, if any, that the display round trip of `tree` parsed in `config` runs into,
-/// named as its reproducer in `fuzz/regressions/*/open/`; always `None` under [`strict`].
+/// Why the display of `tree`, parsed in `config`, need not read back as `tree`, if it need not;
+/// always `None` under [`strict`]. Both reasons are the `uv` profile's by design (its author's
+/// `uv_unreadable` in `tests/properties.rs`, commit 094315e), since uv reads markers so:
 ///
-/// * `uv-dropped-marker-displays-empty`: the `uv` profile drops the comparisons uv cannot read
+/// * `uv-dropped-marker-displays-empty`: the profile drops the comparisons uv cannot read
 ///   (`'a' in 'b'`, `python_version <= '1.0+local'`), and a marker left with none displays as
 ///   `""`, which does not parse.
-/// * `uv-literal-with-backslash`: the `uv` profile reads quoted strings as written, without
-///   escapes, but display escapes what plain quotes cannot hold (a backslash, a line break, a
-///   NUL, both quotes), so the text reads back with the escapes in it.
+/// * `uv-literal-with-backslash`: the profile reads quoted strings as written, without escapes,
+///   but display escapes what plain quotes cannot hold (a backslash, a line break, a NUL, both
+///   quotes), so the text reads back with the escapes in it.
 pub fn known_marker_bug(tree: &MarkerTree, config: Config) -> Option<&'static str> {
     if strict() || config.profile != Profile::Uv {
         return None;
