@@ -152,12 +152,8 @@ pub fn check_error(err: &Error, input: &str) {
         "{err:?}: span {span:?} past the end of {} bytes",
         input.len()
     );
-    // Open: in the uv profile `a;` followed by non-ASCII whitespace reports `M010` one byte
-    // before the end, inside the whitespace character
-    // (fuzz/regressions/parse_requirement/open/uv-empty-marker-span-splits-character).
-    let known = !strict() && err.code() == "M010";
     assert!(
-        known || (input.is_char_boundary(span.start) && input.is_char_boundary(span.end)),
+        input.is_char_boundary(span.start) && input.is_char_boundary(span.end),
         "{err:?}: span {span:?} splits a character"
     );
     assert_eq!(err.input(), input, "{err:?}: the error lost its input");
