@@ -124,11 +124,8 @@ fn check(
         );
     }
     let bool_with = |policy: UnknownPolicy| {
-        tree.evaluate_with(
-            &env,
-            EvalOptions::default().profile(profile).unknown(policy),
-        )
-        .map_err(|e| e.code())
+        tree.evaluate_with(env, EvalOptions::default().profile(profile).unknown(policy))
+            .map_err(|e| e.code())
     };
     let (as_error, as_true, as_false) = (
         bool_with(UnknownPolicy::Error),
