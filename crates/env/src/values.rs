@@ -4,35 +4,6 @@
 use markerspec_pep440::Version;
 use markerspec_pep508::{EnvValue, Field, FieldType};
 
-/// The canonical spelling table of SPEC §8.3: (canonical, aliases, 32-bit form).
-const ARCHES: &[(&str, &[&str], Option<&str>)] = &[
-    (
-        "x86_64",
-        &["amd64", "x64", "x86-64", "em64t", "intel64"],
-        Some("x86"),
-    ),
-    (
-        "x86",
-        &["i386", "i486", "i586", "i686", "win32", "ia32"],
-        None,
-    ),
-    ("aarch64", &["arm64", "arm64e"], Some("arm")),
-    (
-        "arm",
-        &["armv6l", "armv7l", "armv7", "armv8l", "arm32"],
-        None,
-    ),
-    ("ppc64le", &["powerpc64le"], None),
-    ("ppc64", &["powerpc64"], Some("ppc")),
-    ("ppc", &["powerpc"], None),
-    ("s390x", &[], Some("s390")),
-    ("s390", &[], None),
-    ("riscv64", &[], Some("riscv32")),
-    ("riscv32", &[], None),
-    ("loongarch64", &[], None),
-    ("wasm32", &[], None),
-];
-
 /// Maps a raw architecture name to its canonical spelling (SPEC §8.3), matching
 /// case-insensitively; a name in neither column comes back lowercased. With
 /// `pointer_bits == Some(32)`, a 64-bit architecture becomes its 32-bit form (a 32-bit
@@ -46,15 +17,9 @@ const ARCHES: &[(&str, &[&str], Option<&str>)] = &[
 /// assert_eq!(canonical_arch("mips64", None), "mips64");
 /// ```
 pub fn canonical_arch(raw: &str, pointer_bits: Option<u32>) -> String {
-    let lower = raw.trim().to_ascii_lowercase();
-    let entry = ARCHES
-        .iter()
-        .find(|(canonical, aliases, _)| *canonical == lower || aliases.contains(&lower.as_str()));
-    match entry {
-        Some((_, _, Some(narrow))) if pointer_bits == Some(32) => (*narrow).to_owned(),
-        Some((canonical, _, _)) => (*canonical).to_owned(),
-        None => lower,
-    }
+    // The table lives beside the marker checks that reject its aliases (markerspec-pep508).
+    let pointer_bytes = if pointer_bits == Some(32) { 4 } else { 8 };
+    markerspec_pep508::canonical_arch(raw.trim(), pointer_bytes)
 }
 
 /// The PEP 780 groups of `sys_abi_features`: two members of one group cannot both be present.
