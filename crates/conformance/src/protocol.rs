@@ -49,7 +49,11 @@ pub struct Hello {
 }
 
 impl Hello {
-    fn from_json(v: &Value) -> Result<Hello, String> {
+    /// Reads a handshake line.
+    ///
+    /// # Errors
+    /// What is missing or malformed, e.g. another protocol version.
+    pub fn from_json(v: &Value) -> Result<Hello, String> {
         let proto = v.get("protocol").and_then(Value::as_str).unwrap_or("");
         if proto != PROTOCOL {
             return Err(format!(
