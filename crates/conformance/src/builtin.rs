@@ -81,21 +81,9 @@ impl Markerspec {
         ("uv:limits/nesting-112", UV_NESTING),
     ];
 
-    fn profile(profile: Profile) -> pep508::Profile {
-        match profile {
-            Profile::Spec2026 => pep508::Profile::Spec2026,
-            Profile::Packaging => pep508::Profile::Packaging,
-            Profile::Uv => pep508::Profile::Uv,
-        }
-    }
-
     fn options(request: &Request<'_>, profile: pep508::Profile) -> ParseOptions {
-        let dialect = match request.case.dialect() {
-            Dialect::Pep508 => pep508::Dialect::Pep508,
-            Dialect::Extended => pep508::Dialect::Extended,
-        };
         ParseOptions::default()
-            .dialect(dialect)
+            .dialect(request.case.dialect())
             .profile(profile)
             .lock_file(request.case.lock_file())
     }
@@ -140,7 +128,7 @@ impl Implementation for Markerspec {
     }
 
     fn parse(&mut self, request: &Request<'_>) -> TestResult<Parsed> {
-        let profile = Markerspec::profile(request.profile);
+        let profile = request.profile;
         TestResult::Ok(match Markerspec::parse_input(request, profile) {
             Ok((canonical, _)) => Parsed::Valid {
                 canonical: Some(canonical),
@@ -153,7 +141,7 @@ impl Implementation for Markerspec {
     }
 
     fn evaluate(&mut self, request: &Request<'_>) -> TestResult<Evaluated> {
-        let profile = Markerspec::profile(request.profile);
+        let profile = request.profile;
         let marker = match Markerspec::parse_input(request, profile) {
             Ok((_, marker)) => marker,
             Err(e) => {

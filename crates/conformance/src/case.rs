@@ -8,60 +8,9 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-/// A behaviour profile: whose answer a case's expectation records (`spec/SPEC.md` §5.6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Profile {
-    /// `spec-2026`: the specification, normative.
-    Spec2026,
-    /// `packaging`: what pypa/packaging 26.4 does.
-    Packaging,
-    /// `uv`: what uv-pep508 0.0.72 does.
-    Uv,
-}
-
-impl Profile {
-    /// Every profile, in the order reports show them.
-    pub const ALL: &'static [Profile] = &[Profile::Spec2026, Profile::Packaging, Profile::Uv];
-
-    /// The profile's name in the vectors: `spec-2026`, `packaging`, `uv`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Profile::Spec2026 => "spec-2026",
-            Profile::Packaging => "packaging",
-            Profile::Uv => "uv",
-        }
-    }
-}
-
-impl fmt::Display for Profile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for Profile {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Profile, String> {
-        Profile::ALL
-            .iter()
-            .copied()
-            .find(|p| p.as_str() == s)
-            .ok_or_else(|| format!("unknown profile `{s}`, expected spec-2026, packaging or uv"))
-    }
-}
-
-impl Serialize for Profile {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for Profile {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Profile, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(D::Error::custom)
-    }
-}
+/// A behaviour profile (whose answer a case's expectation records) and a dialect (which field
+/// names the parser accepts): the marker library's own types, so that the two cannot drift.
+pub use markerspec_pep508::{Dialect, Profile};
 
 /// What the input is: a whole dependency specifier or a bare marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -79,27 +28,6 @@ impl Kind {
         match self {
             Kind::Requirement => "requirement",
             Kind::Marker => "marker",
-        }
-    }
-}
-
-/// Which field names the parser accepts (`spec/SPEC.md` §2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Dialect {
-    /// The living specification's fields.
-    #[default]
-    Pep508,
-    /// The standard fields plus the extended ones of `spec/SPEC.md` §8.
-    Extended,
-}
-
-impl Dialect {
-    /// `pep508` or `extended`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Dialect::Pep508 => "pep508",
-            Dialect::Extended => "extended",
         }
     }
 }

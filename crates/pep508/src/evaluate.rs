@@ -227,7 +227,7 @@ pub enum UnknownPolicy {
 /// Profiles change only the standard fields; the extended fields behave the same in every
 /// profile. Parsing takes a profile too (see [`ParseOptions::profile`](crate::ParseOptions)),
 /// because the profiles accept different inputs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Profile {
     /// The living "Dependency specifiers" specification (2026 text), read as an installer:
