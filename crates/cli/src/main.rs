@@ -122,7 +122,7 @@ enum Command {
 
 fn main() -> ExitCode {
     // Detection runs this program again as its isolated GPU probe.
-    markerspec_cuda::run_probe_if_requested();
+    markerspec_gpu::run_probe_if_requested();
     match try_main() {
         Ok(code) => code,
         Err(message) => {

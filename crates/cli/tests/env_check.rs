@@ -1,6 +1,6 @@
 //! `markerspec env` and `markerspec check`: the real binary in a fresh temporary folder with a
 //! controlled environment, including detection against the fake NVIDIA libraries of
-//! `crates/cuda/tests/fake` (built here with the system C compiler).
+//! `crates/gpu/tests/fake` (built here with the system C compiler).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -305,7 +305,7 @@ fn fakes() -> Option<&'static Fakes> {
         .get_or_init(|| {
             let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
                 .join(format!("cli-fakes-{}", std::process::id()));
-            let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cuda/tests/fake/nvml.c");
+            let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gpu/tests/fake/nvml.c");
             let build = |mode: &str| -> Option<PathBuf> {
                 let dir = root.join(mode);
                 std::fs::create_dir_all(&dir).ok()?;

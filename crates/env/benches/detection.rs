@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group};
-use markerspec_cuda::Detector;
+use markerspec_gpu::Detector;
 use markerspec_env::{
     CudaProvider, DetectOptions, EnvironmentProvider, GPU_FIELDS, HostProvider, PythonProvider,
     fact_fields,
@@ -76,7 +76,7 @@ fn cold(c: &mut Criterion) {
 criterion_group!(benches, warm, cold);
 
 fn main() {
-    markerspec_cuda::run_probe_if_requested();
+    markerspec_gpu::run_probe_if_requested();
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

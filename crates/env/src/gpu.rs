@@ -1,4 +1,4 @@
-//! The cuda provider: `markerspec-cuda`'s [`Detection`] mapped onto the GPU fields (SPEC §8.5 to
+//! The cuda provider: `markerspec-gpu`'s [`Detection`] mapped onto the GPU fields (SPEC §8.5 to
 //! §8.10), with the visible-device variables applied, and the ROCm facts read from the files
 //! the SPEC names.
 
@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use markerspec_cuda::{CudaReport, Detection, Detector, Device, Outcome, Source};
+use markerspec_gpu::{CudaReport, Detection, Detector, Device, Outcome, Source};
 use markerspec_pep508::{Field, FieldSet};
 
 use crate::facts::{Facts, Provenance};
@@ -77,7 +77,7 @@ impl Platform {
     }
 }
 
-/// GPU facts from the NVIDIA driver and libraries ([`markerspec_cuda::Detector`]: NVML, then
+/// GPU facts from the NVIDIA driver and libraries ([`markerspec_gpu::Detector`]: NVML, then
 /// libcuda, then `nvidia-smi`, in a child process with a time limit, cached in memory) and from
 /// the AMD kernel driver's files.
 ///
@@ -789,7 +789,7 @@ pub(crate) fn rocm_visible(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use markerspec_cuda::{CudaVersion, LibVersion, Libraries, Origin, RocmReport, UnknownReason};
+    use markerspec_gpu::{CudaVersion, LibVersion, Libraries, Origin, RocmReport, UnknownReason};
     use markerspec_pep508::EnvValue;
 
     fn device(index: u32, cc: (u32, u32)) -> Device {

@@ -25,7 +25,7 @@
 //! - [`PythonProvider`]: one run of a Python interpreter with an embedded probe script, for
 //!   every standard field, `sys_abi_features`, `python_abi_tag`, `interpreter_arch` and the C
 //!   library the interpreter runs on;
-//! - [`CudaProvider`]: the GPU fields, from `markerspec-cuda`'s isolated NVIDIA probe and from
+//! - [`CudaProvider`]: the GPU fields, from `markerspec-gpu`'s isolated NVIDIA probe and from
 //!   the AMD kernel driver's files;
 //! - [`FixtureProvider`]: fixed environments from SPEC §11 documents, including the built-in
 //!   fixtures of `spec/environments/` ([`FIXTURES`]);
@@ -39,7 +39,7 @@
 //!
 //! What each field means and how it is detected is SPEC §7 and §8; this crate follows them and
 //! its providers' docs say how. Parsing and evaluating markers is `markerspec-pep508`'s job;
-//! loading driver libraries is `markerspec-cuda`'s, the only crate with `unsafe` code.
+//! loading driver libraries is `markerspec-gpu`'s, the only crate with `unsafe` code.
 //!
 //! # Layering
 //!
@@ -62,7 +62,7 @@
 //! - The [`PythonProvider`] **executes the interpreter it is given** (in isolated mode, `-I -S`,
 //!   with a time limit); give it only interpreters you would run anyway. The host provider runs
 //!   the C library's loader (`ld.so --version`, the musl loader) found in `/bin/sh`'s ELF
-//!   header. GPU detection runs vendor code in `markerspec-cuda`'s child process, with a
+//!   header. GPU detection runs vendor code in `markerspec-gpu`'s child process, with a
 //!   minimal environment and a time limit, and its disk cache (when enabled) is private to the
 //!   user and validated; see that crate.
 //! - Nothing here reads the process environment behind the caller's back: variables

@@ -1,5 +1,5 @@
-//! The cuda provider against `markerspec-cuda`'s fake driver libraries (built from
-//! `crates/cuda/tests/fake/*.c` with the system C compiler), detecting in process: the real
+//! The cuda provider against `markerspec-gpu`'s fake driver libraries (built from
+//! `crates/gpu/tests/fake/*.c` with the system C compiler), detecting in process: the real
 //! loading code and the real mapping, without a GPU.
 
 #![cfg(target_os = "linux")]
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use markerspec_cuda::Detector;
+use markerspec_gpu::Detector;
 use markerspec_env::{CudaProvider, EnvironmentProvider, Facts, fact_fields};
 use markerspec_pep508::{EnvValue, Field};
 
@@ -21,7 +21,7 @@ struct Fakes {
 
 fn compile(dir: &Path, source: &str, out: &str, defines: &[&str]) -> Option<PathBuf> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../cuda/tests/fake")
+        .join("../gpu/tests/fake")
         .join(source);
     let out = dir.join(out);
     std::fs::create_dir_all(out.parent()?).ok()?;

@@ -2,7 +2,7 @@
 //! libraries installed here say about this machine.
 //!
 //! ```no_run
-//! use markerspec_cuda::{Detector, Outcome};
+//! use markerspec_gpu::{Detector, Outcome};
 //!
 //! let detection = Detector::new().detect();
 //! match &detection.cuda {
@@ -79,7 +79,7 @@
 //! Loading a driver runs its code: it can hang (a GPU stuck in a bad state) or crash the process.
 //! [`Detector::detect`] therefore runs the probe in a child process:
 //!
-//! - the child is the `markerspec-cuda-probe` binary this crate ships, or the caller's own
+//! - the child is the `markerspec-gpu-probe` binary this crate ships, or the caller's own
 //!   program when it calls [`run_probe_if_requested`] at the top of `main` (see
 //!   [`Detector::probe_program`] for the default);
 //! - it gets a minimal, explicit environment: `PATH` and `LD_LIBRARY_PATH` (the caller's, or the

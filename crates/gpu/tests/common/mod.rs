@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use std::thread;
 use std::time::Duration;
 
-use markerspec_cuda::Detector;
+use markerspec_gpu::Detector;
 
 /// The built fakes.
 pub struct Fakes {
@@ -177,7 +177,7 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-pub const PROBE: &str = env!("CARGO_BIN_EXE_markerspec-cuda-probe");
+pub const PROBE: &str = env!("CARGO_BIN_EXE_markerspec-gpu-probe");
 
 /// A hermetic detector: the probe binary, nothing searched, no caches, no optional libraries,
 /// no ROCm. Tests add the fakes they want.

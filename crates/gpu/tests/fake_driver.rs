@@ -9,7 +9,7 @@ use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use markerspec_cuda::{
+use markerspec_gpu::{
     CudaReport, CudaVersion, Detection, LibVersion, Origin, Outcome, Source, UnknownReason,
 };
 
@@ -661,7 +661,7 @@ fn a_probe_that_prints_garbage_is_unknown() {
         "{detection:#?}"
     );
     let detection = detector()
-        .probe_program(script(&dir, r#"echo '{"markerspec_cuda_probe": 99, "cuda": {"outcome":"absent","notes":[]}, "rocm": {"outcome":"absent","notes":[]}}'"#))
+        .probe_program(script(&dir, r#"echo '{"markerspec_gpu_probe": 99, "cuda": {"outcome":"absent","notes":[]}, "rocm": {"outcome":"absent","notes":[]}}'"#))
         .detect();
     assert!(
         matches!(unknown(&detection), UnknownReason::Garbage { detail } if detail.contains("schema 99")),
@@ -963,7 +963,7 @@ fn unknown_outcomes_are_not_stored_on_disk() {
 #[test]
 fn the_probe_binary_accepts_the_flag_and_rejects_junk() {
     let output = std::process::Command::new(PROBE)
-        .args(["--markerspec-cuda-probe", "{\"bogus\": true}"])
+        .args(["--markerspec-gpu-probe", "{\"bogus\": true}"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));

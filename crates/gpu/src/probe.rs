@@ -2,7 +2,7 @@
 //! [`Detector::detect`](crate::Detector::detect) or in the caller by
 //! [`Detector::detect_in_process`](crate::Detector::detect_in_process).
 //!
-//! Protocol: the parent runs `PROGRAM --markerspec-cuda-probe CONFIG_JSON` with stdin closed and
+//! Protocol: the parent runs `PROGRAM --markerspec-gpu-probe CONFIG_JSON` with stdin closed and
 //! a minimal environment; the probe prints one JSON line, [`ProbeReply`], on stdout and exits 0.
 //! While it probes, its stdout descriptor points at stderr, so a library that prints cannot
 //! corrupt the reply.
@@ -19,7 +19,7 @@ use crate::{libcuda, libs, nvml, rocm, smi};
 
 /// The hidden command-line flag that turns a program into the probe; see
 /// [`run_probe_if_requested`].
-pub const PROBE_FLAG: &str = "--markerspec-cuda-probe";
+pub const PROBE_FLAG: &str = "--markerspec-gpu-probe";
 
 /// Bumped when [`ProbeReply`] or [`ProbeConfig`] change incompatibly.
 pub(crate) const PROBE_SCHEMA: u32 = 1;
@@ -92,7 +92,7 @@ impl ProbeConfig {
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct ProbeReply {
     /// [`PROBE_SCHEMA`]; its name tells a reply from any other JSON a program might print.
-    pub(crate) markerspec_cuda_probe: u32,
+    pub(crate) markerspec_gpu_probe: u32,
     pub(crate) cuda: Outcome<CudaReport>,
     pub(crate) rocm: Outcome<RocmReport>,
 }
@@ -219,14 +219,14 @@ pub(crate) fn valid_driver_version(text: &str) -> bool {
 /// The probe program's `main`: probes with the configuration given on the command line and
 /// prints one JSON report line on stdout.
 ///
-/// Arguments: `[--markerspec-cuda-probe] [CONFIG_JSON]`. The configuration is what a
+/// Arguments: `[--markerspec-gpu-probe] [CONFIG_JSON]`. The configuration is what a
 /// [`Detector`](crate::Detector) sends and is not a stable interface; without it, the probe
 /// searches the system with the defaults, which makes the binary handy for looking at a
 /// machine by hand:
 ///
 /// ```text
-/// $ markerspec-cuda-probe
-/// {"markerspec_cuda_probe":1,"cuda":{"outcome":"detected","driver_version":"550.144.03",…},…}
+/// $ markerspec-gpu-probe
+/// {"markerspec_gpu_probe":1,"cuda":{"outcome":"detected","driver_version":"550.144.03",…},…}
 /// ```
 ///
 /// Exits 0 after printing a report, 2 when the arguments are wrong.
@@ -241,16 +241,16 @@ pub fn probe_main() -> ExitCode {
 }
 
 /// Turns the running program into the probe when its first argument is
-/// `--markerspec-cuda-probe`: probes, prints the report, and exits the process. Otherwise
+/// `--markerspec-gpu-probe`: probes, prints the report, and exits the process. Otherwise
 /// returns at once and does nothing.
 ///
 /// A program that embeds this crate calls it first thing in `main`, so that
 /// [`Detector::detect`](crate::Detector::detect) can run the program itself as the probe child
-/// (its default when no `markerspec-cuda-probe` binary sits beside it):
+/// (its default when no `markerspec-gpu-probe` binary sits beside it):
 ///
 /// ```no_run
 /// fn main() {
-///     markerspec_cuda::run_probe_if_requested();
+///     markerspec_gpu::run_probe_if_requested();
 ///     // … the program proper …
 /// }
 /// ```
@@ -277,12 +277,12 @@ fn run_probe(args: &[OsString]) -> u8 {
         {
             Ok(cfg) => cfg,
             Err(error) => {
-                eprintln!("markerspec-cuda-probe: bad configuration: {error}");
+                eprintln!("markerspec-gpu-probe: bad configuration: {error}");
                 return 2;
             }
         },
         _ => {
-            eprintln!("usage: markerspec-cuda-probe [{PROBE_FLAG}] [CONFIG_JSON]");
+            eprintln!("usage: markerspec-gpu-probe [{PROBE_FLAG}] [CONFIG_JSON]");
             return 2;
         }
     };
@@ -290,7 +290,7 @@ fn run_probe(args: &[OsString]) -> u8 {
     let mut out = reply_writer();
     let (cuda, rocm) = probe_all(&cfg);
     let reply = ProbeReply {
-        markerspec_cuda_probe: PROBE_SCHEMA,
+        markerspec_gpu_probe: PROBE_SCHEMA,
         cuda,
         rocm,
     };
@@ -304,7 +304,7 @@ fn run_probe(args: &[OsString]) -> u8 {
     match written {
         Ok(()) => 0,
         Err(error) => {
-            eprintln!("markerspec-cuda-probe: could not write the report: {error}");
+            eprintln!("markerspec-gpu-probe: could not write the report: {error}");
             1
         }
     }

@@ -128,7 +128,7 @@ pub(crate) fn disk_key(
     let mut slot = String::new();
     let _ = writeln!(
         slot,
-        "markerspec-cuda {} disk schema {DISK_SCHEMA}",
+        "markerspec-gpu {} disk schema {DISK_SCHEMA}",
         env!("CARGO_PKG_VERSION")
     );
     let _ = writeln!(
@@ -463,7 +463,7 @@ mod tests {
 
     #[test]
     fn the_key_follows_the_driver_file() {
-        let dir = std::env::temp_dir().join(format!("markerspec-cuda-key-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("markerspec-gpu-key-{}", std::process::id()));
         fs::create_dir_all(&dir).unwrap();
         let lib = dir.join("libnvidia-ml.so.1");
         let version = dir.join("version");

@@ -12,7 +12,7 @@ use crate::report::{CudaReport, Detection, Origin, Outcome, RocmReport, Source, 
 use crate::smi;
 
 /// The name of the probe binary this crate ships.
-pub const PROBE_BINARY: &str = "markerspec-cuda-probe";
+pub const PROBE_BINARY: &str = "markerspec-gpu-probe";
 
 /// The variable the system loader reads for extra library folders, passed through to the probe.
 #[cfg(not(windows))]
@@ -32,7 +32,7 @@ const STDERR_CAP: usize = 64 * 1024;
 ///
 /// ```no_run
 /// use std::time::Duration;
-/// use markerspec_cuda::{Detector, Outcome};
+/// use markerspec_gpu::{Detector, Outcome};
 ///
 /// let detection = Detector::new().timeout(Duration::from_secs(5)).detect();
 /// match &detection.cuda {
@@ -92,12 +92,12 @@ impl Detector {
         self
     }
 
-    /// The program to run as the probe child. It is run as `PROGRAM --markerspec-cuda-probe
+    /// The program to run as the probe child. It is run as `PROGRAM --markerspec-gpu-probe
     /// CONFIG_JSON` and must answer as [`probe_main`](crate::probe_main) does: the
-    /// `markerspec-cuda-probe` binary, or a program that calls
+    /// `markerspec-gpu-probe` binary, or a program that calls
     /// [`run_probe_if_requested`](crate::run_probe_if_requested) first thing in `main`.
     ///
-    /// Default: `markerspec-cuda-probe` beside the current executable when it exists, else the
+    /// Default: `markerspec-gpu-probe` beside the current executable when it exists, else the
     /// current executable itself.
     #[must_use]
     pub fn probe_program(mut self, program: impl AsRef<Path>) -> Self {
@@ -470,10 +470,10 @@ fn interpret(
             process::tail(line.as_bytes(), 200)
         ))
     })?;
-    if reply.markerspec_cuda_probe != PROBE_SCHEMA {
+    if reply.markerspec_gpu_probe != PROBE_SCHEMA {
         return Err(garbage(format!(
             "the probe speaks schema {}, not {PROBE_SCHEMA}",
-            reply.markerspec_cuda_probe
+            reply.markerspec_gpu_probe
         )));
     }
     Ok((reply.cuda, reply.rocm))

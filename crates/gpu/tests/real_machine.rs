@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use markerspec_cuda::{Detector, Outcome, Source};
+use markerspec_gpu::{Detector, Outcome, Source};
 
 use common::PROBE;
 
@@ -35,7 +35,7 @@ fn real_detection_does_not_fail() {
     if let Outcome::Unknown { reason } = &detection.cuda {
         // A broken driver is possible on a real machine; a broken probe is not.
         assert!(
-            matches!(reason, markerspec_cuda::UnknownReason::Driver { .. }),
+            matches!(reason, markerspec_gpu::UnknownReason::Driver { .. }),
             "{reason}"
         );
     }
@@ -59,7 +59,7 @@ fn the_probe_binary_alone_prints_one_report_line() {
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(json["markerspec_cuda_probe"], 1);
+    assert_eq!(json["markerspec_gpu_probe"], 1);
     assert!(json["cuda"]["outcome"].is_string());
 }
 
@@ -72,7 +72,7 @@ fn gpu_gate() -> bool {
 }
 
 #[test]
-#[ignore = "needs an NVIDIA GPU and driver: MARKERSPEC_TEST_REAL_GPU=1 cargo test -p markerspec-cuda -- --ignored"]
+#[ignore = "needs an NVIDIA GPU and driver: MARKERSPEC_TEST_REAL_GPU=1 cargo test -p markerspec-gpu -- --ignored"]
 fn real_gpu_is_detected_through_nvml() {
     if !gpu_gate() {
         return;
@@ -102,7 +102,7 @@ fn real_gpu_is_detected_through_nvml() {
 }
 
 #[test]
-#[ignore = "needs an NVIDIA GPU and driver: MARKERSPEC_TEST_REAL_GPU=1 cargo test -p markerspec-cuda -- --ignored"]
+#[ignore = "needs an NVIDIA GPU and driver: MARKERSPEC_TEST_REAL_GPU=1 cargo test -p markerspec-gpu -- --ignored"]
 fn real_gpu_sources_agree() {
     if !gpu_gate() {
         return;
