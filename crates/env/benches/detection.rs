@@ -8,11 +8,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group};
-use markerspec_gpu::Detector;
 use markerspec_env::{
     CudaProvider, DetectOptions, EnvironmentProvider, GPU_FIELDS, HostProvider, PythonProvider,
     fact_fields,
 };
+use markerspec_gpu::Detector;
 use markerspec_pep508::FieldSet;
 
 fn empty_dir() -> PathBuf {

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use markerspec_gpu::Detector;
 use markerspec_env::{CudaProvider, EnvironmentProvider, Facts, fact_fields};
+use markerspec_gpu::Detector;
 use markerspec_pep508::{EnvValue, Field};
 
 struct Fakes {
