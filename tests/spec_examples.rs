@@ -145,7 +145,9 @@ const PROVIDER_DIAGNOSTICS: &[&str] = &[
 fn every_diagnostic_named_by_the_spec_has_a_code() {
     let text = include_str!("../spec/SPEC.md");
     let section = &text[text.find("## 12. Diagnostics").unwrap()..];
-    let section = &section[..section.find("\n## 13.").unwrap()];
+    // §12.3 lists the diagnostics specification 0.2 adds, which have no code yet
+    // (`tests/diagnostics_consistency.rs` checks that they are still unimplemented).
+    let section = &section[..section.find("\n### 12.3").unwrap()];
     let mut names = Vec::new();
     for line in section.lines().filter(|l| l.starts_with("| `")) {
         let cell = line.split('|').nth(1).unwrap();
