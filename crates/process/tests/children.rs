@@ -66,6 +66,20 @@ fn assert_none_left(token: &str) {
     assert!(left.is_empty(), "processes left behind: {left:?}");
 }
 
+/// Kills what is left of a test's processes, by pid, when the test ends, even by a failed
+/// assertion.
+struct Cleanup(String);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        for pid in survivors(&self.0) {
+            if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            }
+        }
+    }
+}
+
 fn sh(token: &str, script: &str) -> Command {
     let mut command = Command::new("/bin/sh");
     command
@@ -78,6 +92,7 @@ fn sh(token: &str, script: &str) -> Command {
 #[test]
 fn a_forked_helper_holding_the_pipes_does_not_hold_the_caller() {
     let token = token("helper");
+    let _cleanup = Cleanup(token.clone());
     let started = Instant::now();
     let output = Run::new(Duration::from_secs(3))
         .run(&mut sh(&token, "echo report; (/bin/sleep 45) & exit 0"))
@@ -93,6 +108,7 @@ fn a_forked_helper_holding_the_pipes_does_not_hold_the_caller() {
 #[test]
 fn a_hung_program_and_its_descendants_are_killed_at_the_deadline() {
     let token = token("hung");
+    let _cleanup = Cleanup(token.clone());
     let started = Instant::now();
     let result = Run::new(Duration::from_millis(500)).run(&mut sh(
         &token,
@@ -110,6 +126,7 @@ fn a_hung_program_and_its_descendants_are_killed_at_the_deadline() {
 #[test]
 fn a_fork_storm_is_killed_whole() {
     let token = token("storm");
+    let _cleanup = Cleanup(token.clone());
     // Every process starts two more until there are a few hundred, all sleeping: a bounded
     // fork bomb, still forking when the deadline comes.
     let script = "storm() { [ \"$1\" -gt 0 ] || exec /bin/sleep 30; \
@@ -124,6 +141,7 @@ fn a_fork_storm_is_killed_whole() {
 #[test]
 fn a_program_that_never_reads_its_input_cannot_hang_the_writer() {
     let token = token("noread");
+    let _cleanup = Cleanup(token.clone());
     let started = Instant::now();
     // Four megabytes: far more than a pipe holds.
     let result = Run::new(Duration::from_millis(500))
@@ -137,6 +155,7 @@ fn a_program_that_never_reads_its_input_cannot_hang_the_writer() {
 #[test]
 fn input_is_written_and_output_capped() {
     let token = token("cat");
+    let _cleanup = Cleanup(token.clone());
     let output = Run::new(Duration::from_secs(10))
         .stdin(vec![b'y'; 300_000])
         .stdout_cap(1000)
@@ -150,6 +169,7 @@ fn input_is_written_and_output_capped() {
 #[test]
 fn a_session_peer_that_stops_reading_is_given_up_at_the_deadline() {
     let token = token("session");
+    let _cleanup = Cleanup(token.clone());
     let mut session = Session::spawn(
         &mut sh(&token, "read line; echo \"got $line\"; exec /bin/sleep 30"),
         1 << 20,
@@ -181,6 +201,7 @@ fn a_session_peer_that_stops_reading_is_given_up_at_the_deadline() {
 #[test]
 fn a_dropped_session_leaves_nothing() {
     let token = token("dropped");
+    let _cleanup = Cleanup(token.clone());
     let session = Session::spawn(&mut sh(&token, "/bin/sleep 30 & exec /bin/sleep 30"), 1024);
     std::thread::sleep(Duration::from_millis(100));
     assert!(!survivors(&token).is_empty());
@@ -211,6 +232,7 @@ fn a_signal_to_the_parent_kills_the_children() {
     }
     for signal in [rustix::process::Signal::TERM, rustix::process::Signal::INT] {
         let token = token("signal");
+        let _cleanup = Cleanup(token.clone());
         let exe = std::env::current_exe().unwrap();
         let mut program = Command::new(exe)
             .args([
