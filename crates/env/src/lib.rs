@@ -86,7 +86,6 @@ mod gpu;
 mod host;
 mod libc;
 mod overrides;
-mod process;
 mod provider;
 mod python;
 mod values;
