@@ -5,16 +5,39 @@
 //! use markerspec_env::DetectOptions;
 //! use markerspec_pep508::{Dialect, Field, MarkerTree, ParseOptions};
 //!
-//! let facts = DetectOptions::from_process().detect()?;
-//! for (field, fact) in facts.iter() {
-//!     println!("{field} = {:?}   [{}]", fact.value, fact.provenance);
+//! fn main() -> Result<(), markerspec_env::ProviderError> {
+//!     // First thing in `main`: GPU detection may run this program again as its isolated
+//!     // probe child, and this call is where that child does its work and exits.
+//!     markerspec_env::run_probe_if_requested();
+//!
+//!     let facts = DetectOptions::from_process().detect()?;
+//!     for (field, fact) in facts.iter() {
+//!         println!("{field} = {:?}   [{}]", fact.value, fact.provenance);
+//!     }
+//!     let env = facts.to_environment();
+//!     let opts = ParseOptions::default().dialect(Dialect::Extended);
+//!     let marker =
+//!         MarkerTree::parse_with(r#""cuda" in gpu_backends"#, &opts, &mut Vec::new()).unwrap();
+//!     println!("{:?}", marker.evaluate_tristate(&env));
+//!     Ok(())
 //! }
-//! let env = facts.to_environment();
-//! let opts = ParseOptions::default().dialect(Dialect::Extended);
-//! let marker = MarkerTree::parse_with(r#""cuda" in gpu_backends"#, &opts, &mut Vec::new()).unwrap();
-//! println!("{:?}", marker.evaluate_tristate(&env));
-//! # Ok::<(), markerspec_env::ProviderError>(())
 //! ```
+//!
+//! # The GPU probe and `main`
+//!
+//! GPU detection loads vendor driver libraries, which can hang or crash the process that loads
+//! them, so it runs them in a child process (see `markerspec-gpu`). The child is the
+//! `markerspec-gpu-probe` binary when it sits beside the program; otherwise it is **the
+//! program itself**, started with a hidden flag, which [`run_probe_if_requested`] recognises.
+//! This design needs no second file to install next to every program that embeds detection,
+//! at the price of one line in `main`.
+//!
+//! A program that forgets the line gets a clear answer, never a runaway: the child is marked
+//! with a per-run token in its environment, a marked process never starts another probe, and
+//! the child stops as soon as it reaches detection. The GPU fields are then Unknown with a
+//! reason that names the fix. The hidden flag is honoured only with the token its parent set
+//! (and never in a set-user-ID or set-group-ID process), so passing arguments through to the
+//! program cannot turn it into a library loader.
 //!
 //! # Scope of this crate
 //!
@@ -99,3 +122,7 @@ pub use overrides::{CONDA_OVERRIDE_CUDA, Overrides, override_variable, process_i
 pub use provider::{EnvironmentProvider, Layers, ProviderError, ProviderErrorKind};
 pub use python::{DEFAULT_PYTHON, PROBE_SCRIPT, PythonProvider};
 pub use values::{canonical_arch, parse_override, validate};
+
+/// Re-exported from `markerspec-gpu`: call it first thing in `main` (see [the crate
+/// docs](crate#the-gpu-probe-and-main)).
+pub use markerspec_gpu::run_probe_if_requested;

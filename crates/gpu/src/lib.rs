@@ -140,7 +140,6 @@ mod libs;
 mod loader;
 mod nvml;
 mod probe;
-mod process;
 mod report;
 mod rocm;
 mod smi;
