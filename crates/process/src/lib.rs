@@ -63,7 +63,7 @@ mod signals;
 pub use group::Group;
 pub use path::{find_program, is_executable};
 pub use run::{Capture, Error, Output, Run};
-pub use session::{Line, SendError, Session};
+pub use session::{Ended, Line, SendError, Session};
 pub use signals::{is_set_id, kill_children_on_signal};
 
 /// The end of `bytes` as text, at most `max` bytes (cut at a character boundary), trimmed, for

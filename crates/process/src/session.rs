@@ -36,6 +36,15 @@ pub enum SendError {
     TimedOut,
 }
 
+/// How a [`Session`] ended.
+#[derive(Debug)]
+pub struct Ended {
+    /// The program's exit status (killed, most likely).
+    pub status: io::Result<ExitStatus>,
+    /// The last bytes (at most 4 KiB) it wrote on stderr, read after the kill.
+    pub stderr_tail: Vec<u8>,
+}
+
 /// A running program spoken to in lines, in a process group of its own.
 ///
 /// Writes go through a thread and reads come from a thread, so every call returns by its
@@ -191,24 +200,21 @@ impl Session {
     }
 
     /// Kills the program's group now, reaps it, and says how it ended.
-    ///
-    /// # Errors
-    /// Waiting for the program failed.
-    pub fn kill(mut self) -> io::Result<ExitStatus> {
+    pub fn kill(mut self) -> Ended {
         self.requests = None;
         let status = self.group.finish();
         // The pipe is closed now (unless something escaped the group): let the stderr reader
         // catch up with the last lines, briefly.
         let _ = self.stderr_done.recv_timeout(Duration::from_millis(100));
-        status
+        Ended {
+            status,
+            stderr_tail: self.stderr_tail(),
+        }
     }
 
     /// Closes the program's stdin (the protocol's way of asking it to exit), waits up to
     /// `grace` for it to exit, then kills its group and reaps it.
-    ///
-    /// # Errors
-    /// Waiting for the program failed.
-    pub fn close(mut self, grace: Duration) -> io::Result<ExitStatus> {
+    pub fn close(mut self, grace: Duration) -> Ended {
         self.requests = None;
         let _ = self.group.wait_until(Instant::now() + grace);
         self.kill()

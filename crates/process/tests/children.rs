@@ -193,7 +193,7 @@ fn a_session_peer_that_stops_reading_is_given_up_at_the_deadline() {
         session.read_line(Instant::now() + Duration::from_millis(100)),
         Line::TimedOut
     );
-    let status = session.kill().unwrap();
+    let status = session.kill().status.unwrap();
     assert!(!status.success());
     assert_none_left(&token);
 }
