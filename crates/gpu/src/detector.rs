@@ -349,7 +349,14 @@ impl Detector {
                 Mode::Child => self.effective_library_path(),
                 Mode::InProcess => LIBRARY_PATH_VAR.and_then(std::env::var_os),
             };
-            let key = cache::disk_key(&cfg, library_path.as_deref(), smi::resolved(&cfg));
+            // Everything the memory key holds that the configuration does not.
+            let context = format!(
+                "{mode:?} probe {:?} path {:?} env {:?}",
+                self.probe_program,
+                self.effective_path(),
+                self.child_env
+            );
+            let key = cache::disk_key(&cfg, library_path.as_deref(), smi::resolved(&cfg), &context);
             (dir, key)
         });
         if let Some((dir, key)) = &disk {
