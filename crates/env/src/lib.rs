@@ -83,7 +83,9 @@
 //!   library, zero devices, no such file). A timeout, a crash or unreadable output is Unknown
 //!   with the reason.
 //! - The [`PythonProvider`] **executes the interpreter it is given** (in isolated mode, `-I -S`,
-//!   with a time limit); give it only interpreters you would run anyway. The host provider runs
+//!   with a time limit); give it only interpreters you would run anyway. A bare name such as
+//!   `python3` is looked up in the absolute folders of `PATH` only (an empty or relative entry
+//!   would mean the current folder), and its answers are validated as any other source's. The host provider runs
 //!   the C library's loader (`ld.so --version`, the musl loader) found in `/bin/sh`'s ELF
 //!   header. GPU detection runs vendor code in `markerspec-gpu`'s child process, with a
 //!   minimal environment and a time limit, and its disk cache (when enabled) is private to the
