@@ -295,7 +295,7 @@ pub fn probe_main() -> ExitCode {
 #[allow(clippy::needless_doctest_main)] // the point of the example is where the call goes
 pub fn run_probe_if_requested() {
     let mut args = std::env::args_os().skip(1);
-    if !args.next().is_some_and(|first| first == PROBE_FLAG) {
+    if args.next().is_none_or(|first| first != PROBE_FLAG) {
         return;
     }
     let rest: Vec<OsString> = args.collect();
