@@ -174,20 +174,23 @@ pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
         });
         writeln!(out, "{doc}").map_err(|e| e.to_string())?;
     } else {
+        // Names, notes and failure details hold what adapters said: control characters are
+        // printed escaped, so that an adapter cannot forge or rewrite lines of the report.
+        let esc = markerspec_process::escape_control;
         for r in &reports {
+            let name = esc(&r.implementation);
             for n in &r.notes {
-                writeln!(out, "{}: {n}", r.implementation).map_err(|e| e.to_string())?;
+                writeln!(out, "{name}: {}", esc(n)).map_err(|e| e.to_string())?;
             }
             let failures = r.failures();
             let shown = if args.verbose { failures.len() } else { 20 };
             for f in failures.iter().take(shown) {
-                writeln!(out, "{}: {f}", r.implementation).map_err(|e| e.to_string())?;
+                writeln!(out, "{name}: {}", esc(f)).map_err(|e| e.to_string())?;
             }
             if failures.len() > shown {
                 writeln!(
                     out,
-                    "{}: … {} more failures (--verbose shows them)",
-                    r.implementation,
+                    "{name}: … {} more failures (--verbose shows them)",
                     failures.len() - shown
                 )
                 .map_err(|e| e.to_string())?;

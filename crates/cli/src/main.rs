@@ -121,8 +121,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // Detection runs this program again as its isolated GPU probe.
-    markerspec_gpu::run_probe_if_requested();
+    // Detection runs this program again as its isolated GPU probe (when no
+    // `markerspec-gpu-probe` sits beside it).
+    markerspec_env::run_probe_if_requested();
+    // SIGINT, SIGTERM, SIGHUP and SIGQUIT take the children (the interpreter, the GPU probe,
+    // conformance adapters) with this process, each with its whole process group.
+    if let Err(error) = markerspec_process::kill_children_on_signal() {
+        eprintln!("markerspec: warning: children may outlive an interrupt: {error}");
+    }
     match try_main() {
         Ok(code) => code,
         Err(message) => {

@@ -257,6 +257,110 @@ fn a_hanging_adapter_times_out() {
     assert!(r.took < Duration::from_secs(25), "took {:?}", r.took);
 }
 
+/// An adapter that shakes hands and then never answers is given up after three timeouts in a
+/// row; the rest of its cases are reported as not run instead of costing a restart and a full
+/// time limit each.
+#[cfg(unix)]
+#[test]
+fn an_adapter_that_never_answers_is_given_up() {
+    let dir = temp_dir("mute");
+    let mute = script(
+        &dir,
+        "mute.sh",
+        &format!("{HELLO}while read line; do :; done\n"),
+    );
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--adapter",
+            &mute,
+            "--timeout",
+            "0.3",
+            "--json",
+            "--filter",
+            "spec-examples",
+        ],
+    );
+    r.expect_code(1);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout()).unwrap();
+    let counts = &doc["implementations"][0]["counts"];
+    assert_eq!(counts["crash"], 3, "{counts}");
+    let not_run = counts["not-run"].as_u64().unwrap_or(0);
+    assert!(not_run > 3, "{counts}");
+    // Three time limits and three restarts, not one per case.
+    assert!(r.took < Duration::from_secs(20), "took {:?}", r.took);
+}
+
+/// An adapter that stops reading its input cannot hang the runner, even when a request is
+/// larger than a pipe holds (the suite's largest are about 66 KB).
+#[cfg(unix)]
+#[test]
+fn an_adapter_that_stops_reading_cannot_hang_the_runner() {
+    let dir = temp_dir("deaf");
+    let deaf = script(&dir, "deaf.sh", &format!("{HELLO}exec sleep 60\n"));
+    // A request far larger than a pipe's buffer.
+    let vectors = dir.join("big.json");
+    let input = format!("name >= '{}'", "1".repeat(200_000));
+    std::fs::write(
+        &vectors,
+        serde_json::json!({"cases": [
+            {"name": "big-100", "category": "big", "kind": "requirement", "input": input,
+             "see": "test", "expect": {"spec-2026": {"parses": true}}},
+            {"name": "big-101", "category": "big", "kind": "requirement", "input": input,
+             "see": "test", "expect": {"spec-2026": {"parses": true}}},
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--adapter",
+            &deaf,
+            "--timeout",
+            "0.5",
+            "--vectors",
+            vectors.to_str().unwrap(),
+        ],
+    );
+    r.expect_code(1)
+        .expect_stdout_contains("did not read the request within 0.5s");
+    assert!(r.took < Duration::from_secs(20), "took {:?}", r.took);
+}
+
+/// Names and messages from an adapter are printed with control characters escaped: an ESC or
+/// a carriage return in the handshake cannot rewrite the report.
+#[cfg(unix)]
+#[test]
+fn an_adapter_cannot_forge_report_lines() {
+    let dir = temp_dir("forge");
+    let forged = script(
+        &dir,
+        "forge.sh",
+        r#"read line
+printf '%s\n' '{"id":0,"protocol":"markerspec-adapter/1","name":"x\u001b[2K\rall pass","version":"0","profiles":["spec-2026"],"dialects":["pep508"]}'
+while read line; do exit 3; done
+"#,
+    );
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--adapter",
+            &forged,
+            "--timeout",
+            "2",
+            "--filter",
+            "spec-examples/spec-examples-10",
+        ],
+    );
+    let out = r.stdout();
+    assert!(!out.contains('\u{1b}') && !out.contains('\r'), "{out:?}");
+    assert!(out.contains("x\\u{1b}[2K\\rall pass"), "{out}");
+}
+
 #[cfg(unix)]
 #[test]
 fn a_lying_adapter_is_reported() {

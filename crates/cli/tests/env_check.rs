@@ -92,6 +92,17 @@ fn real_nvidia_driver() -> bool {
     Path::new("/proc/driver/nvidia/version").exists()
 }
 
+/// Fails a test that cannot be run on a machine with a real NVIDIA driver (the real driver
+/// would answer instead of the fake): it must not pass without having run.
+#[track_caller]
+fn require_no_real_driver() {
+    assert!(
+        !real_nvidia_driver(),
+        "not run: a real NVIDIA driver is loaded here, so this test cannot observe the fake \
+         (run it on a machine without one)"
+    );
+}
+
 // ---- markerspec env --------------------------------------------------------------------------
 
 #[test]
@@ -223,9 +234,7 @@ fn env_applies_override_variables() {
 
 #[test]
 fn conda_override_cuda_makes_a_gpu_less_node_a_cuda_machine() {
-    if real_nvidia_driver() {
-        return;
-    }
+    require_no_real_driver();
     let r = run(
         &["env", "--json"],
         &[("PATH", PATH), ("CONDA_OVERRIDE_CUDA", "12.4")],
@@ -299,7 +308,9 @@ struct Fakes {
     crash: PathBuf,
 }
 
-fn fakes() -> Option<&'static Fakes> {
+/// The fakes, built once; a test that needs them fails when they cannot be built (no C
+/// compiler), never passes without having run. CI has a compiler.
+fn fakes() -> &'static Fakes {
     static FAKES: OnceLock<Option<Fakes>> = OnceLock::new();
     let fakes = FAKES
         .get_or_init(|| {
@@ -325,10 +336,7 @@ fn fakes() -> Option<&'static Fakes> {
             })
         })
         .as_ref();
-    if fakes.is_none() {
-        eprintln!("skipped: the fake NVML could not be built (no `cc`?)");
-    }
-    fakes
+    fakes.expect("not run: the fake NVML could not be built; install a C compiler (`cc`)")
 }
 
 fn env_with_library_path(dir: &Path, extra: &[&str]) -> Run {
@@ -341,10 +349,8 @@ fn env_with_library_path(dir: &Path, extra: &[&str]) -> Run {
 #[cfg(target_os = "linux")]
 #[test]
 fn env_reports_the_fake_two_gpu_box() {
-    let Some(f) = fakes() else { return };
-    if real_nvidia_driver() {
-        return;
-    }
+    let f = fakes();
+    require_no_real_driver();
     let r = env_with_library_path(&f.normal, &[]);
     r.expect_code(0);
     let doc = r.json();
@@ -379,7 +385,7 @@ fn env_reports_the_fake_two_gpu_box() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_hanging_or_crashing_driver_is_unknown_and_the_command_lives_on() {
-    let Some(f) = fakes() else { return };
+    let f = fakes();
     let started = Instant::now();
     let r = env_with_library_path(&f.hang, &["--timeout", "1"]);
     r.expect_code(0);

@@ -8,12 +8,11 @@
 //! the next one; it never stops the run. [`serve`] is the other side: it answers requests with
 //! any [`Implementation`].
 
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::io::{BufRead, Write};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use markerspec_process::{Line, SendError, Session};
 
 use serde_json::{Map, Value, json};
 
@@ -30,6 +29,11 @@ pub const MAX_LINE: usize = 1 << 20;
 /// it is given up. Crashes while answering cost a restart each and are not limited: an adapter
 /// that dies on every case is slow, not wrong.
 pub const MAX_FAILED_STARTS: usize = 3;
+
+/// How many requests in a row may time out before the adapter is given up: its remaining cases
+/// are reported as not run instead of costing a restart and a full time limit each (an adapter
+/// that shakes hands and then never answers would otherwise take hours).
+pub const MAX_CONSECUTIVE_TIMEOUTS: usize = 3;
 
 /// What an adapter says about itself in the handshake.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,46 +172,20 @@ pub fn request_json(id: u64, op: &str, request: &Request<'_>) -> Value {
     Value::Object(m)
 }
 
-enum Line {
-    Text(String),
-    TooLong,
-    Eof,
-}
-
-struct Running {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<Line>,
-    stderr: Arc<Mutex<VecDeque<u8>>>,
-}
-
-impl Running {
-    fn stderr_tail(&self) -> String {
-        let buf = self.stderr.lock().map(|b| b.clone()).unwrap_or_default();
-        let bytes: Vec<u8> = buf.into_iter().collect();
-        let text = String::from_utf8_lossy(&bytes);
-        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let tail = &lines[lines.len().saturating_sub(3)..];
-        tail.join(" | ")
-    }
-
-    /// Kills the process and says how it ended.
-    fn finish(mut self, kill: bool) -> String {
-        if kill {
-            kill_tree(&mut self.child);
-        }
-        let status = match self.child.wait() {
-            Ok(s) => s.to_string(),
-            Err(e) => format!("unknown status ({e})"),
-        };
-        // Give the stderr reader a moment to catch up with the last lines.
-        std::thread::sleep(Duration::from_millis(20));
-        let tail = self.stderr_tail();
-        if tail.is_empty() {
-            status
-        } else {
-            format!("{status}; stderr: {tail}")
-        }
+/// Kills a session with its whole group and says how it ended.
+fn finish(session: Session) -> String {
+    let ended = session.kill();
+    let status = match ended.status {
+        Ok(s) => s.to_string(),
+        Err(e) => format!("unknown status ({e})"),
+    };
+    let text = String::from_utf8_lossy(&ended.stderr_tail);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let tail = lines[lines.len().saturating_sub(3)..].join(" | ");
+    if tail.is_empty() {
+        status
+    } else {
+        format!("{status}; stderr: {tail}")
     }
 }
 
@@ -235,12 +213,14 @@ impl CallError {
 pub struct Adapter {
     command: String,
     timeout: Duration,
-    running: Option<Running>,
+    running: Option<Session>,
     hello: Option<Hello>,
     broken: Option<String>,
     next_id: u64,
     restarts: usize,
     failed_starts: usize,
+    timeouts_in_a_row: usize,
+    gave_up: Option<String>,
     events: Vec<String>,
     label: String,
 }
@@ -269,6 +249,8 @@ impl Adapter {
             next_id: 1,
             restarts: 0,
             failed_starts: 0,
+            timeouts_in_a_row: 0,
+            gave_up: None,
             events: Vec::new(),
             label: command.to_string(),
         };
@@ -314,61 +296,22 @@ impl Adapter {
             .unwrap_or_default()
     }
 
-    fn spawn(&self) -> Result<Running, CallError> {
+    /// Starts the adapter through the system shell, named by its absolute path (`/bin/sh`;
+    /// on Windows `%SystemRoot%\System32\cmd.exe`), never looked up on `PATH`. It runs in a
+    /// process group of its own, killed whole when the adapter is.
+    fn spawn(&self) -> Result<Session, CallError> {
         let mut cmd = if cfg!(windows) {
-            let mut c = Command::new("cmd");
+            let root = std::env::var_os("SystemRoot").unwrap_or_else(|| "C:\\Windows".into());
+            let mut c = Command::new(std::path::Path::new(&root).join("System32\\cmd.exe"));
             c.arg("/C").arg(&self.command);
             c
         } else {
-            let mut c = Command::new("sh");
+            let mut c = Command::new("/bin/sh");
             c.arg("-c").arg(&self.command);
             c
         };
-        // Its own process group, so that a hung adapter is killed with everything it started.
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| CallError::Crash(format!("cannot start `{}`: {e}", self.command)))?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let mut stderr_pipe = child.stderr.take().expect("piped stderr");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let line = read_bounded_line(&mut reader);
-                let end = matches!(line, Line::Eof);
-                if tx.send(line).is_err() || end {
-                    break;
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
-        let sink = Arc::clone(&stderr);
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = stderr_pipe.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                if let Ok(mut q) = sink.lock() {
-                    q.extend(&buf[..n]);
-                    while q.len() > 4096 {
-                        q.pop_front();
-                    }
-                }
-            }
-        });
-        Ok(Running {
-            child,
-            stdin,
-            lines: rx,
-            stderr,
-        })
+        Session::spawn(&mut cmd, MAX_LINE)
+            .map_err(|e| CallError::Crash(format!("cannot start `{}`: {e}", self.command)))
     }
 
     fn ensure_running(&mut self) -> Result<(), CallError> {
@@ -434,30 +377,37 @@ impl Adapter {
 
     fn kill(&mut self) -> String {
         match self.running.take() {
-            Some(r) => r.finish(true),
+            Some(session) => finish(session),
             None => String::new(),
         }
     }
 
-    /// Sends one line and reads the response with id `id`.
+    /// Sends one line and reads the response with id `id`, all within `timeout`: writing the
+    /// request counts too, so an adapter that stops reading cannot hang the runner.
     fn exchange(&mut self, request: Value, id: u64, timeout: Duration) -> Result<Value, CallError> {
+        let deadline = Instant::now() + timeout;
         let Some(run) = self.running.as_mut() else {
             return Err(CallError::Crash("the adapter is not running".into()));
         };
         let mut line = request.to_string();
         line.push('\n');
-        if run
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| run.stdin.flush())
-            .is_err()
-        {
-            let how = self.kill();
-            return Err(CallError::Crash(format!("the adapter exited ({how})")));
+        match run.send(line.into_bytes(), deadline) {
+            Ok(()) => {}
+            Err(SendError::TimedOut) => {
+                self.kill();
+                return Err(CallError::Timeout(format!(
+                    "the adapter did not read the request within {:.1}s (killed)",
+                    timeout.as_secs_f64()
+                )));
+            }
+            Err(SendError::Closed(_)) => {
+                let how = self.kill();
+                return Err(CallError::Crash(format!("the adapter exited ({how})")));
+            }
         }
-        let got = run.lines.recv_timeout(timeout);
-        match got {
-            Ok(Line::Text(text)) => {
+        match run.read_line(deadline) {
+            Line::Text(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
                 let value: Value = match serde_json::from_str(&text) {
                     Ok(v @ Value::Object(_)) => v,
                     _ => {
@@ -484,17 +434,17 @@ impl Adapter {
                 }
                 Ok(value)
             }
-            Ok(Line::TooLong) => {
+            Line::TooLong => {
                 self.kill();
                 Err(CallError::Protocol(format!(
                     "a response line longer than {MAX_LINE} bytes"
                 )))
             }
-            Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
+            Line::Eof => {
                 let how = self.kill();
                 Err(CallError::Crash(format!("the adapter exited ({how})")))
             }
-            Err(RecvTimeoutError::Timeout) => {
+            Line::TimedOut => {
                 self.kill();
                 Err(CallError::Timeout(format!(
                     "no response within {:.1}s (killed)",
@@ -510,6 +460,18 @@ impl Adapter {
         self.next_id += 1;
         let line = request_json(id, op, request);
         let r = self.exchange(line, id, self.timeout);
+        if matches!(r, Err(CallError::Timeout(_))) {
+            self.timeouts_in_a_row += 1;
+            if self.timeouts_in_a_row >= MAX_CONSECUTIVE_TIMEOUTS {
+                self.gave_up = Some(format!(
+                    "not run: the adapter was given up after {MAX_CONSECUTIVE_TIMEOUTS} \
+                     timeouts in a row"
+                ));
+                self.broken = self.gave_up.clone();
+            }
+        } else {
+            self.timeouts_in_a_row = 0;
+        }
         if let Err(e) = &r {
             let what = match e {
                 CallError::Crash(m) => format!("crash: {m}"),
@@ -530,37 +492,12 @@ impl Adapter {
     }
 }
 
-/// Kills the adapter and, on Unix, its whole process group (a shell that started it, or
-/// anything it started).
-fn kill_tree(child: &mut Child) {
-    #[cfg(unix)]
-    {
-        let group = format!("-{}", child.id());
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &group])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
-    }
-    let _ = child.kill();
-}
-
 impl Drop for Adapter {
     fn drop(&mut self) {
-        if let Some(mut r) = self.running.take() {
-            // Closing stdin asks the adapter to exit; kill it if it does not.
-            drop(r.stdin);
-            for _ in 0..50 {
-                if !matches!(r.child.try_wait(), Ok(None)) {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            if matches!(r.child.try_wait(), Ok(None)) {
-                kill_tree(&mut r.child);
-            }
-            let _ = r.child.wait();
+        if let Some(session) = self.running.take() {
+            // Closing stdin asks the adapter to exit; its group is killed after half a second
+            // either way, and it is reaped.
+            let _ = session.close(Duration::from_millis(500));
         }
     }
 }
@@ -574,60 +511,6 @@ fn truncate(s: &str, n: usize) -> String {
         end -= 1;
     }
     format!("{}...", &s[..end])
-}
-
-fn read_bounded_line(reader: &mut impl BufRead) -> Line {
-    let mut buf = Vec::new();
-    loop {
-        let available = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(_) => return Line::Eof,
-        };
-        if available.is_empty() {
-            return if buf.is_empty() {
-                Line::Eof
-            } else {
-                Line::Text(String::from_utf8_lossy(&buf).into_owned())
-            };
-        }
-        match available.iter().position(|&b| b == b'\n') {
-            Some(i) => {
-                buf.extend_from_slice(&available[..i]);
-                reader.consume(i + 1);
-                if buf.len() > MAX_LINE {
-                    return Line::TooLong;
-                }
-                if buf.last() == Some(&b'\r') {
-                    buf.pop();
-                }
-                return Line::Text(String::from_utf8_lossy(&buf).into_owned());
-            }
-            None => {
-                let n = available.len();
-                buf.extend_from_slice(available);
-                reader.consume(n);
-                if buf.len() > MAX_LINE {
-                    // Skip to the end of this line so the stream stays in step.
-                    loop {
-                        let available = match reader.fill_buf() {
-                            Ok(b) if !b.is_empty() => b,
-                            _ => return Line::TooLong,
-                        };
-                        match available.iter().position(|&b| b == b'\n') {
-                            Some(i) => {
-                                reader.consume(i + 1);
-                                return Line::TooLong;
-                            }
-                            None => {
-                                let n = available.len();
-                                reader.consume(n);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
 }
 
 /// The common answers: `skip`, `fail`, `crash`.
@@ -723,6 +606,10 @@ impl Implementation for Adapter {
 
     fn reports_codes(&self) -> bool {
         self.hello.as_ref().is_some_and(|h| h.codes)
+    }
+
+    fn given_up(&self) -> Option<&str> {
+        self.gave_up.as_deref()
     }
 
     fn parse(&mut self, request: &Request<'_>) -> TestResult<Parsed> {

@@ -41,6 +41,7 @@ fn cell(counts: &BTreeMap<Status, usize>) -> String {
         (Status::Crash, "CRASH"),
         (Status::Divergent, "div"),
         (Status::Skip, "skip"),
+        (Status::NotRun, "NOT RUN"),
     ];
     let parts: Vec<String> = order
         .iter()
@@ -71,10 +72,11 @@ pub fn matrix(reports: &[Report]) -> String {
     }
     let mut rows: Vec<Vec<String>> = Vec::new();
     let mut header = vec!["category".to_string()];
-    header.extend(
-        cols.iter()
-            .map(|(i, p)| format!("{} ({p})", reports[*i].implementation)),
-    );
+    // Names come from adapters' handshakes: control characters are shown escaped, so that a
+    // name cannot move the cursor or rewrite a line of the report.
+    header.extend(cols.iter().map(|(i, p)| {
+        markerspec_process::escape_control(&format!("{} ({p})", reports[*i].implementation))
+    }));
     rows.push(header);
     let count = |i: usize, p: Profile, cat: Option<&str>| {
         let mut m: BTreeMap<Status, usize> = BTreeMap::new();
@@ -86,7 +88,7 @@ pub fn matrix(reports: &[Report]) -> String {
         m
     };
     for cat in &categories {
-        let mut row = vec![cat.to_string()];
+        let mut row = vec![markerspec_process::escape_control(cat)];
         row.extend(cols.iter().map(|(i, p)| cell(&count(*i, *p, Some(cat)))));
         rows.push(row);
     }
@@ -149,7 +151,7 @@ pub fn junit(reports: &[Report]) -> String {
             xml_escape(&format!("{} ({p})", r.implementation)),
             results.len(),
             n(Status::Fail),
-            n(Status::Crash),
+            n(Status::Crash) + n(Status::NotRun),
             n(Status::Skip) + n(Status::Divergent)
         );
         for x in results {
@@ -187,6 +189,13 @@ pub fn junit(reports: &[Report]) -> String {
                     let _ = writeln!(
                         out,
                         ">\n      <skipped message=\"{details}\"/>\n    </testcase>"
+                    );
+                }
+                Status::NotRun => {
+                    let _ = writeln!(
+                        out,
+                        ">\n      <error message=\"{}\">{details}</error>\n    </testcase>",
+                        xml_escape(x.details.first().map(String::as_str).unwrap_or("not run"))
                     );
                 }
             }

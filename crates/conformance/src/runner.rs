@@ -116,6 +116,13 @@ pub trait Implementation {
         false
     }
 
+    /// Why the implementation was given up, if it was (an adapter that timed out too often
+    /// in a row): the runner then reports every remaining case as [`Status::NotRun`] without
+    /// asking. Default: never.
+    fn given_up(&self) -> Option<&str> {
+        None
+    }
+
     /// Parses the case's input as its kind, dialect and lock-file context say.
     fn parse(&mut self, request: &Request<'_>) -> TestResult<Parsed>;
 
@@ -306,10 +313,14 @@ pub enum Status {
     Crash,
     /// It does not support the case (profile, dialect or feature).
     Skip,
+    /// It was not asked: the implementation had been given up
+    /// ([`Implementation::given_up`]). Counts as a failure of the run.
+    #[serde(rename = "not-run")]
+    NotRun,
 }
 
 impl Status {
-    /// `pass`, `fail`, `divergent`, `crash`, `skip`.
+    /// `pass`, `fail`, `divergent`, `crash`, `skip`, `not-run`.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Pass => "pass",
@@ -317,6 +328,7 @@ impl Status {
             Status::Divergent => "divergent",
             Status::Crash => "crash",
             Status::Skip => "skip",
+            Status::NotRun => "not-run",
         }
     }
 }
@@ -480,11 +492,11 @@ impl Report {
             .all(|r| matches!(r.status, Status::Pass | Status::Divergent | Status::Skip))
     }
 
-    /// The failures (and crashes), one paragraph each.
+    /// The failures (crashes and cases not run included), one paragraph each.
     pub fn failures(&self) -> Vec<String> {
         self.results
             .iter()
-            .filter(|r| matches!(r.status, Status::Fail | Status::Crash))
+            .filter(|r| matches!(r.status, Status::Fail | Status::Crash | Status::NotRun))
             .map(|r| {
                 format!(
                     "{} [{}] {}: {}",
@@ -696,6 +708,11 @@ impl Runner {
                 imp.name(),
                 case.dialect().as_str()
             ));
+            return result;
+        }
+        if let Some(why) = imp.given_up() {
+            result.status = Status::NotRun;
+            result.details.push(why.to_string());
             return result;
         }
         let request = Request { case, profile };

@@ -76,7 +76,7 @@ fn cold(c: &mut Criterion) {
 criterion_group!(benches, warm, cold);
 
 fn main() {
-    markerspec_gpu::run_probe_if_requested();
+    markerspec_env::run_probe_if_requested();
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

@@ -88,12 +88,8 @@ impl DetectOptions {
                 "GPU detection was turned off (--no-gpu)",
             ))
         };
-        let overrides = Overrides::from_vars(
-            self.vars
-                .iter()
-                .filter_map(|(k, v)| Some((k.to_str()?.to_owned(), v.to_str()?.to_owned()))),
-        )
-        .setid(process_is_setid());
+        let overrides = Overrides::from_vars_os(self.vars.iter().map(|(k, v)| (k, v)))
+            .setid(process_is_setid());
         layers.with(NoWheelContext).with_overrides(overrides)
     }
 

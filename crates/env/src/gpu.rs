@@ -193,7 +193,8 @@ impl CudaProvider {
         self
     }
 
-    /// The ROCm installation (default `$ROCM_PATH`, else `/opt/rocm`).
+    /// The ROCm installation (default `$ROCM_PATH` when it is an absolute path, else
+    /// `/opt/rocm`).
     #[must_use]
     pub fn rocm_path(mut self, dir: impl Into<PathBuf>) -> CudaProvider {
         self.rocm_path = Some(dir.into());
@@ -287,9 +288,10 @@ impl CudaProvider {
             .rocm_path
             .clone()
             .or_else(|| {
+                // A relative ROCM_PATH would resolve against the current folder: ignored.
                 self.var("ROCM_PATH")
-                    .filter(|s| !s.is_empty())
                     .map(PathBuf::from)
+                    .filter(|p| p.is_absolute())
             })
             .unwrap_or_else(|| PathBuf::from(ROCM_PATH));
         let file = root.join(".info").join("version");
@@ -1077,6 +1079,38 @@ mod tests {
         assert_eq!(parse_rocm_version("6.3.1-48\n").as_deref(), Some("6.3.1"));
         assert_eq!(parse_rocm_version("6.2.0\n").as_deref(), Some("6.2.0"));
         assert_eq!(parse_rocm_version("garbage"), None);
+    }
+
+    #[test]
+    fn a_relative_rocm_path_is_ignored() {
+        let dir = std::env::temp_dir().join(format!("markerspec-rocm-rel-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join(".info")).unwrap();
+        std::fs::write(dir.join(".info/version"), "6.3.1-48\n").unwrap();
+        // The same folder, named relative to the current one.
+        let cwd = std::env::current_dir().unwrap();
+        let mut relative = PathBuf::new();
+        for _ in cwd.components().skip(1) {
+            relative.push("..");
+        }
+        relative.push(dir.strip_prefix("/").unwrap());
+        assert!(relative.join(".info/version").is_file());
+        let provider = CudaProvider::new()
+            .vars([("ROCM_PATH", relative.as_os_str())])
+            .kfd_topology(dir.join("none"));
+        let mut facts = Facts::new();
+        provider.map_rocm(&mut facts, &detection(Outcome::Absent { notes: vec![] }));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_ne!(facts.string(Field::RocmVersion), Some("6.3.1"));
+        // The same folder named absolutely is used.
+        std::fs::create_dir_all(dir.join(".info")).unwrap();
+        std::fs::write(dir.join(".info/version"), "6.3.1-48\n").unwrap();
+        let provider = CudaProvider::new()
+            .vars([("ROCM_PATH", dir.as_os_str())])
+            .kfd_topology(dir.join("none"));
+        let mut facts = Facts::new();
+        provider.map_rocm(&mut facts, &detection(Outcome::Absent { notes: vec![] }));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(facts.string(Field::RocmVersion), Some("6.3.1"));
     }
 
     #[test]

@@ -5,16 +5,39 @@
 //! use markerspec_env::DetectOptions;
 //! use markerspec_pep508::{Dialect, Field, MarkerTree, ParseOptions};
 //!
-//! let facts = DetectOptions::from_process().detect()?;
-//! for (field, fact) in facts.iter() {
-//!     println!("{field} = {:?}   [{}]", fact.value, fact.provenance);
+//! fn main() -> Result<(), markerspec_env::ProviderError> {
+//!     // First thing in `main`: GPU detection may run this program again as its isolated
+//!     // probe child, and this call is where that child does its work and exits.
+//!     markerspec_env::run_probe_if_requested();
+//!
+//!     let facts = DetectOptions::from_process().detect()?;
+//!     for (field, fact) in facts.iter() {
+//!         println!("{field} = {:?}   [{}]", fact.value, fact.provenance);
+//!     }
+//!     let env = facts.to_environment();
+//!     let opts = ParseOptions::default().dialect(Dialect::Extended);
+//!     let marker =
+//!         MarkerTree::parse_with(r#""cuda" in gpu_backends"#, &opts, &mut Vec::new()).unwrap();
+//!     println!("{:?}", marker.evaluate_tristate(&env));
+//!     Ok(())
 //! }
-//! let env = facts.to_environment();
-//! let opts = ParseOptions::default().dialect(Dialect::Extended);
-//! let marker = MarkerTree::parse_with(r#""cuda" in gpu_backends"#, &opts, &mut Vec::new()).unwrap();
-//! println!("{:?}", marker.evaluate_tristate(&env));
-//! # Ok::<(), markerspec_env::ProviderError>(())
 //! ```
+//!
+//! # The GPU probe and `main`
+//!
+//! GPU detection loads vendor driver libraries, which can hang or crash the process that loads
+//! them, so it runs them in a child process (see `markerspec-gpu`). The child is the
+//! `markerspec-gpu-probe` binary when it sits beside the program; otherwise it is **the
+//! program itself**, started with a hidden flag, which [`run_probe_if_requested`] recognises.
+//! This design needs no second file to install next to every program that embeds detection,
+//! at the price of one line in `main`.
+//!
+//! A program that forgets the line gets a clear answer, never a runaway: the child is marked
+//! with a per-run token in its environment, a marked process never starts another probe, and
+//! the child stops as soon as it reaches detection. The GPU fields are then Unknown with a
+//! reason that names the fix. The hidden flag is honoured only with the token its parent set
+//! (and never in a set-user-ID or set-group-ID process), so passing arguments through to the
+//! program cannot turn it into a library loader.
 //!
 //! # Scope of this crate
 //!
@@ -60,7 +83,9 @@
 //!   library, zero devices, no such file). A timeout, a crash or unreadable output is Unknown
 //!   with the reason.
 //! - The [`PythonProvider`] **executes the interpreter it is given** (in isolated mode, `-I -S`,
-//!   with a time limit); give it only interpreters you would run anyway. The host provider runs
+//!   with a time limit); give it only interpreters you would run anyway. A bare name such as
+//!   `python3` is looked up in the absolute folders of `PATH` only (an empty or relative entry
+//!   would mean the current folder), and its answers are validated as any other source's. The host provider runs
 //!   the C library's loader (`ld.so --version`, the musl loader) found in `/bin/sh`'s ELF
 //!   header. GPU detection runs vendor code in `markerspec-gpu`'s child process, with a
 //!   minimal environment and a time limit, and its disk cache (when enabled) is private to the
@@ -86,7 +111,6 @@ mod gpu;
 mod host;
 mod libc;
 mod overrides;
-mod process;
 mod provider;
 mod python;
 mod values;
@@ -100,3 +124,7 @@ pub use overrides::{CONDA_OVERRIDE_CUDA, Overrides, override_variable, process_i
 pub use provider::{EnvironmentProvider, Layers, ProviderError, ProviderErrorKind};
 pub use python::{DEFAULT_PYTHON, PROBE_SCRIPT, PythonProvider};
 pub use values::{canonical_arch, parse_override, validate};
+
+/// Re-exported from `markerspec-gpu`: call it first thing in `main` (see [the crate
+/// docs](crate#the-gpu-probe-and-main)).
+pub use markerspec_gpu::run_probe_if_requested;

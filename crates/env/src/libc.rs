@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use crate::process::{self, RunError};
+use markerspec_process::{Error as RunError, Run, tail};
 
 /// What the C library question came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,24 +170,33 @@ fn valid_dotted(s: &str) -> bool {
 }
 
 /// Asks the loader named by `interpreter` for its C library.
+///
+/// Only an absolute path is run: a `PT_INTERP` without a slash would otherwise be looked up on
+/// `PATH` (and one with a relative path resolved against the current folder).
 pub(crate) fn ask_loader(interpreter: &Path, timeout: Duration) -> Libc {
+    if !interpreter.is_absolute() {
+        return Libc::Unknown(format!(
+            "the ELF interpreter `{}` is not an absolute path; it is not run",
+            interpreter.display()
+        ));
+    }
     let musl = is_musl_loader(interpreter);
     let mut command = Command::new(interpreter);
     if !musl {
         command.arg("--version");
     }
     let shown = interpreter.display();
-    let finished = match process::run(&mut command, timeout) {
+    let finished = match Run::new(timeout).run(&mut command) {
         Ok(f) => f,
         Err(RunError::Spawn(e)) => return Libc::Unknown(format!("cannot run {shown}: {e}")),
-        Err(RunError::TimedOut) => {
+        Err(RunError::TimedOut { .. }) => {
             return Libc::Unknown(format!("{shown} did not answer within {timeout:?}"));
         }
         Err(RunError::Wait(e)) => return Libc::Unknown(format!("{shown}: {e}")),
     };
     if musl {
         // The musl loader prints its banner on stderr and exits 1 without arguments.
-        let text = String::from_utf8_lossy(&finished.stderr);
+        let text = String::from_utf8_lossy(&finished.stderr.bytes);
         match parse_musl_banner(&text) {
             Some(version) => Libc::Musl {
                 version,
@@ -195,11 +204,11 @@ pub(crate) fn ask_loader(interpreter: &Path, timeout: Duration) -> Libc {
             },
             None => Libc::Unknown(format!(
                 "no `Version` line in the banner of {shown}: {:?}",
-                process::tail(&finished.stderr, 200)
+                tail(&finished.stderr.bytes, 200)
             )),
         }
     } else {
-        let text = String::from_utf8_lossy(&finished.stdout);
+        let text = String::from_utf8_lossy(&finished.stdout.bytes);
         match parse_glibc_banner(&text) {
             Some(version) => Libc::Glibc {
                 version,
@@ -207,7 +216,7 @@ pub(crate) fn ask_loader(interpreter: &Path, timeout: Duration) -> Libc {
             },
             None => Libc::Unknown(format!(
                 "{shown} --version did not name a glibc version: {:?}",
-                process::tail(&finished.stdout, 200)
+                tail(&finished.stdout.bytes, 200)
             )),
         }
     }
@@ -289,6 +298,17 @@ mod tests {
         .unwrap_err();
         assert!(err.contains("not an ELF file"), "{err}");
         assert!(elf_interpreter(Path::new("/nonexistent")).is_err());
+    }
+
+    #[test]
+    fn a_relative_elf_interpreter_is_never_run() {
+        for name in ["ld-linux-x86-64.so.2", "./ld-musl-x86_64.so.1", "lib/ld.so"] {
+            let found = ask_loader(Path::new(name), Duration::from_secs(1));
+            assert!(
+                matches!(&found, Libc::Unknown(why) if why.contains("not an absolute path")),
+                "{name}: {found:?}"
+            );
+        }
     }
 
     #[cfg(unix)]

@@ -54,6 +54,8 @@ pub fn override_variable(field: Field) -> Option<String> {
 pub struct Overrides {
     /// (field, variable, raw value), in registry order.
     entries: Vec<(Field, String, String)>,
+    /// Override variables whose values are not UTF-8: an error when the overrides are read.
+    not_utf8: Vec<String>,
     /// Set-ID execution: every override is ignored, with a warning.
     ignored: bool,
 }
@@ -95,8 +97,47 @@ impl Overrides {
         }
         Overrides {
             entries,
+            not_utf8: Vec::new(),
             ignored: false,
         }
+    }
+
+    /// Picks the override variables out of `vars` as the process holds them: a variable whose
+    /// value is not UTF-8 is kept as an error ([`facts`](Self::facts) reports it), never
+    /// dropped in silence.
+    pub fn from_vars_os<I, K, V>(vars: I) -> Overrides
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: AsRef<std::ffi::OsStr>,
+        V: AsRef<std::ffi::OsStr>,
+    {
+        let mut text = Vec::new();
+        let mut not_utf8 = Vec::new();
+        for (k, v) in vars {
+            let Some(k) = k.as_ref().to_str() else {
+                continue;
+            };
+            match v.as_ref().to_str() {
+                Some(v) => text.push((k.to_owned(), v.to_owned())),
+                None => {
+                    let named = k == CONDA_OVERRIDE_CUDA
+                        || Field::ALL
+                            .iter()
+                            .any(|&f| override_variable(f).as_deref() == Some(k));
+                    if named {
+                        // A later valid value of the same variable replaces it.
+                        text.retain(|(name, _)| name != k);
+                        not_utf8.push(k.to_owned());
+                    }
+                }
+            }
+        }
+        let mut overrides = Overrides::from_vars(text);
+        let set: Vec<&str> = overrides.variables().map(|(k, _)| k).collect();
+        not_utf8.retain(|k| !set.contains(&k.as_str()));
+        not_utf8.dedup();
+        overrides.not_utf8 = not_utf8;
+        overrides
     }
 
     /// Marks the process as running set-user-ID or set-group-ID: every override is then
@@ -110,7 +151,7 @@ impl Overrides {
 
     /// Whether no override variable is set.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.entries.is_empty() && self.not_utf8.is_empty()
     }
 
     /// The variables that are set, with their values.
@@ -128,6 +169,13 @@ impl Overrides {
         let mut facts = Facts::new();
         if self.ignored {
             return Ok(facts);
+        }
+        if let Some(var) = self.not_utf8.first() {
+            return Err(ProviderError::new(
+                "override",
+                ProviderErrorKind::InvalidOverride,
+                format!("invalid-override: the value of {var} is not valid UTF-8"),
+            ));
         }
         for (field, var, raw) in &self.entries {
             let value = parse_override(*field, raw).map_err(|expected| {
@@ -152,7 +200,11 @@ impl Overrides {
     pub fn apply(&self, facts: &mut Facts, request: FieldSet) -> Result<(), ProviderError> {
         if self.ignored {
             if !self.is_empty() {
-                let names: Vec<&str> = self.variables().map(|(k, _)| k).collect();
+                let names: Vec<&str> = self
+                    .variables()
+                    .map(|(k, _)| k)
+                    .chain(self.not_utf8.iter().map(String::as_str))
+                    .collect();
                 facts.warn(format!(
                     "override-ignored: {} ignored because the process runs set-user-ID or \
                      set-group-ID",
@@ -269,6 +321,25 @@ mod tests {
 
     fn set(items: &[&str]) -> EnvValue {
         EnvValue::Set(items.iter().map(|s| (*s).into()).collect())
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_value_that_is_not_utf8_is_reported() {
+        use std::os::unix::ffi::OsStrExt;
+        let bad = std::ffi::OsStr::from_bytes(b"12.\xff");
+        let o = Overrides::from_vars_os([
+            (std::ffi::OsStr::new("MARKERSPEC_CUDA_VERSION"), bad),
+            (std::ffi::OsStr::new("UNRELATED"), bad),
+        ]);
+        assert!(!o.is_empty());
+        let err = o.facts().unwrap_err();
+        assert_eq!(err.kind(), ProviderErrorKind::InvalidOverride);
+        assert!(err.to_string().contains("MARKERSPEC_CUDA_VERSION"), "{err}");
+        assert!(err.to_string().contains("UTF-8"), "{err}");
+        // An unrelated variable is not an override, whatever its bytes.
+        let o = Overrides::from_vars_os([(std::ffi::OsStr::new("UNRELATED"), bad)]);
+        assert!(o.is_empty());
     }
 
     #[test]

@@ -12,15 +12,15 @@ use serde::Deserialize;
 use crate::facts::{Facts, Provenance};
 use crate::host::libc_facts;
 use crate::libc::{self, Libc};
-use crate::process::{self, RunError};
 use crate::provider::{EnvironmentProvider, ProviderError, ProviderErrorKind};
-use crate::values::canonical_arch;
+use crate::values::{canonical_arch, validate};
+use markerspec_process::{Error as RunError, Run, tail};
 
 /// The probe script, run as `python -I -S -c SCRIPT`.
 pub const PROBE_SCRIPT: &str = include_str!("probe.py");
 
-/// The interpreter used when none is given: `python3` (`python` on Windows), searched on
-/// `PATH`.
+/// The interpreter used when none is given: `python3` (`python` on Windows), searched in the
+/// absolute folders of `PATH`.
 pub const DEFAULT_PYTHON: &str = if cfg!(windows) { "python" } else { "python3" };
 
 /// The fields the probe answers.
@@ -124,7 +124,8 @@ impl PythonProvider {
         PythonProvider::with_program(DEFAULT_PYTHON)
     }
 
-    /// A given interpreter: a path, or a bare name searched on `PATH`.
+    /// A given interpreter: a path, or a bare name searched in the absolute folders of `PATH`
+    /// (empty and relative entries, which would mean the current folder, are skipped).
     pub fn with_program(program: impl Into<OsString>) -> PythonProvider {
         PythonProvider {
             program: program.into(),
@@ -175,31 +176,26 @@ impl PythonProvider {
             .clone()
             .or_else(|| std::env::var_os("PATH"))
             .unwrap_or_default();
-        for dir in std::env::split_paths(&path) {
-            for name in executable_names(&self.program) {
-                let candidate = dir.join(&name);
-                if is_executable(&candidate) {
-                    return Ok(candidate);
-                }
-            }
-        }
-        Err(not_found(format!(
-            "the Python interpreter `{shown}` was not found on PATH"
-        )))
+        markerspec_process::find_program(&self.program, &path).ok_or_else(|| {
+            not_found(format!(
+                "the Python interpreter `{shown}` was not found on PATH (only its absolute \
+                 folders are searched)"
+            ))
+        })
     }
 
     fn run(&self, path: &Path) -> Result<Facts, ProviderError> {
         let shown = path.display().to_string();
         let mut command = Command::new(path);
         command.args(["-I", "-S", "-c", PROBE_SCRIPT]);
-        let finished = match process::run(&mut command, self.timeout) {
+        let finished = match Run::new(self.timeout).run(&mut command) {
             Ok(f) => f,
             Err(RunError::Spawn(e)) => {
                 return Err(failed(format!(
                     "cannot run the Python interpreter `{shown}`: {e}"
                 )));
             }
-            Err(RunError::TimedOut) => {
+            Err(RunError::TimedOut { .. }) => {
                 return Err(ProviderError::new(
                     "python",
                     ProviderErrorKind::TimedOut,
@@ -213,7 +209,7 @@ impl PythonProvider {
             Err(RunError::Wait(e)) => return Err(failed(format!("`{shown}`: {e}"))),
         };
         if !finished.status.success() {
-            let stderr = process::tail(&finished.stderr, 600);
+            let stderr = tail(&finished.stderr.bytes, 600);
             return Err(failed(format!(
                 "the Python interpreter `{shown}` failed ({}){}",
                 finished.status,
@@ -224,7 +220,7 @@ impl PythonProvider {
                 }
             )));
         }
-        let text = String::from_utf8_lossy(&finished.stdout);
+        let text = String::from_utf8_lossy(&finished.stdout.bytes);
         let line = text
             .lines()
             .rev()
@@ -237,7 +233,7 @@ impl PythonProvider {
                 format!(
                     "`{shown}` did not answer the probe as a Python 3 interpreter would ({e}): \
                      {:?}",
-                    process::tail(line.as_bytes(), 200)
+                    tail(line.as_bytes(), 200)
                 ),
             )
         })?;
@@ -326,8 +322,59 @@ impl PythonProvider {
             facts.absent(Field::GlibcVersion, p.clone());
             facts.absent(Field::MuslVersion, p);
         }
-        facts
+        checked(facts)
     }
+}
+
+/// The longest string value taken from the probe, in bytes.
+const MAX_VALUE: usize = 1024;
+
+/// The probe's answers checked as any other source's are ([`validate`]): a value that is not
+/// valid for its field (a `glibc_version` of `99999999999999999999999.1`, a string with control
+/// characters, a kilobyte-long version) becomes Unknown, with a warning naming it.
+fn checked(facts: Facts) -> Facts {
+    let mut out = Facts::new();
+    for warning in facts.warnings() {
+        out.warn(warning.clone());
+    }
+    for (field, fact) in facts.iter() {
+        let problem = match &fact.value {
+            markerspec_pep508::EnvValue::String(s) if s.len() > MAX_VALUE => {
+                Some(format!("a value of {} bytes", s.len()))
+            }
+            markerspec_pep508::EnvValue::String(s) if s.chars().any(char::is_control) => {
+                Some(format!("{s:?} holds control characters"))
+            }
+            _ => None,
+        };
+        let result = match problem {
+            Some(problem) => Err(problem),
+            None => validate(field, fact.value.clone()),
+        };
+        match result {
+            Ok(value) => {
+                out.insert(field, value, fact.provenance.clone());
+            }
+            Err(why) => {
+                let shown = match &fact.value {
+                    markerspec_pep508::EnvValue::String(s) => {
+                        markerspec_process::escape_control(&tail(s.as_bytes(), 80))
+                    }
+                    other => format!("{other:?}"),
+                };
+                out.warn(format!(
+                    "the Python probe's `{field}` (`{shown}`) is not valid ({why}); it is Unknown"
+                ));
+                out.unknown(
+                    field,
+                    fact.provenance
+                        .clone()
+                        .with_detail(format!("the probe's value is not valid: {why}")),
+                );
+            }
+        }
+    }
+    out
 }
 
 fn not_found(message: String) -> ProviderError {
@@ -336,27 +383,6 @@ fn not_found(message: String) -> ProviderError {
 
 fn failed(message: String) -> ProviderError {
     ProviderError::new("python", ProviderErrorKind::Failed, message)
-}
-
-fn executable_names(program: &std::ffi::OsStr) -> Vec<OsString> {
-    let mut names = vec![program.to_owned()];
-    if cfg!(windows) && Path::new(program).extension().is_none() {
-        let mut exe = program.to_owned();
-        exe.push(".exe");
-        names.insert(0, exe);
-    }
-    names
-}
-
-#[cfg(unix)]
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
-    path.is_file()
 }
 
 impl EnvironmentProvider for PythonProvider {
@@ -468,6 +494,51 @@ mod tests {
             .unwrap_err();
         assert_eq!(err.kind(), ProviderErrorKind::TimedOut, "{err}");
         assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn the_probe_s_values_are_validated() {
+        let reply = r##"{"markerspec_python_probe": 1, "standard": {"implementation_name": "cpython", "implementation_version": "3.13.1", "os_name": "posix", "platform_machine": "x86_64", "platform_release": "6.1", "platform_system": "Linux", "platform_version": "#1\u001b[2K", "python_full_version": "3.13.1", "platform_python_implementation": "CPython", "python_version": "3.13", "sys_platform": "linux"}, "sys_abi_features": ["gil-enabled", "free-threading"], "python_abi_tag": "cp313", "arch_raw": "x86_64", "pointer_bits": 64, "gnu_libc": "glibc 99999999999999999999999.1", "executable": "/usr/bin/python3.13"}"##;
+        let path = script("lying-python", &format!("cat <<'EOF'\n{reply}\nEOF"));
+        let facts = provide(&PythonProvider::with_program(&path)).unwrap();
+        assert_eq!(facts.value(Field::GlibcVersion), Some(&EnvValue::Unknown));
+        assert_eq!(facts.value(Field::SysAbiFeatures), Some(&EnvValue::Unknown));
+        assert_eq!(
+            facts.value(Field::PlatformVersion),
+            Some(&EnvValue::Unknown)
+        );
+        assert_eq!(facts.string(Field::PythonVersion), Some("3.13"));
+        let warnings = facts.warnings().join("\n");
+        assert!(warnings.contains("glibc_version"), "{warnings}");
+        assert!(warnings.contains("sys_abi_features"), "{warnings}");
+        assert!(!warnings.contains('\u{1b}'), "{warnings}");
+    }
+
+    #[test]
+    fn a_wrapper_that_leaves_a_helper_behind_does_not_hold_detection() {
+        let reply = r##"{"markerspec_python_probe": 1, "standard": {"implementation_name": "cpython", "implementation_version": "3.12.1", "os_name": "posix", "platform_machine": "x86_64", "platform_release": "6.1", "platform_system": "Linux", "platform_version": "#1", "python_full_version": "3.12.1", "platform_python_implementation": "CPython", "python_version": "3.12", "sys_platform": "linux"}, "sys_abi_features": [], "python_abi_tag": "cp312", "arch_raw": "x86_64", "pointer_bits": 64, "gnu_libc": "glibc 2.36", "executable": "/usr/bin/python3"}"##;
+        let path = script(
+            "forking-python",
+            &format!("(exec sleep 45) &\ncat <<'EOF'\n{reply}\nEOF"),
+        );
+        let started = std::time::Instant::now();
+        let facts =
+            provide(&PythonProvider::with_program(&path).timeout(Duration::from_secs(3))).unwrap();
+        assert_eq!(facts.string(Field::PythonVersion), Some("3.12"));
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn relative_path_entries_are_not_searched() {
+        let err = PythonProvider::with_program("python3")
+            .path_var(":.:bin:usr/bin")
+            .provide(fact_fields())
+            .unwrap_err();
+        assert_eq!(err.kind(), ProviderErrorKind::NotFound, "{err}");
     }
 
     #[test]

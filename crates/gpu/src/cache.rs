@@ -120,10 +120,15 @@ fn loader_dirs() -> Vec<PathBuf> {
 /// Builds the key for a configuration: the configuration itself, the library search path, the
 /// boot, the kernel driver's version file, and the size, modification time and inode of every
 /// library and program detection could load or run, wherever the loader might find it.
+///
+/// `context` is what else decides the answer and is in the memory key too: the probe program,
+/// the `PATH` given to the probe, the variables added to its environment (the visible-device
+/// variables, `ROCM_PATH`, …).
 pub(crate) fn disk_key(
     cfg: &ProbeConfig,
     library_path: Option<&OsStr>,
     smi: Option<PathBuf>,
+    context: &str,
 ) -> DiskKey {
     let mut slot = String::new();
     let _ = writeln!(
@@ -137,6 +142,7 @@ pub(crate) fn disk_key(
         serde_json::to_string(cfg).unwrap_or_default()
     );
     let _ = writeln!(slot, "library path {library_path:?}");
+    let _ = writeln!(slot, "context {context}");
 
     let mut full = slot.clone();
     let _ = writeln!(
@@ -382,7 +388,40 @@ fn check_dir(dir: &Path) -> Result<(), String> {
     if !meta.is_dir() {
         return Err("not a folder (or a symbolic link)".to_owned());
     }
-    check_owner_and_mode(meta.uid(), meta.mode())
+    check_owner_and_mode(meta.uid(), meta.mode())?;
+    check_parents(dir)
+}
+
+/// Every folder above the cache folder (links resolved) must belong to this user or to root,
+/// and must not be writable by group or others unless it is sticky (as `/tmp` is): otherwise
+/// someone else could swap the cache folder for one of theirs.
+#[cfg(unix)]
+fn check_parents(dir: &Path) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    let real =
+        fs::canonicalize(parent).map_err(|e| format!("its parent {}: {e}", parent.display()))?;
+    for ancestor in real.ancestors() {
+        let meta = fs::metadata(ancestor)
+            .map_err(|e| format!("its parent {}: {e}", ancestor.display()))?;
+        let uid = meta.uid();
+        if uid != euid() && uid != 0 {
+            return Err(format!(
+                "its parent {} is owned by uid {uid}, neither this user nor root",
+                ancestor.display()
+            ));
+        }
+        if meta.mode() & 0o022 != 0 && meta.mode() & 0o1000 == 0 {
+            return Err(format!(
+                "its parent {} is writable by group or others (mode {:o})",
+                ancestor.display(),
+                meta.mode() & 0o7777
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(not(unix))]
@@ -475,16 +514,48 @@ mod tests {
             driver_version_file: Some(version.clone()),
             ..ProbeConfig::default()
         };
-        let a = disk_key(&cfg, None, None);
-        let b = disk_key(&cfg, None, None);
+        let a = disk_key(&cfg, None, None, "");
+        let b = disk_key(&cfg, None, None, "");
         assert_eq!(a.full, b.full);
         fs::write(&lib, b"longer").unwrap();
-        let c = disk_key(&cfg, None, None);
+        let c = disk_key(&cfg, None, None, "");
         assert_eq!(a.slot, c.slot);
         assert_ne!(a.full, c.full);
         fs::write(&version, b"NVRM version: 2").unwrap();
-        assert_ne!(c.full, disk_key(&cfg, None, None).full);
+        assert_ne!(c.full, disk_key(&cfg, None, None, "").full);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_key_holds_the_visible_devices_and_the_rest_of_the_context() {
+        let cfg = ProbeConfig::default();
+        let all = disk_key(&cfg, None, None, r#"env [("CUDA_VISIBLE_DEVICES", "0,1")]"#);
+        let one = disk_key(&cfg, None, None, r#"env [("CUDA_VISIBLE_DEVICES", "1")]"#);
+        assert_ne!(all.slot, one.slot);
+        assert_ne!(all.full, one.full);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_cache_folder_under_a_folder_others_can_write_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let root =
+            std::env::temp_dir().join(format!("markerspec-gpu-parents-{}", std::process::id()));
+        let open = root.join("open");
+        let cache = open.join("cache");
+        fs::create_dir_all(&cache).unwrap();
+        fs::set_permissions(&root, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::set_permissions(&cache, fs::Permissions::from_mode(0o700)).unwrap();
+        fs::set_permissions(&open, fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(check_dir(&cache), Ok(()));
+        // Anyone may write the parent: anyone could swap the cache folder.
+        fs::set_permissions(&open, fs::Permissions::from_mode(0o777)).unwrap();
+        let refused = check_dir(&cache).unwrap_err();
+        assert!(refused.contains("writable by group or others"), "{refused}");
+        // Sticky, as /tmp is: others cannot rename what is ours.
+        fs::set_permissions(&open, fs::Permissions::from_mode(0o1777)).unwrap();
+        assert_eq!(check_dir(&cache), Ok(()));
+        fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]

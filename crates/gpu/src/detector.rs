@@ -6,8 +6,11 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::cache;
-use crate::probe::{self, PROBE_FLAG, PROBE_SCHEMA, ProbeConfig, ProbeReply};
-use crate::process::{self, Limits, Ran};
+use markerspec_process::{Error as RunError, Output, Run, tail};
+
+use crate::probe::{
+    self, NO_ENTRY_POINT, PROBE_FLAG, PROBE_SCHEMA, PROBE_TOKEN_VAR, ProbeConfig, ProbeReply,
+};
 use crate::report::{CudaReport, Detection, Origin, Outcome, RocmReport, Source, UnknownReason};
 use crate::smi;
 
@@ -98,7 +101,9 @@ impl Detector {
     /// [`run_probe_if_requested`](crate::run_probe_if_requested) first thing in `main`.
     ///
     /// Default: `markerspec-gpu-probe` beside the current executable when it exists, else the
-    /// current executable itself.
+    /// current executable itself. A current executable without the call never recurses: its
+    /// child stops when it reaches detection, and the answer is
+    /// [`UnknownReason::NoProbeEntryPoint`].
     #[must_use]
     pub fn probe_program(mut self, program: impl AsRef<Path>) -> Self {
         self.probe_program = Some(absolute(program));
@@ -254,9 +259,35 @@ impl Detector {
     /// is killed (with everything it started) when the time limit passes.
     ///
     /// Never fails: every failure is an [`Outcome::Unknown`] with its reason.
+    ///
+    /// Never recursive: in a process that is itself a probe child (marked by the detector
+    /// that started it), nothing is started. A child that was run as the probe but reached
+    /// detection instead (its `main` lacks
+    /// [`run_probe_if_requested`](crate::run_probe_if_requested)) exits at once, and its
+    /// parent reports [`UnknownReason::NoProbeEntryPoint`]; any other marked process gets
+    /// [`UnknownReason::InsideProbe`].
     #[must_use]
     pub fn detect(&self) -> Detection {
+        if probe::stop_if_probe_child().is_err() {
+            return self.unknown_detection(UnknownReason::InsideProbe, Origin::Probe);
+        }
         self.cached(Mode::Child)
+    }
+
+    fn unknown_detection(&self, reason: UnknownReason, origin: Origin) -> Detection {
+        let rocm = if self.config.rocm {
+            Outcome::Unknown {
+                reason: reason.clone(),
+            }
+        } else {
+            probe::rocm_not_probed()
+        };
+        Detection {
+            cuda: Outcome::Unknown { reason },
+            rocm,
+            origin,
+            notes: Vec::new(),
+        }
     }
 
     /// Detects inside the calling process, with no isolation: a driver that hangs hangs the
@@ -318,7 +349,14 @@ impl Detector {
                 Mode::Child => self.effective_library_path(),
                 Mode::InProcess => LIBRARY_PATH_VAR.and_then(std::env::var_os),
             };
-            let key = cache::disk_key(&cfg, library_path.as_deref(), smi::resolved(&cfg));
+            // Everything the memory key holds that the configuration does not.
+            let context = format!(
+                "{mode:?} probe {:?} path {:?} env {:?}",
+                self.probe_program,
+                self.effective_path(),
+                self.child_env
+            );
+            let key = cache::disk_key(&cfg, library_path.as_deref(), smi::resolved(&cfg), &context);
             (dir, key)
         });
         if let Some((dir, key)) = &disk {
@@ -363,28 +401,43 @@ impl Detector {
         detection
     }
 
-    fn program(&self) -> Result<PathBuf, UnknownReason> {
+    /// The probe program, and whether it is this program itself.
+    fn program(&self) -> Result<(PathBuf, bool), UnknownReason> {
         if let Some(program) = &self.probe_program {
-            return Ok(program.clone());
+            return Ok((program.clone(), false));
         }
         let exe = std::env::current_exe().map_err(|error| UnknownReason::Spawn {
             program: "(the current executable)".to_owned(),
             error: error.to_string(),
         })?;
         let sibling = exe.with_file_name(format!("{PROBE_BINARY}{}", std::env::consts::EXE_SUFFIX));
-        Ok(if sibling.is_file() { sibling } else { exe })
+        Ok(if sibling.is_file() {
+            (sibling, false)
+        } else {
+            (exe, true)
+        })
     }
 
     fn run_child(
         &self,
         cfg: &ProbeConfig,
     ) -> Result<(Outcome<CudaReport>, Outcome<RocmReport>), UnknownReason> {
-        let program = self.program()?;
+        let (program, itself) = self.program()?;
         let garbage = |detail: String| UnknownReason::Garbage { detail };
-        let json = serde_json::to_string(cfg)
+        // A token for this run marks the child (so that it never starts another probe) and
+        // proves to it that the detection code asked.
+        let cfg = ProbeConfig {
+            token: probe::new_token(),
+            ..cfg.clone()
+        };
+        let json = serde_json::to_string(&cfg)
             .map_err(|e| garbage(format!("could not encode the configuration: {e}")))?;
         let mut command = Command::new(&program);
-        command.arg(PROBE_FLAG).arg(json).env_clear();
+        command
+            .arg(PROBE_FLAG)
+            .arg(json)
+            .env_clear()
+            .env(PROBE_TOKEN_VAR, &cfg.token);
         if let Some(path) = self.effective_path() {
             command.env("PATH", path);
         }
@@ -404,13 +457,13 @@ impl Detector {
             // An empty entry in LD_LIBRARY_PATH means the working folder; make that `/`.
             command.current_dir("/");
         }
-        let limits = Limits {
-            timeout: self.timeout,
-            stdout_cap: STDOUT_CAP,
-            stderr_cap: STDERR_CAP,
-            own_group: true,
-        };
-        interpret(process::run(command, limits), self.timeout, &program)
+        // One deadline for the whole run; the probe's group (nvidia-smi included) is killed
+        // when it ends, however it ends.
+        let ran = Run::new(self.timeout)
+            .stdout_cap(STDOUT_CAP)
+            .stderr_cap(STDERR_CAP)
+            .run(&mut command);
+        interpret(ran, self.timeout, &program, itself)
     }
 }
 
@@ -421,37 +474,60 @@ enum Mode {
 }
 
 fn interpret(
-    ran: Ran,
+    ran: Result<Output, RunError>,
     timeout: Duration,
     program: &Path,
+    itself: bool,
 ) -> Result<(Outcome<CudaReport>, Outcome<RocmReport>), UnknownReason> {
-    let (status, stdout, stderr) = match ran {
-        Ran::SpawnFailed(error) => {
+    let no_entry_point = || UnknownReason::NoProbeEntryPoint {
+        program: program.display().to_string(),
+    };
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = match ran {
+        Ok(output) => output,
+        Err(RunError::Spawn(error)) => {
             return Err(UnknownReason::Spawn {
                 program: program.display().to_string(),
                 error: error.to_string(),
             });
         }
-        Ran::TimedOut => {
+        Err(RunError::TimedOut { .. }) => {
             return Err(UnknownReason::Timeout {
                 after_ms: u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
             });
         }
-        Ran::Exited {
-            status,
-            stdout,
-            stderr,
-        } => (status, stdout, stderr),
+        Err(RunError::Wait(error)) => {
+            return Err(UnknownReason::Crashed {
+                signal: None,
+                exit_code: None,
+                stderr: format!("waiting for the probe failed: {error}"),
+            });
+        }
     };
+    let stderr_text = String::from_utf8_lossy(&stderr.bytes);
+    if stderr_text.contains(NO_ENTRY_POINT) {
+        return Err(no_entry_point());
+    }
+    // This program run as the probe, which said nothing as the probe would (the probe's own
+    // messages start with `markerspec-gpu-probe:`) and exited by itself: its `main` does not
+    // start with the entry point (it may have failed on the unknown flag before detecting).
+    #[cfg(unix)]
+    let signal = std::os::unix::process::ExitStatusExt::signal(&status);
+    #[cfg(not(unix))]
+    let signal = None;
+    let spoke_as_probe = stderr_text.contains("markerspec-gpu-probe:")
+        || String::from_utf8_lossy(&stdout.bytes).contains("\"markerspec_gpu_probe\"");
+    if itself && signal.is_none() && !spoke_as_probe {
+        return Err(no_entry_point());
+    }
     if !status.success() {
-        #[cfg(unix)]
-        let signal = std::os::unix::process::ExitStatusExt::signal(&status);
-        #[cfg(not(unix))]
-        let signal = None;
         return Err(UnknownReason::Crashed {
             signal,
             exit_code: status.code(),
-            stderr: process::tail(&stderr.bytes, 2000),
+            stderr: tail(&stderr.bytes, 2000),
         });
     }
     let garbage = |detail: String| UnknownReason::Garbage { detail };
@@ -467,7 +543,7 @@ fn interpret(
     let reply: ProbeReply = serde_json::from_str(line).map_err(|e| {
         garbage(format!(
             "not a probe report ({e}): {:?}",
-            process::tail(line.as_bytes(), 200)
+            tail(line.as_bytes(), 200)
         ))
     })?;
     if reply.markerspec_gpu_probe != PROBE_SCHEMA {

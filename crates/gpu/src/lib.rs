@@ -79,19 +79,36 @@
 //! Loading a driver runs its code: it can hang (a GPU stuck in a bad state) or crash the process.
 //! [`Detector::detect`] therefore runs the probe in a child process:
 //!
-//! - the child is the `markerspec-gpu-probe` binary this crate ships, or the caller's own
-//!   program when it calls [`run_probe_if_requested`] at the top of `main` (see
-//!   [`Detector::probe_program`] for the default);
+//! - the child is the `markerspec-gpu-probe` binary this crate ships when it sits beside the
+//!   current executable, else the caller's own program, which must call
+//!   [`run_probe_if_requested`] first thing in `main` (`markerspec-env` re-exports it), or the
+//!   program given with [`Detector::probe_program`]. Re-running the caller needs no second file
+//!   installed beside every program that embeds detection; the price is that one line;
+//! - the child is **marked**: its environment holds `MARKERSPEC_GPU_PROBE_TOKEN`, a token made
+//!   for this run and repeated in its configuration. A marked process never starts a probe: a
+//!   program run as the probe that reaches detection instead (its `main` lacks the entry point)
+//!   stops at once, and the parent answers [`UnknownReason::NoProbeEntryPoint`], whose message
+//!   says how to fix it; any other marked process gets [`UnknownReason::InsideProbe`]. So a
+//!   forgotten entry point is a clear Unknown, never a chain of processes;
+//! - the hidden flag is honoured only with the matching token (arguments a caller passes
+//!   through cannot turn the program into a library loader) and never while the process runs
+//!   set-user-ID or set-group-ID;
 //! - it gets a minimal, explicit environment: `PATH` and `LD_LIBRARY_PATH` (the caller's, or the
 //!   values given with [`Detector::path_var`] and [`Detector::library_path_var`]), passed on
 //!   deliberately because they decide which `nvidia-smi` runs and which libraries load; on
-//!   Windows also `SystemRoot` and `ProgramFiles`; and whatever the caller adds with
-//!   [`Detector::child_env`]. Nothing else (no tokens, no home) reaches it;
+//!   Windows also `SystemRoot` and `ProgramFiles`; the token; and whatever the caller adds with
+//!   [`Detector::child_env`]. Nothing else (no tokens of the caller's, no home) reaches it;
 //! - stdin is closed, the working folder is `/`, output is capped (1 MiB), and the report is one
 //!   JSON line whose schema is checked; while probing, the child points its stdout at stderr so
 //!   that a chatty library cannot corrupt the report;
-//! - it runs in its own process group and the whole group is killed when the time limit
-//!   ([`Detector::timeout`], default 10 s) passes.
+//! - it runs through `markerspec-process`: in a process group of its own, under one deadline
+//!   ([`Detector::timeout`], default 10 s) for the whole run, and the group is killed and the
+//!   child reaped whenever the run ends: at the deadline, and also after a normal exit, so a
+//!   helper that kept the output pipe open neither delays nor spoils a valid report.
+//!   `nvidia-smi` runs inside the probe's group (it dies with it) and within three quarters of
+//!   the limit; `nvidia-smi` is looked up in the absolute folders of `PATH` only. A program
+//!   that wants the probe to die with it on SIGINT or SIGTERM installs
+//!   `markerspec_process::kill_children_on_signal()` (the command line tool does).
 //!
 //! A hang becomes [`UnknownReason::Timeout`], a crash [`UnknownReason::Crashed`] with the
 //! signal or exit code, unreadable output [`UnknownReason::Garbage`].
@@ -103,7 +120,8 @@
 //! configuration ([`Detector::memory_cache`], [`clear_memory_cache`]). A disk cache is optional
 //! ([`Detector::disk_cache`], [`default_cache_dir`]): one JSON file per configuration, in a
 //! folder created with mode 0700, files created 0600 and written atomically (temporary file,
-//! then rename). Its key holds the configuration, the library search path, the boot ID, the
+//! then rename). Its key holds the configuration, the library search path, the probe program,
+//! the `PATH` and the variables given to the probe (`CUDA_VISIBLE_DEVICES`, …), the boot ID, the
 //! contents of `/proc/driver/nvidia/version`, and the size, modification time and inode of
 //! every driver and library file detection could load (and of `/etc/ld.so.cache` and
 //! `nvidia-smi`), so a driver upgrade, an `ldconfig` run or a reboot invalidates it. Unknown
@@ -113,8 +131,9 @@
 //!
 //! A wrong fact installs a wrong wheel, so the cache must not be forgeable by another user.
 //! An entry is used only when its folder and file are owned by the current user, not writable by
-//! group or others, the file is a regular file reached without following a link, smaller than
-//! 1 MiB, and its schema and key match exactly. Anything else is ignored, said in
+//! group or others, every folder above it belongs to the user or root and is not writable by
+//! group or others unless sticky (as `/tmp` is), the file is a regular file reached without
+//! following a link, smaller than 1 MiB, and its schema and key match exactly. Anything else is ignored, said in
 //! [`Detection::notes`], and rewritten by this detection. (On Windows, where ownership is
 //! expressed by ACLs, only the schema and key are checked; the per-user cache folder is private
 //! by default.)
@@ -126,8 +145,9 @@
 //! # Safety
 //!
 //! This is the only crate of markerspec with `unsafe` code: the calls into the loaded libraries,
-//! and a few libc calls (process-group kill, `geteuid`, descriptor juggling in the probe). Each
-//! block is small and says why it is sound.
+//! and a few libc calls (`geteuid`, descriptor juggling in the probe). Each block is small and
+//! says why it is sound. Processes are started and killed by `markerspec-process`, which has no
+//! `unsafe` code.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -140,7 +160,6 @@ mod libs;
 mod loader;
 mod nvml;
 mod probe;
-mod process;
 mod report;
 mod rocm;
 mod smi;

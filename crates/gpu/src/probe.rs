@@ -3,9 +3,14 @@
 //! [`Detector::detect_in_process`](crate::Detector::detect_in_process).
 //!
 //! Protocol: the parent runs `PROGRAM --markerspec-gpu-probe CONFIG_JSON` with stdin closed and
-//! a minimal environment; the probe prints one JSON line, [`ProbeReply`], on stdout and exits 0.
-//! While it probes, its stdout descriptor points at stderr, so a library that prints cannot
-//! corrupt the reply.
+//! a minimal environment holding `MARKERSPEC_GPU_PROBE_TOKEN`, a token made for this one run
+//! that the configuration repeats; the probe prints one JSON line, [`ProbeReply`], on stdout and
+//! exits 0. While it probes, its stdout descriptor points at stderr, so a library that prints
+//! cannot corrupt the reply.
+//!
+//! The token marks the child: a marked process that reaches detection never starts another
+//! probe (see [`stop_if_probe_child`]), so a program that lacks the entry point cannot start a
+//! chain of copies of itself.
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -20,6 +25,17 @@ use crate::{libcuda, libs, nvml, rocm, smi};
 /// The hidden command-line flag that turns a program into the probe; see
 /// [`run_probe_if_requested`].
 pub const PROBE_FLAG: &str = "--markerspec-gpu-probe";
+
+/// The environment variable that marks a probe child and carries its run's token.
+pub(crate) const PROBE_TOKEN_VAR: &str = "MARKERSPEC_GPU_PROBE_TOKEN";
+
+/// What a marked child that reached detection writes on stderr before it exits with
+/// [`EXIT_NO_ENTRY_POINT`]: the parent reads it as [`UnknownReason::NoProbeEntryPoint`].
+pub(crate) const NO_ENTRY_POINT: &str = "markerspec-gpu: started as the GPU probe, but this program does not call \
+     run_probe_if_requested() first thing in main; stopping";
+
+/// The exit code that goes with [`NO_ENTRY_POINT`].
+pub(crate) const EXIT_NO_ENTRY_POINT: i32 = 3;
 
 /// Bumped when [`ProbeReply`] or [`ProbeConfig`] change incompatibly.
 pub(crate) const PROBE_SCHEMA: u32 = 1;
@@ -49,6 +65,11 @@ pub(crate) struct ProbeConfig {
     pub(crate) tool_timeout_ms: u64,
     /// Running in the probe child (not in the caller's process).
     pub(crate) in_child: bool,
+    /// The run's token, also in the child's `MARKERSPEC_GPU_PROBE_TOKEN`: proof that the
+    /// detection code started the child. Set just before a child is started, so it is never
+    /// part of a cache key.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub(crate) token: String,
     /// The `PATH` to search for `nvidia-smi`. Not sent: the child searches its own `PATH`,
     /// which the parent set to this value.
     #[serde(skip)]
@@ -73,6 +94,7 @@ impl Default for ProbeConfig {
             driver_version_file: None,
             tool_timeout_ms: 7_500,
             in_child: false,
+            token: String::new(),
             path_var: None,
         }
     }
@@ -229,9 +251,15 @@ pub(crate) fn valid_driver_version(text: &str) -> bool {
 /// {"markerspec_gpu_probe":1,"cuda":{"outcome":"detected","driver_version":"550.144.03",…},…}
 /// ```
 ///
-/// Exits 0 after printing a report, 2 when the arguments are wrong.
+/// Exits 0 after printing a report, 2 when the arguments are wrong or the program runs
+/// set-user-ID or set-group-ID (it loads the libraries its configuration names, which must not
+/// happen with privileges the caller does not have).
 #[must_use]
 pub fn probe_main() -> ExitCode {
+    if markerspec_process::is_set_id() {
+        eprintln!("markerspec-gpu-probe: refused: the program runs set-user-ID or set-group-ID");
+        return ExitCode::from(2);
+    }
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let args = match args.split_first() {
         Some((flag, rest)) if flag == PROBE_FLAG => rest,
@@ -240,13 +268,13 @@ pub fn probe_main() -> ExitCode {
     ExitCode::from(run_probe(args))
 }
 
-/// Turns the running program into the probe when its first argument is
-/// `--markerspec-gpu-probe`: probes, prints the report, and exits the process. Otherwise
-/// returns at once and does nothing.
+/// Turns the running program into the probe when [`Detector::detect`](crate::Detector::detect)
+/// started it as one: probes, prints the report, and exits the process. Otherwise returns at
+/// once and does nothing.
 ///
-/// A program that embeds this crate calls it first thing in `main`, so that
-/// [`Detector::detect`](crate::Detector::detect) can run the program itself as the probe child
-/// (its default when no `markerspec-gpu-probe` binary sits beside it):
+/// A program that embeds detection calls it first thing in `main` (`markerspec-env`
+/// re-exports it), because by default the detector runs the program itself as its isolated
+/// probe child when no `markerspec-gpu-probe` binary sits beside it:
 ///
 /// ```no_run
 /// fn main() {
@@ -255,16 +283,86 @@ pub fn probe_main() -> ExitCode {
 /// }
 /// ```
 ///
-/// Without this call, give the detector a probe program with
-/// [`Detector::probe_program`](crate::Detector::probe_program), or the default would run the
-/// program with an argument it does not understand (the detection then reports unknown).
+/// Without the call nothing runs away: the child is marked, stops as soon as it reaches
+/// detection, and the detection is [`UnknownReason::NoProbeEntryPoint`](crate::UnknownReason::NoProbeEntryPoint),
+/// whose message says how to fix it.
+///
+/// The request is the first argument `--markerspec-gpu-probe` **and** the run's token in the
+/// environment variable `MARKERSPEC_GPU_PROBE_TOKEN`, repeated in the configuration. A flag
+/// without the matching token (a caller that passes arguments through to the program, say),
+/// and any request while the program runs set-user-ID or set-group-ID, is refused: the process
+/// prints why and exits with code 2, without loading anything.
 #[allow(clippy::needless_doctest_main)] // the point of the example is where the call goes
 pub fn run_probe_if_requested() {
     let mut args = std::env::args_os().skip(1);
-    if args.next().is_some_and(|first| first == PROBE_FLAG) {
-        let rest: Vec<OsString> = args.collect();
-        std::process::exit(i32::from(run_probe(&rest)));
+    if args.next().is_none_or(|first| first != PROBE_FLAG) {
+        return;
     }
+    let rest: Vec<OsString> = args.collect();
+    if let Err(why) = check_request(&rest) {
+        eprintln!("markerspec-gpu-probe: refused: {why}");
+        std::process::exit(2);
+    }
+    std::process::exit(i32::from(run_probe(&rest)));
+}
+
+/// Whether a probe request through the hidden flag comes from the detection code.
+fn check_request(args: &[OsString]) -> Result<(), String> {
+    if markerspec_process::is_set_id() {
+        return Err("the program runs set-user-ID or set-group-ID".to_owned());
+    }
+    let token = std::env::var(PROBE_TOKEN_VAR).unwrap_or_default();
+    let [json] = args else {
+        return Err(format!("usage: PROGRAM {PROBE_FLAG} CONFIG_JSON"));
+    };
+    let sent = json
+        .to_str()
+        .and_then(|json| serde_json::from_str::<ProbeConfig>(json).ok())
+        .map(|cfg| cfg.token)
+        .unwrap_or_default();
+    if token.len() < 16 || sent != token {
+        return Err(format!(
+            "{PROBE_FLAG} is only accepted from markerspec's detection ({PROBE_TOKEN_VAR} is \
+             missing or does not match)"
+        ));
+    }
+    Ok(())
+}
+
+/// Called by the detector before it starts a probe. In a process marked as a probe child it
+/// never returns a request to start another: a child started with the probe flag (a program
+/// whose `main` lacks [`run_probe_if_requested`]) prints [`NO_ENTRY_POINT`] and exits at once;
+/// any other marked process gets `Err`, to be reported as
+/// [`UnknownReason::InsideProbe`](crate::UnknownReason::InsideProbe).
+pub(crate) fn stop_if_probe_child() -> Result<(), ()> {
+    if std::env::var_os(PROBE_TOKEN_VAR).is_none() {
+        return Ok(());
+    }
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|first| first == PROBE_FLAG)
+    {
+        eprintln!("{NO_ENTRY_POINT}");
+        std::process::exit(EXIT_NO_ENTRY_POINT);
+    }
+    Err(())
+}
+
+/// A token for one probe run: 128 bits from the standard library's randomly keyed hasher,
+/// the clock and the process id.
+pub(crate) fn new_token() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut out = String::new();
+    for round in 0u8..2 {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u8(round);
+        hasher.write_u32(std::process::id());
+        if let Ok(now) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+            hasher.write_u128(now.as_nanos());
+        }
+        out.push_str(&format!("{:016x}", hasher.finish()));
+    }
+    out
 }
 
 fn run_probe(args: &[OsString]) -> u8 {
@@ -374,6 +472,26 @@ mod tests {
         ] {
             assert!(!valid_driver_version(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn tokens_differ_per_run() {
+        let (a, b) = (new_token(), new_token());
+        assert_eq!(a.len(), 32);
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn a_request_without_the_matching_token_is_refused() {
+        // This test process has no token in its environment.
+        let cfg = ProbeConfig {
+            token: "0123456789abcdef0123456789abcdef".to_owned(),
+            ..ProbeConfig::default()
+        };
+        let json = OsString::from(serde_json::to_string(&cfg).unwrap());
+        let refused = check_request(&[json]).unwrap_err();
+        assert!(refused.contains(PROBE_TOKEN_VAR), "{refused}");
+        assert!(check_request(&[]).is_err());
     }
 
     #[test]

@@ -357,6 +357,16 @@ pub enum UnknownReason {
         /// One line per failed source.
         errors: Vec<String>,
     },
+    /// The program run as the probe does not act as one: it is the calling program itself
+    /// (no `markerspec-gpu-probe` beside it) and its `main` does not start with
+    /// `run_probe_if_requested()`. The probe child stopped at once instead of detecting again.
+    NoProbeEntryPoint {
+        /// The program that was run.
+        program: String,
+    },
+    /// Detection was asked for inside a probe child (a process marked by the detector that
+    /// started it), where a probe never starts another one.
+    InsideProbe,
 }
 
 impl fmt::Display for UnknownReason {
@@ -394,6 +404,17 @@ impl fmt::Display for UnknownReason {
                     errors.join("; ")
                 )
             }
+            UnknownReason::NoProbeEntryPoint { program } => write!(
+                f,
+                "`{program}` was run as the GPU probe but does not act as one: call \
+                 `markerspec_env::run_probe_if_requested()` (or `markerspec_gpu::…`) first \
+                 thing in its `main`, install `markerspec-gpu-probe` beside it, or name a \
+                 probe program with `Detector::probe_program`"
+            ),
+            UnknownReason::InsideProbe => f.write_str(
+                "detection was asked for inside the GPU probe child, which never starts \
+                 another probe",
+            ),
         }
     }
 }

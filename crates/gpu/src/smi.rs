@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use markerspec_process::{Error as RunError, Run, tail};
+
 use crate::probe::{Attempt, ProbeConfig, valid_driver_version};
-use crate::process::{self, Limits, Ran};
 use crate::report::{CudaReport, CudaVersion, Device, Libraries, Source};
 
 /// The query: one CSV line per GPU. `name` comes last because it is the only field that could
@@ -78,27 +79,17 @@ fn find(cfg: &ProbeConfig) -> Option<PathBuf> {
         .clone()
         .or_else(|| std::env::var_os("PATH"))
         .unwrap_or_default();
-    std::env::split_paths(&path)
-        .filter(|dir| dir.is_absolute())
-        .chain(if cfg!(windows) {
+    // The one PATH lookup (absolute folders only), then the driver's own folders on Windows.
+    markerspec_process::find_program(name.as_ref(), &path).or_else(|| {
+        if cfg!(windows) {
             crate::loader::driver_dirs()
+                .into_iter()
+                .map(|dir| dir.join(name))
+                .find(|candidate| markerspec_process::is_executable(candidate))
         } else {
-            Vec::new()
-        })
-        .map(|dir| dir.join(name))
-        .find(|candidate| is_executable(candidate))
-}
-
-#[cfg(unix)]
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
-    path.is_file()
+            None
+        }
+    })
 }
 
 enum Failure {
@@ -116,23 +107,24 @@ fn run(cfg: &ProbeConfig, program: &Path, args: &[&str]) -> Result<String, Failu
             command.env("PATH", path);
         }
     }
-    let limits = Limits {
-        timeout: Duration::from_millis(cfg.tool_timeout_ms),
-        stdout_cap: 256 * 1024,
-        stderr_cap: 16 * 1024,
-        own_group: !cfg.in_child,
-    };
-    match process::run(command, limits) {
-        Ran::SpawnFailed(error) => Err(Failure::Other(format!("could not run: {error}"))),
-        Ran::TimedOut => Err(Failure::Other(format!(
+    let mut run = Run::new(Duration::from_millis(cfg.tool_timeout_ms))
+        .stdout_cap(256 * 1024)
+        .stderr_cap(16 * 1024);
+    if cfg.in_child {
+        // In the probe child, the tool stays in the probe's group: when the detector kills
+        // that group (on its deadline, or after the probe exits), the tool's descendants go
+        // with it.
+        run = run.in_current_group();
+    }
+    match run.run(&mut command) {
+        Err(RunError::Spawn(error)) => Err(Failure::Other(format!("could not run: {error}"))),
+        Err(RunError::TimedOut { .. }) => Err(Failure::Other(format!(
             "timed out after {} ms",
             cfg.tool_timeout_ms
         ))),
-        Ran::Exited {
-            status,
-            stdout,
-            stderr,
-        } => {
+        Err(RunError::Wait(error)) => Err(Failure::Other(format!("waiting failed: {error}"))),
+        Ok(output) => {
+            let (status, stdout, stderr) = (output.status, output.stdout, output.stderr);
             let text = String::from_utf8_lossy(&stdout.bytes).into_owned();
             if status.success() && !stdout.truncated {
                 return Ok(text);
@@ -149,7 +141,7 @@ fn run(cfg: &ProbeConfig, program: &Path, args: &[&str]) -> Result<String, Failu
             } else {
                 format!("failed ({status})")
             };
-            let detail = process::tail(all.as_bytes(), 300);
+            let detail = tail(all.as_bytes(), 300);
             Err(Failure::Other(if detail.is_empty() {
                 why
             } else {

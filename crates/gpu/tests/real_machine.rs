@@ -63,20 +63,21 @@ fn the_probe_binary_alone_prints_one_report_line() {
     assert!(json["cuda"]["outcome"].is_string());
 }
 
-fn gpu_gate() -> bool {
+/// Fails an `--ignored` run that was not meant for this machine: a hardware test must not
+/// pass without having run.
+#[track_caller]
+fn gpu_gate() {
     let on = std::env::var_os("MARKERSPEC_TEST_REAL_GPU").is_some_and(|v| v == "1");
-    if !on {
-        eprintln!("skipped: set MARKERSPEC_TEST_REAL_GPU=1 on a machine with an NVIDIA GPU");
-    }
-    on
+    assert!(
+        on,
+        "not run: set MARKERSPEC_TEST_REAL_GPU=1 on a machine with an NVIDIA GPU"
+    );
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU and driver: MARKERSPEC_TEST_REAL_GPU=1 cargo test -p markerspec-gpu -- --ignored"]
 fn real_gpu_is_detected_through_nvml() {
-    if !gpu_gate() {
-        return;
-    }
+    gpu_gate();
     let detection = real().detect();
     eprintln!("{detection:#?}");
     let report = detection
@@ -104,9 +105,7 @@ fn real_gpu_is_detected_through_nvml() {
 #[test]
 #[ignore = "needs an NVIDIA GPU and driver: MARKERSPEC_TEST_REAL_GPU=1 cargo test -p markerspec-gpu -- --ignored"]
 fn real_gpu_sources_agree() {
-    if !gpu_gate() {
-        return;
-    }
+    gpu_gate();
     let by = |source| {
         let detection = real().sources([source]).optional_libraries(false).detect();
         detection

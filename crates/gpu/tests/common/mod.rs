@@ -75,10 +75,10 @@ fn remove_stale_folders() {
     }
 }
 
-fn build() -> Option<Fakes> {
+fn build() -> Result<Fakes, String> {
     remove_stale_folders();
-    if Command::new("cc").arg("--version").output().is_err() {
-        return None;
+    if let Err(error) = Command::new("cc").arg("--version").output() {
+        return Err(format!("no C compiler (`cc --version`: {error})"));
     }
     let dir =
         PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fakes-{}", std::process::id()));
@@ -122,11 +122,10 @@ fn build() -> Option<Fakes> {
             })
             .collect();
         for handle in handles {
-            if let Err(error) = handle.join().unwrap() {
-                panic!("{error}");
-            }
+            handle.join().unwrap()?;
         }
-    });
+        Ok::<(), String>(())
+    })?;
     std::fs::create_dir_all(&fakes.smi_dir).unwrap();
     let smi = fakes.smi_dir.join("nvidia-smi");
     std::fs::copy(source("nvidia-smi"), &smi).unwrap();
@@ -134,7 +133,7 @@ fn build() -> Option<Fakes> {
     std::fs::create_dir_all(&fakes.soname_dir).unwrap();
     std::fs::copy(&fakes.nvml, fakes.soname_dir.join("libnvidia-ml.so.1")).unwrap();
     std::fs::copy(&fakes.cuda, fakes.soname_dir.join("libcuda.so.1")).unwrap();
-    Some(fakes)
+    Ok(fakes)
 }
 
 #[cfg(unix)]
@@ -146,24 +145,25 @@ pub fn make_executable(path: &Path) {
 #[cfg(not(unix))]
 pub fn make_executable(_path: &Path) {}
 
-/// The fakes, or `None` (with a message) when there is no C compiler.
-pub fn fakes() -> Option<&'static Fakes> {
-    static FAKES: OnceLock<Option<Fakes>> = OnceLock::new();
-    let fakes = FAKES.get_or_init(build).as_ref();
-    if fakes.is_none() {
-        eprintln!("skipped: no `cc` on this machine, so the fake driver libraries cannot be built");
+/// The fakes, built once. A test that needs them fails when they cannot be built (no C
+/// compiler): it must never pass without having run. CI has a compiler.
+pub fn fakes() -> &'static Fakes {
+    static FAKES: OnceLock<Result<Fakes, String>> = OnceLock::new();
+    match FAKES.get_or_init(build) {
+        Ok(fakes) => fakes,
+        Err(error) => panic!(
+            "not run: the fake driver libraries could not be built ({error}); install a C \
+             compiler (`cc`) to run this test"
+        ),
     }
-    fakes
 }
 
-/// Gets the fakes or returns from the test.
+/// Gets the fakes; fails the test when they cannot be built (see [`fakes`]). The name is
+/// historical: nothing is skipped.
 #[macro_export]
 macro_rules! fakes_or_skip {
     () => {
-        match common::fakes() {
-            Some(fakes) => fakes,
-            None => return,
-        }
+        common::fakes()
     };
 }
 
