@@ -6,10 +6,10 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::cache;
-use crate::probe::{self, PROBE_FLAG, PROBE_SCHEMA, ProbeConfig, ProbeReply};
+use crate::cuda::{Source, smi};
+use crate::probe::{self, PROBE_FLAG, ProbeConfig, ProbeReply};
 use crate::process::{self, Limits, Ran};
-use crate::report::{CudaReport, Detection, Origin, Outcome, RocmReport, Source, UnknownReason};
-use crate::smi;
+use crate::report::{Detection, Origin, UnknownReason, VendorReport};
 
 /// The name of the probe binary this crate ships.
 pub const PROBE_BINARY: &str = "markerspec-gpu-probe";
@@ -35,10 +35,11 @@ const STDERR_CAP: usize = 64 * 1024;
 /// use markerspec_gpu::{Detector, Outcome};
 ///
 /// let detection = Detector::new().timeout(Duration::from_secs(5)).detect();
-/// match &detection.cuda {
-///     Outcome::Detected(report) => println!("CUDA {:?}", report.cuda_driver_version),
-///     Outcome::Absent { .. } => println!("no NVIDIA GPU"),
-///     Outcome::Unknown { reason } => println!("could not tell: {reason}"),
+/// match detection.cuda() {
+///     Some(Outcome::Detected(report)) => println!("CUDA {:?}", report.cuda_driver_version),
+///     Some(Outcome::Absent { .. }) => println!("no NVIDIA GPU"),
+///     Some(Outcome::Unknown { reason }) => println!("could not tell: {reason}"),
+///     _ => println!("not asked"),
 /// }
 /// ```
 ///
@@ -113,7 +114,8 @@ impl Detector {
     }
 
     /// Whether to look beyond the explicit paths: sonames through the system loader, the per-OS
-    /// folder lists, `nvidia-smi` on `PATH`, `/proc/driver/nvidia/version`, the KFD topology.
+    /// folder lists, `nvidia-smi` on `PATH`, `/proc/driver/nvidia/version`, `/opt/rocm`, the KFD
+    /// topology and device.
     /// Default `true`; with `false`, only what was given explicitly is used.
     #[must_use]
     pub fn search_system(mut self, search: bool) -> Self {
@@ -190,11 +192,27 @@ impl Detector {
         self
     }
 
-    /// The KFD topology folder to read GPU architectures from, instead of
+    /// The ROCm installation whose `.info/version` names the installed release, instead of
+    /// `/opt/rocm`. (The CLI passes `ROCM_PATH` here.)
+    #[must_use]
+    pub fn rocm_path(mut self, dir: impl AsRef<Path>) -> Self {
+        self.config.rocm_path = Some(absolute(dir));
+        self
+    }
+
+    /// The KFD topology folder to read GPU agents from, instead of
     /// `/sys/class/kfd/kfd/topology/nodes`.
     #[must_use]
     pub fn kfd_topology(mut self, dir: impl AsRef<Path>) -> Self {
         self.config.kfd_topology = Some(absolute(dir));
+        self
+    }
+
+    /// The KFD device to open to learn whether this user may use the AMD GPUs, instead of
+    /// `/dev/kfd`.
+    #[must_use]
+    pub fn kfd_device(mut self, path: impl AsRef<Path>) -> Self {
+        self.config.kfd_device = Some(absolute(path));
         self
     }
 
@@ -249,11 +267,11 @@ impl Detector {
     }
 
     /// Detects in a child process: the probe loads the driver libraries there, so a driver that
-    /// hangs or crashes yields [`Outcome::Unknown`] and the caller lives on. The child gets
+    /// hangs or crashes yields [`Outcome::Unknown`](crate::Outcome::Unknown) and the caller lives on. The child gets
     /// stdin closed, a minimal environment, `/` as its working folder and capped output, and it
     /// is killed (with everything it started) when the time limit passes.
     ///
-    /// Never fails: every failure is an [`Outcome::Unknown`] with its reason.
+    /// Never fails: every failure is an [`Outcome::Unknown`](crate::Outcome::Unknown) with its reason.
     #[must_use]
     pub fn detect(&self) -> Detection {
         self.cached(Mode::Child)
@@ -327,35 +345,20 @@ impl Detector {
                 return detection;
             }
         }
-        let (cuda, rocm, origin) = match mode {
+        let (vendors, origin) = match mode {
             Mode::Child => match self.run_child(&cfg) {
-                Ok((cuda, rocm)) => (cuda, rocm, Origin::Probe),
-                Err(reason) => {
-                    let rocm = if cfg.rocm {
-                        Outcome::Unknown {
-                            reason: reason.clone(),
-                        }
-                    } else {
-                        probe::rocm_not_probed()
-                    };
-                    (Outcome::Unknown { reason }, rocm, Origin::Probe)
-                }
+                Ok(vendors) => (vendors, Origin::Probe),
+                Err(reason) => (probe::all_unknown(&cfg, &reason), Origin::Probe),
             },
-            Mode::InProcess => {
-                let (cuda, rocm) = probe::probe_all(&cfg);
-                (cuda, rocm, Origin::InProcess)
-            }
+            Mode::InProcess => (probe::probe_all(&cfg), Origin::InProcess),
         };
         let mut detection = Detection {
-            cuda,
-            rocm,
+            vendors,
             origin,
             notes: Vec::new(),
         };
         if let Some((dir, key)) = &disk {
-            let unknown = detection.cuda.unknown_reason().is_some()
-                || detection.rocm.unknown_reason().is_some();
-            if !unknown {
+            if !detection.has_unknown() {
                 cache::store(dir, key, &detection, &mut notes);
             }
         }
@@ -375,10 +378,7 @@ impl Detector {
         Ok(if sibling.is_file() { sibling } else { exe })
     }
 
-    fn run_child(
-        &self,
-        cfg: &ProbeConfig,
-    ) -> Result<(Outcome<CudaReport>, Outcome<RocmReport>), UnknownReason> {
+    fn run_child(&self, cfg: &ProbeConfig) -> Result<Vec<VendorReport>, UnknownReason> {
         let program = self.program()?;
         let garbage = |detail: String| UnknownReason::Garbage { detail };
         let json = serde_json::to_string(cfg)
@@ -424,7 +424,7 @@ fn interpret(
     ran: Ran,
     timeout: Duration,
     program: &Path,
-) -> Result<(Outcome<CudaReport>, Outcome<RocmReport>), UnknownReason> {
+) -> Result<Vec<VendorReport>, UnknownReason> {
     let (status, stdout, stderr) = match ran {
         Ran::SpawnFailed(error) => {
             return Err(UnknownReason::Spawn {
@@ -464,19 +464,8 @@ fn interpret(
         .rev()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("");
-    let reply: ProbeReply = serde_json::from_str(line).map_err(|e| {
-        garbage(format!(
-            "not a probe report ({e}): {:?}",
-            process::tail(line.as_bytes(), 200)
-        ))
-    })?;
-    if reply.markerspec_gpu_probe != PROBE_SCHEMA {
-        return Err(garbage(format!(
-            "the probe speaks schema {}, not {PROBE_SCHEMA}",
-            reply.markerspec_gpu_probe
-        )));
-    }
-    Ok((reply.cuda, reply.rocm))
+    ProbeReply::decode(line)
+        .map_err(|e| garbage(format!("{e}: {:?}", process::tail(line.as_bytes(), 200))))
 }
 
 /// Detects with the defaults: `Detector::new().detect()`.

@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use crate::probe::{Attempt, ProbeConfig, valid_driver_version};
+use super::{Attempt, valid_driver_version};
+use super::{CudaReport, CudaVersion, Device, Libraries, Source};
+use crate::probe::ProbeConfig;
 use crate::process::{self, Limits, Ran};
-use crate::report::{CudaReport, CudaVersion, Device, Libraries, Source};
 
 /// The query: one CSV line per GPU. `name` comes last because it is the only field that could
 /// hold a comma.
@@ -56,7 +57,7 @@ pub(crate) fn probe(cfg: &ProbeConfig) -> Attempt {
             report.notes.push(format!("nvidia-smi: {e}"));
         }
     }
-    Attempt::Found(report)
+    Attempt::Found(Box::new(report))
 }
 
 fn find(cfg: &ProbeConfig) -> Option<PathBuf> {
