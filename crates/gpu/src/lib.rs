@@ -64,8 +64,10 @@
 //!    "not installed" into [`Outcome::Absent`] and a failure into [`Outcome::Unknown`] or a
 //!    part of its report that says so, and keeps each `unsafe` block small with a
 //!    `// SAFETY:` comment;
-//! 2. a `Vendor::Xpu` variant (its `gpu_backends` name) and a `VendorReport::Xpu` variant, and
-//!    an arm in `probe.rs`'s `wanted` and `probe_vendor`;
+//! 2. a `Vendor::Xpu` variant (its `gpu_backends` name, last in [`Vendor::ALL`]) and a
+//!    `VendorReport::Xpu` variant; the matches to extend have no catch-all arm, so the compiler
+//!    lists them (`probe.rs`'s `wanted` and `probe_vendor`, [`VendorReport`]'s accessors, a
+//!    `Detection::xpu()` beside [`Detection::cuda`]);
 //! 3. its settings in `ProbeConfig` and [`Detector`] builder methods (explicit paths; nothing
 //!    read from the environment), its library sonames as a `Spec` in `loader.rs`, and its
 //!    library files in the disk-cache key;
