@@ -193,7 +193,7 @@ impl Detector {
     }
 
     /// The ROCm installation whose `.info/version` names the installed release, instead of
-    /// `/opt/rocm`. (The CLI passes `ROCM_PATH` here.)
+    /// `/opt/rocm`. (`markerspec-env` passes `ROCM_PATH` here.)
     #[must_use]
     pub fn rocm_path(mut self, dir: impl AsRef<Path>) -> Self {
         self.config.rocm_path = Some(absolute(dir));
@@ -267,11 +267,13 @@ impl Detector {
     }
 
     /// Detects in a child process: the probe loads the driver libraries there, so a driver that
-    /// hangs or crashes yields [`Outcome::Unknown`](crate::Outcome::Unknown) and the caller lives on. The child gets
-    /// stdin closed, a minimal environment, `/` as its working folder and capped output, and it
-    /// is killed (with everything it started) when the time limit passes.
+    /// hangs or crashes yields [`Outcome::Unknown`](crate::Outcome::Unknown) and the caller
+    /// lives on. The child gets stdin closed, a minimal environment, `/` as its working folder
+    /// and capped output, and it is killed (with everything it started) when the time limit
+    /// passes.
     ///
-    /// Never fails: every failure is an [`Outcome::Unknown`](crate::Outcome::Unknown) with its reason.
+    /// Never fails: every failure is an [`Outcome::Unknown`](crate::Outcome::Unknown) with its
+    /// reason, for every vendor asked for.
     #[must_use]
     pub fn detect(&self) -> Detection {
         self.cached(Mode::Child)
