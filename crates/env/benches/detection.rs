@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group};
 use markerspec_env::{
-    CudaProvider, DetectOptions, EnvironmentProvider, GPU_FIELDS, HostProvider, PythonProvider,
+    DetectOptions, EnvironmentProvider, GPU_FIELDS, GpuProvider, HostProvider, PythonProvider,
     fact_fields,
 };
 use markerspec_gpu::Detector;
@@ -34,7 +34,7 @@ fn warm(c: &mut Criterion) {
     group.bench_function("all-layers", |b| {
         b.iter(|| layers.provide(std::hint::black_box(fact_fields())).unwrap())
     });
-    let cuda = CudaProvider::new();
+    let cuda = GpuProvider::new();
     cuda.provide(gpu_fields()).unwrap();
     group.bench_function("cuda", |b| {
         b.iter(|| cuda.provide(std::hint::black_box(gpu_fields())).unwrap())
@@ -54,11 +54,11 @@ fn cold(c: &mut Criterion) {
         .memory_cache(false)
         .library_path_var(&empty)
         .path_var(&empty);
-    let in_child = CudaProvider::with_detector(detector.clone());
+    let in_child = GpuProvider::with_detector(detector.clone());
     group.bench_function("cuda-no-libraries-child", |b| {
         b.iter(|| in_child.provide(gpu_fields()).unwrap())
     });
-    let in_process = CudaProvider::with_detector(detector).in_process(true);
+    let in_process = GpuProvider::with_detector(detector).in_process(true);
     group.bench_function("cuda-no-libraries-in-process", |b| {
         b.iter(|| in_process.provide(gpu_fields()).unwrap())
     });

@@ -1,4 +1,4 @@
-//! The standard stack: host, python, cuda, no wheel context, overrides.
+//! The standard stack: host, python, gpu, no wheel context, overrides.
 
 use std::ffi::OsString;
 use std::time::Duration;
@@ -6,7 +6,7 @@ use std::time::Duration;
 use markerspec_pep508::FieldSet;
 
 use crate::facts::{Facts, Provenance, variant_fields};
-use crate::gpu::{CudaProvider, GPU_FIELDS};
+use crate::gpu::{GPU_FIELDS, GpuProvider};
 use crate::host::HostProvider;
 use crate::overrides::{Overrides, process_is_setid};
 use crate::provider::{EnvironmentProvider, Layers, ProviderError};
@@ -57,7 +57,7 @@ impl DetectOptions {
             .map(|(_, v)| v)
     }
 
-    /// The layers: [`HostProvider`], [`PythonProvider`], [`CudaProvider`] (or, without GPU
+    /// The layers: [`HostProvider`], [`PythonProvider`], [`GpuProvider`] (or, without GPU
     /// detection, Unknown GPU fields), Absent variant fields (no wheel is being installed), then
     /// the [`Overrides`] from the variables (ignored under set-ID execution).
     pub fn layers(&self) -> Layers {
@@ -77,13 +77,13 @@ impl DetectOptions {
         };
         let layers = if self.gpu {
             layers.with(
-                CudaProvider::new()
+                GpuProvider::new()
                     .timeout(self.timeout)
                     .vars(self.vars.iter().cloned()),
             )
         } else {
             layers.with(Fixed::unknown(
-                "cuda",
+                "gpu",
                 GPU_FIELDS.into_iter().collect(),
                 "GPU detection was turned off (--no-gpu)",
             ))

@@ -44,7 +44,8 @@ impl Provenance {
         self
     }
 
-    /// The layer (provider name): `host`, `python`, `cuda`, `fixture`, `override`, …
+    /// The layer: the provider's name (`host`, `python`, `gpu`, `fixture`, `override`, …), or
+    /// for the GPU provider's vendor fields the stack that answered (`cuda`, `rocm`).
     pub fn layer(&self) -> &str {
         &self.layer
     }

@@ -48,8 +48,8 @@
 //! - [`PythonProvider`]: one run of a Python interpreter with an embedded probe script, for
 //!   every standard field, `sys_abi_features`, `python_abi_tag`, `interpreter_arch` and the C
 //!   library the interpreter runs on;
-//! - [`CudaProvider`]: the GPU fields, from `markerspec-gpu`'s isolated NVIDIA probe and from
-//!   the AMD kernel driver's files;
+//! - [`GpuProvider`]: the GPU fields, from `markerspec-gpu`'s isolated probe of each vendor's
+//!   stack (NVIDIA's CUDA, AMD's ROCm), with provenance layers named after the stack;
 //! - [`FixtureProvider`]: fixed environments from SPEC §11 documents, including the built-in
 //!   fixtures of `spec/environments/` ([`FIXTURES`]);
 //! - [`Overrides`]: the `MARKERSPEC_<FIELD>` variables and `CONDA_OVERRIDE_CUDA`.
@@ -68,7 +68,7 @@
 //!
 //! [`Layers`] stacks providers: later layers replace earlier values field by field, the override
 //! variables apply last (SPEC §10.1), and every requested field no layer answered is Unknown.
-//! [`DetectOptions::layers`] is the standard stack: host, python, cuda, the (Absent) variant
+//! [`DetectOptions::layers`] is the standard stack: host, python, gpu, the (Absent) variant
 //! fields, overrides. A layer added with [`Layers::with_optional`] that fails leaves its fields
 //! Unknown with the error as the reason, instead of failing the detection; the default
 //! `python3` is such a layer, since SPEC §8 answers "no interpreter" with Unknown.
@@ -118,7 +118,9 @@ mod values;
 pub use detect::{DetectOptions, NoWheelContext};
 pub use facts::{Fact, Facts, Provenance, fact_fields, variant_fields};
 pub use fixture::{FIXTURES, FixtureProvider, fixture_names};
-pub use gpu::{CudaProvider, GPU_FIELDS};
+#[allow(deprecated)]
+pub use gpu::CudaProvider;
+pub use gpu::{GPU_FIELDS, GpuProvider};
 pub use host::HostProvider;
 pub use overrides::{CONDA_OVERRIDE_CUDA, Overrides, override_variable, process_is_setid};
 pub use provider::{EnvironmentProvider, Layers, ProviderError, ProviderErrorKind};

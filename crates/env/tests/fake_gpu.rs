@@ -1,4 +1,4 @@
-//! The cuda provider against `markerspec-gpu`'s fake driver libraries (built from
+//! The GPU provider against `markerspec-gpu`'s fake driver libraries (built from
 //! `crates/gpu/tests/fake/*.c` with the system C compiler), detecting in process: the real
 //! loading code and the real mapping, without a GPU.
 
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use markerspec_env::{CudaProvider, EnvironmentProvider, Facts, fact_fields};
+use markerspec_env::{EnvironmentProvider, Facts, GpuProvider, fact_fields};
 use markerspec_gpu::Detector;
 use markerspec_pep508::{EnvValue, Field};
 
@@ -17,6 +17,7 @@ struct Fakes {
     nvml_zero: PathBuf,
     cudnn: PathBuf,
     nccl: PathBuf,
+    hip: PathBuf,
 }
 
 fn compile(dir: &Path, source: &str, out: &str, defines: &[&str]) -> Option<PathBuf> {
@@ -53,6 +54,7 @@ fn fakes() -> &'static Fakes {
                 )?,
                 cudnn: compile(&dir, "libs.c", "cudnn/libcudnn.so.9", &["-DFAKE_CUDNN"])?,
                 nccl: compile(&dir, "libs.c", "nccl/libnccl.so.2", &["-DFAKE_NCCL"])?,
+                hip: compile(&dir, "libs.c", "hip/libamdhip64.so", &["-DFAKE_HIP"])?,
             })
         })
         .as_ref();
@@ -61,15 +63,13 @@ fn fakes() -> &'static Fakes {
     )
 }
 
-/// A hermetic detector: only the given libraries, in process, no cache, no ROCm probe.
+/// A hermetic detector: only the given libraries, in process, no cache. The ROCm files are the
+/// provider's, which [`provide`] points at a folder that does not exist.
 fn detector() -> Detector {
-    Detector::new()
-        .search_system(false)
-        .memory_cache(false)
-        .rocm(false)
+    Detector::new().search_system(false).memory_cache(false)
 }
 
-fn provide(provider: CudaProvider) -> Facts {
+fn provide(provider: GpuProvider) -> Facts {
     let none = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-such-folder");
     provider
         .in_process(true)
@@ -86,7 +86,7 @@ fn set(items: &[&str]) -> Option<EnvValue> {
 #[test]
 fn a_two_gpu_box_with_cudnn_and_nccl() {
     let f = fakes();
-    let facts = provide(CudaProvider::with_detector(
+    let facts = provide(GpuProvider::with_detector(
         detector()
             .nvml_library(&f.nvml)
             .cudnn_library(&f.cudnn)
@@ -107,13 +107,19 @@ fn a_two_gpu_box_with_cudnn_and_nccl() {
     assert_eq!(facts.value(Field::RocmGpuArchs), Some(&EnvValue::Absent));
     let p = &facts.get(Field::CudaVersion).unwrap().provenance;
     assert_eq!((p.layer(), p.method()), ("cuda", "nvml"));
+    let p = &facts.get(Field::NcclVersion).unwrap().provenance;
+    assert_eq!((p.layer(), p.method()), ("cuda", "NCCL"));
+    let p = &facts.get(Field::RocmVersion).unwrap().provenance;
+    assert_eq!(p.layer(), "rocm", "AMD facts are recorded under ROCm: {p}");
+    let p = &facts.get(Field::GpuBackends).unwrap().provenance;
+    assert_eq!((p.layer(), p.method()), ("gpu", "probe"));
 }
 
 #[test]
 fn a_library_that_loads_but_cannot_tell_is_unknown() {
     let f = fakes();
     // The NCCL fake has no `cudnnGetVersion`.
-    let facts = provide(CudaProvider::with_detector(
+    let facts = provide(GpuProvider::with_detector(
         detector().nvml_library(&f.nvml).cudnn_library(&f.nccl),
     ));
     let cudnn = facts.get(Field::CudnnVersion).unwrap();
@@ -132,7 +138,7 @@ fn a_library_that_loads_but_cannot_tell_is_unknown() {
 #[test]
 fn zero_devices_keep_the_driver_facts() {
     let f = fakes();
-    let facts = provide(CudaProvider::with_detector(
+    let facts = provide(GpuProvider::with_detector(
         detector().nvml_library(&f.nvml_zero),
     ));
     assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Absent));
@@ -147,7 +153,7 @@ fn zero_devices_keep_the_driver_facts() {
 fn visible_devices_select_by_uuid_or_hide_everything() {
     let f = fakes();
     let facts = provide(
-        CudaProvider::with_detector(detector().nvml_library(&f.nvml))
+        GpuProvider::with_detector(detector().nvml_library(&f.nvml))
             .vars([("CUDA_VISIBLE_DEVICES", "GPU-00000001")]),
     );
     assert_eq!(
@@ -157,7 +163,7 @@ fn visible_devices_select_by_uuid_or_hide_everything() {
     assert_eq!(facts.string(Field::CudaComputeCapability), Some("9.0"));
 
     let facts = provide(
-        CudaProvider::with_detector(detector().nvml_library(&f.nvml))
+        GpuProvider::with_detector(detector().nvml_library(&f.nvml))
             .vars([("CUDA_VISIBLE_DEVICES", "")]),
     );
     assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Absent));
@@ -166,10 +172,144 @@ fn visible_devices_select_by_uuid_or_hide_everything() {
 
 #[test]
 fn no_driver_at_all_is_absent() {
-    let facts = provide(CudaProvider::with_detector(
+    let facts = provide(GpuProvider::with_detector(
         detector().nvml_library("/nonexistent/libnvidia-ml.so.1"),
     ));
     for field in markerspec_env::GPU_FIELDS {
         assert_eq!(facts.value(field), Some(&EnvValue::Absent), "{field}");
     }
+}
+
+/// A fake KFD topology, ROCm installation and device under one fresh folder.
+fn rocm_tree(name: &str, nodes: &[(&str, &str)], release: Option<&str>) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("env-rocm-{}", std::process::id()))
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    for (node, properties) in nodes {
+        let node = dir.join("topology").join(node);
+        std::fs::create_dir_all(&node).unwrap();
+        std::fs::write(node.join("properties"), properties).unwrap();
+    }
+    std::fs::create_dir_all(dir.join("rocm/.info")).unwrap();
+    if let Some(release) = release {
+        std::fs::write(dir.join("rocm/.info/version"), release).unwrap();
+    }
+    // A regular file stands in for /dev/kfd: it opens for reading and writing.
+    std::fs::write(dir.join("kfd"), "").unwrap();
+    dir
+}
+
+fn rocm_provider(dir: &Path, detector: Detector) -> Facts {
+    GpuProvider::with_detector(detector)
+        .in_process(true)
+        .kfd_topology(dir.join("topology"))
+        .kfd_device(dir.join("kfd"))
+        .rocm_path(dir.join("rocm"))
+        .provide(fact_fields())
+        .unwrap()
+}
+
+#[test]
+fn a_rocm_machine_is_read_by_the_probe_and_recorded_under_rocm() {
+    let dir = rocm_tree(
+        "machine",
+        &[
+            ("0", "cpu_cores_count 16\ngfx_target_version 0\n"),
+            ("1", "gfx_target_version 90010\nunique_id 1\n"),
+            ("2", "gfx_target_version 90402\nunique_id 2\n"),
+        ],
+        Some("6.3.1-48\n"),
+    );
+    let facts = rocm_provider(&dir, detector());
+    assert_eq!(facts.value(Field::GpuBackends), set(&["rocm"]).as_ref());
+    assert_eq!(facts.string(Field::RocmVersion), Some("6.3.1"));
+    assert_eq!(
+        facts.value(Field::RocmGpuArchs),
+        set(&["gfx90a", "gfx942"]).as_ref()
+    );
+    let version = &facts.get(Field::RocmVersion).unwrap().provenance;
+    assert_eq!(
+        version.to_string(),
+        format!("rocm ({})", dir.join("rocm/.info/version").display())
+    );
+    let archs = &facts.get(Field::RocmGpuArchs).unwrap().provenance;
+    assert_eq!(
+        (archs.layer(), archs.method()),
+        ("rocm", dir.join("topology").to_str().unwrap())
+    );
+    // The visibility variables apply to the probe's agent list.
+    let facts = GpuProvider::with_detector(detector())
+        .in_process(true)
+        .kfd_topology(dir.join("topology"))
+        .kfd_device(dir.join("kfd"))
+        .rocm_path(dir.join("rocm"))
+        .vars([("ROCR_VISIBLE_DEVICES", "GPU-2")])
+        .provide(fact_fields())
+        .unwrap();
+    assert_eq!(facts.value(Field::RocmGpuArchs), set(&["gfx942"]).as_ref());
+    // No access to the device: the archs stay, `rocm` is not a usable backend.
+    let facts = GpuProvider::with_detector(detector())
+        .in_process(true)
+        .kfd_topology(dir.join("topology"))
+        .kfd_device(dir.join("no-such-device"))
+        .rocm_path(dir.join("rocm"))
+        .provide(fact_fields())
+        .unwrap();
+    assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Absent));
+    let why = facts
+        .get(Field::GpuBackends)
+        .unwrap()
+        .provenance
+        .detail()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(why.contains("cannot be opened"), "{why}");
+    assert_eq!(
+        facts.value(Field::RocmGpuArchs),
+        set(&["gfx90a", "gfx942"]).as_ref()
+    );
+}
+
+#[test]
+fn the_hip_runtime_answers_without_a_release_file() {
+    let f = fakes();
+    let dir = rocm_tree("hip-only", &[], None);
+    let facts = rocm_provider(&dir, detector().hip_library(&f.hip));
+    let version = facts.get(Field::RocmVersion).unwrap();
+    assert_eq!(version.value, EnvValue::String("6.2".into()));
+    assert_eq!(
+        (version.provenance.layer(), version.provenance.method()),
+        ("rocm", "hipRuntimeGetVersion")
+    );
+    assert_eq!(facts.value(Field::RocmGpuArchs), Some(&EnvValue::Absent));
+    assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Absent));
+}
+
+#[test]
+fn an_unreadable_rocm_file_is_unknown_never_absent() {
+    let dir = rocm_tree(
+        "unreadable",
+        &[("1", "simd_count 4\n")],
+        Some("not a version\n"),
+    );
+    let facts = rocm_provider(&dir, detector());
+    let version = facts.get(Field::RocmVersion).unwrap();
+    assert_eq!(version.value, EnvValue::Unknown);
+    assert_eq!(
+        version.provenance.detail(),
+        Some("no version on its first line")
+    );
+    let archs = facts.get(Field::RocmGpuArchs).unwrap();
+    assert_eq!(archs.value, EnvValue::Unknown);
+    assert!(
+        archs
+            .provenance
+            .detail()
+            .unwrap()
+            .ends_with("no readable gfx_target_version"),
+        "{}",
+        archs.provenance
+    );
+    assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Unknown));
 }

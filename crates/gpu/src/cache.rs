@@ -19,10 +19,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::loader::{self, Spec};
 use crate::probe::ProbeConfig;
-use crate::report::{CudaReport, Detection, Origin, Outcome, RocmReport};
+use crate::report::{Detection, Origin, VendorReport};
 
-/// Bumped when [`Entry`] or the key change.
-const DISK_SCHEMA: u32 = 1;
+/// Bumped when [`Entry`] or the key change. 2: one report per vendor (1 had fixed `cuda` and
+/// `rocm` keys). The schema is part of the file name, so an entry of another schema is never
+/// even opened: a miss, not an error.
+const DISK_SCHEMA: u32 = 2;
 /// No entry is larger than this; a larger file is not ours.
 const MAX_ENTRY_BYTES: u64 = 1024 * 1024;
 
@@ -244,9 +246,15 @@ fn entry_path(dir: &Path, key: &DiskKey) -> PathBuf {
 struct Entry {
     schema: u32,
     key: String,
-    cuda: Outcome<CudaReport>,
-    rocm: Outcome<RocmReport>,
+    vendors: Vec<VendorReport>,
     notes: Vec<String>,
+}
+
+/// Just the schema number of an entry, read before the rest so that an entry of another schema
+/// is a plain miss whatever its shape.
+#[derive(Deserialize)]
+struct EntrySchema {
+    schema: u32,
 }
 
 /// Reads a valid entry, or says why there is none in `notes` (nothing when there simply is no
@@ -271,6 +279,13 @@ pub(crate) fn load(dir: &Path, key: &DiskKey, notes: &mut Vec<String>) -> Option
             return None;
         }
     };
+    match serde_json::from_slice::<EntrySchema>(&bytes) {
+        Ok(EntrySchema { schema }) if schema != DISK_SCHEMA => {
+            ignore(notes, &format!("schema {schema} is not {DISK_SCHEMA}"));
+            return None;
+        }
+        _ => {}
+    }
     let entry: Entry = match serde_json::from_slice(&bytes) {
         Ok(entry) => entry,
         Err(error) => {
@@ -278,13 +293,6 @@ pub(crate) fn load(dir: &Path, key: &DiskKey, notes: &mut Vec<String>) -> Option
             return None;
         }
     };
-    if entry.schema != DISK_SCHEMA {
-        ignore(
-            notes,
-            &format!("schema {} is not {DISK_SCHEMA}", entry.schema),
-        );
-        return None;
-    }
     if entry.key != key.full {
         ignore(
             notes,
@@ -293,8 +301,7 @@ pub(crate) fn load(dir: &Path, key: &DiskKey, notes: &mut Vec<String>) -> Option
         return None;
     }
     Some(Detection {
-        cuda: entry.cuda,
-        rocm: entry.rocm,
+        vendors: entry.vendors,
         origin: Origin::DiskCache,
         notes: entry.notes,
     })
@@ -306,8 +313,7 @@ pub(crate) fn store(dir: &Path, key: &DiskKey, detection: &Detection, notes: &mu
     let entry = Entry {
         schema: DISK_SCHEMA,
         key: key.full.clone(),
-        cuda: detection.cuda.clone(),
-        rocm: detection.rocm.clone(),
+        vendors: detection.vendors.clone(),
         notes: detection.notes.clone(),
     };
     if let Err(error) = create_dir(dir).and_then(|()| write_entry(&entry_path(dir, key), &entry)) {

@@ -8,11 +8,9 @@ use std::time::Duration;
 use crate::cache;
 use markerspec_process::{Error as RunError, Output, Run, tail};
 
-use crate::probe::{
-    self, NO_ENTRY_POINT, PROBE_FLAG, PROBE_SCHEMA, PROBE_TOKEN_VAR, ProbeConfig, ProbeReply,
-};
-use crate::report::{CudaReport, Detection, Origin, Outcome, RocmReport, Source, UnknownReason};
-use crate::smi;
+use crate::cuda::{Source, smi};
+use crate::probe::{self, NO_ENTRY_POINT, PROBE_FLAG, PROBE_TOKEN_VAR, ProbeConfig, ProbeReply};
+use crate::report::{Detection, Origin, UnknownReason, VendorReport};
 
 /// The name of the probe binary this crate ships.
 pub const PROBE_BINARY: &str = "markerspec-gpu-probe";
@@ -38,10 +36,11 @@ const STDERR_CAP: usize = 64 * 1024;
 /// use markerspec_gpu::{Detector, Outcome};
 ///
 /// let detection = Detector::new().timeout(Duration::from_secs(5)).detect();
-/// match &detection.cuda {
-///     Outcome::Detected(report) => println!("CUDA {:?}", report.cuda_driver_version),
-///     Outcome::Absent { .. } => println!("no NVIDIA GPU"),
-///     Outcome::Unknown { reason } => println!("could not tell: {reason}"),
+/// match detection.cuda() {
+///     Some(Outcome::Detected(report)) => println!("CUDA {:?}", report.cuda_driver_version),
+///     Some(Outcome::Absent { .. }) => println!("no NVIDIA GPU"),
+///     Some(Outcome::Unknown { reason }) => println!("could not tell: {reason}"),
+///     _ => println!("not asked"),
 /// }
 /// ```
 ///
@@ -118,7 +117,8 @@ impl Detector {
     }
 
     /// Whether to look beyond the explicit paths: sonames through the system loader, the per-OS
-    /// folder lists, `nvidia-smi` on `PATH`, `/proc/driver/nvidia/version`, the KFD topology.
+    /// folder lists, `nvidia-smi` on `PATH`, `/proc/driver/nvidia/version`, `/opt/rocm`, the KFD
+    /// topology and device.
     /// Default `true`; with `false`, only what was given explicitly is used.
     #[must_use]
     pub fn search_system(mut self, search: bool) -> Self {
@@ -195,11 +195,27 @@ impl Detector {
         self
     }
 
-    /// The KFD topology folder to read GPU architectures from, instead of
+    /// The ROCm installation whose `.info/version` names the installed release, instead of
+    /// `/opt/rocm`. (`markerspec-env` passes `ROCM_PATH` here.)
+    #[must_use]
+    pub fn rocm_path(mut self, dir: impl AsRef<Path>) -> Self {
+        self.config.rocm_path = Some(absolute(dir));
+        self
+    }
+
+    /// The KFD topology folder to read GPU agents from, instead of
     /// `/sys/class/kfd/kfd/topology/nodes`.
     #[must_use]
     pub fn kfd_topology(mut self, dir: impl AsRef<Path>) -> Self {
         self.config.kfd_topology = Some(absolute(dir));
+        self
+    }
+
+    /// The KFD device to open to learn whether this user may use the AMD GPUs, instead of
+    /// `/dev/kfd`.
+    #[must_use]
+    pub fn kfd_device(mut self, path: impl AsRef<Path>) -> Self {
+        self.config.kfd_device = Some(absolute(path));
         self
     }
 
@@ -254,11 +270,13 @@ impl Detector {
     }
 
     /// Detects in a child process: the probe loads the driver libraries there, so a driver that
-    /// hangs or crashes yields [`Outcome::Unknown`] and the caller lives on. The child gets
-    /// stdin closed, a minimal environment, `/` as its working folder and capped output, and it
-    /// is killed (with everything it started) when the time limit passes.
+    /// hangs or crashes yields [`Outcome::Unknown`](crate::Outcome::Unknown) and the caller
+    /// lives on. The child gets stdin closed, a minimal environment, `/` as its working folder
+    /// and capped output, and it is killed (with everything it started) when the time limit
+    /// passes.
     ///
-    /// Never fails: every failure is an [`Outcome::Unknown`] with its reason.
+    /// Never fails: every failure is an [`Outcome::Unknown`](crate::Outcome::Unknown) with its
+    /// reason, for every vendor asked for.
     ///
     /// Never recursive: in a process that is itself a probe child (marked by the detector
     /// that started it), nothing is started. A child that was run as the probe but reached
@@ -275,16 +293,8 @@ impl Detector {
     }
 
     fn unknown_detection(&self, reason: UnknownReason, origin: Origin) -> Detection {
-        let rocm = if self.config.rocm {
-            Outcome::Unknown {
-                reason: reason.clone(),
-            }
-        } else {
-            probe::rocm_not_probed()
-        };
         Detection {
-            cuda: Outcome::Unknown { reason },
-            rocm,
+            vendors: probe::all_unknown(&self.probe_config(true), &reason),
             origin,
             notes: Vec::new(),
         }
@@ -365,35 +375,20 @@ impl Detector {
                 return detection;
             }
         }
-        let (cuda, rocm, origin) = match mode {
+        let (vendors, origin) = match mode {
             Mode::Child => match self.run_child(&cfg) {
-                Ok((cuda, rocm)) => (cuda, rocm, Origin::Probe),
-                Err(reason) => {
-                    let rocm = if cfg.rocm {
-                        Outcome::Unknown {
-                            reason: reason.clone(),
-                        }
-                    } else {
-                        probe::rocm_not_probed()
-                    };
-                    (Outcome::Unknown { reason }, rocm, Origin::Probe)
-                }
+                Ok(vendors) => (vendors, Origin::Probe),
+                Err(reason) => (probe::all_unknown(&cfg, &reason), Origin::Probe),
             },
-            Mode::InProcess => {
-                let (cuda, rocm) = probe::probe_all(&cfg);
-                (cuda, rocm, Origin::InProcess)
-            }
+            Mode::InProcess => (probe::probe_all(&cfg), Origin::InProcess),
         };
         let mut detection = Detection {
-            cuda,
-            rocm,
+            vendors,
             origin,
             notes: Vec::new(),
         };
         if let Some((dir, key)) = &disk {
-            let unknown = detection.cuda.unknown_reason().is_some()
-                || detection.rocm.unknown_reason().is_some();
-            if !unknown {
+            if !detection.has_unknown() {
                 cache::store(dir, key, &detection, &mut notes);
             }
         }
@@ -418,10 +413,7 @@ impl Detector {
         })
     }
 
-    fn run_child(
-        &self,
-        cfg: &ProbeConfig,
-    ) -> Result<(Outcome<CudaReport>, Outcome<RocmReport>), UnknownReason> {
+    fn run_child(&self, cfg: &ProbeConfig) -> Result<Vec<VendorReport>, UnknownReason> {
         let (program, itself) = self.program()?;
         let garbage = |detail: String| UnknownReason::Garbage { detail };
         // A token for this run marks the child (so that it never starts another probe) and
@@ -478,7 +470,7 @@ fn interpret(
     timeout: Duration,
     program: &Path,
     itself: bool,
-) -> Result<(Outcome<CudaReport>, Outcome<RocmReport>), UnknownReason> {
+) -> Result<Vec<VendorReport>, UnknownReason> {
     let no_entry_point = || UnknownReason::NoProbeEntryPoint {
         program: program.display().to_string(),
     };
@@ -540,19 +532,7 @@ fn interpret(
         .rev()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("");
-    let reply: ProbeReply = serde_json::from_str(line).map_err(|e| {
-        garbage(format!(
-            "not a probe report ({e}): {:?}",
-            tail(line.as_bytes(), 200)
-        ))
-    })?;
-    if reply.markerspec_gpu_probe != PROBE_SCHEMA {
-        return Err(garbage(format!(
-            "the probe speaks schema {}, not {PROBE_SCHEMA}",
-            reply.markerspec_gpu_probe
-        )));
-    }
-    Ok((reply.cuda, reply.rocm))
+    ProbeReply::decode(line).map_err(|e| garbage(format!("{e}: {:?}", tail(line.as_bytes(), 200))))
 }
 
 /// Detects with the defaults: `Detector::new().detect()`.

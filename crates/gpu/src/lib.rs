@@ -1,40 +1,86 @@
-//! Run-time detection of the NVIDIA CUDA stack (and, briefly, ROCm): what the driver and the
-//! libraries installed here say about this machine.
+//! Run-time GPU detection, one module per vendor: what the drivers and libraries installed here
+//! say about this machine. NVIDIA's CUDA stack is [`cuda`], AMD's ROCm is [`rocm`].
 //!
 //! ```no_run
-//! use markerspec_gpu::{Detector, Outcome};
+//! use markerspec_gpu::{Detector, Outcome, VendorReport};
 //!
 //! let detection = Detector::new().detect();
-//! match &detection.cuda {
-//!     Outcome::Detected(report) => {
-//!         println!("driver {:?}, CUDA {:?}", report.driver_version, report.cuda_driver_version);
-//!         for device in &report.devices {
-//!             println!("{}: {} (sm {:?})", device.index, device.name, device.compute_capability);
+//! for vendor in &detection.vendors {
+//!     match vendor {
+//!         VendorReport::Cuda(Outcome::Detected(report)) => {
+//!             println!("driver {:?}, CUDA {:?}", report.driver_version, report.cuda_driver_version);
+//!             for device in &report.devices {
+//!                 println!("{}: {} (sm {:?})", device.index, device.name, device.compute_capability);
+//!             }
 //!         }
+//!         VendorReport::Rocm(Outcome::Detected(report)) => {
+//!             println!("ROCm GPUs: {:?}", report.gpu_archs());
+//!         }
+//!         other if other.is_absent() => println!("no {} GPU here", other.vendor()),
+//!         other => match other.unknown_reason() {
+//!             Some(reason) => println!("{}: could not tell: {reason}", other.vendor()),
+//!             None => {}
+//!         },
 //!     }
-//!     Outcome::Absent { .. } => println!("no NVIDIA GPU here"),
-//!     Outcome::Unknown { reason } => println!("could not tell: {reason}"),
 //! }
 //! ```
 //!
 //! # Scope of this crate
 //!
-//! It reports facts: the kernel driver's version, the highest CUDA version the driver supports,
-//! each device's name, compute capability, UUID and memory, the versions of cuDNN, NCCL and
-//! cuTENSOR where they load, and the HIP runtime's version and GPU architectures. It knows
-//! nothing about markers; `markerspec-env` maps a [`Detection`] onto marker fields. It reads no
-//! override from the environment: explicit paths are [`Detector`] parameters, and the CLI maps
-//! its flags and variables onto them.
+//! It reports facts: for NVIDIA, the kernel driver's version, the highest CUDA version the
+//! driver supports, each device's name, compute capability, UUID and memory, and the status of
+//! cuDNN, NCCL and cuTENSOR; for AMD, the HIP runtime's version, the installed ROCm release,
+//! the GPU agents of the kernel driver's topology and whether this user may open the GPU
+//! device. It knows nothing about markers; `markerspec-env` maps a [`Detection`] onto marker
+//! fields. It reads no override from the environment: explicit paths are [`Detector`]
+//! parameters, and the CLI maps its flags and variables onto them.
 //!
-//! There are three answers per stack ([`Outcome`]): [`Outcome::Absent`] ("no GPU here",
-//! an ordinary answer, not an error), [`Outcome::Detected`] with a report, and
-//! [`Outcome::Unknown`] with a reason (it hung, crashed, printed garbage, or the driver is
-//! there and failed). A caller must keep "absent" and "unknown" apart: one says "install the
-//! CPU wheel", the other says "we do not know".
+//! A [`Detection`] lists one [`VendorReport`] per [`Vendor`], and each holds one of three
+//! answers ([`Outcome`]): [`Outcome::Absent`] ("no GPU of this vendor here", an ordinary answer,
+//! not an error), [`Outcome::Detected`] with the vendor's report, and [`Outcome::Unknown`] with
+//! a reason (it hung, crashed, printed garbage, or the driver is there and failed). A caller
+//! must keep "absent" and "unknown" apart: one says "install the CPU wheel", the other says "we
+//! do not know".
+//!
+//! # Vendors
+//!
+//! Each vendor is a folder under `src/` that owns everything about its stack: what to load or
+//! read, the `unsafe` calls into its libraries, and its report type.
+//!
+//! - [`cuda`] (NVIDIA): the three driver sources `nvml.rs`, `libcuda.rs` and `smi.rs`, the
+//!   optional libraries in `libs.rs`, the return-code mappings in `error.rs`, and
+//!   [`CudaReport`].
+//! - [`rocm`] (AMD): the HIP runtime, the release file, the KFD topology (`topology.rs`) and
+//!   device, and [`RocmReport`].
+//!
+//! What the vendors share stays outside them: [`Detector`] (the configuration and the
+//! caches), the probe protocol and child process, the library loader and its search lists,
+//! and [`Detection`], [`Outcome`] and [`LibVersion`].
+//!
+//! A third vendor (Intel's `xpu` stack through Level Zero, say) is added the same way:
+//!
+//! 1. a folder `src/xpu/` with its report type (`XpuReport`) and a
+//!    `pub(crate) fn probe(&ProbeConfig) -> Outcome<XpuReport>` that never panics, turns
+//!    "not installed" into [`Outcome::Absent`] and a failure into [`Outcome::Unknown`] or a
+//!    part of its report that says so, and keeps each `unsafe` block small with a
+//!    `// SAFETY:` comment;
+//! 2. a `Vendor::Xpu` variant (its `gpu_backends` name, last in [`Vendor::ALL`]) and a
+//!    `VendorReport::Xpu` variant; the matches to extend have no catch-all arm, so the compiler
+//!    lists them (`probe.rs`'s `wanted` and `probe_vendor`, [`VendorReport`]'s accessors, a
+//!    `Detection::xpu()` beside [`Detection::cuda`]);
+//! 3. its settings in `ProbeConfig` and [`Detector`] builder methods (explicit paths; nothing
+//!    read from the environment), its library sonames as a `Spec` in `loader.rs`, and its
+//!    library files in the disk-cache key;
+//! 4. the probe and disk schemas bumped (both are checked, so an old reply or entry is refused
+//!    or missed, never misread);
+//! 5. fakes in `tests/fake/` and tests for absent, detected, failing, hanging and crashing;
+//! 6. in `markerspec-env`, a `gpu/xpu.rs` that maps the report onto its marker fields and its
+//!    `gpu_backends` member, registered in `gpu/mod.rs`, with the fields in SPEC §8.
 //!
 //! # Detection order
 //!
-//! The first source that answers wins; the order can be changed with [`Detector::sources`].
+//! NVIDIA's sources are tried in order and the first that answers wins; the order can be changed
+//! with [`Detector::sources`].
 //!
 //! 1. **NVML**, `libnvidia-ml.so.1` (`nvml.dll` on Windows): `nvmlInit_v2`,
 //!    `nvmlSystemGetDriverVersion`, `nvmlSystemGetCudaDriverVersion_v2`, `nvmlDeviceGetCount_v2`,
@@ -71,8 +117,14 @@
 //! Optional libraries, asked only when a driver answered: cuDNN (`libcudnn.so.9`, `.8`, `.7`,
 //! `cudnnGetVersion`), NCCL (`libnccl.so.2`, `ncclGetVersion`), cuTENSOR (`libcutensor.so.2`,
 //! `.1`, `cutensorGetVersion`); [`LibVersion::from_nvidia_code`] documents their encodings.
-//! ROCm: `libamdhip64.so` for `hipRuntimeGetVersion`, and the `gfx_target_version` of each node
-//! under `/sys/class/kfd/kfd/topology/nodes` for the architectures.
+//! Each gets a [`LibraryStatus`]: not found, loaded but failed (with the reason), or its
+//! version.
+//!
+//! ROCm (all of it read in the probe, see [`rocm`]): `libamdhip64.so` for
+//! `hipRuntimeGetVersion`; `ROCM_PATH/.info/version` (default `/opt/rocm`) for the installed
+//! release; the `gfx_target_version` and `unique_id` of each node under
+//! `/sys/class/kfd/kfd/topology/nodes` for the GPU agents; `/dev/kfd` opened for reading and
+//! writing for access.
 //!
 //! # Isolation
 //!
@@ -153,22 +205,21 @@
 #![warn(missing_docs)]
 
 mod cache;
+pub mod cuda;
 mod detector;
-mod error;
-mod libcuda;
-mod libs;
 mod loader;
-mod nvml;
 mod probe;
 mod report;
-mod rocm;
-mod smi;
+pub mod rocm;
 
 pub use cache::{clear_memory_cache, default_cache_dir};
+pub use cuda::{
+    CudaError, CudaReport, CudaVersion, Device, Libraries, LibraryStatus, NvmlError, Source,
+    cuda_try, nvml_try,
+};
 pub use detector::{DEFAULT_TIMEOUT, Detector, PROBE_BINARY, detect};
-pub use error::{CudaError, NvmlError, cuda_try, nvml_try};
 pub use probe::{PROBE_FLAG, probe_main, run_probe_if_requested};
 pub use report::{
-    CudaReport, CudaVersion, Detection, Device, LibVersion, Libraries, Origin, Outcome, RocmReport,
-    Source, UnknownReason, VersionError,
+    Detection, LibVersion, Origin, Outcome, UnknownReason, Vendor, VendorReport, VersionError,
 };
+pub use rocm::{DeviceAccess, GpuAgent, ReadState, Reading, RocmReport};

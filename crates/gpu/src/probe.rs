@@ -19,8 +19,9 @@ use std::process::ExitCode;
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::{CudaReport, Outcome, RocmReport, Source, UnknownReason};
-use crate::{libcuda, libs, nvml, rocm, smi};
+use crate::cuda::{self, PROC_DRIVER_VERSION, Source};
+use crate::report::{UnknownReason, Vendor, VendorReport};
+use crate::rocm;
 
 /// The hidden command-line flag that turns a program into the probe; see
 /// [`run_probe_if_requested`].
@@ -37,11 +38,9 @@ pub(crate) const NO_ENTRY_POINT: &str = "markerspec-gpu: started as the GPU prob
 /// The exit code that goes with [`NO_ENTRY_POINT`].
 pub(crate) const EXIT_NO_ENTRY_POINT: i32 = 3;
 
-/// Bumped when [`ProbeReply`] or [`ProbeConfig`] change incompatibly.
-pub(crate) const PROBE_SCHEMA: u32 = 1;
-
-/// Where Linux publishes the loaded kernel module's version.
-pub(crate) const PROC_DRIVER_VERSION: &str = "/proc/driver/nvidia/version";
+/// Bumped when [`ProbeReply`] or [`ProbeConfig`] change incompatibly. 2: one report per vendor
+/// in `vendors` (1 had fixed `cuda` and `rocm` keys), per-library status, ROCm read in full.
+pub(crate) const PROBE_SCHEMA: u32 = 2;
 
 /// What to probe and where to look: everything a [`Detector`](crate::Detector) decides, sent to
 /// the child as JSON.
@@ -59,7 +58,10 @@ pub(crate) struct ProbeConfig {
     pub(crate) cutensor_library: Option<PathBuf>,
     pub(crate) rocm: bool,
     pub(crate) hip_library: Option<PathBuf>,
+    /// The ROCm installation whose `.info/version` names the release.
+    pub(crate) rocm_path: Option<PathBuf>,
     pub(crate) kfd_topology: Option<PathBuf>,
+    pub(crate) kfd_device: Option<PathBuf>,
     pub(crate) driver_version_file: Option<PathBuf>,
     /// Time limit for each `nvidia-smi` run.
     pub(crate) tool_timeout_ms: u64,
@@ -90,7 +92,9 @@ impl Default for ProbeConfig {
             cutensor_library: None,
             rocm: true,
             hip_library: None,
+            rocm_path: None,
             kfd_topology: None,
+            kfd_device: None,
             driver_version_file: None,
             tool_timeout_ms: 7_500,
             in_child: false,
@@ -115,127 +119,87 @@ impl ProbeConfig {
 pub(crate) struct ProbeReply {
     /// [`PROBE_SCHEMA`]; its name tells a reply from any other JSON a program might print.
     pub(crate) markerspec_gpu_probe: u32,
-    pub(crate) cuda: Outcome<CudaReport>,
-    pub(crate) rocm: Outcome<RocmReport>,
+    /// One report per vendor, in [`Vendor::ALL`] order.
+    pub(crate) vendors: Vec<VendorReport>,
 }
 
-/// How one source went.
-pub(crate) enum Attempt {
-    Found(CudaReport),
-    /// Nothing of this source here: not installed, driver not loaded, no device.
-    NotPresent(String),
-    /// The source exists and failed.
-    Failed(String),
+/// Just the schema number, read before the rest so that a reply of another schema is named as
+/// such rather than as a shape error.
+#[derive(Deserialize)]
+struct ReplySchema {
+    markerspec_gpu_probe: u32,
 }
 
-/// Runs both probes in this process.
-pub(crate) fn probe_all(cfg: &ProbeConfig) -> (Outcome<CudaReport>, Outcome<RocmReport>) {
-    let cuda = probe_cuda(cfg);
-    let rocm = if cfg.rocm {
-        rocm::probe(cfg)
-    } else {
-        rocm_not_probed()
-    };
-    (cuda, rocm)
-}
-
-/// The ROCm answer when the caller turned ROCm detection off.
-pub(crate) fn rocm_not_probed() -> Outcome<RocmReport> {
-    Outcome::Absent {
-        notes: vec!["ROCm: not probed (disabled)".to_owned()],
+impl ProbeReply {
+    /// Reads a reply line: its schema first, then the reports.
+    ///
+    /// # Errors
+    ///
+    /// What is wrong, for [`UnknownReason::Garbage`].
+    pub(crate) fn decode(line: &str) -> Result<Vec<VendorReport>, String> {
+        let schema: ReplySchema =
+            serde_json::from_str(line).map_err(|e| format!("not a probe report ({e})"))?;
+        if schema.markerspec_gpu_probe != PROBE_SCHEMA {
+            return Err(format!(
+                "the probe speaks schema {}, not {PROBE_SCHEMA}",
+                schema.markerspec_gpu_probe
+            ));
+        }
+        let reply: ProbeReply =
+            serde_json::from_str(line).map_err(|e| format!("not a probe report ({e})"))?;
+        Ok(reply.vendors)
     }
 }
 
-/// Tries the sources in order; the first that answers wins. Absent when every source said
-/// "not here"; unknown when none answered and at least one exists but failed.
-pub(crate) fn probe_cuda(cfg: &ProbeConfig) -> Outcome<CudaReport> {
-    let mut notes = Vec::new();
-    let mut errors = Vec::new();
-    for &source in &cfg.sources {
-        let attempt = match source {
-            Source::Nvml => nvml::probe(cfg),
-            Source::LibCuda => libcuda::probe(cfg),
-            Source::NvidiaSmi => smi::probe(cfg),
-        };
-        match attempt {
-            Attempt::Found(mut report) => {
-                notes.extend(errors);
-                notes.append(&mut report.notes);
-                report.notes = notes;
-                fill_gaps(cfg, &mut report);
-                if cfg.libraries {
-                    report.libraries = libs::probe(cfg, &mut report.notes);
-                }
-                return Outcome::Detected(report);
+/// Whether the configuration asks for `vendor`.
+pub(crate) fn wanted(cfg: &ProbeConfig, vendor: Vendor) -> bool {
+    match vendor {
+        Vendor::Cuda => true,
+        Vendor::Rocm => cfg.rocm,
+    }
+}
+
+/// Probes one vendor in this process.
+fn probe_vendor(cfg: &ProbeConfig, vendor: Vendor) -> VendorReport {
+    match vendor {
+        Vendor::Cuda => VendorReport::Cuda(cuda::probe(cfg)),
+        Vendor::Rocm => VendorReport::Rocm(rocm::probe(cfg)),
+    }
+}
+
+/// What a vendor the configuration does not ask for reports: absent, with a note saying it was
+/// not probed.
+pub(crate) fn not_probed(vendor: Vendor) -> VendorReport {
+    VendorReport::absent(vendor, format!("{}: not probed (disabled)", vendor.label()))
+}
+
+/// Runs every vendor's probe in this process, in [`Vendor::ALL`] order.
+pub(crate) fn probe_all(cfg: &ProbeConfig) -> Vec<VendorReport> {
+    Vendor::ALL
+        .into_iter()
+        .map(|vendor| {
+            if wanted(cfg, vendor) {
+                probe_vendor(cfg, vendor)
+            } else {
+                not_probed(vendor)
             }
-            Attempt::NotPresent(note) => notes.push(note),
-            Attempt::Failed(error) => errors.push(error),
-        }
-    }
-    if errors.is_empty() {
-        Outcome::Absent { notes }
-    } else {
-        Outcome::Unknown {
-            reason: UnknownReason::Driver { errors },
-        }
-    }
+        })
+        .collect()
 }
 
-/// Fills what the winning source could not tell from elsewhere: the kernel driver's version from
-/// its `/proc` file, the CUDA version from `cuDriverGetVersion`.
-fn fill_gaps(cfg: &ProbeConfig, report: &mut CudaReport) {
-    if report.driver_version.is_none() {
-        if let Some(file) = cfg.driver_version_file() {
-            match std::fs::read_to_string(&file) {
-                Ok(text) => match parse_proc_driver_version(&text) {
-                    Some(version) => report.driver_version = Some(version),
-                    None => report
-                        .notes
-                        .push(format!("no driver version in {}", file.display())),
-                },
-                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-                Err(error) => report
-                    .notes
-                    .push(format!("could not read {}: {error}", file.display())),
+/// Every wanted vendor unknown for the same reason (the probe child failed), the others not
+/// probed.
+pub(crate) fn all_unknown(cfg: &ProbeConfig, reason: &UnknownReason) -> Vec<VendorReport> {
+    Vendor::ALL
+        .into_iter()
+        .map(|vendor| {
+            if wanted(cfg, vendor) {
+                VendorReport::unknown(vendor, reason.clone())
+            } else {
+                not_probed(vendor)
             }
-        }
-    }
-    if report.cuda_driver_version.is_none()
-        && report.source != Source::LibCuda
-        && cfg.sources.contains(&Source::LibCuda)
-    {
-        match libcuda::driver_version_only(cfg) {
-            Ok(version) => {
-                report.cuda_driver_version = Some(version);
-                report
-                    .notes
-                    .push("CUDA version from libcuda's cuDriverGetVersion".to_owned());
-            }
-            Err(note) => report.notes.push(note),
-        }
-    }
-}
-
-/// The version in `NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.144.03  Thu …` (or the
-/// open module's `… Open Kernel Module for x86_64  550.144.03  Release Build …`).
-pub(crate) fn parse_proc_driver_version(text: &str) -> Option<String> {
-    let line = text.lines().find(|l| l.starts_with("NVRM version:"))?;
-    let after = &line[line.find("Module")?..];
-    after
-        .split_whitespace()
-        .find(|token| valid_driver_version(token))
-        .map(str::to_owned)
-}
-
-/// Whether `text` looks like an NVIDIA driver version: digits and dots, starting and ending with
-/// a digit, at least one dot, at most 32 bytes (`550.144.03`, `551.61`).
-pub(crate) fn valid_driver_version(text: &str) -> bool {
-    !text.is_empty()
-        && text.len() <= 32
-        && text.contains('.')
-        && text.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-        && text.as_bytes().first().is_some_and(u8::is_ascii_digit)
-        && text.as_bytes().last().is_some_and(u8::is_ascii_digit)
+        })
+        .collect()
 }
 
 /// The probe program's `main`: probes with the configuration given on the command line and
@@ -248,7 +212,7 @@ pub(crate) fn valid_driver_version(text: &str) -> bool {
 ///
 /// ```text
 /// $ markerspec-gpu-probe
-/// {"markerspec_gpu_probe":1,"cuda":{"outcome":"detected","driver_version":"550.144.03",…},…}
+/// {"markerspec_gpu_probe":2,"vendors":[{"vendor":"cuda","outcome":"detected","driver_version":"550.144.03",…},…]}
 /// ```
 ///
 /// Exits 0 after printing a report, 2 when the arguments are wrong or the program runs
@@ -386,11 +350,9 @@ fn run_probe(args: &[OsString]) -> u8 {
     };
     cfg.in_child = true;
     let mut out = reply_writer();
-    let (cuda, rocm) = probe_all(&cfg);
     let reply = ProbeReply {
         markerspec_gpu_probe: PROBE_SCHEMA,
-        cuda,
-        rocm,
+        vendors: probe_all(&cfg),
     };
     let written = serde_json::to_vec(&reply)
         .map_err(std::io::Error::other)
@@ -435,44 +397,6 @@ fn reply_writer() -> Box<dyn Write> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reads_the_proc_driver_version() {
-        let closed = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.144.03  Thu Nov 28 22:58:50 UTC 2024\nGCC version:  gcc version 12.2.0\n";
-        assert_eq!(
-            parse_proc_driver_version(closed).as_deref(),
-            Some("550.144.03")
-        );
-        let open = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release Build  (dvs-builder@U16-I3-B03-4-3)  Thu Jan 23 2025\n";
-        assert_eq!(
-            parse_proc_driver_version(open).as_deref(),
-            Some("570.86.15")
-        );
-        let arm = "NVRM version: NVIDIA UNIX aarch64 Kernel Module  535.129.03  Thu Oct 19 18:42:10 UTC 2023\n";
-        assert_eq!(
-            parse_proc_driver_version(arm).as_deref(),
-            Some("535.129.03")
-        );
-        assert_eq!(parse_proc_driver_version("garbage"), None);
-    }
-
-    #[test]
-    fn driver_versions_are_validated() {
-        for good in ["550.144.03", "551.61", "1.0"] {
-            assert!(valid_driver_version(good), "{good}");
-        }
-        for bad in [
-            "",
-            "550",
-            ".5",
-            "5.",
-            "x86_64",
-            "550.1 ",
-            "1.2.3.4.5.6.7.8.9.10.11.12.13.14.15",
-        ] {
-            assert!(!valid_driver_version(bad), "{bad}");
-        }
-    }
 
     #[test]
     fn tokens_differ_per_run() {

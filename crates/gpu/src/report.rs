@@ -1,53 +1,14 @@
-//! What detection found: the report types, serialized between the probe child and its parent and
-//! into the disk cache.
+//! What detection found, common to every vendor: the [`Detection`] with one [`VendorReport`] per
+//! vendor, the three-way [`Outcome`], and library versions. Serialized between the probe child
+//! and its parent and into the disk cache. Each vendor's own report type lives in its module
+//! ([`crate::cuda`], [`crate::rocm`]).
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// A `major.minor` CUDA version, as the driver reports the highest version it supports.
-///
-/// The driver encodes it as `1000 * major + 10 * minor` (`12040` is 12.4); see
-/// [`CudaVersion::from_encoded`]. Ordered by `(major, minor)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct CudaVersion {
-    /// The major version, 1 to 99.
-    pub major: u32,
-    /// The minor version, 0 to 99.
-    pub minor: u32,
-}
-
-impl CudaVersion {
-    /// Decodes the driver's integer form (`cuDriverGetVersion`, `nvmlSystemGetCudaDriverVersion`):
-    /// `12040` is 12.4.
-    ///
-    /// # Errors
-    ///
-    /// [`VersionError`] when the code is negative or decodes to a major version of 0 or above 99:
-    /// no real driver reports such a value, so it is garbage rather than a fact.
-    #[doc(alias = "cuDriverGetVersion")]
-    #[doc(alias = "nvmlSystemGetCudaDriverVersion_v2")]
-    pub fn from_encoded(code: i32) -> Result<Self, VersionError> {
-        let error = VersionError {
-            what: "CUDA driver",
-            code: i64::from(code),
-        };
-        let code = u32::try_from(code).map_err(|_| error.clone())?;
-        Self::new(code / 1000, (code % 1000) / 10).ok_or(error)
-    }
-
-    /// A version from its parts, or `None` when `major` is not 1 to 99 or `minor` is above 99.
-    #[must_use]
-    pub fn new(major: u32, minor: u32) -> Option<Self> {
-        ((1..=99).contains(&major) && minor <= 99).then_some(Self { major, minor })
-    }
-}
-
-impl fmt::Display for CudaVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
-    }
-}
+use crate::cuda::CudaReport;
+use crate::rocm::RocmReport;
 
 /// A `major.minor.patch` library version (cuDNN, NCCL, cuTENSOR, the HIP runtime).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -138,8 +99,8 @@ impl fmt::Display for LibVersion {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{what} version code {code} is out of range")]
 pub struct VersionError {
-    what: &'static str,
-    code: i64,
+    pub(crate) what: &'static str,
+    pub(crate) code: i64,
 }
 
 impl VersionError {
@@ -148,130 +109,6 @@ impl VersionError {
     pub fn code(&self) -> i64 {
         self.code
     }
-}
-
-/// Where a [`CudaReport`] came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Source {
-    /// The NVIDIA Management Library, `libnvidia-ml.so.1` (`nvml.dll`).
-    Nvml,
-    /// The CUDA driver API, `libcuda.so.1` (`nvcuda.dll`).
-    #[serde(rename = "libcuda")]
-    LibCuda,
-    /// The `nvidia-smi` program.
-    NvidiaSmi,
-}
-
-impl Source {
-    /// Every source, in the default detection order.
-    pub const ALL: [Source; 3] = [Source::Nvml, Source::LibCuda, Source::NvidiaSmi];
-
-    /// The name used in notes and in JSON: `nvml`, `libcuda`, `nvidia_smi`.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Source::Nvml => "nvml",
-            Source::LibCuda => "libcuda",
-            Source::NvidiaSmi => "nvidia_smi",
-        }
-    }
-}
-
-impl fmt::Display for Source {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One GPU as the driver lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Device {
-    /// The driver's index for the device (NVML and nvidia-smi index, or CUDA ordinal).
-    pub index: u32,
-    /// The marketing name, e.g. `NVIDIA H100 80GB HBM3`.
-    pub name: String,
-    /// The compute capability `(major, minor)`, e.g. `(9, 0)`.
-    #[doc(alias = "nvmlDeviceGetCudaComputeCapability")]
-    #[doc(alias = "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR")]
-    pub compute_capability: (u32, u32),
-    /// The device UUID, `GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, where the source gives it.
-    pub uuid: Option<String>,
-    /// Total device memory in bytes, where the source gives it.
-    pub memory_bytes: Option<u64>,
-}
-
-/// Optional CUDA libraries that load here, with the versions they report.
-///
-/// `None` means the library could not be loaded (or was not asked about); why is in
-/// [`CudaReport::notes`] when it was something other than "not installed".
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Libraries {
-    /// cuDNN (`libcudnn.so.9`, `.8`, `.7`), from `cudnnGetVersion`.
-    #[doc(alias = "cudnnGetVersion")]
-    pub cudnn: Option<LibVersion>,
-    /// NCCL (`libnccl.so.2`), from `ncclGetVersion`.
-    #[doc(alias = "ncclGetVersion")]
-    pub nccl: Option<LibVersion>,
-    /// cuTENSOR (`libcutensor.so.2`, `.1`), from `cutensorGetVersion`.
-    #[doc(alias = "cutensorGetVersion")]
-    pub cutensor: Option<LibVersion>,
-}
-
-/// What the NVIDIA driver says about this machine.
-///
-/// A report with no [`devices`](Self::devices) means the driver is loaded but exposes no GPU;
-/// a `None` field means the source could not tell (the reason is in [`notes`](Self::notes)),
-/// which is "unknown", not "absent".
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CudaReport {
-    /// The kernel-mode driver version, e.g. `550.144.03`.
-    #[doc(alias = "nvmlSystemGetDriverVersion")]
-    pub driver_version: Option<String>,
-    /// The highest CUDA version the driver supports (conda's `__cuda`).
-    #[doc(alias = "cuDriverGetVersion")]
-    pub cuda_driver_version: Option<CudaVersion>,
-    /// Every device the source lists, in index order.
-    pub devices: Vec<Device>,
-    /// Optional CUDA libraries found.
-    pub libraries: Libraries,
-    /// The source that produced the report.
-    pub source: Source,
-    /// What else happened: sources skipped and why, values rejected, gaps filled from another
-    /// source. For people, not for parsing.
-    pub notes: Vec<String>,
-}
-
-impl CudaReport {
-    /// The lowest compute capability among the devices (conda's `__cuda_arch` choice), or `None`
-    /// without devices.
-    #[must_use]
-    pub fn min_compute_capability(&self) -> Option<(u32, u32)> {
-        self.devices.iter().map(|d| d.compute_capability).min()
-    }
-
-    /// Every distinct compute capability among the devices, in ascending order.
-    #[must_use]
-    pub fn compute_capabilities(&self) -> Vec<(u32, u32)> {
-        let mut all: Vec<_> = self.devices.iter().map(|d| d.compute_capability).collect();
-        all.sort_unstable();
-        all.dedup();
-        all
-    }
-}
-
-/// What the ROCm/HIP runtime says about this machine.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RocmReport {
-    /// The HIP runtime version from `hipRuntimeGetVersion` (its patch is HIP's build number).
-    #[doc(alias = "hipRuntimeGetVersion")]
-    pub version: Option<LibVersion>,
-    /// The distinct GPU architectures from the kernel driver's topology (`gfx90a`, `gfx942`),
-    /// sorted.
-    pub gpu_archs: Vec<String>,
-    /// What else happened. For people, not for parsing.
-    pub notes: Vec<String>,
 }
 
 /// The answer for one accelerator stack: absent, detected, or unknown.
@@ -434,38 +271,160 @@ pub enum Origin {
     DiskCache,
 }
 
-/// Everything one detection found: the NVIDIA and the ROCm answers.
+/// A GPU vendor's compute stack, named as the `gpu_backends` marker field names it.
+///
+/// Each has a module in this crate ([`crate::cuda`], [`crate::rocm`]) and a [`VendorReport`]
+/// variant. See the crate documentation for what a new vendor adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Vendor {
+    /// NVIDIA: the CUDA driver (NVML, libcuda, `nvidia-smi`) and its optional libraries.
+    Cuda,
+    /// AMD: ROCm (the HIP runtime, the installed release, the amdgpu kernel driver's topology).
+    Rocm,
+}
+
+impl Vendor {
+    /// Every vendor, in the order a [`Detection`] lists them.
+    pub const ALL: [Vendor; 2] = [Vendor::Cuda, Vendor::Rocm];
+
+    /// The stack's name: `cuda`, `rocm` (the `gpu_backends` member, and the JSON tag).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Vendor::Cuda => "cuda",
+            Vendor::Rocm => "rocm",
+        }
+    }
+
+    /// How notes name the stack: `CUDA`, `ROCm`.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Vendor::Cuda => "CUDA",
+            Vendor::Rocm => "ROCm",
+        }
+    }
+}
+
+impl fmt::Display for Vendor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One vendor's answer: which vendor, and its [`Outcome`] with that vendor's report type.
+///
+/// In JSON, the vendor is a `"vendor"` key beside the outcome's own keys:
+/// `{"vendor":"rocm","outcome":"absent","notes":[…]}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "vendor", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum VendorReport {
+    /// The NVIDIA answer.
+    Cuda(Outcome<CudaReport>),
+    /// The AMD answer.
+    Rocm(Outcome<RocmReport>),
+}
+
+impl VendorReport {
+    /// Which vendor this is.
+    #[must_use]
+    pub fn vendor(&self) -> Vendor {
+        match self {
+            VendorReport::Cuda(_) => Vendor::Cuda,
+            VendorReport::Rocm(_) => Vendor::Rocm,
+        }
+    }
+
+    /// The same answer, Unknown for `reason`: what a vendor gets when the probe failed.
+    pub(crate) fn unknown(vendor: Vendor, reason: UnknownReason) -> Self {
+        match vendor {
+            Vendor::Cuda => VendorReport::Cuda(Outcome::Unknown { reason }),
+            Vendor::Rocm => VendorReport::Rocm(Outcome::Unknown { reason }),
+        }
+    }
+
+    /// Absent with one note: what a vendor gets when it was not probed.
+    pub(crate) fn absent(vendor: Vendor, note: String) -> Self {
+        let notes = vec![note];
+        match vendor {
+            Vendor::Cuda => VendorReport::Cuda(Outcome::Absent { notes }),
+            Vendor::Rocm => VendorReport::Rocm(Outcome::Absent { notes }),
+        }
+    }
+
+    /// Whether the vendor's stack is absent (an answer, not a failure).
+    #[must_use]
+    pub fn is_absent(&self) -> bool {
+        match self {
+            VendorReport::Cuda(outcome) => outcome.is_absent(),
+            VendorReport::Rocm(outcome) => outcome.is_absent(),
+        }
+    }
+
+    /// Why detection failed for this vendor, when it did.
+    #[must_use]
+    pub fn unknown_reason(&self) -> Option<&UnknownReason> {
+        match self {
+            VendorReport::Cuda(outcome) => outcome.unknown_reason(),
+            VendorReport::Rocm(outcome) => outcome.unknown_reason(),
+        }
+    }
+}
+
+/// Everything one detection found: one [`VendorReport`] per vendor, in [`Vendor::ALL`] order.
+///
+/// A vendor the [`Detector`](crate::Detector) was told not to probe is listed as absent with a
+/// note saying so.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Detection {
-    /// The NVIDIA CUDA answer.
-    pub cuda: Outcome<CudaReport>,
-    /// The AMD ROCm answer.
-    pub rocm: Outcome<RocmReport>,
+    /// Each vendor's answer.
+    pub vendors: Vec<VendorReport>,
     /// How this answer was obtained.
     pub origin: Origin,
     /// Notes about the detection itself (the cache, the probe), for people.
     pub notes: Vec<String>,
 }
 
+impl Detection {
+    /// The report of `vendor`, when the detection has one.
+    #[must_use]
+    pub fn vendor(&self, vendor: Vendor) -> Option<&VendorReport> {
+        self.vendors.iter().find(|report| report.vendor() == vendor)
+    }
+
+    /// The NVIDIA answer, when the detection has one.
+    #[must_use]
+    pub fn cuda(&self) -> Option<&Outcome<CudaReport>> {
+        self.vendors.iter().find_map(|report| match report {
+            VendorReport::Cuda(outcome) => Some(outcome),
+            _ => None,
+        })
+    }
+
+    /// The AMD answer, when the detection has one.
+    #[must_use]
+    pub fn rocm(&self) -> Option<&Outcome<RocmReport>> {
+        self.vendors.iter().find_map(|report| match report {
+            VendorReport::Rocm(outcome) => Some(outcome),
+            _ => None,
+        })
+    }
+
+    /// Whether any vendor's answer is unknown (such a detection is never cached on disk).
+    #[must_use]
+    pub fn has_unknown(&self) -> bool {
+        self.vendors
+            .iter()
+            .any(|report| report.unknown_reason().is_some())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cuda_version_decodes_driver_codes() {
-        let v = |code| CudaVersion::from_encoded(code).map(|v| v.to_string());
-        assert_eq!(v(12040).unwrap(), "12.4");
-        assert_eq!(v(11080).unwrap(), "11.8");
-        assert_eq!(v(13000).unwrap(), "13.0");
-        assert_eq!(v(99990).unwrap(), "99.99");
-        for bad in [0, 999, -12040, 100_000, 1_000_000, i32::MAX] {
-            let err = CudaVersion::from_encoded(bad).unwrap_err();
-            assert_eq!(err.code(), i64::from(bad));
-            assert!(err.to_string().contains("out of range"), "{err}");
-        }
-        assert!(CudaVersion::new(12, 100).is_none());
-        assert!(CudaVersion::new(12, 4) < CudaVersion::new(12, 10));
-    }
 
     #[test]
     fn library_codes_decode_both_encodings() {
@@ -502,12 +461,12 @@ mod tests {
 
     #[test]
     fn outcome_serializes_with_a_tag() {
-        let absent: Outcome<RocmReport> = Outcome::Absent { notes: vec![] };
+        let absent: Outcome<LibVersion> = Outcome::Absent { notes: vec![] };
         assert_eq!(
             serde_json::to_string(&absent).unwrap(),
             r#"{"outcome":"absent","notes":[]}"#
         );
-        let unknown: Outcome<RocmReport> = Outcome::Unknown {
+        let unknown: Outcome<LibVersion> = Outcome::Unknown {
             reason: UnknownReason::Timeout { after_ms: 5 },
         };
         let json = serde_json::to_string(&unknown).unwrap();
@@ -515,39 +474,57 @@ mod tests {
             json,
             r#"{"outcome":"unknown","reason":{"kind":"timeout","after_ms":5}}"#
         );
-        let back: Outcome<RocmReport> = serde_json::from_str(&json).unwrap();
+        let back: Outcome<LibVersion> = serde_json::from_str(&json).unwrap();
         assert_eq!(back, unknown);
-        let detected = Outcome::Detected(RocmReport {
-            version: None,
-            gpu_archs: vec!["gfx90a".into()],
-            notes: vec![],
+        let detected = Outcome::Detected(LibVersion {
+            major: 6,
+            minor: 2,
+            patch: 1,
         });
         let json = serde_json::to_string(&detected).unwrap();
         assert_eq!(
-            serde_json::from_str::<Outcome<RocmReport>>(&json).unwrap(),
+            json,
+            r#"{"outcome":"detected","major":6,"minor":2,"patch":1}"#
+        );
+        assert_eq!(
+            serde_json::from_str::<Outcome<LibVersion>>(&json).unwrap(),
             detected
         );
     }
 
     #[test]
-    fn compute_capability_helpers() {
-        let dev = |i, cc| Device {
-            index: i,
-            name: String::new(),
-            compute_capability: cc,
-            uuid: None,
-            memory_bytes: None,
-        };
-        let report = CudaReport {
-            driver_version: None,
-            cuda_driver_version: None,
-            devices: vec![dev(0, (9, 0)), dev(1, (8, 0)), dev(2, (9, 0))],
-            libraries: Libraries::default(),
-            source: Source::Nvml,
+    fn a_detection_lists_its_vendors_with_a_tag() {
+        let detection = Detection {
+            vendors: vec![
+                VendorReport::unknown(Vendor::Cuda, UnknownReason::Timeout { after_ms: 5 }),
+                VendorReport::absent(Vendor::Rocm, "ROCm: not here".into()),
+            ],
+            origin: Origin::Probe,
             notes: vec![],
         };
-        assert_eq!(report.min_compute_capability(), Some((8, 0)));
-        assert_eq!(report.compute_capabilities(), vec![(8, 0), (9, 0)]);
+        let json = serde_json::to_value(&detection).unwrap();
+        assert_eq!(
+            json["vendors"],
+            serde_json::json!([
+                {"vendor": "cuda", "outcome": "unknown", "reason": {"kind": "timeout", "after_ms": 5}},
+                {"vendor": "rocm", "outcome": "absent", "notes": ["ROCm: not here"]},
+            ])
+        );
+        let back: Detection = serde_json::from_value(json).unwrap();
+        assert_eq!(back, detection);
+        assert!(back.has_unknown());
+        assert!(back.rocm().is_some_and(Outcome::is_absent));
+        assert_eq!(
+            back.vendor(Vendor::Cuda).map(VendorReport::vendor),
+            Some(Vendor::Cuda)
+        );
+        assert!(
+            serde_json::from_str::<VendorReport>(
+                r#"{"vendor":"xpu","outcome":"absent","notes":[]}"#
+            )
+            .is_err(),
+            "a vendor this build does not know is not silently dropped"
+        );
     }
 
     #[test]

@@ -10,14 +10,15 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use markerspec_gpu::{
-    CudaReport, CudaVersion, Detection, LibVersion, Origin, Outcome, Source, UnknownReason,
+    CudaReport, CudaVersion, Detection, DeviceAccess, GpuAgent, LibVersion, Libraries,
+    LibraryStatus, Origin, Outcome, ReadState, Reading, Source, UnknownReason,
 };
 
 use common::{PROBE, detector, scratch};
 
 #[track_caller]
 fn detected(detection: &Detection) -> &CudaReport {
-    match &detection.cuda {
+    match &detection.cuda().unwrap() {
         Outcome::Detected(report) => report,
         other => panic!(
             "expected a detection, got {other:#?}\nnotes: {:?}",
@@ -28,7 +29,7 @@ fn detected(detection: &Detection) -> &CudaReport {
 
 #[track_caller]
 fn unknown(detection: &Detection) -> &UnknownReason {
-    match &detection.cuda {
+    match &detection.cuda().unwrap() {
         Outcome::Unknown { reason } => reason,
         other => panic!("expected unknown, got {other:#?}"),
     }
@@ -84,7 +85,7 @@ fn nvml_reports_a_two_gpu_box_and_shuts_down() {
         fs::read_to_string(&log).unwrap(),
         "nvmlInit\nnvmlShutdown\n"
     );
-    assert!(detection.rocm.is_absent());
+    assert!(detection.rocm().unwrap().is_absent());
 }
 
 #[test]
@@ -116,7 +117,7 @@ fn nvml_without_a_loaded_driver_is_absent() {
         .nvml_library(&fakes.nvml)
         .child_env("FAKE_NVML_MODE", "nodriver")
         .detect();
-    let Outcome::Absent { notes } = &detection.cuda else {
+    let Outcome::Absent { notes } = &detection.cuda().unwrap() else {
         panic!("{detection:#?}");
     };
     assert!(
@@ -186,7 +187,10 @@ fn nvml_hang_is_unknown_after_the_timeout() {
         unknown(&detection),
         &UnknownReason::Timeout { after_ms: 400 }
     );
-    assert!(detection.rocm.is_absent(), "ROCm was not asked for");
+    assert!(
+        detection.rocm().unwrap().is_absent(),
+        "ROCm was not asked for"
+    );
     assert!(
         start.elapsed() < Duration::from_secs(5),
         "{:?}",
@@ -364,7 +368,7 @@ fn libcuda_without_a_device_is_absent() {
         .cuda_library(&fakes.cuda)
         .child_env("FAKE_CUDA_MODE", "nodevice")
         .detect();
-    let Outcome::Absent { notes } = &detection.cuda else {
+    let Outcome::Absent { notes } = &detection.cuda().unwrap() else {
         panic!("{detection:#?}");
     };
     assert!(notes_mention(notes, "CUDA_ERROR_NO_DEVICE"), "{notes:?}");
@@ -408,7 +412,10 @@ fn libcuda_hang_and_crash_are_unknown() {
         .cuda_library(&fakes.cuda)
         .child_env("FAKE_CUDA_MODE", "crash")
         .detect();
-    assert_eq!(crash.rocm.unknown_reason(), crash.cuda.unknown_reason());
+    assert_eq!(
+        crash.rocm().unwrap().unknown_reason(),
+        crash.cuda().unwrap().unknown_reason()
+    );
 }
 
 #[test]
@@ -479,7 +486,7 @@ fn nvidia_smi_without_a_driver_is_absent() {
         .nvidia_smi(fakes.smi_dir.join("nvidia-smi"))
         .child_env("FAKE_SMI_MODE", "nodriver")
         .detect();
-    let Outcome::Absent { notes } = &detection.cuda else {
+    let Outcome::Absent { notes } = &detection.cuda().unwrap() else {
         panic!("{detection:#?}");
     };
     assert!(notes_mention(notes, "couldn't communicate"), "{notes:?}");
@@ -531,16 +538,17 @@ fn optional_libraries_report_their_versions() {
         .cutensor_library(&fakes.cutensor)
         .detect();
     let libraries = &detected(&detection).libraries;
-    let v = |major, minor, patch| {
-        Some(LibVersion {
+    let loaded = |path: &Path, major, minor, patch| LibraryStatus::Loaded {
+        library: path.display().to_string(),
+        version: LibVersion {
             major,
             minor,
             patch,
-        })
+        },
     };
-    assert_eq!(libraries.cudnn, v(9, 1, 0));
-    assert_eq!(libraries.nccl, v(2, 21, 5));
-    assert_eq!(libraries.cutensor, v(2, 0, 1));
+    assert_eq!(libraries.cudnn, loaded(&fakes.cudnn, 9, 1, 0));
+    assert_eq!(libraries.nccl, loaded(&fakes.nccl, 2, 21, 5));
+    assert_eq!(libraries.cutensor, loaded(&fakes.cutensor, 2, 0, 1));
 }
 
 #[test]
@@ -556,11 +564,11 @@ fn optional_libraries_decode_the_old_encodings() {
         .detect();
     let libraries = &detected(&detection).libraries;
     assert_eq!(
-        libraries.cudnn.map(|v| v.to_string()).as_deref(),
+        libraries.cudnn.version().map(|v| v.to_string()).as_deref(),
         Some("8.9.7")
     );
     assert_eq!(
-        libraries.nccl.map(|v| v.to_string()).as_deref(),
+        libraries.nccl.version().map(|v| v.to_string()).as_deref(),
         Some("2.8.4")
     );
 }
@@ -576,7 +584,17 @@ fn optional_libraries_absent_or_broken() {
         .nccl_library("/nonexistent/libnccl.so.2")
         .detect();
     let report = detected(&detection);
-    assert_eq!(report.libraries, Default::default());
+    // Each library says which of the three it is; no note wording to parse.
+    assert_eq!(
+        report.libraries.cudnn,
+        LibraryStatus::Failed {
+            library: fakes.nccl.display().to_string(),
+            reason: "lacks `cudnnGetVersion`".into(),
+        }
+    );
+    assert_eq!(report.libraries.nccl, LibraryStatus::NotFound);
+    assert_eq!(report.libraries.cutensor, LibraryStatus::NotFound);
+    // People still get the story in the notes.
     assert!(
         notes_mention(&report.notes, "lacks `cudnnGetVersion`"),
         "{:?}",
@@ -594,42 +612,223 @@ fn optional_libraries_absent_or_broken() {
     );
 }
 
+#[test]
+fn a_version_function_that_fails_or_answers_garbage_is_a_failure_with_its_reason() {
+    let fakes = fakes_or_skip!();
+    let detection = detector()
+        .nvml_library(&fakes.nvml)
+        .optional_libraries(true)
+        .nccl_library(&fakes.nccl)
+        .cutensor_library(&fakes.cutensor)
+        .child_env("FAKE_NCCL_RESULT", "3")
+        .child_env("FAKE_CUTENSOR_VERSION", "0")
+        .detect();
+    let libraries = &detected(&detection).libraries;
+    let reason = |status: &LibraryStatus| match status {
+        LibraryStatus::Failed { reason, .. } => reason.clone(),
+        other => panic!("expected a failure, got {other:?}"),
+    };
+    assert_eq!(
+        reason(&libraries.nccl),
+        "ncclGetVersion returned ncclResult_t 3"
+    );
+    assert_eq!(
+        reason(&libraries.cutensor),
+        "cuTENSOR version code 0 is out of range"
+    );
+}
+
+#[test]
+fn optional_libraries_turned_off_are_not_probed() {
+    let fakes = fakes_or_skip!();
+    let detection = detector()
+        .nvml_library(&fakes.nvml)
+        .cudnn_library(&fakes.cudnn)
+        .detect();
+    let libraries = &detected(&detection).libraries;
+    assert_eq!(libraries.cudnn, LibraryStatus::NotProbed);
+    assert_eq!(libraries, &Libraries::default());
+}
+
 // ---- ROCm ------------------------------------------------------------------------------------
+
+/// A fake KFD topology: one folder per node with its `properties`.
+fn kfd_tree(name: &str, nodes: &[(&str, &str)]) -> std::path::PathBuf {
+    let topology = scratch(name);
+    for (node, properties) in nodes {
+        let dir = topology.join(node);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("properties"), properties).unwrap();
+    }
+    topology
+}
 
 #[test]
 fn rocm_reports_the_hip_version_and_architectures() {
     let fakes = fakes_or_skip!();
-    let topology = scratch("kfd");
-    for (node, version) in [("0", 0), ("1", 90010), ("2", 90402), ("3", 90010)] {
-        let dir = topology.join(node);
-        fs::create_dir_all(&dir).unwrap();
-        fs::write(
-            dir.join("properties"),
-            format!("cpu_cores_count 0\ngfx_target_version {version}\nsimd_count 0\n"),
-        )
-        .unwrap();
-    }
+    let topology = kfd_tree(
+        "kfd",
+        &[
+            (
+                "0",
+                "cpu_cores_count 0\ngfx_target_version 0\nsimd_count 0\n",
+            ),
+            (
+                "1",
+                "cpu_cores_count 0\ngfx_target_version 90010\nsimd_count 0\n",
+            ),
+            (
+                "2",
+                "cpu_cores_count 0\ngfx_target_version 90402\nsimd_count 0\n",
+            ),
+            (
+                "3",
+                "cpu_cores_count 0\ngfx_target_version 90010\nsimd_count 0\n",
+            ),
+        ],
+    );
     let detection = detector()
         .rocm(true)
         .hip_library(&fakes.hip)
         .kfd_topology(&topology)
         .detect();
-    assert!(detection.cuda.is_absent());
-    let Outcome::Detected(rocm) = &detection.rocm else {
+    assert!(detection.cuda().unwrap().is_absent());
+    let Some(Outcome::Detected(rocm)) = detection.rocm() else {
         panic!("{detection:#?}");
     };
     assert_eq!(
-        rocm.version.map(|v| v.to_string()).as_deref(),
+        rocm.hip_version.map(|v| v.to_string()).as_deref(),
         Some("6.2.41133")
     );
-    assert_eq!(rocm.gpu_archs, ["gfx90a", "gfx942"]);
+    assert_eq!(rocm.gpu_archs(), ["gfx90a", "gfx942"]);
+    let nodes: Vec<u32> = rocm.agents().iter().map(|a| a.node).collect();
+    assert_eq!(nodes, [1, 2, 3]);
+    // Nothing else was named, and the system is not searched: not looked at.
+    assert_eq!(rocm.release, None);
+    assert_eq!(rocm.device, None);
+}
+
+#[test]
+fn rocm_reads_the_release_topology_and_device_in_the_probe() {
+    let _ = fakes_or_skip!();
+    let topology = kfd_tree(
+        "kfd-full",
+        &[
+            ("0", "gfx_target_version 0\n"),
+            ("1", "gfx_target_version 90010\nunique_id 2748\n"),
+        ],
+    );
+    let root = scratch("rocm-root");
+    fs::create_dir_all(root.join(".info")).unwrap();
+    fs::write(root.join(".info/version"), "6.3.1-48\n").unwrap();
+    // A regular file stands in for /dev/kfd: it opens for reading and writing.
+    let device = root.join("kfd");
+    fs::write(&device, "").unwrap();
+    let detection = detector()
+        .rocm(true)
+        .rocm_path(&root)
+        .kfd_topology(&topology)
+        .kfd_device(&device)
+        .detect();
+    assert_eq!(detection.origin, Origin::Probe);
+    let Some(Outcome::Detected(rocm)) = detection.rocm() else {
+        panic!("{detection:#?}");
+    };
+    assert_eq!(rocm.hip_version, None);
+    assert_eq!(
+        rocm.release,
+        Some(Reading {
+            path: root.join(".info/version"),
+            state: ReadState::Read {
+                value: "6.3.1".into()
+            },
+        })
+    );
+    assert_eq!(
+        rocm.agents(),
+        [GpuAgent {
+            node: 1,
+            arch: "gfx90a".into(),
+            unique_id: Some(2748),
+        }]
+    );
+    assert_eq!(
+        rocm.device,
+        Some(DeviceAccess {
+            path: device.clone(),
+            error: None,
+        })
+    );
+
+    // No access to the device: the agents stay, the device says why.
+    let detection = detector()
+        .rocm(true)
+        .kfd_topology(&topology)
+        .kfd_device(root.join("no-such-device"))
+        .detect();
+    let Some(Outcome::Detected(rocm)) = detection.rocm() else {
+        panic!("{detection:#?}");
+    };
+    assert_eq!(rocm.gpu_archs(), ["gfx90a"]);
+    let error = rocm.device.as_ref().and_then(|d| d.error.clone());
+    assert!(
+        error.as_deref().is_some_and(|e| e.contains("No such file")),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn rocm_files_that_cannot_be_read_are_failures_not_absence() {
+    let _ = fakes_or_skip!();
+    let topology = kfd_tree(
+        "kfd-odd",
+        &[
+            ("0", "gfx_target_version 0\n"),
+            ("1", "gfx_target_version 90016\n"),
+        ],
+    );
+    let root = scratch("rocm-garbage");
+    fs::create_dir_all(root.join(".info")).unwrap();
+    fs::write(root.join(".info/version"), "not a version\n").unwrap();
+    let detection = detector()
+        .rocm(true)
+        .rocm_path(&root)
+        .kfd_topology(&topology)
+        .detect();
+    let Some(Outcome::Detected(rocm)) = detection.rocm() else {
+        panic!("a file that exists and fails is not absence: {detection:#?}");
+    };
+    assert_eq!(
+        rocm.release.as_ref().map(|r| &r.state),
+        Some(&ReadState::Failed {
+            reason: "no version on its first line".into()
+        })
+    );
+    let Some(ReadState::Failed { reason }) = rocm.topology.as_ref().map(|t| &t.state) else {
+        panic!("{rocm:#?}");
+    };
+    assert!(reason.ends_with("odd gfx_target_version 90016"), "{reason}");
+    assert!(rocm.agents().is_empty());
+    assert_eq!(rocm.device, None, "no agent, no device check");
 }
 
 #[test]
 fn rocm_absent() {
     let _ = fakes_or_skip!();
-    let detection = detector().rocm(true).kfd_topology("/nonexistent").detect();
-    assert!(detection.rocm.is_absent(), "{detection:#?}");
+    let empty = scratch("rocm-absent");
+    let detection = detector()
+        .rocm(true)
+        .kfd_topology("/nonexistent")
+        .rocm_path(&empty)
+        .detect();
+    let Some(Outcome::Absent { notes }) = detection.rocm() else {
+        panic!("{detection:#?}");
+    };
+    assert!(notes_mention(notes, "ROCm: no /nonexistent"), "{notes:?}");
+    // A topology with only CPU nodes is no GPU either.
+    let cpus = kfd_tree("kfd-cpus", &[("0", "gfx_target_version 0\n")]);
+    let detection = detector().rocm(true).kfd_topology(&cpus).detect();
+    assert!(detection.rocm().unwrap().is_absent(), "{detection:#?}");
 }
 
 // ---- the probe child -------------------------------------------------------------------------
@@ -665,6 +864,25 @@ fn a_probe_that_prints_garbage_is_unknown() {
     assert!(
         matches!(unknown(&detection), UnknownReason::Garbage { detail } if detail.contains("schema 99")),
         "{detection:#?}"
+    );
+}
+
+#[test]
+fn a_reply_of_the_first_schema_is_named_as_such() {
+    // Schema 1 had fixed `cuda` and `rocm` keys; a probe binary left over from that version
+    // answers so. It is refused by its schema number, not misread or called a shape error.
+    let dir = scratch("schema-1-probe");
+    let detection = detector()
+        .rocm(true)
+        .probe_program(script(&dir, r#"echo '{"markerspec_gpu_probe": 1, "cuda": {"outcome":"absent","notes":[]}, "rocm": {"outcome":"absent","notes":[]}}'"#))
+        .detect();
+    assert!(
+        matches!(unknown(&detection), UnknownReason::Garbage { detail } if detail.starts_with("the probe speaks schema 1, not 2")),
+        "{detection:#?}"
+    );
+    assert_eq!(
+        detection.rocm().unwrap().unknown_reason(),
+        detection.cuda().unwrap().unknown_reason()
     );
 }
 
@@ -765,7 +983,12 @@ fn in_process_detection_gives_the_same_facts() {
     assert_eq!(report.source, Source::Nvml);
     assert!(report.devices.is_empty());
     assert_eq!(
-        report.libraries.cudnn.map(|v| v.to_string()).as_deref(),
+        report
+            .libraries
+            .cudnn
+            .version()
+            .map(|v| v.to_string())
+            .as_deref(),
         Some("9.1.0")
     );
     // The same detection through the child agrees.
@@ -775,7 +998,7 @@ fn in_process_detection_gives_the_same_facts() {
         .optional_libraries(true)
         .cudnn_library(&fakes.cudnn)
         .detect();
-    assert_eq!(child.cuda, detection.cuda);
+    assert_eq!(child.cuda().unwrap(), detection.cuda().unwrap());
 }
 
 // ---- caches ----------------------------------------------------------------------------------
@@ -793,7 +1016,7 @@ fn the_memory_cache_answers_the_second_call() {
     let second = detector.detect();
     assert_eq!(first.origin, Origin::Probe);
     assert_eq!(second.origin, Origin::MemoryCache);
-    assert_eq!(first.cuda, second.cuda);
+    assert_eq!(first.cuda().unwrap(), second.cuda().unwrap());
     let log = fs::read_to_string(dir.join("calls.log")).unwrap();
     assert_eq!(log.matches("nvmlInit").count(), 1, "{log}");
 }
@@ -826,7 +1049,7 @@ fn the_disk_cache_is_private_and_answers_later_calls() {
     assert_eq!(mode(&entry), 0o600);
     let second = detector.detect();
     assert_eq!(second.origin, Origin::DiskCache, "{second:#?}");
-    assert_eq!(second.cuda, first.cuda);
+    assert_eq!(second.cuda().unwrap(), first.cuda().unwrap());
 }
 
 #[cfg(unix)]
@@ -845,6 +1068,40 @@ fn a_corrupt_disk_entry_is_ignored_and_rewritten() {
         "{:?}",
         again.notes
     );
+    assert_eq!(detector.detect().origin, Origin::DiskCache, "rewritten");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_entry_of_the_first_schema_is_a_miss_and_rewritten() {
+    let fakes = fakes_or_skip!();
+    let dir = scratch("disk-schema-1");
+    let detector = detector().nvml_library(&fakes.nvml).disk_cache(&dir);
+    let first = detector.detect();
+    let entry = entry_file(&dir);
+    // What the first schema wrote: fixed `cuda` and `rocm` keys.
+    let text = fs::read_to_string(&entry).unwrap();
+    let mut old: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let object = old.as_object_mut().unwrap();
+    object.remove("vendors");
+    object.insert("schema".into(), 1.into());
+    object.insert(
+        "cuda".into(),
+        serde_json::to_value(first.cuda().unwrap()).unwrap(),
+    );
+    object.insert(
+        "rocm".into(),
+        serde_json::json!({"outcome": "absent", "notes": []}),
+    );
+    fs::write(&entry, serde_json::to_vec(&old).unwrap()).unwrap();
+    let again = detector.detect();
+    assert_eq!(again.origin, Origin::Probe, "a miss: {again:#?}");
+    assert!(
+        notes_mention(&again.notes, "schema 1 is not 2"),
+        "{:?}",
+        again.notes
+    );
+    assert_eq!(again.vendors, first.vendors);
     assert_eq!(detector.detect().origin, Origin::DiskCache, "rewritten");
 }
 

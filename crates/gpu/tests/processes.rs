@@ -98,7 +98,7 @@ fn a_helper_holding_the_probe_s_pipe_does_not_cost_the_report() {
         .timeout(Duration::from_secs(5))
         .detect();
     assert!(
-        matches!(detection.cuda, Outcome::Detected(_)),
+        matches!(detection.cuda(), Some(Outcome::Detected(_))),
         "{detection:#?}"
     );
     assert!(started.elapsed() < Duration::from_secs(3));
@@ -126,7 +126,7 @@ fn nvidia_smi_and_its_descendants_die_at_its_limit() {
             detector.detect()
         };
         assert!(
-            matches!(detection.cuda, Outcome::Unknown { .. }),
+            matches!(detection.cuda(), Some(Outcome::Unknown { .. })),
             "{detection:#?}"
         );
         assert!(started.elapsed() < Duration::from_secs(4));
@@ -150,10 +150,10 @@ fn a_hung_probe_is_killed_with_everything_it_started() {
         .detect();
     assert!(
         matches!(
-            detection.cuda,
-            Outcome::Unknown {
+            detection.cuda(),
+            Some(Outcome::Unknown {
                 reason: UnknownReason::Timeout { .. }
-            }
+            })
         ),
         "{detection:#?}"
     );
@@ -171,7 +171,7 @@ fn a_probe_that_reports_the_missing_entry_point_is_named() {
         "echo 'markerspec-gpu: started as the GPU probe, but this program does not call run_probe_if_requested() first thing in main; stopping' >&2; exit 3",
     );
     let detection = detector().probe_program(probe).detect();
-    match &detection.cuda {
+    match detection.cuda().expect("a CUDA report") {
         Outcome::Unknown { reason } => {
             assert!(
                 matches!(reason, UnknownReason::NoProbeEntryPoint { .. }),

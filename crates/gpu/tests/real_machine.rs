@@ -28,11 +28,11 @@ fn real_detection_does_not_fail() {
     eprintln!("{detection:#?}");
     if !nvidia_driver_present() {
         assert!(
-            detection.cuda.is_absent(),
+            detection.cuda().unwrap().is_absent(),
             "no NVIDIA driver here: {detection:#?}"
         );
     }
-    if let Outcome::Unknown { reason } = &detection.cuda {
+    if let Outcome::Unknown { reason } = &detection.cuda().unwrap() {
         // A broken driver is possible on a real machine; a broken probe is not.
         assert!(
             matches!(reason, markerspec_gpu::UnknownReason::Driver { .. }),
@@ -45,10 +45,17 @@ fn real_detection_does_not_fail() {
 fn real_in_process_detection_does_not_crash() {
     let in_process = real().detect_in_process();
     let child = real().detect();
-    assert_eq!(in_process.cuda.is_absent(), child.cuda.is_absent());
     assert_eq!(
-        in_process.cuda.detected().map(|r| r.devices.len()),
-        child.cuda.detected().map(|r| r.devices.len())
+        in_process.cuda().unwrap().is_absent(),
+        child.cuda().unwrap().is_absent()
+    );
+    assert_eq!(
+        in_process
+            .cuda()
+            .unwrap()
+            .detected()
+            .map(|r| r.devices.len()),
+        child.cuda().unwrap().detected().map(|r| r.devices.len())
     );
 }
 
@@ -59,8 +66,10 @@ fn the_probe_binary_alone_prints_one_report_line() {
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(json["markerspec_gpu_probe"], 1);
-    assert!(json["cuda"]["outcome"].is_string());
+    assert_eq!(json["markerspec_gpu_probe"], 2);
+    assert_eq!(json["vendors"][0]["vendor"], "cuda");
+    assert!(json["vendors"][0]["outcome"].is_string());
+    assert_eq!(json["vendors"][1]["vendor"], "rocm");
 }
 
 /// Fails an `--ignored` run that was not meant for this machine: a hardware test must not
@@ -81,7 +90,8 @@ fn real_gpu_is_detected_through_nvml() {
     let detection = real().detect();
     eprintln!("{detection:#?}");
     let report = detection
-        .cuda
+        .cuda()
+        .unwrap()
         .detected()
         .expect("a GPU box must be detected");
     assert_eq!(report.source, Source::Nvml);
@@ -109,7 +119,8 @@ fn real_gpu_sources_agree() {
     let by = |source| {
         let detection = real().sources([source]).optional_libraries(false).detect();
         detection
-            .cuda
+            .cuda()
+            .unwrap()
             .detected()
             .cloned()
             .unwrap_or_else(|| panic!("{source} did not detect: {detection:#?}"))

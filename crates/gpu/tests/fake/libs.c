@@ -1,6 +1,7 @@
 /* Fake optional libraries, one source built three times: -DFAKE_CUDNN gives libcudnn.so.9,
  * -DFAKE_NCCL libnccl.so.2, -DFAKE_CUTENSOR libcutensor.so.2, -DFAKE_HIP libamdhip64.so.
- * $FAKE_CUDNN_VERSION and $FAKE_NCCL_VERSION replace the version codes. */
+ * $FAKE_CUDNN_VERSION, $FAKE_NCCL_VERSION and $FAKE_CUTENSOR_VERSION replace the version codes;
+ * $FAKE_NCCL_RESULT replaces ncclGetVersion's ncclResult_t (0, success, by default). */
 #include "common.h"
 
 #ifdef FAKE_CUDNN
@@ -10,12 +11,12 @@ size_t cudnnGetVersion(void) { return (size_t)fake_number("FAKE_CUDNN_VERSION", 
 #ifdef FAKE_NCCL
 int ncclGetVersion(int *version) {
     *version = (int)fake_number("FAKE_NCCL_VERSION", 22105);
-    return 0;
+    return (int)fake_number("FAKE_NCCL_RESULT", 0);
 }
 #endif
 
 #ifdef FAKE_CUTENSOR
-size_t cutensorGetVersion(void) { return 20001; }
+size_t cutensorGetVersion(void) { return (size_t)fake_number("FAKE_CUTENSOR_VERSION", 20001); }
 #endif
 
 #ifdef FAKE_HIP

@@ -2,15 +2,16 @@
 
 use std::ffi::c_int;
 
+use super::{Libraries, LibraryStatus};
 use crate::loader::{self, Spec};
 use crate::probe::ProbeConfig;
-use crate::report::{LibVersion, Libraries};
+use crate::report::LibVersion;
 
-/// Loads each library that is not disabled and asks its version. Failures other than "not
-/// installed" go to `notes`.
+/// Loads each library and asks its version; each gets its [`LibraryStatus`]. Failures other
+/// than "not installed" also go to `notes`, for people.
 pub(crate) fn probe(cfg: &ProbeConfig, notes: &mut Vec<String>) -> Libraries {
     Libraries {
-        cudnn: version(
+        cudnn: status(
             cfg,
             &loader::CUDNN,
             cfg.cudnn_library.as_deref(),
@@ -25,7 +26,7 @@ pub(crate) fn probe(cfg: &ProbeConfig, notes: &mut Vec<String>) -> Libraries {
                 LibVersion::from_nvidia_code("cuDNN", code as u64).map_err(|e| e.to_string())
             },
         ),
-        nccl: version(
+        nccl: status(
             cfg,
             &loader::NCCL,
             cfg.nccl_library.as_deref(),
@@ -47,7 +48,7 @@ pub(crate) fn probe(cfg: &ProbeConfig, notes: &mut Vec<String>) -> Libraries {
                 LibVersion::from_nvidia_code("NCCL", code).map_err(|e| e.to_string())
             },
         ),
-        cutensor: version(
+        cutensor: status(
             cfg,
             &loader::CUTENSOR,
             cfg.cutensor_library.as_deref(),
@@ -66,13 +67,13 @@ pub(crate) fn probe(cfg: &ProbeConfig, notes: &mut Vec<String>) -> Libraries {
     }
 }
 
-fn version(
+fn status(
     cfg: &ProbeConfig,
     spec: &Spec,
     explicit: Option<&std::path::Path>,
     notes: &mut Vec<String>,
     ask: impl FnOnce(&loader::Loaded) -> Result<LibVersion, String>,
-) -> Option<LibVersion> {
+) -> LibraryStatus {
     let candidates = loader::candidates(spec, explicit, cfg.search_system);
     let lib = match loader::load_first(&candidates) {
         Ok(lib) => lib,
@@ -83,17 +84,23 @@ fn version(
             if explicit.is_some() || !loader::interesting_errors(&errors).is_empty() {
                 notes.push(note);
             }
-            return None;
+            return LibraryStatus::NotFound;
         }
     };
     if let Some(note) = &lib.override_note {
         notes.push(format!("{}: {note}", spec.label));
     }
     match ask(&lib) {
-        Ok(version) => Some(version),
-        Err(error) => {
-            notes.push(format!("{}: {}: {error}", spec.label, lib.name));
-            None
+        Ok(version) => LibraryStatus::Loaded {
+            library: lib.name,
+            version,
+        },
+        Err(reason) => {
+            notes.push(format!("{}: {}: {reason}", spec.label, lib.name));
+            LibraryStatus::Failed {
+                library: lib.name,
+                reason,
+            }
         }
     }
 }

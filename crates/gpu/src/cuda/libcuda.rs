@@ -2,10 +2,11 @@
 
 use std::ffi::{c_char, c_int, c_uint};
 
-use crate::error::{CudaError, cuda_try};
+use super::Attempt;
+use super::error::{CudaError, cuda_try};
+use super::{CudaReport, CudaVersion, Device, Libraries, Source};
 use crate::loader::{self, Loaded};
-use crate::probe::{Attempt, ProbeConfig};
-use crate::report::{CudaReport, CudaVersion, Device, Libraries, Source};
+use crate::probe::ProbeConfig;
 
 type CuResult = c_int;
 type CuDevice = c_int;
@@ -90,7 +91,7 @@ fn load(cfg: &ProbeConfig) -> Result<(Loaded, Api), LoadFailure> {
 
 /// Asks the driver API: `cuInit(0)`, the CUDA version, and every device's name, compute
 /// capability (attributes 75 and 76), UUID and memory. The kernel driver's version is not part
-/// of this API; [`crate::probe`] fills it from `/proc/driver/nvidia/version`.
+/// of this API; [`super::probe`] fills it from `/proc/driver/nvidia/version`.
 pub(crate) fn probe(cfg: &ProbeConfig) -> Attempt {
     let (lib, api) = match load(cfg) {
         Ok(loaded) => loaded,
@@ -109,7 +110,7 @@ pub(crate) fn probe(cfg: &ProbeConfig) -> Attempt {
             if let Some(note) = &lib.override_note {
                 report.notes.insert(0, format!("libcuda: {note}"));
             }
-            Attempt::Found(report)
+            Attempt::Found(Box::new(report))
         }
         Err(error) => Attempt::Failed(format!("libcuda: {error}")),
     }

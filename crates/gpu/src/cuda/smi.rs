@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use markerspec_process::{Error as RunError, Run, tail};
 
-use crate::probe::{Attempt, ProbeConfig, valid_driver_version};
-use crate::report::{CudaReport, CudaVersion, Device, Libraries, Source};
+use super::{Attempt, valid_driver_version};
+use super::{CudaReport, CudaVersion, Device, Libraries, Source};
+use crate::probe::ProbeConfig;
 
 /// The query: one CSV line per GPU. `name` comes last because it is the only field that could
 /// hold a comma.
@@ -57,7 +58,7 @@ pub(crate) fn probe(cfg: &ProbeConfig) -> Attempt {
             report.notes.push(format!("nvidia-smi: {e}"));
         }
     }
-    Attempt::Found(report)
+    Attempt::Found(Box::new(report))
 }
 
 fn find(cfg: &ProbeConfig) -> Option<PathBuf> {

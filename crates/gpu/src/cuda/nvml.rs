@@ -3,10 +3,11 @@
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr;
 
-use crate::error::{NvmlError, nvml_try};
+use super::error::{NvmlError, nvml_try};
+use super::{Attempt, valid_driver_version};
+use super::{CudaReport, CudaVersion, Device, Libraries, Source};
 use crate::loader::{self, Loaded};
-use crate::probe::{Attempt, ProbeConfig, valid_driver_version};
-use crate::report::{CudaReport, CudaVersion, Device, Libraries, Source};
+use crate::probe::ProbeConfig;
 
 type DeviceHandle = *mut c_void;
 type Ret = c_int;
@@ -147,7 +148,7 @@ pub(crate) fn probe(cfg: &ProbeConfig) -> Attempt {
             if let Err(error) = shutdown {
                 report.notes.push(format!("NVML: nvmlShutdown: {error}"));
             }
-            Attempt::Found(report)
+            Attempt::Found(Box::new(report))
         }
         Err(error) => Attempt::Failed(format!("NVML: {error}")),
     }

@@ -1,0 +1,169 @@
+//! NVIDIA: the CUDA driver and its optional libraries.
+//!
+//! Three sources answer for the driver, tried in [`Source`] order until one answers: `nvml.rs`
+//! (`libnvidia-ml.so.1`), `libcuda.rs` (`libcuda.so.1`, the driver API) and `smi.rs` (the
+//! `nvidia-smi` program). What the winning source could not tell is filled in here from
+//! elsewhere; then `libs.rs` asks cuDNN, NCCL and cuTENSOR for their versions, each getting a
+//! [`LibraryStatus`]. The driver's return codes map to [`NvmlError`] and [`CudaError`]
+//! (`error.rs`). The report is a [`CudaReport`].
+
+mod error;
+mod libcuda;
+mod libs;
+mod nvml;
+mod report;
+pub(crate) mod smi;
+
+pub use error::{CudaError, NvmlError, cuda_try, nvml_try};
+pub use report::{CudaReport, CudaVersion, Device, Libraries, LibraryStatus, Source};
+
+use crate::probe::ProbeConfig;
+use crate::report::{Outcome, UnknownReason};
+
+/// Where Linux publishes the loaded kernel module's version.
+pub(crate) const PROC_DRIVER_VERSION: &str = "/proc/driver/nvidia/version";
+
+/// How one source went.
+pub(crate) enum Attempt {
+    /// The source answered (boxed: a report is large beside a note).
+    Found(Box<CudaReport>),
+    /// Nothing of this source here: not installed, driver not loaded, no device.
+    NotPresent(String),
+    /// The source exists and failed.
+    Failed(String),
+}
+
+/// Tries the sources in order; the first that answers wins. Absent when every source said
+/// "not here"; unknown when none answered and at least one exists but failed.
+pub(crate) fn probe(cfg: &ProbeConfig) -> Outcome<CudaReport> {
+    let mut notes = Vec::new();
+    let mut errors = Vec::new();
+    for &source in &cfg.sources {
+        let attempt = match source {
+            Source::Nvml => nvml::probe(cfg),
+            Source::LibCuda => libcuda::probe(cfg),
+            Source::NvidiaSmi => smi::probe(cfg),
+        };
+        match attempt {
+            Attempt::Found(mut report) => {
+                notes.extend(errors);
+                notes.append(&mut report.notes);
+                report.notes = notes;
+                fill_gaps(cfg, &mut report);
+                if cfg.libraries {
+                    report.libraries = libs::probe(cfg, &mut report.notes);
+                }
+                return Outcome::Detected(*report);
+            }
+            Attempt::NotPresent(note) => notes.push(note),
+            Attempt::Failed(error) => errors.push(error),
+        }
+    }
+    if errors.is_empty() {
+        Outcome::Absent { notes }
+    } else {
+        Outcome::Unknown {
+            reason: UnknownReason::Driver { errors },
+        }
+    }
+}
+
+/// Fills what the winning source could not tell from elsewhere: the kernel driver's version from
+/// its `/proc` file, the CUDA version from `cuDriverGetVersion`.
+fn fill_gaps(cfg: &ProbeConfig, report: &mut CudaReport) {
+    if report.driver_version.is_none() {
+        if let Some(file) = cfg.driver_version_file() {
+            match std::fs::read_to_string(&file) {
+                Ok(text) => match parse_proc_driver_version(&text) {
+                    Some(version) => report.driver_version = Some(version),
+                    None => report
+                        .notes
+                        .push(format!("no driver version in {}", file.display())),
+                },
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                Err(error) => report
+                    .notes
+                    .push(format!("could not read {}: {error}", file.display())),
+            }
+        }
+    }
+    if report.cuda_driver_version.is_none()
+        && report.source != Source::LibCuda
+        && cfg.sources.contains(&Source::LibCuda)
+    {
+        match libcuda::driver_version_only(cfg) {
+            Ok(version) => {
+                report.cuda_driver_version = Some(version);
+                report
+                    .notes
+                    .push("CUDA version from libcuda's cuDriverGetVersion".to_owned());
+            }
+            Err(note) => report.notes.push(note),
+        }
+    }
+}
+
+/// The version in `NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.144.03  Thu …` (or the
+/// open module's `… Open Kernel Module for x86_64  550.144.03  Release Build …`).
+pub(crate) fn parse_proc_driver_version(text: &str) -> Option<String> {
+    let line = text.lines().find(|l| l.starts_with("NVRM version:"))?;
+    let after = &line[line.find("Module")?..];
+    after
+        .split_whitespace()
+        .find(|token| valid_driver_version(token))
+        .map(str::to_owned)
+}
+
+/// Whether `text` looks like an NVIDIA driver version: digits and dots, starting and ending with
+/// a digit, at least one dot, at most 32 bytes (`550.144.03`, `551.61`).
+pub(crate) fn valid_driver_version(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 32
+        && text.contains('.')
+        && text.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && text.as_bytes().first().is_some_and(u8::is_ascii_digit)
+        && text.as_bytes().last().is_some_and(u8::is_ascii_digit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_proc_driver_version() {
+        let closed = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.144.03  Thu Nov 28 22:58:50 UTC 2024\nGCC version:  gcc version 12.2.0\n";
+        assert_eq!(
+            parse_proc_driver_version(closed).as_deref(),
+            Some("550.144.03")
+        );
+        let open = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release Build  (dvs-builder@U16-I3-B03-4-3)  Thu Jan 23 2025\n";
+        assert_eq!(
+            parse_proc_driver_version(open).as_deref(),
+            Some("570.86.15")
+        );
+        let arm = "NVRM version: NVIDIA UNIX aarch64 Kernel Module  535.129.03  Thu Oct 19 18:42:10 UTC 2023\n";
+        assert_eq!(
+            parse_proc_driver_version(arm).as_deref(),
+            Some("535.129.03")
+        );
+        assert_eq!(parse_proc_driver_version("garbage"), None);
+    }
+
+    #[test]
+    fn driver_versions_are_validated() {
+        for good in ["550.144.03", "551.61", "1.0"] {
+            assert!(valid_driver_version(good), "{good}");
+        }
+        for bad in [
+            "",
+            "550",
+            ".5",
+            "5.",
+            "x86_64",
+            "550.1 ",
+            "1.2.3.4.5.6.7.8.9.10.11.12.13.14.15",
+        ] {
+            assert!(!valid_driver_version(bad), "{bad}");
+        }
+    }
+}
