@@ -161,8 +161,13 @@ pub(crate) fn prefix_atoms(epoch: u64, release: &[u64]) -> Vec<Atom> {
 ///
 /// let v: markerspec_pep440::Version = "3.12".parse()?;
 /// assert!(Cut::below(&v) < Cut::above(&v));
-/// // `<= 1.0.dev0` and `< 1.0.dev1` end at the same place: no version lies between them.
-/// assert_eq!(Cut::above(&"1.0.dev0".parse()?), Cut::below(&"1.0.dev1".parse()?));
+/// // `1.0.dev0+local` lies between these two cuts …
+/// assert!(Cut::above(&"1.0.dev0".parse()?) < Cut::below(&"1.0.dev1".parse()?));
+/// // … but nothing lies between the end of `<=1.0.dev0` (which takes every local label of
+/// // 1.0.dev0) and the end of `<1.0.dev1`: the two sets are one value.
+/// use markerspec_algebra::VersionSet;
+/// let a = VersionSet::from_specifier(&"<=1.0.dev0".parse()?);
+/// assert_eq!(a, VersionSet::from_specifier(&"<1.0.dev1".parse()?));
 /// # Ok::<(), markerspec_pep440::Error>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -419,7 +424,8 @@ fn is_min(ctx: &[Atom], last: &Atom) -> bool {
         // The epoch, or a release number after a `0` (where `RelEnd` cannot follow, because
         // releases are trimmed).
         Atom::Num(n) => {
-            *n == 0 && (ctx.len() == 1 || (ctx.len() >= 3 && matches!(ctx.last(), Some(Atom::Num(0)))))
+            *n == 0
+                && (ctx.len() == 1 || (ctx.len() >= 3 && matches!(ctx.last(), Some(Atom::Num(0)))))
         }
         Atom::RelEnd => true,
         Atom::Pre(p) => *p == PreSlot::DevOnly,
@@ -587,7 +593,11 @@ impl fmt::Display for Cut {
     /// `⊥`, the cut between the absent value and the versions `-∞`, [`Cut::TOP`] `+∞`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.atoms.is_empty() {
-            return f.write_str(if self.side == Side::Below { "⊥" } else { "+∞" });
+            return f.write_str(if self.side == Side::Below {
+                "⊥"
+            } else {
+                "+∞"
+            });
         }
         if self.atoms == [Atom::Sec(1)] && self.side == Side::Below {
             return f.write_str("-∞");
@@ -618,7 +628,83 @@ impl fmt::Display for Cut {
 
 impl fmt::Debug for Cut {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let side = if self.side == Side::Below { "below" } else { "above" };
+        let side = if self.side == Side::Below {
+            "below"
+        } else {
+            "above"
+        };
         write!(f, "Cut({side} {self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Version {
+        s.parse().unwrap_or_else(|_| Version::new([0]))
+    }
+
+    #[test]
+    fn a_block_after_a_zero_starts_right_after_the_shorter_release() {
+        // Below(1, 0, …) names the same gap as "above every version of release 1".
+        let below_zero = Cut::new(prefix_atoms(0, &[1, 0]), Side::Below);
+        let mut atoms = base_atoms(0, &[1]);
+        atoms.push(Atom::RelEnd);
+        let above_release = Cut::new(atoms, Side::Above);
+        assert_eq!(below_zero, above_release);
+        assert_eq!(below_zero.to_string(), "1.post∞");
+        // A second zero changes nothing: Below(1, 0, 0) is Below(1, 0).
+        assert_eq!(
+            Cut::new(prefix_atoms(0, &[1, 0, 0]), Side::Below),
+            below_zero
+        );
+        // Release 0 of epoch 0: right after every version `0…`.
+        assert_eq!(
+            Cut::new(prefix_atoms(0, &[0]), Side::Below).to_string(),
+            "0.post∞"
+        );
+    }
+
+    #[test]
+    fn extreme_numbers_normalise_without_overflow() {
+        let max = u64::MAX;
+        let top_release = Cut::new(prefix_atoms(max, &[max]), Side::Above);
+        assert_eq!(top_release, Cut::TOP);
+        let mut atoms = base_atoms(0, &[1]);
+        atoms.push(Atom::RelEnd);
+        atoms.push(Atom::Pre(PreSlot::Pre(PrereleaseKind::Rc, max)));
+        // Past every `1rcMAX` variant (post-releases included) comes the final release 1.
+        assert_eq!(Cut::new(atoms, Side::Above), Cut::below(&v("1")));
+        // Past `1rcMAX` itself come its post-releases.
+        let after_rc_max = Cut::new(public_atoms(&v(&format!("1rc{max}"))), Side::Above);
+        assert_eq!(
+            after_rc_max,
+            Cut::below(&v(&format!("1rc{max}.post0.dev0")))
+        );
+        let after_dev_max = Cut::new(public_atoms(&v(&format!("1a0.dev{max}"))), Side::Above);
+        assert_eq!(after_dev_max, Cut::below(&v("1a0")));
+        assert_eq!(
+            Cut::new(vec![Atom::Sec(0)], Side::Above),
+            Cut::versions_start()
+        );
+        assert_eq!(Cut::new(vec![Atom::Sec(0)], Side::Below), Cut::BOTTOM);
+    }
+
+    #[test]
+    fn witnesses_above_cuts_without_a_least_point() {
+        let lo = Cut::above(&v("1.0+abc"));
+        let hi = Cut::below(&v("1.0+abc.a"));
+        let Some(Point::Version(w)) = lo.point_between(&hi) else {
+            unreachable!("a label lies between")
+        };
+        assert!(w > v("1.0+abc") && w < v("1.0+abc.a"), "{w}");
+        let lo = Cut::new(prefix_atoms(0, &[1, 0]), Side::Below);
+        let hi = Cut::below(&v("1.0.0.0.1"));
+        let Some(Point::Version(w)) = lo.point_between(&hi) else {
+            unreachable!("1.0.0.0.0.1 lies between")
+        };
+        assert!(w > v("1.post99") && w < v("1.0.0.0.1"), "{w}");
+        assert_eq!(hi.point_between(&lo), None);
     }
 }

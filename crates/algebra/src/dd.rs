@@ -131,7 +131,10 @@ enum Edges<T> {
     /// (or [`Cut::TOP`]); `children.len() == bounds.len() + 1`.
     Intervals { bounds: Vec<Cut>, children: Vec<T> },
     /// `points` sorted by literal, for the other strings `other`.
-    Strings { points: Vec<(Box<str>, T)>, other: T },
+    Strings {
+        points: Vec<(Box<str>, T)>,
+        other: T,
+    },
     /// The child for true and for false.
     Bool { yes: T, no: T },
 }
@@ -640,7 +643,10 @@ impl Context {
                     }
                 }
                 if nb.is_empty() {
-                    return nc.first().copied().ok_or(Error::new(ErrorKind::ForeignMarker));
+                    return nc
+                        .first()
+                        .copied()
+                        .ok_or(Error::new(ErrorKind::ForeignMarker));
                 }
                 Edges::Intervals {
                     bounds: nb,
@@ -733,7 +739,11 @@ impl Context {
     /// # Errors
     ///
     /// [`ErrorKind::ArbitraryEquality`] for `===`; a wrong or foreign variable.
-    pub fn version_specifier(&mut self, var: Var, spec: &VersionSpecifier) -> Result<Marker, Error> {
+    pub fn version_specifier(
+        &mut self,
+        var: Var,
+        spec: &VersionSpecifier,
+    ) -> Result<Marker, Error> {
         let set =
             VersionSet::from_specifier(spec).ok_or(Error::new(ErrorKind::ArbitraryEquality))?;
         self.version_set(var, &set)
@@ -790,7 +800,9 @@ impl Context {
                 let m = self.boolean(var)?;
                 Ok(if *b { m } else { !m })
             }
-            _ => self.domain_of(var, domain_of_value(value)).map(|()| Marker::FALSE),
+            _ => self
+                .domain_of(var, domain_of_value(value))
+                .map(|()| Marker::FALSE),
         }
     }
 
@@ -892,7 +904,12 @@ impl Context {
     ///
     /// As [`and`](Self::and).
     pub fn relate(&mut self, a: Marker, b: Marker) -> Result<Relation, Error> {
-        let cells = [self.and(a, b)?, self.and(a, !b)?, self.and(!a, b)?, self.and(!a, !b)?];
+        let cells = [
+            self.and(a, b)?,
+            self.and(a, !b)?,
+            self.and(!a, b)?,
+            self.and(!a, !b)?,
+        ];
         let [x, y, z, w] = cells.map(|c| self.solve(c));
         Ok(Relation {
             a_and_b: x?,
@@ -925,7 +942,11 @@ impl Context {
                             continue;
                         }
                         let bottom = Cut::BOTTOM;
-                        let lo = if k == 0 { Some(&bottom) } else { bounds.get(k - 1) };
+                        let lo = if k == 0 {
+                            Some(&bottom)
+                        } else {
+                            bounds.get(k - 1)
+                        };
                         let top = Cut::TOP;
                         let hi = bounds.get(k).unwrap_or(&top);
                         if let Some(p) = lo.and_then(|lo| lo.point_between(hi)) {
@@ -1333,7 +1354,10 @@ impl Context {
 }
 
 fn quoted(v: &[String]) -> String {
-    v.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ")
+    v.iter()
+        .map(|s| format!("{s:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn domain_of_value(value: &Value) -> Domain {
@@ -1356,7 +1380,11 @@ fn fresh_string(points: &[(Box<str>, Marker)]) -> String {
     let taken = |s: &str| points.binary_search_by(|(p, _)| (**p).cmp(s)).is_ok();
     let mut n = 0u64;
     loop {
-        let s = if n == 0 { "other".to_owned() } else { format!("other{n}") };
+        let s = if n == 0 {
+            "other".to_owned()
+        } else {
+            format!("other{n}")
+        };
         if !taken(&s) {
             return s;
         }
@@ -1381,9 +1409,13 @@ fn group_edges(edges: &Edges<Marker>) -> Vec<(Marker, Label)> {
                     for (k, c) in children.iter().enumerate() {
                         if *c == child {
                             let bottom = Cut::BOTTOM;
-                        let lo = if k == 0 { Some(&bottom) } else { bounds.get(k - 1) };
+                            let lo = if k == 0 {
+                                Some(&bottom)
+                            } else {
+                                bounds.get(k - 1)
+                            };
                             let top = Cut::TOP;
-                        let hi = bounds.get(k).unwrap_or(&top);
+                            let hi = bounds.get(k).unwrap_or(&top);
                             if let Some(lo) = lo {
                                 set = set.union(&VersionSet::interval(lo.clone(), hi.clone()));
                             }

@@ -5,7 +5,9 @@ use std::fmt;
 
 use markerspec_pep440::{Operator, Version, VersionSpecifier};
 
-use crate::cut::{Atom, Cut, Point, PreSlot, Side, base_atoms, prefix_atoms, public_atoms, version_atoms};
+use crate::cut::{
+    Atom, Cut, Point, PreSlot, Side, base_atoms, prefix_atoms, public_atoms, version_atoms,
+};
 
 /// A set of points of the version domain (the absent value and every PEP 440 version): a
 /// finite union of disjoint, non-adjacent half-open intervals `[lo, hi)` between [`Cut`]s.
@@ -163,7 +165,9 @@ impl VersionSet {
     /// Whether the set holds every point.
     #[must_use]
     pub fn is_full(&self) -> bool {
-        self.bounds.len() == 2 && self.bounds.first() == Some(&Cut::BOTTOM) && self.bounds.last() == Some(&Cut::TOP)
+        self.bounds.len() == 2
+            && self.bounds.first() == Some(&Cut::BOTTOM)
+            && self.bounds.last() == Some(&Cut::TOP)
     }
 
     /// The intervals `(lo, hi)`, in increasing order.
@@ -181,7 +185,12 @@ impl VersionSet {
         if self.bounds.first() != Some(&Cut::BOTTOM) {
             bounds.push(Cut::BOTTOM);
         }
-        bounds.extend(self.bounds.iter().filter(|c| **c != Cut::BOTTOM && **c != Cut::TOP).cloned());
+        bounds.extend(
+            self.bounds
+                .iter()
+                .filter(|c| **c != Cut::BOTTOM && **c != Cut::TOP)
+                .cloned(),
+        );
         if self.bounds.last() != Some(&Cut::TOP) {
             bounds.push(Cut::TOP);
         }
@@ -330,8 +339,16 @@ impl fmt::Display for VersionSet {
                 f.write_str(" ∪ ")?;
                 lo = Cut::versions_start();
             }
-            let open = if lo.is_below_side() && lo != Cut::versions_start() { "[" } else { "(" };
-            let close = if hi.is_below_side() || *hi == Cut::TOP { ")" } else { "]" };
+            let open = if lo.is_below_side() && lo != Cut::versions_start() {
+                "["
+            } else {
+                "("
+            };
+            let close = if hi.is_below_side() || *hi == Cut::TOP {
+                ")"
+            } else {
+                "]"
+            };
             write!(f, "{open}{lo}, {hi}{close}")?;
         }
         Ok(())

@@ -12,6 +12,9 @@ use markerspec_algebra::{
 use markerspec_pep440::{Version, VersionSpecifier};
 use proptest::prelude::*;
 
+/// Whether a cell holds, from the values of `a` and `b`.
+type CellFn = fn(bool, bool) -> bool;
+
 const STRINGS: [&str; 4] = ["", "linux", "win32", "darwin"];
 
 #[derive(Clone, Debug)]
@@ -31,12 +34,27 @@ enum F {
 
 fn spec() -> impl Strategy<Value = VersionSpecifier> {
     let ops = prop_oneof![
-        Just("=="), Just("!="), Just("<"), Just("<="), Just(">"), Just(">="), Just("~="),
+        Just("=="),
+        Just("!="),
+        Just("<"),
+        Just("<="),
+        Just(">"),
+        Just(">="),
+        Just("~="),
     ];
     let versions = prop_oneof![
-        Just("3.12"), Just("3.12rc1"), Just("3.11"), Just("3.12.post1"), Just("3.12+loc"),
-        Just("3.13.0a1.dev0"), Just("3.13"), Just("3.12.*"), Just("3.*"), Just("1!1.0"),
-        Just("3.11.0a1.dev0"), Just("3.13.0rc1"),
+        Just("3.12"),
+        Just("3.12rc1"),
+        Just("3.11"),
+        Just("3.12.post1"),
+        Just("3.12+loc"),
+        Just("3.13.0a1.dev0"),
+        Just("3.13"),
+        Just("3.12.*"),
+        Just("3.*"),
+        Just("1!1.0"),
+        Just("3.11.0a1.dev0"),
+        Just("3.13.0rc1"),
     ];
     (ops, versions).prop_filter_map("invalid", |(op, v)| format!("{op}{v}").parse().ok())
 }
@@ -93,7 +111,11 @@ fn vars(ctx: &mut Context) -> Vars {
     let v1 = ctx.variable(1, "w", Domain::Version).unwrap();
     let v0 = ctx.variable(0, "v", Domain::Version).unwrap();
     let b0 = ctx.variable(3, "b0", Domain::Bool).unwrap();
-    Vars { v: [v0, v1], s, b: [b0, b1] }
+    Vars {
+        v: [v0, v1],
+        s,
+        b: [b0, b1],
+    }
 }
 
 fn build(ctx: &mut Context, vs: &Vars, f: &F) -> Marker {
@@ -145,7 +167,10 @@ fn region_points(fs: &[&F]) -> [Vec<Point>; 2] {
         cuts.sort();
         cuts.dedup();
         cuts.windows(2)
-            .map(|w| w[0].point_between(&w[1]).expect("consecutive distinct cuts enclose a point"))
+            .map(|w| {
+                w[0].point_between(&w[1])
+                    .expect("consecutive distinct cuts enclose a point")
+            })
             .collect()
     })
 }
@@ -160,7 +185,11 @@ fn all_envs(fs: &[&F]) -> Vec<Env> {
             for s in &strings {
                 for b0 in [false, true] {
                     for b1 in [false, true] {
-                        out.push(Env { v: [a.clone(), b.clone()], s: s.clone(), b: [b0, b1] });
+                        out.push(Env {
+                            v: [a.clone(), b.clone()],
+                            s: s.clone(),
+                            b: [b0, b1],
+                        });
                     }
                 }
             }
@@ -205,10 +234,14 @@ fn apply_witness(env: &Env, vs: &Vars, w: &Witness) -> Env {
         } else if var == vs.v[1] {
             env.v[1] = point.expect("version value");
         } else if var == vs.s {
-            let Value::String(s) = value else { panic!("string value") };
+            let Value::String(s) = value else {
+                panic!("string value")
+            };
             env.s = s.clone();
         } else {
-            let Value::Bool(b) = value else { panic!("bool value") };
+            let Value::Bool(b) = value else {
+                panic!("bool value")
+            };
             env.b[usize::from(var == vs.b[1])] = *b;
         }
     }
@@ -267,7 +300,7 @@ proptest! {
         let (a, b) = (build(&mut ctx, &vs, &f), build(&mut ctx, &vs, &g));
         let rel = ctx.relate(a, b).unwrap();
         let envs = all_envs(&[&f, &g]);
-        let cells: [(&Option<Witness>, fn(bool, bool) -> bool); 4] = [
+        let cells: [(&Option<Witness>, CellFn); 4] = [
             (&rel.a_and_b, |x, y| x && y),
             (&rel.a_not_b, |x, y| x && !y),
             (&rel.b_not_a, |x, y| !x && y),
@@ -368,19 +401,33 @@ proptest! {
 #[test]
 fn witnesses_cover_prerelease_interpreters() {
     let mut ctx = Context::new();
-    let py = ctx.variable(0, "python_full_version", Domain::Version).unwrap();
-    let ge = ctx.version_specifier(py, &">=3.11".parse().unwrap()).unwrap();
-    let star = ctx.version_specifier(py, &"==3.11.*".parse().unwrap()).unwrap();
+    let py = ctx
+        .variable(0, "python_full_version", Domain::Version)
+        .unwrap();
+    let ge = ctx
+        .version_specifier(py, &">=3.11".parse().unwrap())
+        .unwrap();
+    let star = ctx
+        .version_specifier(py, &"==3.11.*".parse().unwrap())
+        .unwrap();
     // uv's release-only model makes these equal above 3.11; they differ on 3.11.0a1.dev0.
     let rel = ctx.relate(star, ge).unwrap();
     assert_eq!(rel.kind(), RelationKind::Overlapping);
-    let w = rel.a_not_b.expect("3.11 pre-releases are in ==3.11.* and not in >=3.11");
-    let Some(Value::Version(v)) = w.get(py) else { panic!("a version") };
+    let w = rel
+        .a_not_b
+        .expect("3.11 pre-releases are in ==3.11.* and not in >=3.11");
+    let Some(Value::Version(v)) = w.get(py) else {
+        panic!("a version")
+    };
     assert!(v.is_prerelease());
     assert!(v < &"3.11".parse::<Version>().unwrap());
     // And 3.13.0rc1 is neither >=3.13 nor <3.13.
-    let a = ctx.version_specifier(py, &">=3.13".parse().unwrap()).unwrap();
-    let b = ctx.version_specifier(py, &"<3.13".parse().unwrap()).unwrap();
+    let a = ctx
+        .version_specifier(py, &">=3.13".parse().unwrap())
+        .unwrap();
+    let b = ctx
+        .version_specifier(py, &"<3.13".parse().unwrap())
+        .unwrap();
     let either = ctx.or(a, b).unwrap();
     assert!(!either.is_true());
     let rc = Value::Version("3.13.0rc1".parse().unwrap());
@@ -404,16 +451,29 @@ fn dropping_an_extra_is_sound() {
     let no_b = ctx.exists(m, b).unwrap();
     let expected = ctx.or(x86, ea).unwrap();
     assert_eq!(no_b, expected);
-    assert_eq!(ctx.dnf(no_b).unwrap(), "platform_machine == \"x86_64\" or (platform_machine != \"x86_64\" and extra:a)");
+    assert_eq!(
+        ctx.dnf(no_b).unwrap(),
+        "platform_machine == \"x86_64\" or (platform_machine != \"x86_64\" and extra:a)"
+    );
 }
 
 #[test]
 fn step_budget_stops_blowup_with_a_coded_error() {
     // (x1 and y1) or … or (xn and yn) with every x ordered before every y is exponential.
-    let mut ctx = Context::with_limits(Limits { steps: 20_000, ..Limits::default() });
+    let mut ctx = Context::with_limits(Limits {
+        steps: 20_000,
+        ..Limits::default()
+    });
     let n = 40;
-    let xs: Vec<Var> = (0..n).map(|i| ctx.variable(i, &format!("x{i:02}"), Domain::Bool).unwrap()).collect();
-    let ys: Vec<Var> = (0..n).map(|i| ctx.variable(100 + i, &format!("y{i:02}"), Domain::Bool).unwrap()).collect();
+    let xs: Vec<Var> = (0..n)
+        .map(|i| ctx.variable(i, &format!("x{i:02}"), Domain::Bool).unwrap())
+        .collect();
+    let ys: Vec<Var> = (0..n)
+        .map(|i| {
+            ctx.variable(100 + i, &format!("y{i:02}"), Domain::Bool)
+                .unwrap()
+        })
+        .collect();
     let start = std::time::Instant::now();
     let mut m = Marker::FALSE;
     let mut failed = None;
@@ -439,8 +499,13 @@ fn step_budget_stops_blowup_with_a_coded_error() {
 
 #[test]
 fn node_limit_is_a_coded_error() {
-    let mut ctx = Context::with_limits(Limits { nodes: 10, ..Limits::default() });
-    let vars: Vec<Var> = (0..20).map(|i| ctx.variable(i, &format!("v{i:02}"), Domain::Bool).unwrap()).collect();
+    let mut ctx = Context::with_limits(Limits {
+        nodes: 10,
+        ..Limits::default()
+    });
+    let vars: Vec<Var> = (0..20)
+        .map(|i| ctx.variable(i, &format!("v{i:02}"), Domain::Bool).unwrap())
+        .collect();
     let err = vars
         .iter()
         .try_fold(Marker::FALSE, |acc, v| {
@@ -449,14 +514,25 @@ fn node_limit_is_a_coded_error() {
             ctx.or(x, !acc)
         })
         .expect_err("more than ten nodes");
-    assert_eq!(err.kind(), &ErrorKind::Intractable { limit: Limit::Nodes });
+    assert_eq!(
+        err.kind(),
+        &ErrorKind::Intractable {
+            limit: Limit::Nodes
+        }
+    );
 }
 
 #[test]
 fn deep_inputs_hit_the_depth_limit_not_the_stack() {
-    let mut ctx = Context::with_limits(Limits { depth: 300, steps: 10_000_000, nodes: 10_000_000 });
+    let mut ctx = Context::with_limits(Limits {
+        depth: 300,
+        steps: 10_000_000,
+        nodes: 10_000_000,
+    });
     let n = 2000;
-    let vars: Vec<Var> = (0..n).map(|i| ctx.variable(i, &format!("v{i:05}"), Domain::Bool).unwrap()).collect();
+    let vars: Vec<Var> = (0..n)
+        .map(|i| ctx.variable(i, &format!("v{i:05}"), Domain::Bool).unwrap())
+        .collect();
     // A chain built from the top variable down stays shallow for each operation …
     let mut chain = Marker::TRUE;
     for v in vars.iter().rev() {
@@ -468,7 +544,12 @@ fn deep_inputs_hit_the_depth_limit_not_the_stack() {
     let last = ctx.variable(n + 1, "zzz", Domain::Bool).unwrap();
     let z = ctx.boolean(last).unwrap();
     let err = ctx.and(chain, z).expect_err("deeper than 300");
-    assert_eq!(err.kind(), &ErrorKind::Intractable { limit: Limit::Depth });
+    assert_eq!(
+        err.kind(),
+        &ErrorKind::Intractable {
+            limit: Limit::Depth
+        }
+    );
     // Evaluation, solving and counting are iterative and work on any depth.
     assert!(ctx.solve(chain).unwrap().is_some());
     assert!(ctx.evaluate(chain, |_| Value::Bool(true)).unwrap());
@@ -478,7 +559,9 @@ fn deep_inputs_hit_the_depth_limit_not_the_stack() {
 fn errors_for_foreign_and_mistyped_inputs() {
     let mut small = Context::new();
     let mut big = Context::new();
-    let vb: Vec<Var> = (0..5).map(|i| big.variable(i, &format!("v{i}"), Domain::Bool).unwrap()).collect();
+    let vb: Vec<Var> = (0..5)
+        .map(|i| big.variable(i, &format!("v{i}"), Domain::Bool).unwrap())
+        .collect();
     let mut m = Marker::TRUE;
     for v in &vb {
         let b = big.boolean(*v).unwrap();
@@ -490,9 +573,18 @@ fn errors_for_foreign_and_mistyped_inputs() {
     assert_eq!(small.boolean(s).unwrap_err().code(), "wrong-domain");
     let v = small.variable(1, "v", Domain::Version).unwrap();
     let arbitrary = "===3.12".parse().unwrap();
-    assert_eq!(small.version_specifier(v, &arbitrary).unwrap_err().code(), "arbitrary-equality");
+    assert_eq!(
+        small.version_specifier(v, &arbitrary).unwrap_err().code(),
+        "arbitrary-equality"
+    );
     let eq = small.string_eq(s, "x").unwrap();
-    assert_eq!(small.evaluate(eq, |_| Value::Bool(true)).unwrap_err().code(), "wrong-domain");
+    assert_eq!(
+        small
+            .evaluate(eq, |_| Value::Bool(true))
+            .unwrap_err()
+            .code(),
+        "wrong-domain"
+    );
 }
 
 #[test]
@@ -507,14 +599,26 @@ fn contexts_are_send_and_sync() {
         .map(|t| {
             std::thread::spawn(move || {
                 let mut ctx = Context::new();
-                let v = ctx.variable(0, "python_full_version", Domain::Version).unwrap();
-                let a = ctx.version_specifier(v, &format!(">=3.{t}").parse().unwrap()).unwrap();
-                let b = ctx.version_specifier(v, &format!("<3.{}", t + 5).parse().unwrap()).unwrap();
+                let v = ctx
+                    .variable(0, "python_full_version", Domain::Version)
+                    .unwrap();
+                let a = ctx
+                    .version_specifier(v, &format!(">=3.{t}").parse().unwrap())
+                    .unwrap();
+                let b = ctx
+                    .version_specifier(v, &format!("<3.{}", t + 5).parse().unwrap())
+                    .unwrap();
                 let m = ctx.and(a, b).unwrap();
                 ctx.dnf(m).unwrap()
             })
         })
         .collect();
     let out: Vec<String> = handles.into_iter().map(|h| h.join().unwrap()).collect();
-    assert_eq!(out, ["python_full_version in [3, 3.5.dev0)", "python_full_version in [3.1, 3.6.dev0)"]);
+    assert_eq!(
+        out,
+        [
+            "python_full_version in [3, 3.5.dev0)",
+            "python_full_version in [3.1, 3.6.dev0)"
+        ]
+    );
 }

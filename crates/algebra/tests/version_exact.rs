@@ -14,8 +14,10 @@ fn version_text() -> impl Strategy<Value = String> {
         4 => Just(String::new()),
         1 => (prop_oneof![Just("a"), Just("b"), Just("rc")], 0u64..3).prop_map(|(k, n)| format!("{k}{n}")),
     ];
-    let post = prop_oneof![3 => Just(String::new()), 1 => (0u64..3).prop_map(|n| format!(".post{n}"))];
-    let dev = prop_oneof![3 => Just(String::new()), 1 => (0u64..3).prop_map(|n| format!(".dev{n}"))];
+    let post =
+        prop_oneof![3 => Just(String::new()), 1 => (0u64..3).prop_map(|n| format!(".post{n}"))];
+    let dev =
+        prop_oneof![3 => Just(String::new()), 1 => (0u64..3).prop_map(|n| format!(".dev{n}"))];
     let local = prop_oneof![
         4 => Just(String::new()),
         1 => prop::collection::vec(prop_oneof![Just("a"), Just("0a"), Just("b"), Just("1"), Just("0"), Just("abc")], 1..3)
@@ -44,9 +46,12 @@ fn operator() -> impl Strategy<Value = &'static str> {
 
 /// A valid specifier (invalid combinations are filtered out by parsing).
 fn specifier() -> impl Strategy<Value = VersionSpecifier> {
-    (operator(), version_text(), prop::collection::vec(0u64..3, 1..4)).prop_filter_map(
-        "invalid specifier",
-        |(op, v, prefix)| {
+    (
+        operator(),
+        version_text(),
+        prop::collection::vec(0u64..3, 1..4),
+    )
+        .prop_filter_map("invalid specifier", |(op, v, prefix)| {
             let text = match op {
                 "==*" | "!=*" => {
                     let r: Vec<String> = prefix.iter().map(u64::to_string).collect();
@@ -55,8 +60,7 @@ fn specifier() -> impl Strategy<Value = VersionSpecifier> {
                 _ => format!("{op}{v}"),
             };
             text.parse().ok()
-        },
-    )
+        })
 }
 
 /// Versions near `v`: its neighbours by every suffix kind.
@@ -68,10 +72,31 @@ fn near(v: &Version) -> Vec<Version> {
     let mk = |text: String| text.parse::<Version>().ok();
     let rel: Vec<String> = r.iter().map(u64::to_string).collect();
     let rel = rel.join(".");
-    let pfx = if e > 0 { format!("{e}!") } else { String::new() };
+    let pfx = if e > 0 {
+        format!("{e}!")
+    } else {
+        String::new()
+    };
     for suffix in [
-        "", ".dev0", ".dev1", "a0", "a0.dev0", "rc1", "rc1.post0", ".post0", ".post0.dev0", ".post1",
-        ".post1+x", "+a", "+0", "+a.1", ".0", ".0.0", ".0.1", ".1", ".0.0.1.dev0",
+        "",
+        ".dev0",
+        ".dev1",
+        "a0",
+        "a0.dev0",
+        "rc1",
+        "rc1.post0",
+        ".post0",
+        ".post0.dev0",
+        ".post1",
+        ".post1+x",
+        "+a",
+        "+0",
+        "+a.1",
+        ".0",
+        ".0.0",
+        ".0.1",
+        ".1",
+        ".0.0.1.dev0",
     ] {
         out.extend(mk(format!("{pfx}{rel}{suffix}")));
     }
@@ -159,11 +184,22 @@ fn equal_gaps_are_equal_cuts() {
     assert_eq!(set("<=1.0.dev0"), set("<1.0.dev1"));
     assert_eq!(set("<=1.0"), set("<1.0.post0.dev0"));
     assert_eq!(set("<=1.0rc1.post3"), set("<1.0rc1.post4.dev0"));
-    assert_eq!(set(">=1.0.post0.dev0"), set("<=1.0").complement().intersection(&VersionSet::versions()));
-    assert_eq!(set("==1.0.*"), set("==1.0.0.*").union(&set("==1.0.0.*").complement().intersection(&set("==1.0.*"))));
+    assert_eq!(
+        set(">=1.0.post0.dev0"),
+        set("<=1.0")
+            .complement()
+            .intersection(&VersionSet::versions())
+    );
+    assert_eq!(
+        set("==1.0.*"),
+        set("==1.0.0.*").union(&set("==1.0.0.*").complement().intersection(&set("==1.0.*")))
+    );
     assert_eq!(set("==1.*"), set(">=1.dev0").intersection(&set("<2.dev0")));
     assert_eq!(set("~=1.4.5"), set(">=1.4.5").intersection(&set("==1.4.*")));
-    assert_eq!(set("!=1.0.*").union(&set("==1.0.*")), VersionSet::versions());
+    assert_eq!(
+        set("!=1.0.*").union(&set("==1.0.*")),
+        VersionSet::versions()
+    );
     assert_eq!(set("==1.0.0"), set("==1"));
 }
 
@@ -182,10 +218,44 @@ fn prerelease_interpreters() {
 
 #[test]
 fn display_is_readable() {
-    assert_eq!(set(">=3.8").intersection(&set("<3.9")).to_string(), "[3.8, 3.9.dev0)");
+    assert_eq!(
+        set(">=3.8").intersection(&set("<3.9")).to_string(),
+        "[3.8, 3.9.dev0)"
+    );
     assert_eq!(set(">3.12").to_string(), "(3.12.post∞, +∞)");
     assert_eq!(set("<=3.12").to_string(), "(-∞, 3.12.post0.dev0)");
     assert_eq!(set("==3.12+abc").to_string(), "[3.12+abc, 3.12+abc]");
     assert_eq!(VersionSet::absent().to_string(), "\"\"");
-    assert_eq!(set("<3").union(&VersionSet::absent()).to_string(), "\"\" ∪ (-∞, 3.dev0)");
+    assert_eq!(
+        set("<3").union(&VersionSet::absent()).to_string(),
+        "\"\" ∪ (-∞, 3.dev0)"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Normalisation is unique: two sets that are different values always differ on a point,
+    /// and the point is found. (A gap written two ways would make a non-empty difference with no
+    /// point in it.) Checked on unions of random specifiers.
+    #[test]
+    fn distinct_sets_differ_on_a_witnessed_point(
+        s in prop::collection::vec(specifier(), 1..4),
+        t in prop::collection::vec(specifier(), 1..4),
+        absent in any::<bool>(),
+    ) {
+        let union = |specs: &[VersionSpecifier]| {
+            specs.iter().fold(VersionSet::empty(), |acc, s| acc.union(&VersionSet::from_specifier(s).expect("not ===")))
+        };
+        let a = union(&s);
+        let b = if absent { union(&t).union(&VersionSet::absent()) } else { union(&t) };
+        let diff = a.union(&b).intersection(&a.intersection(&b).complement());
+        prop_assert_eq!(diff.is_empty(), a == b);
+        for (lo, hi) in diff.intervals() {
+            let w = lo.point_between(hi);
+            prop_assert!(w.is_some(), "empty interval ({lo:?}, {hi:?}) in the difference of {a} and {b}");
+            let w = w.expect("checked");
+            prop_assert!(a.contains(&w) != b.contains(&w), "{w} does not separate {a} and {b}");
+        }
+    }
 }
