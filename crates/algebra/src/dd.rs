@@ -11,6 +11,17 @@ use crate::error::{Error, ErrorKind, Limit};
 use crate::range::VersionSet;
 
 /// The kind of values a variable takes.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain};
+///
+/// let mut ctx = Context::new();
+/// let os = ctx.variable(1, "sys_platform", Domain::String)?;
+/// let win = ctx.string_eq(os, "win32")?;
+/// let absent = ctx.string_eq(os, "")?; // `""` is the absent value
+/// assert!(ctx.is_disjoint(win, absent)?);
+/// # Ok::<(), markerspec_algebra::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Domain {
     /// The absent value and every PEP 440 version, in PEP 440 order; atoms are [`VersionSet`]s.
@@ -24,10 +35,30 @@ pub enum Domain {
 }
 
 /// A variable of a [`Context`], declared with [`Context::variable`].
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain};
+///
+/// let mut ctx = Context::new();
+/// let extra = ctx.variable(20, "extra:cuda", Domain::Bool)?;
+/// assert_eq!(ctx.name(extra)?, "extra:cuda");
+/// # Ok::<(), markerspec_algebra::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Var(u32);
 
 /// A value of a variable, for evaluation and witnesses.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain, Value};
+///
+/// let mut ctx = Context::new();
+/// let cuda = ctx.variable(0, "cuda_version", Domain::Version)?;
+/// let m = ctx.version_specifier(cuda, &"<12".parse()?)?;
+/// assert!(!ctx.evaluate(m, |_| Value::Absent)?); // no CUDA: `< 12` is false
+/// assert!(ctx.evaluate(m, |_| Value::Version("11.8".parse().unwrap()))?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     /// The absent value of a [`Domain::Version`] variable (for a [`Domain::String`] variable,
@@ -379,6 +410,17 @@ impl Default for Context {
 }
 
 /// What holds on one path of a diagram for one variable.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain, Label};
+///
+/// let mut ctx = Context::new();
+/// let os = ctx.variable(0, "os_name", Domain::String)?;
+/// let nt = ctx.string_eq(os, "nt")?;
+/// let paths = ctx.paths(!nt)?;
+/// assert_eq!(paths, vec![vec![(os, Label::StringNotIn(vec!["nt".into()]))]]);
+/// # Ok::<(), markerspec_algebra::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Label {
     /// The version variable's value is in the set.
@@ -392,6 +434,19 @@ pub enum Label {
 }
 
 /// Values for some variables under which a marker holds, whatever the other variables are.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain, Value};
+///
+/// let mut ctx = Context::new();
+/// let py = ctx.variable(0, "python_full_version", Domain::Version)?;
+/// let gpu = ctx.variable(5, "gpu_backends:cuda", Domain::Bool)?;
+/// let old = ctx.version_specifier(py, &"<3.9".parse()?)?;
+/// let w = ctx.solve(old)?.expect("satisfiable");
+/// assert_eq!(w.get(py), Some(&Value::Version("0.dev0".parse()?)));
+/// assert_eq!(w.get(gpu), None); // any value will do
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Witness {
     values: Vec<(Var, Value)>,
@@ -411,6 +466,19 @@ impl Witness {
 }
 
 /// The four cells of two markers `a` and `b`, each `None` when empty, otherwise with a witness.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain, RelationKind};
+///
+/// let mut ctx = Context::new();
+/// let os = ctx.variable(0, "sys_platform", Domain::String)?;
+/// let (linux, win) = (ctx.string_eq(os, "linux")?, ctx.string_eq(os, "win32")?);
+/// let rel = ctx.relate(linux, win)?;
+/// assert_eq!(rel.kind(), RelationKind::Disjoint);
+/// assert!(rel.a_and_b.is_none());
+/// assert!(rel.neither.is_some()); // sys_platform == "other"
+/// # Ok::<(), markerspec_algebra::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Relation {
     /// `a and b`.
@@ -813,6 +881,18 @@ impl Context {
     /// # Errors
     ///
     /// [`ErrorKind::Intractable`] past the limits; a foreign marker.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Domain};
+    ///
+    /// let mut ctx = Context::new();
+    /// let py = ctx.variable(0, "python_full_version", Domain::Version)?;
+    /// let a = ctx.version_specifier(py, &">=3.8".parse()?)?;
+    /// let b = ctx.version_specifier(py, &"<3.8".parse()?)?;
+    /// assert!(ctx.and(a, b)?.is_false());
+    /// assert!(!ctx.or(a, b)?.is_true()); // 3.8's pre-releases are in neither
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn and(&mut self, a: Marker, b: Marker) -> Result<Marker, Error> {
         self.check(a)?;
         self.check(b)?;
@@ -920,7 +1000,21 @@ impl Context {
     }
 
     /// Values under which `m` holds, or `None` when `m` is unsatisfiable. Deterministic: the
-    /// first satisfiable edge in edge order at every node.
+    /// first satisfiable edge in edge order at every node (the least point of an interval when
+    /// it has one; a string literal before "any other string", which is written `"other"`,
+    /// `"other1"`, … avoiding the node's literals; `true` before `false`).
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Domain};
+    ///
+    /// let mut ctx = Context::new();
+    /// let b = ctx.variable(0, "extra:x", Domain::Bool)?;
+    /// let x = ctx.boolean(b)?;
+    /// assert!(ctx.solve(x)?.is_some());
+    /// let never = ctx.and(x, !x)?;
+    /// assert!(ctx.solve(never)?.is_none());
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
     ///
     /// # Errors
     ///
@@ -1143,6 +1237,20 @@ impl Context {
     /// # Errors
     ///
     /// As [`and`](Self::and); a value of the wrong domain.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Domain, Value};
+    ///
+    /// let mut ctx = Context::new();
+    /// let py = ctx.variable(0, "python_full_version", Domain::Version)?;
+    /// let os = ctx.variable(1, "sys_platform", Domain::String)?;
+    /// let new = ctx.version_specifier(py, &">=3.12".parse()?)?;
+    /// let win = ctx.string_eq(os, "win32")?;
+    /// let m = ctx.or(new, win)?;
+    /// let on_linux = ctx.assign(m, os, &Value::String("linux".into()))?;
+    /// assert_eq!(on_linux, new);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn assign(&mut self, m: Marker, var: Var, value: &Value) -> Result<Marker, Error> {
         let eq = self.equals(var, value)?;
         if eq.is_false() {
