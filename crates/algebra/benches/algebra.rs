@@ -9,7 +9,9 @@ use std::hint::black_box;
 /// Builds `n` markers of the shape `python_full_version >= '3.X' and python_full_version < '3.Y'
 /// and sys_platform == P [and platform_machine == M] [and extra == E]`.
 fn markers(ctx: &mut Context, n: usize) -> Vec<Marker> {
-    let py = ctx.variable(0, "python_full_version", Domain::Version).unwrap();
+    let py = ctx
+        .variable(0, "python_full_version", Domain::Version)
+        .unwrap();
     let os = ctx.variable(1, "sys_platform", Domain::String).unwrap();
     let machine = ctx.variable(2, "platform_machine", Domain::String).unwrap();
     let platforms = ["linux", "win32", "darwin"];
@@ -18,8 +20,12 @@ fn markers(ctx: &mut Context, n: usize) -> Vec<Marker> {
     for i in 0..n {
         let lo = 8 + i % 6;
         let hi = lo + 1 + i % 4;
-        let a = ctx.version_specifier(py, &format!(">=3.{lo}").parse().unwrap()).unwrap();
-        let b = ctx.version_specifier(py, &format!("<3.{hi}").parse().unwrap()).unwrap();
+        let a = ctx
+            .version_specifier(py, &format!(">=3.{lo}").parse().unwrap())
+            .unwrap();
+        let b = ctx
+            .version_specifier(py, &format!("<3.{hi}").parse().unwrap())
+            .unwrap();
         let mut m = ctx.and(a, b).unwrap();
         let p = ctx.string_eq(os, platforms[i % 3]).unwrap();
         m = ctx.and(m, p).unwrap();
@@ -28,7 +34,9 @@ fn markers(ctx: &mut Context, n: usize) -> Vec<Marker> {
             m = ctx.and(m, q).unwrap();
         }
         if i % 5 == 0 {
-            let e = ctx.variable(10, &format!("extra:e{}", i % 7), Domain::Bool).unwrap();
+            let e = ctx
+                .variable(10, &format!("extra:e{}", i % 7), Domain::Bool)
+                .unwrap();
             let e = ctx.boolean(e).unwrap();
             m = ctx.and(m, e).unwrap();
         }

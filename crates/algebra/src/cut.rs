@@ -380,6 +380,24 @@ impl Cut {
         out
     }
 
+    /// The epoch and the first two release numbers (zero-padded) of the cut's prefix; zeros
+    /// when the prefix stops before them or the cut lies at or below the start of the versions.
+    pub(crate) fn epoch_and_release2(&self) -> (u64, u64, u64) {
+        let num = |i: usize| match self.atoms.get(i) {
+            Some(Atom::Num(n)) => *n,
+            _ => 0,
+        };
+        (
+            num(1),
+            num(2),
+            if matches!(self.atoms.get(2), Some(Atom::Num(_))) {
+                num(3)
+            } else {
+                0
+            },
+        )
+    }
+
     /// Whether this cut lies just below a block (a lower bound written `[` or an upper bound
     /// written `)`).
     pub(crate) fn is_below_side(&self) -> bool {

@@ -148,6 +148,42 @@ impl VersionSet {
         Some(set)
     }
 
+    /// The `python_full_version` values whose `python_version` satisfies `spec`: exactly the
+    /// versions `v` for which `spec` contains `E!X.Y`, where `E` is `v`'s epoch and `X.Y` its
+    /// first two release numbers (zero-padded), as `python_version` is derived from
+    /// `python_full_version` (`3.13.0rc1` has `python_version` `3.13`). Pre-, post-, dev-releases
+    /// and local labels of the full version are kept, never dropped. `None` for `===`.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Point, VersionSet};
+    ///
+    /// let set = VersionSet::python_version_preimage(&">=3.13".parse()?).expect("not ===");
+    /// // `python_version >= "3.13"` holds on a 3.13 release candidate, whose python_version is
+    /// // "3.13", while `python_full_version >= "3.13"` does not.
+    /// assert!(set.contains(&Point::Version("3.13.0rc1".parse()?)));
+    /// assert!(!set.contains(&Point::Version("3.12.99".parse()?)));
+    /// let gt = VersionSet::python_version_preimage(&">3.12".parse()?).expect("not ===");
+    /// assert_eq!(gt, set);
+    /// # Ok::<(), markerspec_pep440::Error>(())
+    /// ```
+    #[must_use]
+    pub fn python_version_preimage(spec: &VersionSpecifier) -> Option<VersionSet> {
+        let set = VersionSet::from_specifier(spec)?;
+        let mut out = VersionSet::empty();
+        for (lo, hi) in set.intervals() {
+            let Some(first) = least_pair_above(lo) else {
+                continue;
+            };
+            let start = pair_block_start(first);
+            let end = match least_pair_above(hi) {
+                Some(next) => pair_block_start(next),
+                None => Cut::TOP,
+            };
+            out = out.union(&VersionSet::interval(start, end));
+        }
+        Some(out)
+    }
+
     /// Whether `point` is in the set.
     #[must_use]
     pub fn contains(&self, point: &Point) -> bool {
@@ -285,6 +321,33 @@ impl VersionSet {
     pub(crate) fn bounds(&self) -> &[Cut] {
         &self.bounds
     }
+}
+
+/// `(epoch, X, Y)`: the version `epoch!X.Y`, the `python_version` of a full version.
+type Pair = (u64, u64, u64);
+
+fn pair_version((e, x, y): Pair) -> Version {
+    Version::new([x, y]).with_epoch(e)
+}
+
+/// Just below every full version whose `python_version` is `pair`.
+fn pair_block_start((e, x, y): Pair) -> Cut {
+    Cut::new(base_atoms(e, &[x, y]), Side::Below)
+}
+
+/// The least `epoch!X.Y` above `cut`; `None` when there is none.
+fn least_pair_above(cut: &Cut) -> Option<Pair> {
+    let (e, r1, r2) = cut.epoch_and_release2();
+    let candidates = [
+        Some((e, r1, r2)),
+        r2.checked_add(1).map(|y| (e, r1, y)),
+        r1.checked_add(1).map(|x| (e, x, 0)),
+        e.checked_add(1).map(|e| (e, 0, 0)),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|&p| cut.is_below(&Point::Version(pair_version(p))))
 }
 
 /// `==V`: without a local label, V with any local label; with one, exactly V.

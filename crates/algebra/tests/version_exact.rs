@@ -259,3 +259,46 @@ proptest! {
         }
     }
 }
+
+/// `python_version` of a full version: epoch and first two release numbers.
+fn python_version_of(v: &Version) -> Version {
+    let r = v.release();
+    Version::new([
+        r.first().copied().unwrap_or(0),
+        r.get(1).copied().unwrap_or(0),
+    ])
+    .with_epoch(v.epoch())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn python_version_preimage_is_exact(spec in specifier(), others in prop::collection::vec(version_text(), 0..6)) {
+        let set = VersionSet::python_version_preimage(&spec).expect("not ===");
+        prop_assert!(!set.contains(&Point::Absent));
+        let mut probes = near(spec.version());
+        for o in &others {
+            probes.extend(near(&o.parse().expect("parses")));
+        }
+        // Neighbouring minor and major versions of every probe, with suffixes.
+        let mut more = Vec::new();
+        for v in &probes {
+            let pv = python_version_of(v);
+            let (e, r) = (pv.epoch(), pv.release().to_vec());
+            let (x, y) = (r.first().copied().unwrap_or(0), r.get(1).copied().unwrap_or(0));
+            for (x, y) in [(x, y + 1), (x + 1, 0), (x, y.saturating_sub(1)), (x.saturating_sub(1), 99)] {
+                more.extend(near(&Version::new([x, y]).with_epoch(e)));
+            }
+        }
+        probes.extend(more);
+        for v in probes {
+            let expected = spec.contains_with(&python_version_of(&v), Some(true));
+            prop_assert_eq!(set.contains(&Point::Version(v.clone())), expected, "python_version {} on full {} (set {})", spec, v, set);
+        }
+        for (lo, hi) in set.intervals() {
+            let w = lo.point_between(hi);
+            prop_assert!(w.as_ref().is_some_and(|w| set.contains(w)), "{set}: witness {w:?}");
+        }
+    }
+}
