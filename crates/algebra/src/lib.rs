@@ -100,8 +100,9 @@
 //! # What is exact and what is not
 //!
 //! * Exact: every operation above on the three domains as defined; the conversion of every
-//!   specifier except `===`; witnesses (each is checked inside its interval by construction and
-//!   by tests).
+//!   specifier except `===` ([`VersionSet::from_specifier`]) and of a `python_version`
+//!   specifier into `python_full_version` values ([`VersionSet::python_version_preimage`]);
+//!   witnesses (each is checked inside its interval by construction and by tests).
 //! * Not expressible: `===` ([`ErrorKind::ArbitraryEquality`]): it compares text, and versions
 //!   equal in PEP 440 order (`3.12`, `3.12.0`) differ in text; a translation must model it as a
 //!   boolean atom.
@@ -114,7 +115,8 @@
 //!
 //! A `from_marker` module over pep508's public API once its field registry and explicit constants
 //! land: one variable per field in registry order (per-literal booleans for set fields and
-//! substring tests), `python_version` mapped onto `python_full_version` intervals exactly, the
+//! substring tests), `python_version` mapped onto `python_full_version` with
+//! [`VersionSet::python_version_preimage`], the
 //! SPEC 0.2 domains (release-only extended versions with ⊥, the negation table of §4.3), each
 //! profile's semantics, theories (§4.4 invariants, platform rules) as explicit markers conjoined
 //! or used with `restrict`, witnesses rendered as environment documents, and a printer back to
