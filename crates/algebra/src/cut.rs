@@ -35,6 +35,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::Arc;
 
 use markerspec_pep440::{LocalSegment, Prerelease, PrereleaseKind, Version};
 
@@ -172,19 +173,21 @@ pub(crate) fn prefix_atoms(epoch: u64, release: &[u64]) -> Vec<Atom> {
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Cut {
-    atoms: Vec<Atom>,
+    /// The prefix, normalised; `None` when empty (so that the constants need no allocation),
+    /// shared so that cloning a cut is cheap.
+    atoms: Option<Arc<[Atom]>>,
     side: Side,
 }
 
 impl Cut {
     /// Below every point, the absent value included.
     pub const BOTTOM: Cut = Cut {
-        atoms: Vec::new(),
+        atoms: None,
         side: Side::Below,
     };
     /// Above every point.
     pub const TOP: Cut = Cut {
-        atoms: Vec::new(),
+        atoms: None,
         side: Side::Above,
     };
 
@@ -207,53 +210,17 @@ impl Cut {
         Cut::new(version_atoms(version), Side::Above)
     }
 
-    pub(crate) fn new(atoms: Vec<Atom>, side: Side) -> Cut {
-        let mut cut = Cut { atoms, side };
-        cut.normalize();
-        cut
+    pub(crate) fn new(mut atoms: Vec<Atom>, mut side: Side) -> Cut {
+        normalize(&mut atoms, &mut side);
+        Cut {
+            atoms: (!atoms.is_empty()).then(|| atoms.into()),
+            side,
+        }
     }
 
-    /// Rewrites the cut to the one representation of its gap (module docs).
-    fn normalize(&mut self) {
-        loop {
-            let Some((last, ctx)) = self.atoms.split_last() else {
-                return;
-            };
-            match self.side {
-                Side::Below => {
-                    if is_min(ctx, last) {
-                        self.atoms.pop();
-                        continue;
-                    }
-                    if *last == Atom::Num(0) && ctx.len() >= 2 {
-                        // A release number 0 that may be followed by `RelEnd`: the block
-                        // starting `… 0` begins right after the complete release `…`.
-                        self.atoms.pop();
-                        self.atoms.push(Atom::RelEnd);
-                        self.side = Side::Above;
-                        continue;
-                    }
-                    return;
-                }
-                Side::Above => {
-                    if is_max(ctx, last) {
-                        self.atoms.pop();
-                        continue;
-                    }
-                    if *last == Atom::RelEnd {
-                        return;
-                    }
-                    match succ(ctx, last) {
-                        Some(next) => {
-                            self.atoms.pop();
-                            self.atoms.push(next);
-                            self.side = Side::Below;
-                        }
-                        None => return,
-                    }
-                }
-            }
-        }
+    /// The prefix.
+    fn atoms(&self) -> &[Atom] {
+        self.atoms.as_deref().unwrap_or(&[])
     }
 
     /// Where `point` lies relative to this cut: `Less` when the point is below it.
@@ -267,7 +234,7 @@ impl Cut {
 
     /// Compares this cut with a complete key (a point).
     pub(crate) fn cmp_atoms(&self, point: &[Atom]) -> Ordering {
-        for (i, a) in self.atoms.iter().enumerate() {
+        for (i, a) in self.atoms().iter().enumerate() {
             match point.get(i) {
                 Some(b) if a == b => {}
                 Some(b) => return a.cmp(b),
@@ -292,10 +259,10 @@ impl Cut {
         if self.side != Side::Below {
             return None;
         }
-        if self.atoms.is_empty() {
+        if self.atoms.is_none() {
             return Some(Point::Absent);
         }
-        let atoms = complete_min(self.atoms.clone())?;
+        let atoms = complete_min(self.atoms().to_vec())?;
         atoms_to_version(&atoms).map(Point::Version)
     }
 
@@ -332,14 +299,14 @@ impl Cut {
             out.push(p);
             return out;
         }
-        let Some((last, ctx)) = self.atoms.split_last() else {
+        let Some((last, ctx)) = self.atoms().split_last() else {
             return out;
         };
         match last {
             Atom::RelEnd => {
                 // Just above a complete release R: R.0…0.1 with more zeros than `upper` has
                 // release numbers.
-                let zeros = upper.atoms.len() + 1;
+                let zeros = upper.atoms().len() + 1;
                 let mut atoms: Vec<Atom> = ctx.to_vec();
                 atoms.extend(std::iter::repeat_n(Atom::Num(0), zeros));
                 atoms.push(Atom::Num(1));
@@ -350,9 +317,10 @@ impl Cut {
             Atom::Local(label) => {
                 // Just above V+l: V+l.s with `s` below the next segment of `upper`'s label.
                 let mut segs = Vec::new();
-                if let (Some(Atom::Local(up)), true) =
-                    (upper.atoms.last(), upper.atoms.len() == self.atoms.len())
-                {
+                if let (Some(Atom::Local(up)), true) = (
+                    upper.atoms().last(),
+                    upper.atoms().len() == self.atoms().len(),
+                ) {
                     if up.len() > label.len() && up.starts_with(label) {
                         match up.get(label.len()) {
                             Some(LocalSegment::String(s)) => {
@@ -383,14 +351,14 @@ impl Cut {
     /// The epoch and the first two release numbers (zero-padded) of the cut's prefix; zeros
     /// when the prefix stops before them or the cut lies at or below the start of the versions.
     pub(crate) fn epoch_and_release2(&self) -> (u64, u64, u64) {
-        let num = |i: usize| match self.atoms.get(i) {
+        let num = |i: usize| match self.atoms().get(i) {
             Some(Atom::Num(n)) => *n,
             _ => 0,
         };
         (
             num(1),
             num(2),
-            if matches!(self.atoms.get(2), Some(Atom::Num(_))) {
+            if matches!(self.atoms().get(2), Some(Atom::Num(_))) {
                 num(3)
             } else {
                 0
@@ -407,8 +375,8 @@ impl Cut {
 
 impl Ord for Cut {
     fn cmp(&self, other: &Self) -> Ordering {
-        for (i, a) in self.atoms.iter().enumerate() {
-            match other.atoms.get(i) {
+        for (i, a) in self.atoms().iter().enumerate() {
+            match other.atoms().get(i) {
                 Some(b) if a == b => {}
                 Some(b) => return a.cmp(b),
                 None => {
@@ -419,7 +387,7 @@ impl Ord for Cut {
                 }
             }
         }
-        if other.atoms.len() > self.atoms.len() {
+        if other.atoms().len() > self.atoms().len() {
             return match self.side {
                 Side::Below => Ordering::Less,
                 Side::Above => Ordering::Greater,
@@ -432,6 +400,49 @@ impl Ord for Cut {
 impl PartialOrd for Cut {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
+    }
+}
+
+/// Rewrites a prefix and side to the one representation of their gap (module docs).
+fn normalize(atoms: &mut Vec<Atom>, side: &mut Side) {
+    loop {
+        let Some((last, ctx)) = atoms.split_last() else {
+            return;
+        };
+        match *side {
+            Side::Below => {
+                if is_min(ctx, last) {
+                    atoms.pop();
+                    continue;
+                }
+                if *last == Atom::Num(0) && ctx.len() >= 2 {
+                    // A release number 0 that may be followed by `RelEnd`: the block
+                    // starting `… 0` begins right after the complete release `…`.
+                    atoms.pop();
+                    atoms.push(Atom::RelEnd);
+                    *side = Side::Above;
+                    continue;
+                }
+                return;
+            }
+            Side::Above => {
+                if is_max(ctx, last) {
+                    atoms.pop();
+                    continue;
+                }
+                if *last == Atom::RelEnd {
+                    return;
+                }
+                match succ(ctx, last) {
+                    Some(next) => {
+                        atoms.pop();
+                        atoms.push(next);
+                        *side = Side::Below;
+                    }
+                    None => return,
+                }
+            }
+        }
     }
 }
 
@@ -610,20 +621,20 @@ impl fmt::Display for Cut {
     /// `R`, below `R.0.1`); a cut just above a local version as that version. [`Cut::BOTTOM`] is
     /// `⊥`, the cut between the absent value and the versions `-∞`, [`Cut::TOP`] `+∞`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.atoms.is_empty() {
+        if self.atoms.is_none() {
             return f.write_str(if self.side == Side::Below {
                 "⊥"
             } else {
                 "+∞"
             });
         }
-        if self.atoms == [Atom::Sec(1)] && self.side == Side::Below {
+        if self.atoms() == [Atom::Sec(1)] && self.side == Side::Below {
             return f.write_str("-∞");
         }
         if let Some(Point::Version(v)) = self.least_point_above() {
             return write!(f, "{v}");
         }
-        match self.atoms.split_last() {
+        match self.atoms().split_last() {
             Some((Atom::RelEnd, ctx)) => {
                 let mut atoms = ctx.to_vec();
                 atoms.push(Atom::RelEnd);
@@ -633,12 +644,12 @@ impl fmt::Display for Cut {
                 atoms.push(Atom::Local(Vec::new()));
                 match atoms_to_version(&atoms) {
                     Some(v) => write!(f, "{v}.post∞"),
-                    None => write!(f, "{:?}", self.atoms),
+                    None => write!(f, "{:?}", self.atoms()),
                 }
             }
-            _ => match atoms_to_version(&self.atoms) {
+            _ => match atoms_to_version(self.atoms()) {
                 Some(v) => write!(f, "{v}"),
-                None => write!(f, "{:?}", self.atoms),
+                None => write!(f, "{:?}", self.atoms()),
             },
         }
     }
