@@ -1366,31 +1366,52 @@ impl Context {
     pub fn paths(&self, m: Marker) -> Result<Vec<Vec<(Var, Label)>>, Error> {
         self.check(m)?;
         let mut out = Vec::new();
+        if m.is_false() {
+            return Ok(out);
+        }
         let mut steps = self.limits.steps;
-        let mut stack: Vec<(Marker, Vec<(Var, Label)>)> = vec![(m, Vec::new())];
-        while let Some((cur, path)) = stack.pop() {
-            if cur.is_true() {
-                out.push(path);
-                continue;
-            }
-            if cur.is_false() {
-                continue;
-            }
-            let Some(var) = self.top(cur) else {
-                return Err(Error::new(ErrorKind::ForeignMarker));
-            };
-            let edges = self.edges(cur, var)?;
-            let groups = group_edges(&edges);
-            for (child, label) in groups.into_iter().rev() {
-                if child.is_false() {
+        let mut spend = |n: usize| {
+            steps = steps
+                .checked_sub(n as u64)
+                .ok_or(Error::intractable(Limit::Steps))?;
+            Ok::<(), Error>(())
+        };
+        // Depth-first, one frame per node on the current path: the node's variable, its
+        // groups of edges, and the next group to visit.
+        let mut path: Vec<(Var, Label)> = Vec::new();
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut cur = Some(m);
+        loop {
+            if let Some(node) = cur.take() {
+                spend(1)?;
+                if node.is_true() {
+                    spend(path.len())?;
+                    out.push(path.clone());
+                } else if !node.is_false() {
+                    let Some(var) = self.top(node) else {
+                        return Err(Error::new(ErrorKind::ForeignMarker));
+                    };
+                    let edges = self.edges(node, var)?;
+                    frames.push((var, group_edges(&edges), 0));
                     continue;
                 }
-                steps = steps
-                    .checked_sub(path.len() as u64 + 1)
-                    .ok_or(Error::intractable(Limit::Steps))?;
-                let mut p = path.clone();
-                p.push((var, label));
-                stack.push((child, p));
+            }
+            // Advance to the next group of the innermost frame, popping finished frames.
+            let Some((var, groups, next)) = frames.last_mut() else {
+                break;
+            };
+            if *next > 0 {
+                path.pop();
+            }
+            match groups.get(*next) {
+                Some((child, label)) => {
+                    *next += 1;
+                    path.push((*var, label.clone()));
+                    cur = Some(*child);
+                }
+                None => {
+                    frames.pop();
+                }
             }
         }
         Ok(out)
@@ -1460,6 +1481,10 @@ impl Context {
         Ok(out)
     }
 }
+
+/// A node on the current path of [`Context::paths`]: its variable, its groups of edges, and the
+/// next group to visit.
+type Frame = (Var, Vec<(Marker, Label)>, usize);
 
 fn quoted(v: &[String]) -> String {
     v.iter()

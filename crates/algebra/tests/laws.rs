@@ -524,35 +524,49 @@ fn node_limit_is_a_coded_error() {
 
 #[test]
 fn deep_inputs_hit_the_depth_limit_not_the_stack() {
-    let mut ctx = Context::with_limits(Limits {
-        depth: 300,
-        steps: 10_000_000,
-        nodes: 10_000_000,
-    });
-    let n = 2000;
-    let vars: Vec<Var> = (0..n)
-        .map(|i| ctx.variable(i, &format!("v{i:05}"), Domain::Bool).unwrap())
-        .collect();
-    // A chain built from the top variable down stays shallow for each operation …
-    let mut chain = Marker::TRUE;
-    for v in vars.iter().rev() {
-        let b = ctx.boolean(*v).unwrap();
-        chain = ctx.and(b, chain).unwrap();
-    }
-    assert_eq!(ctx.node_count(chain).unwrap(), n as usize);
-    // … but conjoining it with the bottom variable recurses through all of it.
-    let last = ctx.variable(n + 1, "zzz", Domain::Bool).unwrap();
-    let z = ctx.boolean(last).unwrap();
-    let err = ctx.and(chain, z).expect_err("deeper than 300");
-    assert_eq!(
-        err.kind(),
-        &ErrorKind::Intractable {
-            limit: Limit::Depth
+    // The default limits, on a thread with a 2 MiB stack (Rust's default for spawned threads),
+    // in whatever profile the tests are built.
+    let run = || {
+        let mut ctx = Context::new();
+        let n = 2000;
+        let vars: Vec<Var> = (0..n)
+            .map(|i| ctx.variable(i, &format!("v{i:05}"), Domain::Bool).unwrap())
+            .collect();
+        // A chain built from the bottom variable up stays shallow for each operation …
+        let mut chain = Marker::TRUE;
+        for v in vars.iter().rev() {
+            let b = ctx.boolean(*v).unwrap();
+            chain = ctx.and(b, chain).unwrap();
         }
-    );
-    // Evaluation, solving and counting are iterative and work on any depth.
-    assert!(ctx.solve(chain).unwrap().is_some());
-    assert!(ctx.evaluate(chain, |_| Value::Bool(true)).unwrap());
+        assert_eq!(ctx.node_count(chain).unwrap(), n as usize);
+        // … but conjoining it with a variable below all of them recurses through all of it,
+        // and so do restriction and quantification.
+        let last = ctx.variable(n + 1, "zzz", Domain::Bool).unwrap();
+        let z = ctx.boolean(last).unwrap();
+        let depth = Limit::Depth;
+        assert_eq!(
+            ctx.and(chain, z).unwrap_err().kind(),
+            &ErrorKind::Intractable { limit: depth }
+        );
+        assert_eq!(
+            ctx.restrict(chain, z).unwrap_err().kind(),
+            &ErrorKind::Intractable { limit: depth }
+        );
+        assert_eq!(
+            ctx.exists(chain, last).unwrap_err().kind(),
+            &ErrorKind::Intractable { limit: depth }
+        );
+        // Evaluation, solving, counting and printing are iterative and work on any depth.
+        assert!(ctx.solve(chain).unwrap().is_some());
+        assert!(ctx.evaluate(chain, |_| Value::Bool(true)).unwrap());
+        assert_eq!(ctx.paths(chain).unwrap().len(), 1);
+    };
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(run)
+        .unwrap()
+        .join()
+        .unwrap();
 }
 
 #[test]
@@ -620,5 +634,25 @@ fn contexts_are_send_and_sync() {
             "python_full_version in [3, 3.5.dev0)",
             "python_full_version in [3.1, 3.6.dev0)"
         ]
+    );
+}
+
+#[test]
+fn string_witnesses_avoid_the_literals_of_their_node() {
+    let mut ctx = Context::new();
+    let s = ctx.variable(0, "sys_platform", Domain::String).unwrap();
+    let other = ctx.string_eq(s, "other").unwrap();
+    let other1 = ctx.string_eq(s, "other1").unwrap();
+    let absent = ctx.string_eq(s, "").unwrap();
+    let either = ctx.or(other, other1).unwrap();
+    let m = ctx.or(either, absent).unwrap();
+    let w = ctx.solve(!m).unwrap().expect("some other string");
+    assert_eq!(w.get(s), Some(&Value::String("other2".into())));
+    assert!(!ctx.evaluate(m, |_| Value::String("other2".into())).unwrap());
+    // The absent value is the empty string.
+    assert!(ctx.evaluate(absent, |_| Value::Absent).unwrap());
+    assert_eq!(
+        ctx.dnf(!m).unwrap(),
+        "sys_platform not in {\"\", \"other\", \"other1\"}"
     );
 }
