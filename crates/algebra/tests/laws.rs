@@ -398,6 +398,61 @@ proptest! {
     }
 }
 
+/// Like `build`, but returns the first error instead of unwrapping.
+fn try_build(ctx: &mut Context, vs: &Vars, f: &F) -> Result<Marker, markerspec_algebra::Error> {
+    Ok(match f {
+        F::Spec(i, spec) => ctx.version_specifier(vs.v[*i], spec)?,
+        F::Absent(i) => ctx.version_set(vs.v[*i], &VersionSet::absent())?,
+        F::Str(s) => ctx.string_eq(vs.s, s)?,
+        F::Bool(i) => ctx.boolean(vs.b[*i])?,
+        F::Not(a) => !try_build(ctx, vs, a)?,
+        F::And(a, b) => {
+            let (a, b) = (try_build(ctx, vs, a)?, try_build(ctx, vs, b)?);
+            ctx.and(a, b)?
+        }
+        F::Or(a, b) => {
+            let (a, b) = (try_build(ctx, vs, a)?, try_build(ctx, vs, b)?);
+            ctx.or(a, b)?
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Under tiny limits every operation either succeeds, with a correct result, or reports
+    /// `intractable`; nothing panics, and the context stays usable.
+    #[test]
+    fn tiny_limits_give_errors_or_correct_answers(f in formula(), g in formula(), steps in 0u64..12, nodes in 0usize..12, depth in 0usize..4) {
+        let mut ctx = Context::with_limits(Limits { steps, nodes, depth });
+        let b1 = ctx.variable(4, "b1", Domain::Bool).unwrap();
+        let s = ctx.variable(2, "s", Domain::String).unwrap();
+        let v1 = ctx.variable(1, "w", Domain::Version).unwrap();
+        let v0 = ctx.variable(0, "v", Domain::Version).unwrap();
+        let b0 = ctx.variable(3, "b0", Domain::Bool).unwrap();
+        let vs = Vars { v: [v0, v1], s, b: [b0, b1] };
+        let results = [try_build(&mut ctx, &vs, &f), try_build(&mut ctx, &vs, &g)];
+        for r in &results {
+            if let Err(e) = r {
+                prop_assert_eq!(e.code(), "intractable");
+            }
+        }
+        if let [Ok(a), Ok(b)] = results {
+            for r in [ctx.relate(a, b).map(|_| ()), ctx.restrict(a, b).map(|_| ()), ctx.exists(a, v0).map(|_| ()), ctx.paths(a).map(|_| ())] {
+                if let Err(e) = r {
+                    prop_assert_eq!(e.code(), "intractable");
+                }
+            }
+            for env in all_envs(&[&f]).iter().take(50) {
+                prop_assert_eq!(dd_eval(&ctx, &vs, a, env), eval(&f, env));
+            }
+        }
+        ctx.set_limits(Limits::default());
+        let t = ctx.boolean(b0).unwrap();
+        prop_assert_eq!(ctx.or(t, !t).unwrap(), Marker::TRUE);
+    }
+}
+
 #[test]
 fn witnesses_cover_prerelease_interpreters() {
     let mut ctx = Context::new();
