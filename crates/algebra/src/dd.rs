@@ -343,6 +343,14 @@ struct VarInfo {
     domain: Domain,
 }
 
+/// Why [`Context::disjoint_rec`] stopped early.
+enum Stop {
+    /// The two markers hold together somewhere.
+    Overlap,
+    /// A limit or a foreign marker.
+    Error(Error),
+}
+
 /// The work budget of one operation.
 struct Budget {
     steps: u64,
@@ -400,6 +408,7 @@ pub struct Context {
     nodes: Vec<Node>,
     unique: HashMap<Node, u32>,
     and_cache: HashMap<(Marker, Marker), Marker>,
+    disjoint_cache: HashMap<(Marker, Marker), bool>,
     limits: Limits,
 }
 
@@ -546,6 +555,7 @@ impl Context {
             }],
             unique: HashMap::new(),
             and_cache: HashMap::new(),
+            disjoint_cache: HashMap::new(),
             limits,
         }
     }
@@ -576,6 +586,7 @@ impl Context {
     /// Forgets the operation caches (results stay valid; later operations may be slower).
     pub fn clear_caches(&mut self) {
         self.and_cache = HashMap::new();
+        self.disjoint_cache = HashMap::new();
     }
 
     /// Declares a variable, or returns the one already declared with this name.
@@ -960,7 +971,7 @@ impl Context {
     ///
     /// As [`and`](Self::and).
     pub fn implies(&mut self, a: Marker, b: Marker) -> Result<bool, Error> {
-        Ok(self.and(a, !b)?.is_false())
+        self.is_disjoint(a, !b)
     }
 
     /// Whether `a` and `b` are equivalent: by canonicity, whether they are the same marker.
@@ -975,7 +986,66 @@ impl Context {
     ///
     /// As [`and`](Self::and).
     pub fn is_disjoint(&mut self, a: Marker, b: Marker) -> Result<bool, Error> {
-        Ok(self.and(a, b)?.is_false())
+        self.check(a)?;
+        self.check(b)?;
+        let mut budget = self.budget();
+        match self.disjoint_rec(a, b, &mut budget) {
+            Ok(()) => Ok(true),
+            Err(Stop::Overlap) => Ok(false),
+            Err(Stop::Error(e)) => Err(e),
+        }
+    }
+
+    /// `Ok(())` when `a and b` is false, `Err(Stop::Overlap)` as soon as a common satisfiable
+    /// case is found; builds no node.
+    fn disjoint_rec(&mut self, a: Marker, b: Marker, budget: &mut Budget) -> Result<(), Stop> {
+        if a.is_false() || b.is_false() || a == !b {
+            return Ok(());
+        }
+        // A marker that is not false is satisfiable (canonical form).
+        if a.is_true() || b.is_true() || a == b {
+            return Err(Stop::Overlap);
+        }
+        let key = if a < b { (a, b) } else { (b, a) };
+        if let Some(&r) = self.and_cache.get(&key) {
+            return if r.is_false() {
+                Ok(())
+            } else {
+                Err(Stop::Overlap)
+            };
+        }
+        if let Some(&d) = self.disjoint_cache.get(&key) {
+            return if d { Ok(()) } else { Err(Stop::Overlap) };
+        }
+        budget.enter().map_err(Stop::Error)?;
+        let (Some(va), Some(vb)) = (self.top(a), self.top(b)) else {
+            return Err(Stop::Error(Error::new(ErrorKind::ForeignMarker)));
+        };
+        let var = if self.var_cmp(va, vb) == Ordering::Greater {
+            vb
+        } else {
+            va
+        };
+        let ea = self.edges(a, var).map_err(Stop::Error)?;
+        let eb = self.edges(b, var).map_err(Stop::Error)?;
+        let result = combine(
+            &ea,
+            &eb,
+            |x, y| self.disjoint_rec(x, y, budget),
+            Stop::Error(Error::new(ErrorKind::ForeignMarker)),
+        );
+        budget.leave();
+        match result {
+            Ok(_) => {
+                self.disjoint_cache.insert(key, true);
+                Ok(())
+            }
+            Err(Stop::Overlap) => {
+                self.disjoint_cache.insert(key, false);
+                Err(Stop::Overlap)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// The four cells of `a` and `b`, each empty or with a witness.

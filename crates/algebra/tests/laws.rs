@@ -266,6 +266,11 @@ proptest! {
         }
         // Canonicity: equivalent exactly when identical.
         prop_assert_eq!(mf == mg, same, "f = {:?}, g = {:?}", f, g);
+        // Disjointness and implication, decided without building the conjunction.
+        let disjoint = envs.iter().all(|e| !(eval(&f, e) && eval(&g, e)));
+        let implies = envs.iter().all(|e| !eval(&f, e) || eval(&g, e));
+        prop_assert_eq!(ctx.is_disjoint(mf, mg).unwrap(), disjoint);
+        prop_assert_eq!(ctx.implies(mf, mg).unwrap(), implies);
         prop_assert_eq!(mf.is_true(), envs.iter().all(|e| eval(&f, e)));
         prop_assert_eq!(mf.is_false(), envs.iter().all(|e| !eval(&f, e)));
     }
