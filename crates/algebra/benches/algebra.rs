@@ -63,6 +63,15 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    c.bench_function("is_disjoint + implies of 200 pairs (fresh caches)", |b| {
+        b.iter(|| {
+            ctx.clear_caches();
+            for w in ms.windows(2) {
+                black_box(ctx.is_disjoint(w[0], w[1]).unwrap());
+                black_box(ctx.implies(w[0], w[1]).unwrap());
+            }
+        })
+    });
     c.bench_function("relate 200 pairs", |b| {
         b.iter(|| {
             ctx.clear_caches();
