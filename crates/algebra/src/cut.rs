@@ -1,0 +1,739 @@
+//! Cuts: the positions between points of the version domain, exact in the PEP 440 total order.
+//!
+//! # The key
+//!
+//! A version is mapped to a sequence of *atoms* whose lexicographic order is PEP 440's order
+//! (packaging's `_cmpkey`):
+//!
+//! ```text
+//! Sec(1) Num(epoch) Num(r1) … Num(rk) RelEnd Pre(p) Post(q) Dev(d) Local(l)
+//! ```
+//!
+//! * the release is written with its trailing zeros trimmed (`3.12.0` is `3 12`), followed by
+//!   `RelEnd`, which sorts below every number: since trimmed releases never end in `0`, this is
+//!   exactly zero-padded comparison (`3 RelEnd` < `3 0 0 1 …`);
+//! * `Pre` is `DevOnly` (a dev-release with neither pre- nor post-release, packaging's `-Infinity`)
+//!   < `a0` < … < `rc N` < `Final` (no pre-release, packaging's `Infinity`);
+//! * `Post` is none (lowest) or a number; `Dev` is a number or none (highest);
+//! * `Local` is the label, empty (no label) lowest, compared as pep440's [`LocalSegment`]s.
+//!
+//! The absent value is the single point `Sec(0)`, below every version.
+//!
+//! # Cuts
+//!
+//! A *prefix* of that sequence names a *block*: the contiguous run of points whose key starts with
+//! it (`Sec(1) Num(0) Num(3) Num(12)` is every version of epoch 0 whose trimmed release starts
+//! `3.12`). A [`Cut`] is "just below" or "just above" a block. Cuts sit between points, never on one,
+//! which is what PEP 440 specifiers need: `<3.12` ends just below `3.12.dev0`, `>3.12` starts just
+//! above every post-release and local label of `3.12`, and no version lies on either cut.
+//!
+//! Two prefixes can name the same gap (`<=1.0.dev0` and `<1.0.dev1`; `<=1.0` and
+//! `<1.0.post0.dev0`). Every cut is therefore *normalised* when built, using each atom position's
+//! least value, greatest value and successor, so that two cuts are equal exactly when no point
+//! lies between them. Equality and hashing of cuts, and so the canonicity of the decision
+//! diagrams built on them, rely on that.
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::sync::Arc;
+
+use markerspec_pep440::{LocalSegment, Prerelease, PrereleaseKind, Version};
+
+/// The pre-release slot of the key.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum PreSlot {
+    /// A dev-release without pre- or post-release (`1.0.dev0`): below every pre-release.
+    DevOnly,
+    /// A pre-release.
+    Pre(PrereleaseKind, u64),
+    /// No pre-release.
+    Final,
+}
+
+/// The dev-release slot: a number, or none (highest).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum DevSlot {
+    Num(u64),
+    None,
+}
+
+/// One position of the key. The derived order is only ever used between atoms at the same
+/// position, where it is the PEP 440 order; `RelEnd < Num` is the only cross-variant case.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Atom {
+    Sec(u8),
+    RelEnd,
+    Num(u64),
+    Pre(PreSlot),
+    Post(Option<u64>),
+    Dev(DevSlot),
+    Local(Vec<LocalSegment>),
+}
+
+/// Which side of its block a cut lies on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Side {
+    Below,
+    Above,
+}
+
+/// A point of the version domain: the absent value, or a version.
+///
+/// ```
+/// use markerspec_algebra::Point;
+///
+/// let p = Point::Version("3.13.0rc1".parse()?);
+/// assert!(Point::Absent < p);
+/// # Ok::<(), markerspec_pep440::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Point {
+    /// The absent value, below every version.
+    Absent,
+    /// A version, in PEP 440 order.
+    Version(Version),
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Point::Absent => f.write_str("\"\""),
+            Point::Version(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// The key atoms of a version.
+pub(crate) fn version_atoms(v: &Version) -> Vec<Atom> {
+    let mut atoms = public_atoms(v);
+    let local = v.local().to_vec();
+    atoms.push(Atom::Local(local));
+    atoms
+}
+
+/// The key atoms of a version without its local label.
+pub(crate) fn public_atoms(v: &Version) -> Vec<Atom> {
+    let mut atoms = base_atoms(v.epoch(), v.release());
+    atoms.push(Atom::RelEnd);
+    let pre = match v.pre() {
+        Some(p) => PreSlot::Pre(p.kind, p.number),
+        None if v.post().is_none() && v.dev().is_some() => PreSlot::DevOnly,
+        None => PreSlot::Final,
+    };
+    atoms.push(Atom::Pre(pre));
+    atoms.push(Atom::Post(v.post()));
+    atoms.push(Atom::Dev(match v.dev() {
+        Some(n) => DevSlot::Num(n),
+        None => DevSlot::None,
+    }));
+    atoms
+}
+
+/// `Sec(1) Num(epoch)` and the release numbers, trailing zeros trimmed.
+pub(crate) fn base_atoms(epoch: u64, release: &[u64]) -> Vec<Atom> {
+    let trimmed = release
+        .iter()
+        .rposition(|&n| n != 0)
+        .map_or(&[][..], |last| release.get(..=last).unwrap_or(release));
+    let mut atoms = Vec::with_capacity(trimmed.len() + 8);
+    atoms.push(Atom::Sec(1));
+    atoms.push(Atom::Num(epoch));
+    atoms.extend(trimmed.iter().map(|&n| Atom::Num(n)));
+    atoms
+}
+
+/// `Sec(1) Num(epoch)` and the release numbers as given (a wildcard prefix, not trimmed).
+pub(crate) fn prefix_atoms(epoch: u64, release: &[u64]) -> Vec<Atom> {
+    let mut atoms = Vec::with_capacity(release.len() + 2);
+    atoms.push(Atom::Sec(1));
+    atoms.push(Atom::Num(epoch));
+    atoms.extend(release.iter().map(|&n| Atom::Num(n)));
+    atoms
+}
+
+/// A position between two adjacent points of the version domain (absent value included).
+///
+/// Cuts are totally ordered; [`Cut::BOTTOM`] lies below the absent value and [`Cut::TOP`] above
+/// every version. Build them from specifiers with [`VersionSet`](crate::VersionSet), or with
+/// [`Cut::below`] / [`Cut::above`]:
+///
+/// ```
+/// use markerspec_algebra::Cut;
+///
+/// let v: markerspec_pep440::Version = "3.12".parse()?;
+/// assert!(Cut::below(&v) < Cut::above(&v));
+/// // `1.0.dev0+local` lies between these two cuts …
+/// assert!(Cut::above(&"1.0.dev0".parse()?) < Cut::below(&"1.0.dev1".parse()?));
+/// // … but nothing lies between the end of `<=1.0.dev0` (which takes every local label of
+/// // 1.0.dev0) and the end of `<1.0.dev1`: the two sets are one value.
+/// use markerspec_algebra::VersionSet;
+/// let a = VersionSet::from_specifier(&"<=1.0.dev0".parse()?);
+/// assert_eq!(a, VersionSet::from_specifier(&"<1.0.dev1".parse()?));
+/// # Ok::<(), markerspec_pep440::Error>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Cut {
+    /// The prefix, normalised; `None` when empty (so that the constants need no allocation),
+    /// shared so that cloning a cut is cheap.
+    atoms: Option<Arc<[Atom]>>,
+    side: Side,
+}
+
+impl Cut {
+    /// Below every point, the absent value included.
+    pub const BOTTOM: Cut = Cut {
+        atoms: None,
+        side: Side::Below,
+    };
+    /// Above every point.
+    pub const TOP: Cut = Cut {
+        atoms: None,
+        side: Side::Above,
+    };
+
+    /// Just above the absent value, below every version.
+    #[must_use]
+    pub fn versions_start() -> Cut {
+        Cut::new(vec![Atom::Sec(1)], Side::Below)
+    }
+
+    /// Just below `version` (with its local label, if any): everything before it in PEP 440
+    /// order lies below.
+    #[must_use]
+    pub fn below(version: &Version) -> Cut {
+        Cut::new(version_atoms(version), Side::Below)
+    }
+
+    /// Just above `version` (with its local label, if any).
+    #[must_use]
+    pub fn above(version: &Version) -> Cut {
+        Cut::new(version_atoms(version), Side::Above)
+    }
+
+    pub(crate) fn new(mut atoms: Vec<Atom>, mut side: Side) -> Cut {
+        normalize(&mut atoms, &mut side);
+        Cut {
+            atoms: (!atoms.is_empty()).then(|| atoms.into()),
+            side,
+        }
+    }
+
+    /// The prefix.
+    fn atoms(&self) -> &[Atom] {
+        self.atoms.as_deref().unwrap_or(&[])
+    }
+
+    /// Where `point` lies relative to this cut: `Less` when the point is below it.
+    #[must_use]
+    pub fn cmp_point(&self, point: &Point) -> Ordering {
+        match point {
+            Point::Absent => self.cmp_atoms(&[Atom::Sec(0)]).reverse(),
+            Point::Version(v) => self.cmp_atoms(&version_atoms(v)).reverse(),
+        }
+    }
+
+    /// Compares this cut with a complete key (a point).
+    pub(crate) fn cmp_atoms(&self, point: &[Atom]) -> Ordering {
+        for (i, a) in self.atoms().iter().enumerate() {
+            match point.get(i) {
+                Some(b) if a == b => {}
+                Some(b) => return a.cmp(b),
+                None => return Ordering::Greater,
+            }
+        }
+        match self.side {
+            Side::Below => Ordering::Less,
+            Side::Above => Ordering::Greater,
+        }
+    }
+
+    /// Whether `point` lies above this cut.
+    #[must_use]
+    pub fn is_below(&self, point: &Point) -> bool {
+        self.cmp_point(point) == Ordering::Greater
+    }
+
+    /// The least point above this cut, when there is one (for a cut "just below" a block).
+    #[must_use]
+    pub fn least_point_above(&self) -> Option<Point> {
+        if self.side != Side::Below {
+            return None;
+        }
+        if self.atoms.is_none() {
+            return Some(Point::Absent);
+        }
+        let atoms = complete_min(self.atoms().to_vec())?;
+        atoms_to_version(&atoms).map(Point::Version)
+    }
+
+    /// A point strictly between `self` and `upper`, or `None` when there is none (`upper` is not
+    /// above `self`). Deterministic: the least point above `self` when it exists.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Cut, Point};
+    /// use markerspec_pep440::Version;
+    ///
+    /// let v: Version = "3.12".parse()?;
+    /// // Just above every 3.12 release and its post-releases, before 3.12.0.1.
+    /// let lo = Cut::above(&"3.12.post5+x".parse()?);
+    /// let hi = Cut::below(&"3.12.0.1".parse()?);
+    /// let Some(Point::Version(w)) = lo.point_between(&hi) else { panic!() };
+    /// assert!(w > "3.12.post5+x".parse()? && w < "3.12.0.1".parse()?);
+    /// # Ok::<(), markerspec_pep440::Error>(())
+    /// ```
+    #[must_use]
+    pub fn point_between(&self, upper: &Cut) -> Option<Point> {
+        if self >= upper {
+            return None;
+        }
+        let inside = |p: &Point| self.is_below(p) && !upper.is_below(p);
+        let candidates = self.candidates_above(upper);
+        candidates.into_iter().find(|p| inside(p))
+    }
+
+    /// Points just above this cut, from the least (when it exists) to ones built to fall below
+    /// `upper`.
+    fn candidates_above(&self, upper: &Cut) -> Vec<Point> {
+        let mut out = Vec::new();
+        if let Some(p) = self.least_point_above() {
+            out.push(p);
+            return out;
+        }
+        let Some((last, ctx)) = self.atoms().split_last() else {
+            return out;
+        };
+        match last {
+            Atom::RelEnd => {
+                // Just above a complete release R: R.0…0.1 with more zeros than `upper` has
+                // release numbers.
+                let zeros = upper.atoms().len() + 1;
+                let mut atoms: Vec<Atom> = ctx.to_vec();
+                atoms.extend(std::iter::repeat_n(Atom::Num(0), zeros));
+                atoms.push(Atom::Num(1));
+                if let Some(full) = complete_min(atoms) {
+                    out.extend(atoms_to_version(&full).map(Point::Version));
+                }
+            }
+            Atom::Local(label) => {
+                // Just above V+l: V+l.s with `s` below the next segment of `upper`'s label.
+                let mut segs = Vec::new();
+                if let (Some(Atom::Local(up)), true) = (
+                    upper.atoms().last(),
+                    upper.atoms().len() == self.atoms().len(),
+                ) {
+                    if up.len() > label.len() && up.starts_with(label) {
+                        match up.get(label.len()) {
+                            Some(LocalSegment::String(s)) => {
+                                segs.push(LocalSegment::String(format!("0{s}")));
+                            }
+                            Some(LocalSegment::Number(_)) => {
+                                segs.push(LocalSegment::String("a".into()));
+                            }
+                            None => {}
+                        }
+                    }
+                }
+                segs.push(LocalSegment::String("a".into()));
+                segs.push(LocalSegment::Number(0));
+                for seg in segs {
+                    let mut l = label.clone();
+                    l.push(seg);
+                    let mut atoms = ctx.to_vec();
+                    atoms.push(Atom::Local(l));
+                    out.extend(atoms_to_version(&atoms).map(Point::Version));
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// The epoch and the first two release numbers (zero-padded) of the cut's prefix; zeros
+    /// when the prefix stops before them or the cut lies at or below the start of the versions.
+    pub(crate) fn epoch_and_release2(&self) -> (u64, u64, u64) {
+        let num = |i: usize| match self.atoms().get(i) {
+            Some(Atom::Num(n)) => *n,
+            _ => 0,
+        };
+        (
+            num(1),
+            num(2),
+            if matches!(self.atoms().get(2), Some(Atom::Num(_))) {
+                num(3)
+            } else {
+                0
+            },
+        )
+    }
+
+    /// Whether this cut lies just below a block (a lower bound written `[` or an upper bound
+    /// written `)`).
+    pub(crate) fn is_below_side(&self) -> bool {
+        self.side == Side::Below
+    }
+}
+
+impl Ord for Cut {
+    fn cmp(&self, other: &Self) -> Ordering {
+        for (i, a) in self.atoms().iter().enumerate() {
+            match other.atoms().get(i) {
+                Some(b) if a == b => {}
+                Some(b) => return a.cmp(b),
+                None => {
+                    return match other.side {
+                        Side::Below => Ordering::Greater,
+                        Side::Above => Ordering::Less,
+                    };
+                }
+            }
+        }
+        if other.atoms().len() > self.atoms().len() {
+            return match self.side {
+                Side::Below => Ordering::Less,
+                Side::Above => Ordering::Greater,
+            };
+        }
+        self.side.cmp(&other.side)
+    }
+}
+
+impl PartialOrd for Cut {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Rewrites a prefix and side to the one representation of their gap (module docs).
+fn normalize(atoms: &mut Vec<Atom>, side: &mut Side) {
+    loop {
+        let Some((last, ctx)) = atoms.split_last() else {
+            return;
+        };
+        match *side {
+            Side::Below => {
+                if is_min(ctx, last) {
+                    atoms.pop();
+                    continue;
+                }
+                if *last == Atom::Num(0) && ctx.len() >= 2 {
+                    // A release number 0 that may be followed by `RelEnd`: the block
+                    // starting `… 0` begins right after the complete release `…`.
+                    atoms.pop();
+                    atoms.push(Atom::RelEnd);
+                    *side = Side::Above;
+                    continue;
+                }
+                return;
+            }
+            Side::Above => {
+                if is_max(ctx, last) {
+                    atoms.pop();
+                    continue;
+                }
+                if *last == Atom::RelEnd {
+                    return;
+                }
+                match succ(ctx, last) {
+                    Some(next) => {
+                        atoms.pop();
+                        atoms.push(next);
+                        *side = Side::Below;
+                    }
+                    None => return,
+                }
+            }
+        }
+    }
+}
+
+/// Whether `last` is the least value at its position, given the atoms before it.
+fn is_min(ctx: &[Atom], last: &Atom) -> bool {
+    match last {
+        Atom::Sec(s) => *s == 0,
+        // The epoch, or a release number after a `0` (where `RelEnd` cannot follow, because
+        // releases are trimmed).
+        Atom::Num(n) => {
+            *n == 0
+                && (ctx.len() == 1 || (ctx.len() >= 3 && matches!(ctx.last(), Some(Atom::Num(0)))))
+        }
+        Atom::RelEnd => true,
+        Atom::Pre(p) => *p == PreSlot::DevOnly,
+        Atom::Post(q) => q.is_none(),
+        Atom::Dev(d) => match pre_of(ctx) {
+            Some(PreSlot::Final) if matches!(ctx.last(), Some(Atom::Post(None))) => true,
+            _ => *d == DevSlot::Num(0),
+        },
+        Atom::Local(l) => l.is_empty(),
+    }
+}
+
+/// Whether `last` is the greatest value at its position.
+fn is_max(ctx: &[Atom], last: &Atom) -> bool {
+    match last {
+        Atom::Sec(s) => *s == 1,
+        Atom::Num(n) => *n == u64::MAX,
+        Atom::RelEnd | Atom::Local(_) => false,
+        Atom::Pre(p) => *p == PreSlot::Final,
+        Atom::Post(q) => match ctx.last() {
+            Some(Atom::Pre(PreSlot::DevOnly)) => true,
+            _ => *q == Some(u64::MAX),
+        },
+        Atom::Dev(d) => match pre_of(ctx) {
+            Some(PreSlot::DevOnly) => *d == DevSlot::Num(u64::MAX),
+            _ => *d == DevSlot::None,
+        },
+    }
+}
+
+/// The next value at `last`'s position, when there is an immediate successor.
+fn succ(ctx: &[Atom], last: &Atom) -> Option<Atom> {
+    Some(match last {
+        Atom::Sec(0) => Atom::Sec(1),
+        Atom::Sec(_) => return None,
+        Atom::Num(n) => Atom::Num(n.checked_add(1)?),
+        Atom::RelEnd => Atom::Num(0),
+        Atom::Pre(p) => Atom::Pre(match p {
+            PreSlot::DevOnly => PreSlot::Pre(PrereleaseKind::Alpha, 0),
+            PreSlot::Pre(kind, n) => match n.checked_add(1) {
+                Some(n) => PreSlot::Pre(*kind, n),
+                None => match kind {
+                    PrereleaseKind::Alpha => PreSlot::Pre(PrereleaseKind::Beta, 0),
+                    PrereleaseKind::Beta => PreSlot::Pre(PrereleaseKind::Rc, 0),
+                    PrereleaseKind::Rc => PreSlot::Final,
+                },
+            },
+            PreSlot::Final => return None,
+        }),
+        Atom::Post(q) => match ctx.last() {
+            Some(Atom::Pre(PreSlot::DevOnly)) => return None,
+            _ => Atom::Post(Some(match q {
+                None => 0,
+                Some(n) => n.checked_add(1)?,
+            })),
+        },
+        Atom::Dev(d) => match (pre_of(ctx), d) {
+            (_, DevSlot::None) => return None,
+            (Some(PreSlot::DevOnly), DevSlot::Num(n)) => Atom::Dev(DevSlot::Num(n.checked_add(1)?)),
+            (_, DevSlot::Num(n)) => match n.checked_add(1) {
+                Some(n) => Atom::Dev(DevSlot::Num(n)),
+                None => Atom::Dev(DevSlot::None),
+            },
+        },
+        Atom::Local(_) => return None,
+    })
+}
+
+/// The pre-release slot among the atoms before a `Dev` atom.
+fn pre_of(ctx: &[Atom]) -> Option<&PreSlot> {
+    ctx.iter().rev().find_map(|a| match a {
+        Atom::Pre(p) => Some(p),
+        _ => None,
+    })
+}
+
+/// Completes a prefix with the least value at each remaining position; `None` when some
+/// position has no least value.
+fn complete_min(mut atoms: Vec<Atom>) -> Option<Vec<Atom>> {
+    loop {
+        let next = match atoms.last() {
+            None => return None,
+            Some(Atom::Sec(0)) | Some(Atom::Local(_)) => return Some(atoms),
+            Some(Atom::Sec(_)) => Atom::Num(0),
+            Some(Atom::Num(n)) => {
+                if *n == 0 && atoms.len() > 2 {
+                    return None;
+                }
+                Atom::RelEnd
+            }
+            Some(Atom::RelEnd) => Atom::Pre(PreSlot::DevOnly),
+            Some(Atom::Pre(_)) => Atom::Post(None),
+            Some(Atom::Post(q)) => {
+                let final_no_post = q.is_none() && pre_of(&atoms) == Some(&PreSlot::Final);
+                Atom::Dev(if final_no_post {
+                    DevSlot::None
+                } else {
+                    DevSlot::Num(0)
+                })
+            }
+            Some(Atom::Dev(_)) => Atom::Local(Vec::new()),
+        };
+        atoms.push(next);
+    }
+}
+
+/// The version with the given complete key.
+pub(crate) fn atoms_to_version(atoms: &[Atom]) -> Option<Version> {
+    let mut it = atoms.iter();
+    if it.next() != Some(&Atom::Sec(1)) {
+        return None;
+    }
+    let Some(Atom::Num(epoch)) = it.next() else {
+        return None;
+    };
+    let mut release = Vec::new();
+    loop {
+        match it.next()? {
+            Atom::Num(n) => release.push(*n),
+            Atom::RelEnd => break,
+            _ => return None,
+        }
+    }
+    if release.is_empty() {
+        release.push(0);
+    }
+    let Some(Atom::Pre(pre)) = it.next() else {
+        return None;
+    };
+    let Some(Atom::Post(post)) = it.next() else {
+        return None;
+    };
+    let Some(Atom::Dev(dev)) = it.next() else {
+        return None;
+    };
+    let local = match it.next() {
+        Some(Atom::Local(l)) => l.clone(),
+        _ => return None,
+    };
+    let pre = match pre {
+        PreSlot::Pre(kind, number) => Some(Prerelease {
+            kind: *kind,
+            number: *number,
+        }),
+        _ => None,
+    };
+    let dev = match dev {
+        DevSlot::Num(n) => Some(*n),
+        DevSlot::None => None,
+    };
+    let v = Version::new(release)
+        .with_epoch(*epoch)
+        .with_pre(pre)
+        .with_post(*post)
+        .with_dev(dev)
+        .with_local(local);
+    // The key must round-trip; a slot combination no version has (never built here) is refused.
+    (version_atoms(&v) == atoms).then_some(v)
+}
+
+impl fmt::Display for Cut {
+    /// A cut just below a block with a least point is written as that point (`3.12.dev0`); a cut
+    /// just above a complete release `R` as `R.post∞` (above every post-release and local label of
+    /// `R`, below `R.0.1`); a cut just above a local version as that version. [`Cut::BOTTOM`] is
+    /// `⊥`, the cut between the absent value and the versions `-∞`, [`Cut::TOP`] `+∞`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.atoms.is_none() {
+            return f.write_str(if self.side == Side::Below {
+                "⊥"
+            } else {
+                "+∞"
+            });
+        }
+        if self.atoms() == [Atom::Sec(1)] && self.side == Side::Below {
+            return f.write_str("-∞");
+        }
+        if let Some(Point::Version(v)) = self.least_point_above() {
+            return write!(f, "{v}");
+        }
+        match self.atoms().split_last() {
+            Some((Atom::RelEnd, ctx)) => {
+                let mut atoms = ctx.to_vec();
+                atoms.push(Atom::RelEnd);
+                atoms.push(Atom::Pre(PreSlot::Final));
+                atoms.push(Atom::Post(None));
+                atoms.push(Atom::Dev(DevSlot::None));
+                atoms.push(Atom::Local(Vec::new()));
+                match atoms_to_version(&atoms) {
+                    Some(v) => write!(f, "{v}.post∞"),
+                    None => write!(f, "{:?}", self.atoms()),
+                }
+            }
+            _ => match atoms_to_version(self.atoms()) {
+                Some(v) => write!(f, "{v}"),
+                None => write!(f, "{:?}", self.atoms()),
+            },
+        }
+    }
+}
+
+impl fmt::Debug for Cut {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = if self.side == Side::Below {
+            "below"
+        } else {
+            "above"
+        };
+        write!(f, "Cut({side} {self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Version {
+        s.parse().unwrap_or_else(|_| Version::new([0]))
+    }
+
+    #[test]
+    fn a_block_after_a_zero_starts_right_after_the_shorter_release() {
+        // Below(1, 0, …) names the same gap as "above every version of release 1".
+        let below_zero = Cut::new(prefix_atoms(0, &[1, 0]), Side::Below);
+        let mut atoms = base_atoms(0, &[1]);
+        atoms.push(Atom::RelEnd);
+        let above_release = Cut::new(atoms, Side::Above);
+        assert_eq!(below_zero, above_release);
+        assert_eq!(below_zero.to_string(), "1.post∞");
+        // A second zero changes nothing: Below(1, 0, 0) is Below(1, 0).
+        assert_eq!(
+            Cut::new(prefix_atoms(0, &[1, 0, 0]), Side::Below),
+            below_zero
+        );
+        // Release 0 of epoch 0: right after every version `0…`.
+        assert_eq!(
+            Cut::new(prefix_atoms(0, &[0]), Side::Below).to_string(),
+            "0.post∞"
+        );
+    }
+
+    #[test]
+    fn extreme_numbers_normalise_without_overflow() {
+        let max = u64::MAX;
+        let top_release = Cut::new(prefix_atoms(max, &[max]), Side::Above);
+        assert_eq!(top_release, Cut::TOP);
+        let mut atoms = base_atoms(0, &[1]);
+        atoms.push(Atom::RelEnd);
+        atoms.push(Atom::Pre(PreSlot::Pre(PrereleaseKind::Rc, max)));
+        // Past every `1rcMAX` variant (post-releases included) comes the final release 1.
+        assert_eq!(Cut::new(atoms, Side::Above), Cut::below(&v("1")));
+        // Past `1rcMAX` itself come its post-releases.
+        let after_rc_max = Cut::new(public_atoms(&v(&format!("1rc{max}"))), Side::Above);
+        assert_eq!(
+            after_rc_max,
+            Cut::below(&v(&format!("1rc{max}.post0.dev0")))
+        );
+        let after_dev_max = Cut::new(public_atoms(&v(&format!("1a0.dev{max}"))), Side::Above);
+        assert_eq!(after_dev_max, Cut::below(&v("1a0")));
+        assert_eq!(
+            Cut::new(vec![Atom::Sec(0)], Side::Above),
+            Cut::versions_start()
+        );
+        assert_eq!(Cut::new(vec![Atom::Sec(0)], Side::Below), Cut::BOTTOM);
+    }
+
+    #[test]
+    fn witnesses_above_cuts_without_a_least_point() {
+        let lo = Cut::above(&v("1.0+abc"));
+        let hi = Cut::below(&v("1.0+abc.a"));
+        let Some(Point::Version(w)) = lo.point_between(&hi) else {
+            unreachable!("a label lies between")
+        };
+        assert!(w > v("1.0+abc") && w < v("1.0+abc.a"), "{w}");
+        let lo = Cut::new(prefix_atoms(0, &[1, 0]), Side::Below);
+        let hi = Cut::below(&v("1.0.0.0.1"));
+        let Some(Point::Version(w)) = lo.point_between(&hi) else {
+            unreachable!("1.0.0.0.0.1 lies between")
+        };
+        assert!(w > v("1.post99") && w < v("1.0.0.0.1"), "{w}");
+        assert_eq!(hi.point_between(&lo), None);
+    }
+}

@@ -1,0 +1,1691 @@
+//! The decision-diagram engine: [`Context`], [`Marker`] and the operations.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use markerspec_pep440::{Version, VersionSpecifier};
+
+use crate::cut::{Cut, Point};
+use crate::error::{Error, ErrorKind, Limit};
+use crate::range::VersionSet;
+
+/// The kind of values a variable takes.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain};
+///
+/// let mut ctx = Context::new();
+/// let os = ctx.variable(1, "sys_platform", Domain::String)?;
+/// let win = ctx.string_eq(os, "win32")?;
+/// let absent = ctx.string_eq(os, "")?; // `""` is the absent value
+/// assert!(ctx.is_disjoint(win, absent)?);
+/// # Ok::<(), markerspec_algebra::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Domain {
+    /// The absent value and every PEP 440 version, in PEP 440 order; atoms are [`VersionSet`]s.
+    Version,
+    /// Every string; `""` is the absent value. Atoms compare with literals, and the strings that
+    /// no atom names behave alike ("any other value").
+    String,
+    /// `true` or `false`: set membership (`"cuda" in gpu_backends`), `extra == "x"`, substring
+    /// tests.
+    Bool,
+}
+
+/// A variable of a [`Context`], declared with [`Context::variable`].
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain};
+///
+/// let mut ctx = Context::new();
+/// let extra = ctx.variable(20, "extra:cuda", Domain::Bool)?;
+/// assert_eq!(ctx.name(extra)?, "extra:cuda");
+/// # Ok::<(), markerspec_algebra::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Var(u32);
+
+/// A value of a variable, for evaluation and witnesses.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain, Value};
+///
+/// let mut ctx = Context::new();
+/// let cuda = ctx.variable(0, "cuda_version", Domain::Version)?;
+/// let m = ctx.version_specifier(cuda, &"<12".parse()?)?;
+/// assert!(!ctx.evaluate(m, |_| Value::Absent)?); // no CUDA: `< 12` is false
+/// assert!(ctx.evaluate(m, |_| Value::Version("11.8".parse().unwrap()))?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// The absent value of a [`Domain::Version`] variable (for a [`Domain::String`] variable,
+    /// the same as `String("")`).
+    Absent,
+    /// A version.
+    Version(Version),
+    /// A string.
+    String(String),
+    /// A boolean.
+    Bool(bool),
+}
+
+/// A boolean function of the context's variables: a handle into a [`Context`], `Copy`, compared
+/// in O(1). Two markers of one context are equal exactly when they are equivalent.
+///
+/// ```
+/// use markerspec_algebra::Marker;
+///
+/// assert_eq!(!Marker::TRUE, Marker::FALSE);
+/// assert!(Marker::TRUE.is_true());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Marker(u32);
+
+impl Marker {
+    /// Always true.
+    pub const TRUE: Marker = Marker(0);
+    /// Always false.
+    pub const FALSE: Marker = Marker(1);
+
+    /// Whether the marker is always true (exact).
+    #[must_use]
+    pub fn is_true(self) -> bool {
+        self == Marker::TRUE
+    }
+
+    /// Whether the marker is always false (exact).
+    #[must_use]
+    pub fn is_false(self) -> bool {
+        self == Marker::FALSE
+    }
+
+    fn index(self) -> usize {
+        (self.0 >> 1) as usize
+    }
+
+    fn is_complement(self) -> bool {
+        self.0 & 1 == 1
+    }
+
+    fn is_const(self) -> bool {
+        self.0 >> 1 == 0
+    }
+}
+
+impl std::ops::Not for Marker {
+    type Output = Marker;
+
+    /// The complement, in O(1) (a complement edge).
+    fn not(self) -> Marker {
+        Marker(self.0 ^ 1)
+    }
+}
+
+/// Bounds on the work of one operation and on the size of a context.
+///
+/// ```
+/// use markerspec_algebra::Limits;
+///
+/// let limits = Limits { steps: 10_000, ..Limits::default() };
+/// assert_eq!(limits.depth, Limits::default().depth);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most recursive steps (one per pair of nodes not found in a cache) one operation
+    /// may take.
+    pub steps: u64,
+    /// The most nodes the context may hold.
+    pub nodes: usize,
+    /// The deepest recursion one operation may reach; about the number of variables on one
+    /// path, so that no input can overflow the stack.
+    pub depth: usize,
+}
+
+impl Default for Limits {
+    /// One million steps, one million nodes, depth 400.
+    fn default() -> Limits {
+        Limits {
+            steps: 1_000_000,
+            nodes: 1_000_000,
+            depth: 400,
+        }
+    }
+}
+
+/// The edges of a node over its variable's domain, with children of type `T`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Edges<T> {
+    /// `children[k]` for the interval between `bounds[k-1]` (or [`Cut::BOTTOM`]) and `bounds[k]`
+    /// (or [`Cut::TOP`]); `children.len() == bounds.len() + 1`.
+    Intervals { bounds: Vec<Cut>, children: Vec<T> },
+    /// `points` sorted by literal, for the other strings `other`.
+    Strings {
+        points: Vec<(Box<str>, T)>,
+        other: T,
+    },
+    /// The child for true and for false.
+    Bool { yes: T, no: T },
+}
+
+impl<T: Copy> Edges<T> {
+    fn constant(domain: Domain, t: T) -> Edges<T> {
+        match domain {
+            Domain::Version => Edges::Intervals {
+                bounds: Vec::new(),
+                children: vec![t],
+            },
+            Domain::String => Edges::Strings {
+                points: Vec::new(),
+                other: t,
+            },
+            Domain::Bool => Edges::Bool { yes: t, no: t },
+        }
+    }
+
+    fn map<U, E>(&self, mut f: impl FnMut(T) -> Result<U, E>) -> Result<Edges<U>, E> {
+        Ok(match self {
+            Edges::Intervals { bounds, children } => Edges::Intervals {
+                bounds: bounds.clone(),
+                children: children.iter().map(|&c| f(c)).collect::<Result<_, _>>()?,
+            },
+            Edges::Strings { points, other } => Edges::Strings {
+                points: points
+                    .iter()
+                    .map(|(s, c)| Ok((s.clone(), f(*c)?)))
+                    .collect::<Result<_, _>>()?,
+                other: f(*other)?,
+            },
+            Edges::Bool { yes, no } => Edges::Bool {
+                yes: f(*yes)?,
+                no: f(*no)?,
+            },
+        })
+    }
+
+    /// The children in edge order (interval order; string points, then the other strings;
+    /// true, then false).
+    fn children(&self) -> Vec<T> {
+        match self {
+            Edges::Intervals { children, .. } => children.clone(),
+            Edges::Strings { points, other } => {
+                let mut out: Vec<T> = points.iter().map(|(_, c)| *c).collect();
+                out.push(*other);
+                out
+            }
+            Edges::Bool { yes, no } => vec![*yes, *no],
+        }
+    }
+}
+
+/// Applies `f` to the children of `a` and `b` (same domain) on every piece of their common
+/// refinement.
+fn combine<T: Copy, E>(
+    a: &Edges<Marker>,
+    b: &Edges<Marker>,
+    mut f: impl FnMut(Marker, Marker) -> Result<T, E>,
+    mismatch: E,
+) -> Result<Edges<T>, E> {
+    match (a, b) {
+        (
+            Edges::Intervals {
+                bounds: ba,
+                children: ca,
+            },
+            Edges::Intervals {
+                bounds: bb,
+                children: cb,
+            },
+        ) => {
+            let (mut i, mut j) = (0, 0);
+            let mut bounds = Vec::with_capacity(ba.len() + bb.len());
+            let mut children = Vec::with_capacity(ba.len() + bb.len() + 1);
+            loop {
+                let (Some(&x), Some(&y)) = (ca.get(i), cb.get(j)) else {
+                    return Err(mismatch);
+                };
+                children.push(f(x, y)?);
+                match (ba.get(i), bb.get(j)) {
+                    (None, None) => break,
+                    (Some(p), None) => {
+                        bounds.push(p.clone());
+                        i += 1;
+                    }
+                    (None, Some(q)) => {
+                        bounds.push(q.clone());
+                        j += 1;
+                    }
+                    (Some(p), Some(q)) => match p.cmp(q) {
+                        Ordering::Less => {
+                            bounds.push(p.clone());
+                            i += 1;
+                        }
+                        Ordering::Greater => {
+                            bounds.push(q.clone());
+                            j += 1;
+                        }
+                        Ordering::Equal => {
+                            bounds.push(p.clone());
+                            i += 1;
+                            j += 1;
+                        }
+                    },
+                }
+            }
+            Ok(Edges::Intervals { bounds, children })
+        }
+        (
+            Edges::Strings {
+                points: pa,
+                other: oa,
+            },
+            Edges::Strings {
+                points: pb,
+                other: ob,
+            },
+        ) => {
+            let (mut i, mut j) = (0, 0);
+            let mut points = Vec::with_capacity(pa.len() + pb.len());
+            loop {
+                let (s, x, y) = match (pa.get(i), pb.get(j)) {
+                    (None, None) => break,
+                    (Some((s, x)), None) => {
+                        i += 1;
+                        (s, *x, *ob)
+                    }
+                    (None, Some((s, y))) => {
+                        j += 1;
+                        (s, *oa, *y)
+                    }
+                    (Some((s, x)), Some((t, y))) => match s.cmp(t) {
+                        Ordering::Less => {
+                            i += 1;
+                            (s, *x, *ob)
+                        }
+                        Ordering::Greater => {
+                            j += 1;
+                            (t, *oa, *y)
+                        }
+                        Ordering::Equal => {
+                            i += 1;
+                            j += 1;
+                            (s, *x, *y)
+                        }
+                    },
+                };
+                points.push((s.clone(), f(x, y)?));
+            }
+            Ok(Edges::Strings {
+                points,
+                other: f(*oa, *ob)?,
+            })
+        }
+        (Edges::Bool { yes: ya, no: na }, Edges::Bool { yes: yb, no: nb }) => Ok(Edges::Bool {
+            yes: f(*ya, *yb)?,
+            no: f(*na, *nb)?,
+        }),
+        _ => Err(mismatch),
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Node {
+    var: Var,
+    edges: Edges<Marker>,
+}
+
+#[derive(Clone, Debug)]
+struct VarInfo {
+    rank: u32,
+    name: Box<str>,
+    domain: Domain,
+}
+
+/// Why [`Context::disjoint_rec`] stopped early.
+enum Stop {
+    /// The two markers hold together somewhere.
+    Overlap,
+    /// A limit or a foreign marker.
+    Error(Error),
+}
+
+/// The work budget of one operation.
+struct Budget {
+    steps: u64,
+    depth: usize,
+    max_depth: usize,
+}
+
+impl Budget {
+    fn enter(&mut self) -> Result<(), Error> {
+        if self.steps == 0 {
+            return Err(Error::intractable(Limit::Steps));
+        }
+        self.steps -= 1;
+        if self.depth >= self.max_depth {
+            return Err(Error::intractable(Limit::Depth));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+}
+
+/// An arena of reduced, ordered, hash-consed decision diagrams, and the operations on them.
+///
+/// Everything a [`Marker`] refers to lives in its context and is freed when the context is
+/// dropped. Operations take `&mut self` (they add nodes and fill caches); a context is `Send`
+/// and `Sync`, and independent contexts share nothing.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain, RelationKind, Value};
+///
+/// let mut ctx = Context::new();
+/// let py = ctx.variable(0, "python_full_version", Domain::Version)?;
+/// let os = ctx.variable(1, "sys_platform", Domain::String)?;
+/// let new = ctx.version_specifier(py, &">=3.12".parse()?)?;
+/// let old = ctx.version_specifier(py, &"<3.12".parse()?)?;
+/// let linux = ctx.string_eq(os, "linux")?;
+/// let a = ctx.and(new, linux)?;
+/// assert!(ctx.is_disjoint(a, old)?);
+/// // `<3.12` and `>=3.12` leave out 3.12's pre-releases: their union is not `true`.
+/// let either = ctx.or(new, old)?;
+/// let gap = ctx.solve(!either)?.expect("3.12.dev0 is in neither");
+/// assert!(matches!(gap.get(py), Some(Value::Absent | Value::Version(_))));
+/// assert_eq!(ctx.relate(a, new)?.kind(), RelationKind::Implies);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Context {
+    vars: Vec<VarInfo>,
+    by_name: HashMap<Box<str>, Var>,
+    /// `nodes[0]` stands for the terminal and is never read as a decision node.
+    nodes: Vec<Node>,
+    unique: HashMap<Node, u32>,
+    and_cache: HashMap<(Marker, Marker), Marker>,
+    disjoint_cache: HashMap<(Marker, Marker), bool>,
+    limits: Limits,
+}
+
+impl Default for Context {
+    fn default() -> Context {
+        Context::new()
+    }
+}
+
+/// What holds on one path of a diagram for one variable.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain, Label};
+///
+/// let mut ctx = Context::new();
+/// let os = ctx.variable(0, "os_name", Domain::String)?;
+/// let nt = ctx.string_eq(os, "nt")?;
+/// let paths = ctx.paths(!nt)?;
+/// assert_eq!(paths, vec![vec![(os, Label::StringNotIn(vec!["nt".into()]))]]);
+/// # Ok::<(), markerspec_algebra::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Label {
+    /// The version variable's value is in the set.
+    Versions(VersionSet),
+    /// The string variable's value is one of these (sorted).
+    StringIn(Vec<String>),
+    /// The string variable's value is none of these (sorted).
+    StringNotIn(Vec<String>),
+    /// The boolean variable has this value.
+    Bool(bool),
+}
+
+/// Values for some variables under which a marker holds, whatever the other variables are.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain, Value};
+///
+/// let mut ctx = Context::new();
+/// let py = ctx.variable(0, "python_full_version", Domain::Version)?;
+/// let gpu = ctx.variable(5, "gpu_backends:cuda", Domain::Bool)?;
+/// let old = ctx.version_specifier(py, &"<3.9".parse()?)?;
+/// let w = ctx.solve(old)?.expect("satisfiable");
+/// assert_eq!(w.get(py), Some(&Value::Version("0.dev0".parse()?)));
+/// assert_eq!(w.get(gpu), None); // any value will do
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Witness {
+    values: Vec<(Var, Value)>,
+}
+
+impl Witness {
+    /// The value of `var`, or `None` when any value will do.
+    #[must_use]
+    pub fn get(&self, var: Var) -> Option<&Value> {
+        self.values.iter().find(|(v, _)| *v == var).map(|(_, x)| x)
+    }
+
+    /// The variables with a value, in the context's variable order.
+    pub fn iter(&self) -> impl Iterator<Item = (Var, &Value)> {
+        self.values.iter().map(|(v, x)| (*v, x))
+    }
+}
+
+/// The four cells of two markers `a` and `b`, each `None` when empty, otherwise with a witness.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain, RelationKind};
+///
+/// let mut ctx = Context::new();
+/// let os = ctx.variable(0, "sys_platform", Domain::String)?;
+/// let (linux, win) = (ctx.string_eq(os, "linux")?, ctx.string_eq(os, "win32")?);
+/// let rel = ctx.relate(linux, win)?;
+/// assert_eq!(rel.kind(), RelationKind::Disjoint);
+/// assert!(rel.a_and_b.is_none());
+/// assert!(rel.neither.is_some()); // sys_platform == "other"
+/// # Ok::<(), markerspec_algebra::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Relation {
+    /// `a and b`.
+    pub a_and_b: Option<Witness>,
+    /// `a and not b`.
+    pub a_not_b: Option<Witness>,
+    /// `not a and b`.
+    pub b_not_a: Option<Witness>,
+    /// `not a and not b`.
+    pub neither: Option<Witness>,
+}
+
+/// How two markers relate, from the empty cells of a [`Relation`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RelationKind {
+    /// `a` and `b` hold in the same environments.
+    Equivalent,
+    /// `a` implies `b` (and they are not equivalent).
+    Implies,
+    /// `b` implies `a` (and they are not equivalent).
+    ImpliedBy,
+    /// `a` and `b` never hold together (and neither implies the other).
+    Disjoint,
+    /// None of the above.
+    Overlapping,
+}
+
+impl Relation {
+    /// The relation, checked in the order equivalent, implies, implied-by, disjoint.
+    #[must_use]
+    pub fn kind(&self) -> RelationKind {
+        match (
+            self.a_not_b.is_none(),
+            self.b_not_a.is_none(),
+            self.a_and_b.is_none(),
+        ) {
+            (true, true, _) => RelationKind::Equivalent,
+            (true, false, _) => RelationKind::Implies,
+            (false, true, _) => RelationKind::ImpliedBy,
+            (false, false, true) => RelationKind::Disjoint,
+            (false, false, false) => RelationKind::Overlapping,
+        }
+    }
+}
+
+impl Context {
+    /// An empty context with the default [`Limits`].
+    #[must_use]
+    pub fn new() -> Context {
+        Context::with_limits(Limits::default())
+    }
+
+    /// An empty context with the given limits.
+    #[must_use]
+    pub fn with_limits(limits: Limits) -> Context {
+        Context {
+            vars: Vec::new(),
+            by_name: HashMap::new(),
+            nodes: vec![Node {
+                var: Var(u32::MAX),
+                edges: Edges::Bool {
+                    yes: Marker::TRUE,
+                    no: Marker::TRUE,
+                },
+            }],
+            unique: HashMap::new(),
+            and_cache: HashMap::new(),
+            disjoint_cache: HashMap::new(),
+            limits,
+        }
+    }
+
+    /// The limits every operation runs under.
+    #[must_use]
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Changes the limits.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// How many decision nodes the context holds.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.nodes.len() - 1
+    }
+
+    /// Whether the context holds no decision node.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Forgets the operation caches (results stay valid; later operations may be slower).
+    pub fn clear_caches(&mut self) {
+        self.and_cache = HashMap::new();
+        self.disjoint_cache = HashMap::new();
+    }
+
+    /// Declares a variable, or returns the one already declared with this name.
+    ///
+    /// Variables are ordered by `(rank, name)` on every path of every diagram, whatever the
+    /// order of declaration: the rank is the stable key (the field order), the name breaks ties
+    /// (one boolean variable per set member, for example `(rank of gpu_backends, "cuda")`).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::WrongDomain`] when the name is already declared with another domain or rank.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Domain};
+    ///
+    /// let mut ctx = Context::new();
+    /// let a = ctx.variable(3, "extra:cuda", Domain::Bool)?;
+    /// assert_eq!(ctx.variable(3, "extra:cuda", Domain::Bool)?, a);
+    /// assert!(ctx.variable(3, "extra:cuda", Domain::String).is_err());
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
+    pub fn variable(&mut self, rank: u32, name: &str, domain: Domain) -> Result<Var, Error> {
+        if let Some(&var) = self.by_name.get(name) {
+            let info = self.info(var)?;
+            if info.domain != domain || info.rank != rank {
+                return Err(Error::new(ErrorKind::WrongDomain {
+                    name: name.to_owned(),
+                    expected: info.domain,
+                }));
+            }
+            return Ok(var);
+        }
+        let id = u32::try_from(self.vars.len()).map_err(|_| Error::intractable(Limit::Nodes))?;
+        self.vars.push(VarInfo {
+            rank,
+            name: name.into(),
+            domain,
+        });
+        self.by_name.insert(name.into(), Var(id));
+        Ok(Var(id))
+    }
+
+    /// The name a variable was declared with.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::UnknownVariable`] for a variable of another context.
+    pub fn name(&self, var: Var) -> Result<&str, Error> {
+        Ok(&self.info(var)?.name)
+    }
+
+    fn info(&self, var: Var) -> Result<&VarInfo, Error> {
+        self.vars
+            .get(var.0 as usize)
+            .ok_or(Error::new(ErrorKind::UnknownVariable))
+    }
+
+    fn domain_of(&self, var: Var, expected: Domain) -> Result<(), Error> {
+        let info = self.info(var)?;
+        if info.domain == expected {
+            Ok(())
+        } else {
+            Err(Error::new(ErrorKind::WrongDomain {
+                name: info.name.to_string(),
+                expected: info.domain,
+            }))
+        }
+    }
+
+    fn check(&self, m: Marker) -> Result<(), Error> {
+        if m.index() < self.nodes.len() {
+            Ok(())
+        } else {
+            Err(Error::new(ErrorKind::ForeignMarker))
+        }
+    }
+
+    fn budget(&self) -> Budget {
+        Budget {
+            steps: self.limits.steps,
+            depth: 0,
+            max_depth: self.limits.depth,
+        }
+    }
+
+    /// The order of two variables: rank, then name.
+    fn var_cmp(&self, a: Var, b: Var) -> Ordering {
+        match (self.vars.get(a.0 as usize), self.vars.get(b.0 as usize)) {
+            (Some(x), Some(y)) => x.rank.cmp(&y.rank).then_with(|| x.name.cmp(&y.name)),
+            _ => a.0.cmp(&b.0),
+        }
+    }
+
+    /// The top variable of a non-constant marker.
+    fn top(&self, m: Marker) -> Option<Var> {
+        if m.is_const() {
+            return None;
+        }
+        self.nodes.get(m.index()).map(|n| n.var)
+    }
+
+    /// The edges of `m` over `var`, complement applied: the node's own when `var` is its top
+    /// variable, else constant edges (the marker does not depend on `var` here).
+    fn edges(&self, m: Marker, var: Var) -> Result<Edges<Marker>, Error> {
+        let domain = self.info(var)?.domain;
+        match self.nodes.get(m.index()) {
+            Some(node) if !m.is_const() && node.var == var => {
+                if m.is_complement() {
+                    node.edges.map(|c| Ok::<_, Error>(!c))
+                } else {
+                    Ok(node.edges.clone())
+                }
+            }
+            Some(_) => Ok(Edges::constant(domain, m)),
+            None => Err(Error::new(ErrorKind::ForeignMarker)),
+        }
+    }
+
+    /// The unique node for `var` and `edges`, reduced and with a regular first child.
+    fn mk(&mut self, var: Var, edges: Edges<Marker>) -> Result<Marker, Error> {
+        let mut edges = match edges {
+            Edges::Intervals { bounds, children } => {
+                let mut nb: Vec<Cut> = Vec::with_capacity(bounds.len());
+                let mut nc: Vec<Marker> = Vec::with_capacity(children.len());
+                let mut it = children.into_iter();
+                if let Some(first) = it.next() {
+                    nc.push(first);
+                }
+                for (b, c) in bounds.into_iter().zip(it) {
+                    if nc.last() != Some(&c) {
+                        nb.push(b);
+                        nc.push(c);
+                    }
+                }
+                if nb.is_empty() {
+                    return nc
+                        .first()
+                        .copied()
+                        .ok_or(Error::new(ErrorKind::ForeignMarker));
+                }
+                Edges::Intervals {
+                    bounds: nb,
+                    children: nc,
+                }
+            }
+            Edges::Strings { mut points, other } => {
+                points.retain(|(_, c)| *c != other);
+                if points.is_empty() {
+                    return Ok(other);
+                }
+                Edges::Strings { points, other }
+            }
+            Edges::Bool { yes, no } => {
+                if yes == no {
+                    return Ok(yes);
+                }
+                Edges::Bool { yes, no }
+            }
+        };
+        let first = match &edges {
+            Edges::Intervals { children, .. } => children.first().copied(),
+            Edges::Strings { other, .. } => Some(*other),
+            Edges::Bool { yes, .. } => Some(*yes),
+        };
+        let flip = first.is_some_and(Marker::is_complement);
+        if flip {
+            edges = edges.map(|c| Ok::<_, Error>(!c))?;
+        }
+        let node = Node { var, edges };
+        let index = match self.unique.get(&node) {
+            Some(&i) => i,
+            None => {
+                if self.nodes.len() > self.limits.nodes {
+                    return Err(Error::intractable(Limit::Nodes));
+                }
+                let i = u32::try_from(self.nodes.len())
+                    .ok()
+                    .filter(|i| *i < u32::MAX >> 1)
+                    .ok_or(Error::intractable(Limit::Nodes))?;
+                self.nodes.push(node.clone());
+                self.unique.insert(node, i);
+                i
+            }
+        };
+        let m = Marker(index << 1);
+        Ok(if flip { !m } else { m })
+    }
+
+    // ----- atoms -----
+
+    /// The marker "`var` is in `set`".
+    ///
+    /// # Errors
+    ///
+    /// When `var` is not a [`Domain::Version`] variable of this context.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Domain, VersionSet};
+    ///
+    /// let mut ctx = Context::new();
+    /// let cuda = ctx.variable(0, "cuda_version", Domain::Version)?;
+    /// let absent = ctx.version_set(cuda, &VersionSet::absent())?;
+    /// let present = ctx.version_set(cuda, &VersionSet::versions())?;
+    /// assert_eq!(absent, !present);
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
+    pub fn version_set(&mut self, var: Var, set: &VersionSet) -> Result<Marker, Error> {
+        self.domain_of(var, Domain::Version)?;
+        let all = set.bounds();
+        let starts_inside = all.first() == Some(&Cut::BOTTOM);
+        let bounds: Vec<Cut> = all
+            .iter()
+            .filter(|c| **c != Cut::BOTTOM && **c != Cut::TOP)
+            .cloned()
+            .collect();
+        let mut inside = starts_inside;
+        let mut children = Vec::with_capacity(bounds.len() + 1);
+        children.push(if inside { Marker::TRUE } else { Marker::FALSE });
+        for _ in &bounds {
+            inside = !inside;
+            children.push(if inside { Marker::TRUE } else { Marker::FALSE });
+        }
+        self.mk(var, Edges::Intervals { bounds, children })
+    }
+
+    /// The marker "`var` satisfies `spec`", pre-releases allowed, false on the absent value
+    /// (see [`VersionSet::from_specifier`]).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::ArbitraryEquality`] for `===`; a wrong or foreign variable.
+    pub fn version_specifier(
+        &mut self,
+        var: Var,
+        spec: &VersionSpecifier,
+    ) -> Result<Marker, Error> {
+        let set =
+            VersionSet::from_specifier(spec).ok_or(Error::new(ErrorKind::ArbitraryEquality))?;
+        self.version_set(var, &set)
+    }
+
+    /// The marker "`var == literal`" for a [`Domain::String`] variable (`""` is the absent
+    /// value).
+    ///
+    /// # Errors
+    ///
+    /// A wrong or foreign variable.
+    pub fn string_eq(&mut self, var: Var, literal: &str) -> Result<Marker, Error> {
+        self.domain_of(var, Domain::String)?;
+        self.mk(
+            var,
+            Edges::Strings {
+                points: vec![(literal.into(), Marker::TRUE)],
+                other: Marker::FALSE,
+            },
+        )
+    }
+
+    /// The marker "`var` is true" for a [`Domain::Bool`] variable.
+    ///
+    /// # Errors
+    ///
+    /// A wrong or foreign variable.
+    pub fn boolean(&mut self, var: Var) -> Result<Marker, Error> {
+        self.domain_of(var, Domain::Bool)?;
+        self.mk(
+            var,
+            Edges::Bool {
+                yes: Marker::TRUE,
+                no: Marker::FALSE,
+            },
+        )
+    }
+
+    /// The marker "`var` has the value `value`".
+    ///
+    /// # Errors
+    ///
+    /// A value of another domain, or a foreign variable.
+    pub fn equals(&mut self, var: Var, value: &Value) -> Result<Marker, Error> {
+        let domain = self.info(var)?.domain;
+        match (domain, value) {
+            (Domain::Version, Value::Absent) => self.version_set(var, &VersionSet::absent()),
+            (Domain::Version, Value::Version(v)) => {
+                self.version_set(var, &VersionSet::interval(Cut::below(v), Cut::above(v)))
+            }
+            (Domain::String, Value::Absent) => self.string_eq(var, ""),
+            (Domain::String, Value::String(s)) => self.string_eq(var, s),
+            (Domain::Bool, Value::Bool(b)) => {
+                let m = self.boolean(var)?;
+                Ok(if *b { m } else { !m })
+            }
+            _ => self
+                .domain_of(var, domain_of_value(value))
+                .map(|()| Marker::FALSE),
+        }
+    }
+
+    // ----- connectives -----
+
+    /// `a and b`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Intractable`] past the limits; a foreign marker.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Domain};
+    ///
+    /// let mut ctx = Context::new();
+    /// let py = ctx.variable(0, "python_full_version", Domain::Version)?;
+    /// let a = ctx.version_specifier(py, &">=3.8".parse()?)?;
+    /// let b = ctx.version_specifier(py, &"<3.8".parse()?)?;
+    /// assert!(ctx.and(a, b)?.is_false());
+    /// assert!(!ctx.or(a, b)?.is_true()); // 3.8's pre-releases are in neither
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn and(&mut self, a: Marker, b: Marker) -> Result<Marker, Error> {
+        self.check(a)?;
+        self.check(b)?;
+        let mut budget = self.budget();
+        self.and_rec(a, b, &mut budget)
+    }
+
+    /// `a or b` (by De Morgan: `not (not a and not b)`, sharing `and`'s cache).
+    ///
+    /// # Errors
+    ///
+    /// As [`and`](Self::and).
+    pub fn or(&mut self, a: Marker, b: Marker) -> Result<Marker, Error> {
+        Ok(!self.and(!a, !b)?)
+    }
+
+    /// `not a`, in O(1); the same as `!a`.
+    #[must_use]
+    pub fn not(&self, a: Marker) -> Marker {
+        !a
+    }
+
+    fn and_rec(&mut self, a: Marker, b: Marker, budget: &mut Budget) -> Result<Marker, Error> {
+        if a.is_false() || b.is_false() || a == !b {
+            return Ok(Marker::FALSE);
+        }
+        if a.is_true() || a == b {
+            return Ok(b);
+        }
+        if b.is_true() {
+            return Ok(a);
+        }
+        let key = if a < b { (a, b) } else { (b, a) };
+        if let Some(&r) = self.and_cache.get(&key) {
+            return Ok(r);
+        }
+        budget.enter()?;
+        let (Some(va), Some(vb)) = (self.top(a), self.top(b)) else {
+            return Err(Error::new(ErrorKind::ForeignMarker));
+        };
+        let var = if self.var_cmp(va, vb) == Ordering::Greater {
+            vb
+        } else {
+            va
+        };
+        let ea = self.edges(a, var)?;
+        let eb = self.edges(b, var)?;
+        let edges = combine(
+            &ea,
+            &eb,
+            |x, y| self.and_rec(x, y, budget),
+            Error::new(ErrorKind::ForeignMarker),
+        )?;
+        budget.leave();
+        let r = self.mk(var, edges)?;
+        self.and_cache.insert(key, r);
+        Ok(r)
+    }
+
+    // ----- questions -----
+
+    /// Whether `a` implies `b` (exact).
+    ///
+    /// # Errors
+    ///
+    /// As [`and`](Self::and).
+    pub fn implies(&mut self, a: Marker, b: Marker) -> Result<bool, Error> {
+        self.is_disjoint(a, !b)
+    }
+
+    /// Whether `a` and `b` are equivalent: by canonicity, whether they are the same marker.
+    #[must_use]
+    pub fn equivalent(&self, a: Marker, b: Marker) -> bool {
+        a == b
+    }
+
+    /// Whether `a` and `b` never hold together (exact).
+    ///
+    /// # Errors
+    ///
+    /// As [`and`](Self::and).
+    pub fn is_disjoint(&mut self, a: Marker, b: Marker) -> Result<bool, Error> {
+        self.check(a)?;
+        self.check(b)?;
+        let mut budget = self.budget();
+        match self.disjoint_rec(a, b, &mut budget) {
+            Ok(()) => Ok(true),
+            Err(Stop::Overlap) => Ok(false),
+            Err(Stop::Error(e)) => Err(e),
+        }
+    }
+
+    /// `Ok(())` when `a and b` is false, `Err(Stop::Overlap)` as soon as a common satisfiable
+    /// case is found; builds no node.
+    fn disjoint_rec(&mut self, a: Marker, b: Marker, budget: &mut Budget) -> Result<(), Stop> {
+        if a.is_false() || b.is_false() || a == !b {
+            return Ok(());
+        }
+        // A marker that is not false is satisfiable (canonical form).
+        if a.is_true() || b.is_true() || a == b {
+            return Err(Stop::Overlap);
+        }
+        let key = if a < b { (a, b) } else { (b, a) };
+        if let Some(&r) = self.and_cache.get(&key) {
+            return if r.is_false() {
+                Ok(())
+            } else {
+                Err(Stop::Overlap)
+            };
+        }
+        if let Some(&d) = self.disjoint_cache.get(&key) {
+            return if d { Ok(()) } else { Err(Stop::Overlap) };
+        }
+        budget.enter().map_err(Stop::Error)?;
+        let (Some(va), Some(vb)) = (self.top(a), self.top(b)) else {
+            return Err(Stop::Error(Error::new(ErrorKind::ForeignMarker)));
+        };
+        let var = if self.var_cmp(va, vb) == Ordering::Greater {
+            vb
+        } else {
+            va
+        };
+        let ea = self.edges(a, var).map_err(Stop::Error)?;
+        let eb = self.edges(b, var).map_err(Stop::Error)?;
+        let result = combine(
+            &ea,
+            &eb,
+            |x, y| self.disjoint_rec(x, y, budget),
+            Stop::Error(Error::new(ErrorKind::ForeignMarker)),
+        );
+        budget.leave();
+        match result {
+            Ok(_) => {
+                self.disjoint_cache.insert(key, true);
+                Ok(())
+            }
+            Err(Stop::Overlap) => {
+                self.disjoint_cache.insert(key, false);
+                Err(Stop::Overlap)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The four cells of `a` and `b`, each empty or with a witness.
+    ///
+    /// # Errors
+    ///
+    /// As [`and`](Self::and).
+    pub fn relate(&mut self, a: Marker, b: Marker) -> Result<Relation, Error> {
+        let cells = [
+            self.and(a, b)?,
+            self.and(a, !b)?,
+            self.and(!a, b)?,
+            self.and(!a, !b)?,
+        ];
+        let [x, y, z, w] = cells.map(|c| self.solve(c));
+        Ok(Relation {
+            a_and_b: x?,
+            a_not_b: y?,
+            b_not_a: z?,
+            neither: w?,
+        })
+    }
+
+    /// Values under which `m` holds, or `None` when `m` is unsatisfiable. Deterministic: the
+    /// first satisfiable edge in edge order at every node (the least point of an interval when
+    /// it has one; a string literal before "any other string", which is written `"other"`,
+    /// `"other1"`, … avoiding the node's literals; `true` before `false`).
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Domain};
+    ///
+    /// let mut ctx = Context::new();
+    /// let b = ctx.variable(0, "extra:x", Domain::Bool)?;
+    /// let x = ctx.boolean(b)?;
+    /// assert!(ctx.solve(x)?.is_some());
+    /// let never = ctx.and(x, !x)?;
+    /// assert!(ctx.solve(never)?.is_none());
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A foreign marker.
+    pub fn solve(&self, m: Marker) -> Result<Option<Witness>, Error> {
+        self.check(m)?;
+        let mut values = Vec::new();
+        let mut cur = m;
+        while !cur.is_const() {
+            let Some(var) = self.top(cur) else {
+                return Err(Error::new(ErrorKind::ForeignMarker));
+            };
+            let edges = self.edges(cur, var)?;
+            let (value, next) = match &edges {
+                Edges::Intervals { bounds, children } => {
+                    let mut found = None;
+                    for (k, &c) in children.iter().enumerate() {
+                        if c.is_false() {
+                            continue;
+                        }
+                        let bottom = Cut::BOTTOM;
+                        let lo = if k == 0 {
+                            Some(&bottom)
+                        } else {
+                            bounds.get(k - 1)
+                        };
+                        let top = Cut::TOP;
+                        let hi = bounds.get(k).unwrap_or(&top);
+                        if let Some(p) = lo.and_then(|lo| lo.point_between(hi)) {
+                            found = Some((point_value(p), c));
+                            break;
+                        }
+                    }
+                    match found {
+                        Some(f) => f,
+                        None => return Ok(None),
+                    }
+                }
+                Edges::Strings { points, other } => {
+                    match points.iter().find(|(_, c)| !c.is_false()) {
+                        Some((s, c)) => (Value::String(s.to_string()), *c),
+                        None => (Value::String(fresh_string(points)), *other),
+                    }
+                }
+                Edges::Bool { yes, no } => {
+                    if yes.is_false() {
+                        (Value::Bool(false), *no)
+                    } else {
+                        (Value::Bool(true), *yes)
+                    }
+                }
+            };
+            values.push((var, value));
+            cur = next;
+        }
+        Ok(cur.is_true().then_some(Witness { values }))
+    }
+
+    /// The value of `m` where each variable has the value `env` gives it.
+    ///
+    /// # Errors
+    ///
+    /// A value of the wrong domain; a foreign marker.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Domain, Value};
+    ///
+    /// let mut ctx = Context::new();
+    /// let py = ctx.variable(0, "python_full_version", Domain::Version)?;
+    /// let m = ctx.version_specifier(py, &">=3.13".parse()?)?;
+    /// let rc = Value::Version("3.13.0rc1".parse()?);
+    /// assert!(!ctx.evaluate(m, |_| rc.clone())?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn evaluate(&self, m: Marker, env: impl Fn(Var) -> Value) -> Result<bool, Error> {
+        self.check(m)?;
+        let mut cur = m;
+        while !cur.is_const() {
+            let Some(var) = self.top(cur) else {
+                return Err(Error::new(ErrorKind::ForeignMarker));
+            };
+            let value = env(var);
+            let edges = self.edges(cur, var)?;
+            let wrong = || match self.domain_of(var, domain_of_value(&value)) {
+                Err(e) => Err(e),
+                Ok(()) => Err(Error::new(ErrorKind::UnknownVariable)),
+            };
+            cur = match (&edges, &value) {
+                (Edges::Intervals { bounds, children }, Value::Absent | Value::Version(_)) => {
+                    let point = match &value {
+                        Value::Version(v) => Point::Version(v.clone()),
+                        _ => Point::Absent,
+                    };
+                    let k = bounds.partition_point(|c| c.is_below(&point));
+                    match children.get(k) {
+                        Some(c) => *c,
+                        None => return wrong(),
+                    }
+                }
+                (Edges::Strings { points, other }, Value::String(_) | Value::Absent) => {
+                    let s = match &value {
+                        Value::String(s) => s.as_str(),
+                        _ => "",
+                    };
+                    match points.binary_search_by(|(p, _)| (**p).cmp(s)) {
+                        Ok(i) => points.get(i).map_or(*other, |(_, c)| *c),
+                        Err(_) => *other,
+                    }
+                }
+                (Edges::Bool { yes, no }, Value::Bool(b)) => {
+                    if *b {
+                        *yes
+                    } else {
+                        *no
+                    }
+                }
+                _ => return wrong(),
+            };
+        }
+        Ok(cur.is_true())
+    }
+
+    // ----- transformations -----
+
+    /// A marker equal to `m` wherever `assumption` holds, and as small as this method can make
+    /// it elsewhere (Coudert and Madre's *restrict*: the cases `assumption` excludes are
+    /// "don't care" and take a neighbouring case's value). `false` when `assumption` is false.
+    ///
+    /// # Errors
+    ///
+    /// As [`and`](Self::and).
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Domain};
+    ///
+    /// let mut ctx = Context::new();
+    /// let py = ctx.variable(0, "python_full_version", Domain::Version)?;
+    /// let m = ctx.version_specifier(py, &">=3.8".parse()?)?;
+    /// let requires_python = ctx.version_specifier(py, &">=3.9".parse()?)?;
+    /// assert!(ctx.restrict(m, requires_python)?.is_true());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn restrict(&mut self, m: Marker, assumption: Marker) -> Result<Marker, Error> {
+        self.check(m)?;
+        self.check(assumption)?;
+        let mut budget = self.budget();
+        let mut cache = HashMap::new();
+        self.restrict_rec(m, assumption, &mut cache, &mut budget)
+    }
+
+    fn restrict_rec(
+        &mut self,
+        f: Marker,
+        c: Marker,
+        cache: &mut HashMap<(Marker, Marker), Marker>,
+        budget: &mut Budget,
+    ) -> Result<Marker, Error> {
+        if c.is_true() || f.is_const() {
+            return Ok(f);
+        }
+        if c.is_false() {
+            return Ok(Marker::FALSE);
+        }
+        if f == c {
+            return Ok(Marker::TRUE);
+        }
+        if f == !c {
+            return Ok(Marker::FALSE);
+        }
+        if let Some(&r) = cache.get(&(f, c)) {
+            return Ok(r);
+        }
+        budget.enter()?;
+        let (Some(vf), Some(vc)) = (self.top(f), self.top(c)) else {
+            return Err(Error::new(ErrorKind::ForeignMarker));
+        };
+        let r = match self.var_cmp(vf, vc) {
+            Ordering::Less => {
+                let e = self.edges(f, vf)?;
+                let e = e.map(|x| self.restrict_rec(x, c, cache, budget))?;
+                self.mk(vf, e)?
+            }
+            Ordering::Greater => {
+                let mut q = Marker::FALSE;
+                for child in self.edges(c, vc)?.children() {
+                    q = !self.and_rec(!q, !child, budget)?;
+                }
+                self.restrict_rec(f, q, cache, budget)?
+            }
+            Ordering::Equal => {
+                let ef = self.edges(f, vf)?;
+                let ec = self.edges(c, vc)?;
+                let joint = combine(
+                    &ef,
+                    &ec,
+                    |x, y| {
+                        if y.is_false() {
+                            Ok(None)
+                        } else {
+                            self.restrict_rec(x, y, cache, budget).map(Some)
+                        }
+                    },
+                    Error::new(ErrorKind::ForeignMarker),
+                )?;
+                let filled = fill_dont_care(joint);
+                match filled {
+                    Some(e) => self.mk(vf, e)?,
+                    None => Marker::FALSE,
+                }
+            }
+        };
+        budget.leave();
+        cache.insert((f, c), r);
+        Ok(r)
+    }
+
+    /// `m` with `var` given the value `value` (the cofactor): a marker that no longer depends on
+    /// `var`.
+    ///
+    /// # Errors
+    ///
+    /// As [`and`](Self::and); a value of the wrong domain.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Domain, Value};
+    ///
+    /// let mut ctx = Context::new();
+    /// let py = ctx.variable(0, "python_full_version", Domain::Version)?;
+    /// let os = ctx.variable(1, "sys_platform", Domain::String)?;
+    /// let new = ctx.version_specifier(py, &">=3.12".parse()?)?;
+    /// let win = ctx.string_eq(os, "win32")?;
+    /// let m = ctx.or(new, win)?;
+    /// let on_linux = ctx.assign(m, os, &Value::String("linux".into()))?;
+    /// assert_eq!(on_linux, new);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn assign(&mut self, m: Marker, var: Var, value: &Value) -> Result<Marker, Error> {
+        let eq = self.equals(var, value)?;
+        if eq.is_false() {
+            // Only reached with a value of the wrong domain, reported by `equals`.
+            return Ok(m);
+        }
+        self.restrict(m, eq)
+    }
+
+    /// `exists var. m`: true where some value of `var` makes `m` true. Dropping a variable
+    /// soundly: `(x and e) or f` without `e` is `x or f`.
+    ///
+    /// # Errors
+    ///
+    /// As [`and`](Self::and).
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Domain};
+    ///
+    /// let mut ctx = Context::new();
+    /// let machine = ctx.variable(0, "platform_machine", Domain::String)?;
+    /// let a = ctx.variable(9, "extra:a", Domain::Bool)?;
+    /// let b = ctx.variable(9, "extra:b", Domain::Bool)?;
+    /// let x86 = ctx.string_eq(machine, "x86_64")?;
+    /// let (ea, eb) = (ctx.boolean(a)?, ctx.boolean(b)?);
+    /// let x86_b = ctx.and(x86, eb)?;
+    /// let m = ctx.or(x86_b, ea)?;
+    /// let without_a = ctx.exists(m, a)?;
+    /// assert!(without_a.is_true()); // not `platform_machine == 'x86_64'`
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
+    pub fn exists(&mut self, m: Marker, var: Var) -> Result<Marker, Error> {
+        self.check(m)?;
+        self.info(var)?;
+        let mut budget = self.budget();
+        let mut cache = HashMap::new();
+        self.exists_rec(m, var, &mut cache, &mut budget)
+    }
+
+    /// `forall var. m`: true where every value of `var` makes `m` true.
+    ///
+    /// # Errors
+    ///
+    /// As [`and`](Self::and).
+    pub fn forall(&mut self, m: Marker, var: Var) -> Result<Marker, Error> {
+        Ok(!self.exists(!m, var)?)
+    }
+
+    fn exists_rec(
+        &mut self,
+        m: Marker,
+        var: Var,
+        cache: &mut HashMap<Marker, Marker>,
+        budget: &mut Budget,
+    ) -> Result<Marker, Error> {
+        let Some(top) = self.top(m) else {
+            return Ok(m);
+        };
+        if self.var_cmp(top, var) == Ordering::Greater {
+            return Ok(m);
+        }
+        if let Some(&r) = cache.get(&m) {
+            return Ok(r);
+        }
+        budget.enter()?;
+        let edges = self.edges(m, top)?;
+        let r = if top == var {
+            let mut acc = Marker::FALSE;
+            for child in edges.children() {
+                acc = !self.and_rec(!acc, !child, budget)?;
+            }
+            acc
+        } else {
+            let e = edges.map(|c| self.exists_rec(c, var, cache, budget))?;
+            self.mk(top, e)?
+        };
+        budget.leave();
+        cache.insert(m, r);
+        Ok(r)
+    }
+
+    // ----- inspection and printing -----
+
+    /// The number of decision nodes reachable from `m`.
+    ///
+    /// # Errors
+    ///
+    /// A foreign marker.
+    pub fn node_count(&self, m: Marker) -> Result<usize, Error> {
+        self.check(m)?;
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![m];
+        while let Some(x) = stack.pop() {
+            if x.is_const() || !seen.insert(x.index()) {
+                continue;
+            }
+            if let Some(node) = self.nodes.get(x.index()) {
+                stack.extend(node.edges.children());
+            }
+        }
+        Ok(seen.len())
+    }
+
+    /// The paths of `m` to `true`, in a deterministic order that depends only on the function `m`
+    /// denotes (not on how it was built): at each node, the children in order of their first
+    /// edge, each with the union of its edges as the label. The paths are disjoint and their
+    /// union is `m`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Intractable`] when there are more than [`Limits::steps`] labels in all;
+    /// a foreign marker.
+    pub fn paths(&self, m: Marker) -> Result<Vec<Vec<(Var, Label)>>, Error> {
+        self.check(m)?;
+        let mut out = Vec::new();
+        if m.is_false() {
+            return Ok(out);
+        }
+        let mut steps = self.limits.steps;
+        let mut spend = |n: usize| {
+            steps = steps
+                .checked_sub(n as u64)
+                .ok_or(Error::intractable(Limit::Steps))?;
+            Ok::<(), Error>(())
+        };
+        // Depth-first, one frame per node on the current path: the node's variable, its
+        // groups of edges, and the next group to visit.
+        let mut path: Vec<(Var, Label)> = Vec::new();
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut cur = Some(m);
+        loop {
+            if let Some(node) = cur.take() {
+                spend(1)?;
+                if node.is_true() {
+                    spend(path.len())?;
+                    out.push(path.clone());
+                } else if !node.is_false() {
+                    let Some(var) = self.top(node) else {
+                        return Err(Error::new(ErrorKind::ForeignMarker));
+                    };
+                    let edges = self.edges(node, var)?;
+                    frames.push((var, group_edges(&edges), 0));
+                    continue;
+                }
+            }
+            // Advance to the next group of the innermost frame, popping finished frames.
+            let Some((var, groups, next)) = frames.last_mut() else {
+                break;
+            };
+            if *next > 0 {
+                path.pop();
+            }
+            match groups.get(*next) {
+                Some((child, label)) => {
+                    *next += 1;
+                    path.push((*var, label.clone()));
+                    cur = Some(*child);
+                }
+                None => {
+                    frames.pop();
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// `m` as a disjunction of its [`paths`](Self::paths): `true`, `false`, or conjunctions of
+    /// `name in SET`, `name == "s"`, `name in {"s", "t"}`, `name not in {…}`, `name`, `not name`
+    /// joined by ` or `. Deterministic; not yet the short form a lock file wants.
+    ///
+    /// # Errors
+    ///
+    /// As [`paths`](Self::paths).
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Domain};
+    ///
+    /// let mut ctx = Context::new();
+    /// let py = ctx.variable(0, "python_full_version", Domain::Version)?;
+    /// let win = ctx.variable(1, "sys_platform", Domain::String)?;
+    /// let a = ctx.version_specifier(py, &">=3.9".parse()?)?;
+    /// let b = ctx.string_eq(win, "win32")?;
+    /// let m = ctx.and(a, b)?;
+    /// assert_eq!(ctx.dnf(m)?, "python_full_version in [3.9, +∞) and sys_platform == \"win32\"");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn dnf(&self, m: Marker) -> Result<String, Error> {
+        if m.is_true() {
+            return Ok("true".into());
+        }
+        if m.is_false() {
+            return Ok("false".into());
+        }
+        let paths = self.paths(m)?;
+        let many = paths.len() > 1;
+        let mut out = String::new();
+        for (i, path) in paths.iter().enumerate() {
+            if i > 0 {
+                out.push_str(" or ");
+            }
+            let paren = many && path.len() > 1;
+            if paren {
+                out.push('(');
+            }
+            for (j, (var, label)) in path.iter().enumerate() {
+                if j > 0 {
+                    out.push_str(" and ");
+                }
+                let name = self.name(*var)?;
+                let _ = match label {
+                    Label::Versions(set) => write!(out, "{name} in {set}"),
+                    Label::StringIn(v) if v.len() == 1 => {
+                        write!(out, "{name} == {:?}", v.first().map_or("", String::as_str))
+                    }
+                    Label::StringIn(v) => write!(out, "{name} in {{{}}}", quoted(v)),
+                    Label::StringNotIn(v) if v.len() == 1 => {
+                        write!(out, "{name} != {:?}", v.first().map_or("", String::as_str))
+                    }
+                    Label::StringNotIn(v) => write!(out, "{name} not in {{{}}}", quoted(v)),
+                    Label::Bool(true) => write!(out, "{name}"),
+                    Label::Bool(false) => write!(out, "not {name}"),
+                };
+            }
+            if paren {
+                out.push(')');
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A node on the current path of [`Context::paths`]: its variable, its groups of edges, and the
+/// next group to visit.
+type Frame = (Var, Vec<(Marker, Label)>, usize);
+
+fn quoted(v: &[String]) -> String {
+    v.iter()
+        .map(|s| format!("{s:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn domain_of_value(value: &Value) -> Domain {
+    match value {
+        Value::Absent | Value::Version(_) => Domain::Version,
+        Value::String(_) => Domain::String,
+        Value::Bool(_) => Domain::Bool,
+    }
+}
+
+fn point_value(p: Point) -> Value {
+    match p {
+        Point::Absent => Value::Absent,
+        Point::Version(v) => Value::Version(v),
+    }
+}
+
+/// A string none of `points` is: `"other"`, else `"other1"`, `"other2"`, ….
+fn fresh_string(points: &[(Box<str>, Marker)]) -> String {
+    let taken = |s: &str| points.binary_search_by(|(p, _)| (**p).cmp(s)).is_ok();
+    let mut n = 0u64;
+    loop {
+        let s = if n == 0 {
+            "other".to_owned()
+        } else {
+            format!("other{n}")
+        };
+        if !taken(&s) {
+            return s;
+        }
+        n += 1;
+    }
+}
+
+/// Each distinct child with the union of its edges, in order of first appearance.
+fn group_edges(edges: &Edges<Marker>) -> Vec<(Marker, Label)> {
+    let mut order: Vec<Marker> = Vec::new();
+    for c in edges.children() {
+        if !order.contains(&c) {
+            order.push(c);
+        }
+    }
+    order
+        .into_iter()
+        .map(|child| {
+            let label = match edges {
+                Edges::Intervals { bounds, children } => {
+                    let mut set = VersionSet::empty();
+                    for (k, c) in children.iter().enumerate() {
+                        if *c == child {
+                            let bottom = Cut::BOTTOM;
+                            let lo = if k == 0 {
+                                Some(&bottom)
+                            } else {
+                                bounds.get(k - 1)
+                            };
+                            let top = Cut::TOP;
+                            let hi = bounds.get(k).unwrap_or(&top);
+                            if let Some(lo) = lo {
+                                set = set.union(&VersionSet::interval(lo.clone(), hi.clone()));
+                            }
+                        }
+                    }
+                    Label::Versions(set)
+                }
+                Edges::Strings { points, other } => {
+                    if *other == child {
+                        Label::StringNotIn(
+                            points
+                                .iter()
+                                .filter(|(_, c)| *c != child)
+                                .map(|(s, _)| s.to_string())
+                                .collect(),
+                        )
+                    } else {
+                        Label::StringIn(
+                            points
+                                .iter()
+                                .filter(|(_, c)| *c == child)
+                                .map(|(s, _)| s.to_string())
+                                .collect(),
+                        )
+                    }
+                }
+                Edges::Bool { yes, .. } => Label::Bool(*yes == child),
+            };
+            (child, label)
+        })
+        .collect()
+}
+
+/// Gives every "don't care" piece the value of its nearest cared-for neighbour (left first);
+/// `None` when every piece is "don't care".
+fn fill_dont_care(edges: Edges<Option<Marker>>) -> Option<Edges<Marker>> {
+    match edges {
+        Edges::Intervals { bounds, children } => {
+            let first = children.iter().flatten().next().copied()?;
+            let mut prev = first;
+            let children = children
+                .into_iter()
+                .map(|c| {
+                    let v = c.unwrap_or(prev);
+                    prev = v;
+                    v
+                })
+                .collect();
+            Some(Edges::Intervals { bounds, children })
+        }
+        Edges::Strings { points, other } => {
+            let other = match other {
+                Some(o) => o,
+                None => points.iter().find_map(|(_, c)| *c)?,
+            };
+            Some(Edges::Strings {
+                points: points
+                    .into_iter()
+                    .map(|(s, c)| (s, c.unwrap_or(other)))
+                    .collect(),
+                other,
+            })
+        }
+        Edges::Bool { yes, no } => match (yes, no) {
+            (Some(y), Some(n)) => Some(Edges::Bool { yes: y, no: n }),
+            (Some(v), None) | (None, Some(v)) => Some(Edges::Bool { yes: v, no: v }),
+            (None, None) => None,
+        },
+    }
+}

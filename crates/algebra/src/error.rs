@@ -1,0 +1,124 @@
+//! The crate's one error type.
+
+use std::fmt;
+
+use crate::Domain;
+
+/// An error of the algebra: a kind with a stable code.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain, ErrorKind, Limits};
+///
+/// let mut ctx = Context::with_limits(Limits { steps: 3, ..Limits::default() });
+/// let vars: Vec<_> = (0..8).map(|i| ctx.variable(i, &format!("x{i}"), Domain::Bool)).collect::<Result<_, _>>()?;
+/// let mut m = markerspec_algebra::Marker::FALSE;
+/// let mut err = None;
+/// for pair in vars.chunks(2) {
+///     let a = ctx.boolean(pair[0])?;
+///     let b = ctx.boolean(pair[1])?;
+///     match ctx.and(a, b).and_then(|ab| ctx.or(m, ab)) {
+///         Ok(next) => m = next,
+///         Err(e) => { err = Some(e); break; }
+///     }
+/// }
+/// let err = err.expect("three steps are not enough");
+/// assert_eq!(err.code(), "intractable");
+/// assert!(matches!(err.kind(), ErrorKind::Intractable { .. }));
+/// # Ok::<(), markerspec_algebra::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+}
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// An operation needed more than one of the context's [`Limits`](crate::Limits); code
+    /// `intractable`. The context stays usable; nothing of the operation is returned.
+    Intractable {
+        /// Which limit was reached.
+        limit: Limit,
+    },
+    /// A [`Marker`](crate::Marker) that this context did not build; code `foreign-marker`.
+    ForeignMarker,
+    /// A [`Var`](crate::Var) that this context did not declare; code `unknown-variable`.
+    UnknownVariable,
+    /// A variable used with a value or atom of another domain, or declared twice with
+    /// different domains or ranks; code `wrong-domain`.
+    WrongDomain {
+        /// The variable's name.
+        name: String,
+        /// The variable's domain.
+        expected: Domain,
+    },
+    /// A `===` specifier, which no set of version intervals expresses; code
+    /// `arbitrary-equality`.
+    ArbitraryEquality,
+}
+
+/// The limit an [`ErrorKind::Intractable`] operation reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// [`Limits::steps`](crate::Limits::steps): recursive steps of one operation.
+    Steps,
+    /// [`Limits::nodes`](crate::Limits::nodes): nodes held by the context.
+    Nodes,
+    /// [`Limits::depth`](crate::Limits::depth): recursion depth.
+    Depth,
+}
+
+impl Error {
+    pub(crate) fn new(kind: ErrorKind) -> Error {
+        Error { kind }
+    }
+
+    pub(crate) fn intractable(limit: Limit) -> Error {
+        Error::new(ErrorKind::Intractable { limit })
+    }
+
+    /// The kind of error.
+    #[must_use]
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// The stable code: `intractable`, `foreign-marker`, `unknown-variable`, `wrong-domain` or
+    /// `arbitrary-equality`.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            ErrorKind::Intractable { .. } => "intractable",
+            ErrorKind::ForeignMarker => "foreign-marker",
+            ErrorKind::UnknownVariable => "unknown-variable",
+            ErrorKind::WrongDomain { .. } => "wrong-domain",
+            ErrorKind::ArbitraryEquality => "arbitrary-equality",
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ErrorKind::Intractable { limit } => {
+                let what = match limit {
+                    Limit::Steps => "step",
+                    Limit::Nodes => "node",
+                    Limit::Depth => "depth",
+                };
+                write!(f, "operation exceeds the {what} limit")
+            }
+            ErrorKind::ForeignMarker => f.write_str("marker does not belong to this context"),
+            ErrorKind::UnknownVariable => f.write_str("variable does not belong to this context"),
+            ErrorKind::WrongDomain { name, expected } => {
+                write!(f, "variable `{name}` has domain {expected:?}")
+            }
+            ErrorKind::ArbitraryEquality => {
+                f.write_str("`===` is not a set of version intervals; model it as its own atom")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,425 @@
+//! [`VersionSet`]: finite unions of intervals between cuts, and the exact conversion of PEP 440
+//! specifiers into them.
+
+use std::fmt;
+
+use markerspec_pep440::{Operator, Version, VersionSpecifier};
+
+use crate::cut::{
+    Atom, Cut, Point, PreSlot, Side, base_atoms, prefix_atoms, public_atoms, version_atoms,
+};
+
+/// A set of points of the version domain (the absent value and every PEP 440 version): a
+/// finite union of disjoint, non-adjacent half-open intervals `[lo, hi)` between [`Cut`]s.
+///
+/// Because cuts are normalised, two sets are equal exactly when they contain the same points.
+///
+/// ```
+/// use markerspec_algebra::{Point, VersionSet};
+///
+/// let lt = VersionSet::from_specifier(&"<3.12".parse()?).expect("not ===");
+/// assert!(lt.contains(&Point::Version("3.11.9".parse()?)));
+/// assert!(!lt.contains(&Point::Version("3.12.0rc1".parse()?))); // `<V` excludes V's pre-releases
+/// assert!(!lt.contains(&Point::Absent));
+/// let ge = VersionSet::from_specifier(&">=3.12".parse()?).expect("not ===");
+/// // `<3.12` and `>=3.12` are not complements: neither holds on 3.12.0rc1.
+/// assert_ne!(lt.complement(), ge.union(&VersionSet::absent()));
+/// # Ok::<(), markerspec_pep440::Error>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct VersionSet {
+    /// Strictly increasing; the set is `[b0, b1) ∪ [b2, b3) ∪ …`.
+    bounds: Vec<Cut>,
+}
+
+impl VersionSet {
+    /// The empty set.
+    #[must_use]
+    pub fn empty() -> VersionSet {
+        VersionSet { bounds: Vec::new() }
+    }
+
+    /// Every point: every version and the absent value.
+    #[must_use]
+    pub fn full() -> VersionSet {
+        VersionSet {
+            bounds: vec![Cut::BOTTOM, Cut::TOP],
+        }
+    }
+
+    /// The absent value alone.
+    #[must_use]
+    pub fn absent() -> VersionSet {
+        VersionSet {
+            bounds: vec![Cut::BOTTOM, Cut::versions_start()],
+        }
+    }
+
+    /// Every version, without the absent value.
+    #[must_use]
+    pub fn versions() -> VersionSet {
+        VersionSet {
+            bounds: vec![Cut::versions_start(), Cut::TOP],
+        }
+    }
+
+    /// The points `p` with `lo < p < hi` (empty when `lo >= hi`).
+    #[must_use]
+    pub fn interval(lo: Cut, hi: Cut) -> VersionSet {
+        if lo < hi {
+            VersionSet {
+                bounds: vec![lo, hi],
+            }
+        } else {
+            VersionSet::empty()
+        }
+    }
+
+    /// Exactly the points `f op spec` accepts when a marker compares a version field `f` with a
+    /// specifier, as `VersionSpecifier::contains_with(v, Some(true))` (pre-releases allowed);
+    /// never the absent value. `None` for `===`, whose meaning depends on the text of the value
+    /// and is no union of intervals (`===3.12` holds on `3.12`, not on `3.12.0`, which PEP 440
+    /// orders as the same point): the caller models it as a separate atom.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Point, VersionSet};
+    ///
+    /// let gt = VersionSet::from_specifier(&">3.12".parse()?).expect("not ===");
+    /// assert!(!gt.contains(&Point::Version("3.12.post1".parse()?)));
+    /// assert!(!gt.contains(&Point::Version("3.12+local".parse()?)));
+    /// assert!(gt.contains(&Point::Version("3.12.0.1".parse()?)));
+    /// let star = VersionSet::from_specifier(&"==3.12.*".parse()?).expect("not ===");
+    /// assert!(star.contains(&Point::Version("3.12.0rc1".parse()?)));
+    /// assert!(!star.contains(&Point::Version("3.13.dev0".parse()?)));
+    /// assert!(VersionSet::from_specifier(&"===3.12".parse()?).is_none());
+    /// # Ok::<(), markerspec_pep440::Error>(())
+    /// ```
+    #[must_use]
+    pub fn from_specifier(spec: &VersionSpecifier) -> Option<VersionSet> {
+        let v = spec.version();
+        let set = match spec.operator() {
+            Operator::ExactEqual => return None,
+            Operator::Equal => equal(v),
+            Operator::NotEqual => complement_in_versions(&equal(v)),
+            Operator::EqualStar => wildcard(v.epoch(), v.release()),
+            Operator::NotEqualStar => complement_in_versions(&wildcard(v.epoch(), v.release())),
+            Operator::TildeEqual => {
+                let prefix = v.release().split_last().map_or(&[][..], |(_, p)| p);
+                if prefix.is_empty() {
+                    VersionSet::empty()
+                } else {
+                    VersionSet::interval(
+                        Cut::below(v),
+                        Cut::new(prefix_atoms(v.epoch(), prefix), Side::Above),
+                    )
+                }
+            }
+            Operator::LessThan => {
+                let end = if v.is_prerelease() {
+                    Cut::below(v)
+                } else {
+                    // `<V` is `<V.dev0`: no pre- or dev-release of a final V.
+                    Cut::below(&v.without_local().with_dev(Some(0)))
+                };
+                VersionSet::interval(Cut::versions_start(), end)
+            }
+            Operator::LessThanEqual => VersionSet::interval(
+                Cut::versions_start(),
+                Cut::new(public_atoms(v), Side::Above),
+            ),
+            Operator::GreaterThan => {
+                let start = if v.dev().is_some() || v.post().is_some() {
+                    Cut::new(public_atoms(v), Side::Above)
+                } else {
+                    // Past every version sharing V's release and pre-release: its
+                    // post-releases and local labels are not "greater".
+                    let mut atoms = base_atoms(v.epoch(), v.release());
+                    atoms.push(Atom::RelEnd);
+                    atoms.push(Atom::Pre(match v.pre() {
+                        Some(p) => PreSlot::Pre(p.kind, p.number),
+                        None => PreSlot::Final,
+                    }));
+                    Cut::new(atoms, Side::Above)
+                };
+                VersionSet::interval(start, Cut::TOP)
+            }
+            Operator::GreaterThanEqual => VersionSet::interval(Cut::below(v), Cut::TOP),
+        };
+        Some(set)
+    }
+
+    /// The `python_full_version` values whose `python_version` satisfies `spec`: exactly the
+    /// versions `v` for which `spec` contains `E!X.Y`, where `E` is `v`'s epoch and `X.Y` its
+    /// first two release numbers (zero-padded), as `python_version` is derived from
+    /// `python_full_version` (`3.13.0rc1` has `python_version` `3.13`). Pre-, post-, dev-releases
+    /// and local labels of the full version are kept, never dropped. `None` for `===`.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Point, VersionSet};
+    ///
+    /// let set = VersionSet::python_version_preimage(&">=3.13".parse()?).expect("not ===");
+    /// // `python_version >= "3.13"` holds on a 3.13 release candidate, whose python_version is
+    /// // "3.13", while `python_full_version >= "3.13"` does not.
+    /// assert!(set.contains(&Point::Version("3.13.0rc1".parse()?)));
+    /// assert!(!set.contains(&Point::Version("3.12.99".parse()?)));
+    /// let gt = VersionSet::python_version_preimage(&">3.12".parse()?).expect("not ===");
+    /// assert_eq!(gt, set);
+    /// # Ok::<(), markerspec_pep440::Error>(())
+    /// ```
+    #[must_use]
+    pub fn python_version_preimage(spec: &VersionSpecifier) -> Option<VersionSet> {
+        let set = VersionSet::from_specifier(spec)?;
+        let mut out = VersionSet::empty();
+        for (lo, hi) in set.intervals() {
+            let Some(first) = least_pair_above(lo) else {
+                continue;
+            };
+            let start = pair_block_start(first);
+            let end = match least_pair_above(hi) {
+                Some(next) => pair_block_start(next),
+                None => Cut::TOP,
+            };
+            out = out.union(&VersionSet::interval(start, end));
+        }
+        Some(out)
+    }
+
+    /// Whether `point` is in the set.
+    #[must_use]
+    pub fn contains(&self, point: &Point) -> bool {
+        // The number of bounds below the point; odd means inside.
+        let below = self.bounds.partition_point(|c| c.is_below(point));
+        below % 2 == 1
+    }
+
+    /// Whether the set is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.bounds.is_empty()
+    }
+
+    /// Whether the set holds every point.
+    #[must_use]
+    pub fn is_full(&self) -> bool {
+        self.bounds.len() == 2
+            && self.bounds.first() == Some(&Cut::BOTTOM)
+            && self.bounds.last() == Some(&Cut::TOP)
+    }
+
+    /// The intervals `(lo, hi)`, in increasing order.
+    pub fn intervals(&self) -> impl Iterator<Item = (&Cut, &Cut)> {
+        self.bounds.chunks_exact(2).filter_map(|c| match c {
+            [a, b] => Some((a, b)),
+            _ => None,
+        })
+    }
+
+    /// Every point not in the set.
+    #[must_use]
+    pub fn complement(&self) -> VersionSet {
+        let mut bounds = Vec::with_capacity(self.bounds.len() + 2);
+        if self.bounds.first() != Some(&Cut::BOTTOM) {
+            bounds.push(Cut::BOTTOM);
+        }
+        bounds.extend(
+            self.bounds
+                .iter()
+                .filter(|c| **c != Cut::BOTTOM && **c != Cut::TOP)
+                .cloned(),
+        );
+        if self.bounds.last() != Some(&Cut::TOP) {
+            bounds.push(Cut::TOP);
+        }
+        VersionSet { bounds }
+    }
+
+    /// The points in both sets.
+    #[must_use]
+    pub fn intersection(&self, other: &VersionSet) -> VersionSet {
+        self.combine(other, |a, b| a && b)
+    }
+
+    /// The points in either set.
+    #[must_use]
+    pub fn union(&self, other: &VersionSet) -> VersionSet {
+        self.combine(other, |a, b| a || b)
+    }
+
+    /// Sweeps both boundary lists, emitting a bound wherever `op` of the two memberships changes.
+    fn combine(&self, other: &VersionSet, op: impl Fn(bool, bool) -> bool) -> VersionSet {
+        let (mut i, mut j) = (0, 0);
+        let (mut in_a, mut in_b) = (false, false);
+        let mut inside = op(false, false);
+        let mut bounds = Vec::new();
+        if inside {
+            bounds.push(Cut::BOTTOM);
+        }
+        loop {
+            let cut = match (self.bounds.get(i), other.bounds.get(j)) {
+                (None, None) => break,
+                (Some(a), None) => {
+                    i += 1;
+                    in_a = !in_a;
+                    a
+                }
+                (None, Some(b)) => {
+                    j += 1;
+                    in_b = !in_b;
+                    b
+                }
+                (Some(a), Some(b)) => match a.cmp(b) {
+                    std::cmp::Ordering::Less => {
+                        i += 1;
+                        in_a = !in_a;
+                        a
+                    }
+                    std::cmp::Ordering::Greater => {
+                        j += 1;
+                        in_b = !in_b;
+                        b
+                    }
+                    std::cmp::Ordering::Equal => {
+                        i += 1;
+                        j += 1;
+                        in_a = !in_a;
+                        in_b = !in_b;
+                        a
+                    }
+                },
+            };
+            let now = op(in_a, in_b);
+            if now != inside {
+                if bounds.last() == Some(cut) {
+                    bounds.pop();
+                } else {
+                    bounds.push(cut.clone());
+                }
+                inside = now;
+            }
+        }
+        if inside {
+            bounds.push(Cut::TOP);
+        }
+        VersionSet { bounds }
+    }
+
+    /// A point of the set, the least one where there is one; `None` for the empty set.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Point, VersionSet};
+    ///
+    /// let set = VersionSet::from_specifier(&">3.12".parse()?).expect("not ===");
+    /// let Some(Point::Version(v)) = set.witness() else { panic!() };
+    /// assert!(set.contains(&Point::Version(v)));
+    /// # Ok::<(), markerspec_pep440::Error>(())
+    /// ```
+    #[must_use]
+    pub fn witness(&self) -> Option<Point> {
+        self.intervals().find_map(|(lo, hi)| lo.point_between(hi))
+    }
+
+    pub(crate) fn bounds(&self) -> &[Cut] {
+        &self.bounds
+    }
+}
+
+/// `(epoch, X, Y)`: the version `epoch!X.Y`, the `python_version` of a full version.
+type Pair = (u64, u64, u64);
+
+fn pair_version((e, x, y): Pair) -> Version {
+    Version::new([x, y]).with_epoch(e)
+}
+
+/// Just below every full version whose `python_version` is `pair`.
+fn pair_block_start((e, x, y): Pair) -> Cut {
+    Cut::new(base_atoms(e, &[x, y]), Side::Below)
+}
+
+/// The least `epoch!X.Y` above `cut`; `None` when there is none.
+fn least_pair_above(cut: &Cut) -> Option<Pair> {
+    let (e, r1, r2) = cut.epoch_and_release2();
+    let candidates = [
+        Some((e, r1, r2)),
+        r2.checked_add(1).map(|y| (e, r1, y)),
+        r1.checked_add(1).map(|x| (e, x, 0)),
+        e.checked_add(1).map(|e| (e, 0, 0)),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|&p| cut.is_below(&Point::Version(pair_version(p))))
+}
+
+/// `==V`: without a local label, V with any local label; with one, exactly V.
+fn equal(v: &Version) -> VersionSet {
+    if v.local().is_empty() {
+        VersionSet::interval(
+            Cut::new(public_atoms(v), Side::Below),
+            Cut::new(public_atoms(v), Side::Above),
+        )
+    } else {
+        VersionSet::interval(
+            Cut::new(version_atoms(v), Side::Below),
+            Cut::new(version_atoms(v), Side::Above),
+        )
+    }
+}
+
+/// `==P.*`: from the first version whose zero-padded release starts with P, to just after
+/// the last one.
+fn wildcard(epoch: u64, release: &[u64]) -> VersionSet {
+    VersionSet::interval(
+        Cut::new(base_atoms(epoch, release), Side::Below),
+        Cut::new(prefix_atoms(epoch, release), Side::Above),
+    )
+}
+
+/// The versions (not the absent value) outside `set`.
+fn complement_in_versions(set: &VersionSet) -> VersionSet {
+    set.complement().intersection(&VersionSet::versions())
+}
+
+impl fmt::Display for VersionSet {
+    /// Intervals in PEP 440 order, `[a, b)` including the least point `a` and excluding `b`,
+    /// `(a, b]` for cuts just above a point (see [`Cut`]'s `Display`), joined by ` ∪ `; the absent
+    /// value is `""`; the empty set `∅`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.bounds.is_empty() {
+            return f.write_str("∅");
+        }
+        let mut first = true;
+        for (lo, hi) in self.intervals() {
+            if !first {
+                f.write_str(" ∪ ")?;
+            }
+            first = false;
+            let mut lo = lo.clone();
+            if lo == Cut::BOTTOM {
+                f.write_str("\"\"")?;
+                if *hi == Cut::versions_start() {
+                    continue;
+                }
+                f.write_str(" ∪ ")?;
+                lo = Cut::versions_start();
+            }
+            let open = if lo.is_below_side() && lo != Cut::versions_start() {
+                "["
+            } else {
+                "("
+            };
+            let close = if hi.is_below_side() || *hi == Cut::TOP {
+                ")"
+            } else {
+                "]"
+            };
+            write!(f, "{open}{lo}, {hi}{close}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for VersionSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "VersionSet({self})")
+    }
+}
