@@ -330,11 +330,27 @@ fn environment_label(case: &Case) -> String {
     parts.join(", ")
 }
 
-/// `spec/DIVERGENCES.md`: every case on which the external tools of `reports` disagree with
-/// each other or with the `spec-2026` expectation, and what each does. The built-in
-/// implementation (named `builtin`) is not a tool here.
-pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
-    // One column per external tool and profile it ran.
+/// The cases on which the external tools of some reports disagree with each other or with
+/// the `spec-2026` expectation.
+struct DivTable<'a> {
+    /// One column per external tool and profile it ran.
+    tools: Vec<(usize, Profile)>,
+    /// The columns' names.
+    names: Vec<String>,
+    /// The disagreements, in case order.
+    rows: Vec<DivRow<'a>>,
+    /// Disagreeing cases per pair of columns (`spec-2026` included).
+    pair_counts: BTreeMap<(String, String), usize>,
+}
+
+struct DivRow<'a> {
+    case: &'a Case,
+    spec: Option<Verdict>,
+    /// Per tool column: the verdict and the tool's message.
+    cells: Vec<Option<(Verdict, String)>>,
+}
+
+fn div_table<'a>(cases: &'a Cases, reports: &[Report]) -> DivTable<'a> {
     let mut tools: Vec<(usize, Profile)> = Vec::new();
     for (i, p) in columns(reports) {
         if reports[i].implementation != "builtin" {
@@ -364,11 +380,10 @@ pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
             }
         }
     }
-    let mut by_category: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut rows = Vec::new();
     let mut pair_counts: BTreeMap<(String, String), usize> = BTreeMap::new();
-    let mut total = 0;
     for case in cases.iter() {
-        let Some(obs) = seen.get(case.full_name()) else {
+        let Some(obs) = seen.get_mut(case.full_name()) else {
             continue;
         };
         let spec = spec_verdict(case);
@@ -376,7 +391,7 @@ pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
         if let Some(s) = &spec {
             all.push(("spec-2026".into(), s.clone()));
         }
-        for (t, (v, _)) in obs {
+        for (t, (v, _)) in obs.iter() {
             all.push((names[*t].clone(), v.clone()));
         }
         let mut differs = false;
@@ -393,29 +408,57 @@ pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
         if !differs {
             continue;
         }
-        total += 1;
+        let cells = (0..tools.len()).map(|t| obs.remove(&t)).collect();
+        rows.push(DivRow { case, spec, cells });
+    }
+    DivTable {
+        tools,
+        names,
+        rows,
+        pair_counts,
+    }
+}
+
+/// A tool's cell: its verdict, with the first line of its message for a rejection or an
+/// evaluation error.
+fn verdict_cell(v: &Verdict, msg: &str, width: usize, esc: fn(&str) -> String) -> String {
+    let mut cell = v.show();
+    if matches!(v, Verdict::Rejects | Verdict::Accepts(Some(_))) && !msg.is_empty() {
+        let m = msg.lines().next().unwrap_or("");
+        let m: String = m.chars().take(width).collect();
+        if matches!(v, Verdict::Rejects) || cell == "error" {
+            cell.push_str(&format!(" ({})", esc(&m)));
+        }
+    }
+    cell
+}
+
+/// `spec/DIVERGENCES.md`: every case on which the external tools of `reports` disagree with
+/// each other or with the `spec-2026` expectation, and what each does. The built-in
+/// implementation (named `builtin`) is not a tool here.
+pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
+    let DivTable {
+        tools,
+        names,
+        rows: div_rows,
+        pair_counts,
+    } = div_table(cases, reports);
+    let total = div_rows.len();
+    let mut by_category: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for r in &div_rows {
+        let case = r.case;
         let mut row = format!(
             "| {} | {} | {} | {} |",
             case.full_name(),
             code_span(case.input()),
             environment_label(case),
-            spec.as_ref().map(Verdict::show).unwrap_or("-".into())
+            r.spec.as_ref().map(Verdict::show).unwrap_or("-".into())
         );
-        for t in 0..tools.len() {
-            match obs.get(&t) {
+        for cell in &r.cells {
+            match cell {
                 Some((v, msg)) => {
-                    let mut cell = v.show();
-                    if matches!(v, Verdict::Rejects | Verdict::Accepts(Some(_))) && !msg.is_empty()
-                    {
-                        let m = msg.lines().next().unwrap_or("");
-                        let m: String = m.chars().take(60).collect();
-                        if matches!(v, Verdict::Rejects) || cell == "error" {
-                            cell.push_str(&format!(
-                                " ({})",
-                                m.replace('|', "\\|").replace('`', "'")
-                            ));
-                        }
-                    }
+                    let cell =
+                        verdict_cell(v, msg, 60, |m| m.replace('|', "\\|").replace('`', "'"));
                     let _ = write!(row, " {cell} |");
                 }
                 None => row.push_str(" - |"),
@@ -475,4 +518,10 @@ pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
         }
     }
     out
+}
+
+/// The self-contained HTML reference (`markerspec conformance --html`).
+pub fn html(cases: &Cases, reports: &[Report]) -> String {
+    let _ = (cases, reports);
+    String::new()
 }

@@ -1,13 +1,13 @@
 //! Running cases against an implementation: the [`Implementation`] trait, filters, declared
 //! divergences and the [`Report`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::case::{Case, Cases, Dialect, Environment, Expected, Outcome, Profile};
+use crate::case::{Case, Cases, Dialect, Environment, Expected, Kind, Outcome, Profile};
 
 /// What one call to an implementation asks for.
 #[derive(Debug, Clone, Copy)]
@@ -458,6 +458,144 @@ pub struct CaseResult {
     pub reason: Option<String>,
     /// What the implementation did.
     pub observed: Observed,
+    /// The input, verbatim.
+    pub input: String,
+    /// Whether the input is a requirement or a marker.
+    pub kind: Kind,
+    /// What the profile expects.
+    pub expected: Outcome,
+    /// Whether the case is in a lock-file context.
+    pub lock_file: bool,
+    /// Whether the implementation claims the profile (and the case's dialect); `false` rows
+    /// are skips that reports leave out unless asked.
+    pub claimed: bool,
+}
+
+impl CaseResult {
+    /// Whether the case failed, crashed or was not run.
+    pub fn failed(&self) -> bool {
+        matches!(self.status, Status::Fail | Status::Crash | Status::NotRun)
+    }
+
+    /// What was expected, in words: `rejects (M002)`, `accepts, prints `…`; evaluates to true`.
+    pub fn expected_text(&self) -> String {
+        describe_outcome(&self.expected)
+    }
+
+    /// What the implementation's own message said (a rejection, an evaluation error, a
+    /// crash), on one line, if anything.
+    pub fn message(&self) -> Option<String> {
+        let from_parse = match &self.observed.parsed {
+            Some(TestResult::Ok(Parsed::Invalid { message, code })) => {
+                message.clone().or_else(|| code.clone())
+            }
+            Some(TestResult::Crash(w) | TestResult::Fail(w)) => Some(w.clone()),
+            _ => None,
+        };
+        let from_eval = match &self.observed.evaluated {
+            Some(TestResult::Ok(Evaluated::Result { message, .. })) => message.clone(),
+            Some(TestResult::Ok(Evaluated::Invalid { message, code })) => {
+                message.clone().or_else(|| code.clone())
+            }
+            Some(TestResult::Crash(w) | TestResult::Fail(w)) => Some(w.clone()),
+            _ => None,
+        };
+        let m = match self.status {
+            Status::Crash | Status::NotRun => self.details.first().cloned(),
+            _ => from_eval.or(from_parse),
+        };
+        m.map(|m| one_line(&m))
+    }
+
+    /// The cause this failure is grouped under: the exception type and the shape of its
+    /// message (quoted text and numbers blanked), or the kind of mismatch and the context
+    /// (lock file, several extras) that brought it about.
+    pub fn cause(&self) -> String {
+        let what = match self.status {
+            Status::Crash => "crash".to_string(),
+            Status::NotRun => "not run".to_string(),
+            _ => {
+                let mut kinds: Vec<String> = self.details.iter().map(|d| shape(d)).collect();
+                kinds.dedup();
+                kinds.join("; ")
+            }
+        };
+        let mut cause = match self.message() {
+            Some(m) => format!("{what}: {}", shape(&m)),
+            None => what,
+        };
+        if self.status == Status::Fail && self.lock_file {
+            cause.push_str(" [lock file]");
+        }
+        cause
+    }
+}
+
+/// The shape of a message: its first line with quoted text replaced by `'…'` and runs of
+/// digits by `N`, so that messages that differ only in the input they quote group together.
+pub fn shape(message: &str) -> String {
+    let line = message.lines().next().unwrap_or("").trim();
+    let mut out = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' | '`' => {
+                let close = c;
+                let rest: String = chars.clone().collect();
+                match rest.find(close) {
+                    Some(end) => {
+                        out.push_str("'…'");
+                        let n = rest[..end].chars().count() + 1;
+                        for _ in 0..n {
+                            chars.next();
+                        }
+                    }
+                    None => out.push(c),
+                }
+            }
+            c if c.is_ascii_digit() => {
+                while chars
+                    .peek()
+                    .is_some_and(|d| d.is_ascii_digit() || *d == '.')
+                {
+                    chars.next();
+                }
+                out.push('N');
+            }
+            c => out.push(c),
+        }
+    }
+    let out: String = out.chars().take(140).collect();
+    out
+}
+
+/// An expected outcome in words.
+pub fn describe_outcome(o: &Outcome) -> String {
+    match o {
+        Outcome::Invalid { error: Some(e) } => format!("rejects ({e})"),
+        Outcome::Invalid { error: None } => "rejects".into(),
+        Outcome::Valid { canonical, result } => {
+            let mut out = match canonical {
+                Some(c) => format!("accepts, prints `{c}`"),
+                None => "accepts".to_string(),
+            };
+            if let Some(r) = result {
+                out.push_str(&format!("; evaluates to {r}"));
+            }
+            out
+        }
+    }
+}
+
+/// Failures that share a cause (see [`CaseResult::cause`]).
+#[derive(Debug, Clone)]
+pub struct Cause {
+    /// The cause.
+    pub cause: String,
+    /// Indices into [`Report::results`], in case order.
+    pub results: Vec<usize>,
+    /// How many of these failures fall in each category.
+    pub categories: BTreeMap<String, usize>,
 }
 
 /// Every result of one implementation.
@@ -492,11 +630,62 @@ impl Report {
             .all(|r| matches!(r.status, Status::Pass | Status::Divergent | Status::Skip))
     }
 
+    /// The failures grouped by cause, the largest group first (ties in order of the first
+    /// case).
+    pub fn causes(&self) -> Vec<Cause> {
+        let mut groups: BTreeMap<String, Cause> = BTreeMap::new();
+        for (i, r) in self.results.iter().enumerate().filter(|(_, r)| r.failed()) {
+            let key = r.cause();
+            let g = groups.entry(key.clone()).or_insert_with(|| Cause {
+                cause: key,
+                results: Vec::new(),
+                categories: BTreeMap::new(),
+            });
+            g.results.push(i);
+            *g.categories.entry(r.category.clone()).or_default() += 1;
+        }
+        let mut out: Vec<Cause> = groups.into_values().collect();
+        out.sort_by(|a, b| {
+            b.results
+                .len()
+                .cmp(&a.results.len())
+                .then(a.results[0].cmp(&b.results[0]))
+        });
+        out
+    }
+
+    /// The categories whose failure total one cause multiplies: for each category with at
+    /// least ten failures, the cause behind more than half of them, as `(category, failures in
+    /// the category, failures of that cause in it, index into [`Report::causes`])`.
+    pub fn multiplied(&self, causes: &[Cause]) -> Vec<(String, usize, usize, usize)> {
+        let mut totals: BTreeMap<&str, usize> = BTreeMap::new();
+        for r in self.results.iter().filter(|r| r.failed()) {
+            *totals.entry(&r.category).or_default() += 1;
+        }
+        let mut out = Vec::new();
+        for (cat, total) in totals {
+            if total < 10 {
+                continue;
+            }
+            let best = causes
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| c.categories.get(cat).map(|n| (i, *n)))
+                .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)));
+            if let Some((i, n)) = best {
+                if n * 2 > total {
+                    out.push((cat.to_string(), total, n, i));
+                }
+            }
+        }
+        out
+    }
+
     /// The failures (crashes and cases not run included), one paragraph each.
     pub fn failures(&self) -> Vec<String> {
         self.results
             .iter()
-            .filter(|r| matches!(r.status, Status::Fail | Status::Crash | Status::NotRun))
+            .filter(|r| r.failed())
             .map(|r| {
                 format!(
                     "{} [{}] {}: {}",
@@ -525,28 +714,58 @@ impl Report {
         );
     }
 
-    /// The report as JSON: the implementation, the counts, and every result.
+    /// The report as JSON: the implementation, the counts, and every result of the profiles
+    /// the implementation claims (see [`Report::to_json_with`]).
     pub fn to_json(&self) -> Value {
+        self.to_json_with(false)
+    }
+
+    /// The report as JSON; with `unclaimed`, also the rows of profiles and dialects the
+    /// implementation does not claim (each a skip). Every row holds the input, the expected
+    /// outcome, what was observed, and for failures the message and the cause.
+    pub fn to_json_with(&self, unclaimed: bool) -> Value {
         let counts: serde_json::Map<String, Value> = self
             .counts()
             .into_iter()
+            .filter(|(s, _)| unclaimed || *s != Status::Skip)
             .map(|(s, n)| (s.as_str().to_string(), json!(n)))
             .collect();
+        let mut counts = counts;
+        if !unclaimed {
+            let skips = self
+                .results
+                .iter()
+                .filter(|r| r.claimed && r.status == Status::Skip)
+                .count();
+            if skips > 0 {
+                counts.insert("skip".into(), json!(skips));
+            }
+        }
         json!({
             "implementation": self.implementation,
             "version": self.version,
             "counts": counts,
             "notes": self.notes,
             "unused_divergences": self.unused_divergences,
-            "results": self.results.iter().map(|r| json!({
-                "case": r.case,
-                "category": r.category,
-                "profile": r.profile.as_str(),
-                "status": r.status.as_str(),
-                "details": r.details,
-                "reason": r.reason,
-                "observed": r.observed.to_json(),
-            })).collect::<Vec<_>>(),
+            "results": self.results.iter().filter(|r| unclaimed || r.claimed).map(|r| {
+                let mut row = json!({
+                    "case": r.case,
+                    "category": r.category,
+                    "profile": r.profile.as_str(),
+                    "status": r.status.as_str(),
+                    "kind": r.kind.as_str(),
+                    "input": r.input,
+                    "expected": r.expected.to_json(),
+                    "details": r.details,
+                    "reason": r.reason,
+                    "observed": r.observed.to_json(),
+                });
+                if r.failed() {
+                    row["message"] = json!(r.message());
+                    row["cause"] = json!(r.cause());
+                }
+                row
+            }).collect::<Vec<_>>(),
         })
     }
 }
@@ -565,6 +784,7 @@ impl Report {
 #[derive(Debug, Clone)]
 pub struct Runner {
     filter: Filter,
+    only: Option<BTreeSet<String>>,
     profiles: Option<Vec<Profile>>,
     divergences: Vec<Divergence>,
     checks: Vec<Check>,
@@ -585,6 +805,7 @@ impl Runner {
             .unwrap_or_default();
         Runner {
             filter,
+            only: None,
             profiles: None,
             divergences: Vec::new(),
             checks: vec![Check::Parse, Check::Canonical, Check::Result],
@@ -612,6 +833,23 @@ impl Runner {
             self.filter.terms.push((inc, t));
         }
         self
+    }
+
+    /// Runs only the cases with these full names (`group/name`), within the filter: to rerun
+    /// what failed last time.
+    #[must_use]
+    pub fn only(mut self, names: impl IntoIterator<Item = String>) -> Runner {
+        self.only = Some(names.into_iter().collect());
+        self
+    }
+
+    /// Whether the filter (and [`Runner::only`]) selects `case`.
+    pub fn selects(&self, case: &Case) -> bool {
+        self.filter.selects(case)
+            && self
+                .only
+                .as_ref()
+                .is_none_or(|o| o.contains(case.full_name()))
     }
 
     /// Checks only these profiles (default: every profile a case pins).
@@ -654,7 +892,7 @@ impl Runner {
     pub fn run(&self, cases: &Cases, implementation: &mut dyn Implementation) -> Report {
         let mut results = Vec::new();
         let mut used = vec![false; self.divergences.len()];
-        for case in cases.iter().filter(|c| self.filter.selects(c)) {
+        for case in cases.iter().filter(|c| self.selects(c)) {
             let profiles: Vec<Profile> = case
                 .expectations()
                 .map(|(p, _)| p)
@@ -700,9 +938,15 @@ impl Runner {
             details: Vec::new(),
             reason: None,
             observed: Observed::default(),
+            lock_file: case.lock_file(),
+            input: case.input().to_string(),
+            kind: case.kind(),
+            expected: expected.clone(),
+            claimed: true,
         };
         if !imp.supports(profile, case.dialect()) {
             result.status = Status::Skip;
+            result.claimed = false;
             result.details.push(format!(
                 "{} does not claim profile {profile} with the {} dialect",
                 imp.name(),
