@@ -163,10 +163,18 @@ pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
             r
         } else {
             let mut adapter = Adapter::start(spec, timeout);
-            let mut r = runner
-                .clone()
-                .divergences(adapter.divergences())
-                .run(&cases, &mut adapter);
+            let mut r = if adapter.hello().is_none() {
+                // Refused or failed its handshake: one clear line, not a row per case.
+                let mut r = runner.clone().only([]).run(&cases, &mut adapter);
+                r.implementation = spec.clone();
+                r.unusable = Some(adapter.problem().unwrap_or("no handshake").to_string());
+                r
+            } else {
+                runner
+                    .clone()
+                    .divergences(adapter.divergences())
+                    .run(&cases, &mut adapter)
+            };
             if let Some(p) = adapter.problem() {
                 r.notes.push(format!("`{spec}` is unusable: {p}"));
             }
@@ -181,10 +189,16 @@ pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
                     adapter.restarts()
                 ));
             }
-            r.notes.extend(adapter.events().iter().take(50).cloned());
-            if adapter.events().len() > 50 {
-                r.notes
-                    .push(format!("… {} more events", adapter.events().len() - 50));
+            // Crashes the adapter reported are shown with the failures, grouped by cause;
+            // the notes keep what the adapter did wrong as a process (timeouts, protocol).
+            let events: Vec<&String> = adapter
+                .events()
+                .iter()
+                .filter(|e| !e.contains("): reported crash: "))
+                .collect();
+            r.notes.extend(events.iter().take(50).map(|e| e.to_string()));
+            if events.len() > 50 {
+                r.notes.push(format!("… {} more events", events.len() - 50));
             }
             r
         };

@@ -466,6 +466,9 @@ pub struct CaseResult {
     pub expected: Outcome,
     /// Whether the case is in a lock-file context.
     pub lock_file: bool,
+    /// Which parts of the outcome did not match (empty unless [`Status::Fail`] or
+    /// [`Status::Divergent`]).
+    pub checks: Vec<Check>,
     /// Whether the implementation claims the profile (and the case's dialect); `false` rows
     /// are skips that reports leave out unless asked.
     pub claimed: bool,
@@ -507,28 +510,147 @@ impl CaseResult {
         m.map(|m| one_line(&m))
     }
 
-    /// The cause this failure is grouped under: the exception type and the shape of its
-    /// message (quoted text and numbers blanked), or the kind of mismatch and the context
-    /// (lock file, several extras) that brought it about.
+    /// The cause this failure is grouped under: the kind of mismatch, then the exception type
+    /// and the shape of the implementation's message (quoted text and numbers blanked), or,
+    /// when there is no message, the construct (which kinds of fields and which operators the
+    /// input uses); `[lock file]` for a case in a lock-file context.
     pub fn cause(&self) -> String {
         let what = match self.status {
             Status::Crash => "crash".to_string(),
             Status::NotRun => "not run".to_string(),
             _ => {
-                let mut kinds: Vec<String> = self.details.iter().map(|d| shape(d)).collect();
-                kinds.dedup();
-                kinds.join("; ")
+                let kinds: Vec<String> = self.checks.iter().map(|c| self.mismatch(*c)).collect();
+                kinds.join(", ")
             }
         };
         let mut cause = match self.message() {
             Some(m) => format!("{what}: {}", shape(&m)),
-            None => what,
+            None => format!("{what}; construct: {}", construct(&self.input)),
         };
         if self.status == Status::Fail && self.lock_file {
             cause.push_str(" [lock file]");
         }
         cause
     }
+
+    /// One kind of mismatch in words, without the values.
+    fn mismatch(&self, check: Check) -> String {
+        match check {
+            Check::Parse => match (&self.expected, &self.observed.parsed) {
+                (Outcome::Invalid { .. }, Some(TestResult::Ok(Parsed::Valid { .. }))) => {
+                    "accepts what the profile rejects".to_string()
+                }
+                (Outcome::Valid { .. }, Some(TestResult::Ok(Parsed::Invalid { .. }))) => {
+                    "rejects what the profile accepts".to_string()
+                }
+                (_, Some(TestResult::Fail(_))) => "fails to parse".to_string(),
+                _ => "another error code".to_string(),
+            },
+            Check::Canonical => "prints another canonical form".to_string(),
+            Check::Result => {
+                let got = match &self.observed.evaluated {
+                    Some(TestResult::Ok(Evaluated::Result { result, .. })) => result_word(result),
+                    Some(TestResult::Ok(Evaluated::Invalid { .. })) => "a rejection".to_string(),
+                    Some(TestResult::Fail(_)) => "a failure".to_string(),
+                    _ => "nothing".to_string(),
+                };
+                let want = self
+                    .expected
+                    .result()
+                    .map(result_word)
+                    .unwrap_or_else(|| "no result".into());
+                format!("evaluates to {got} instead of {want}")
+            }
+        }
+    }
+}
+
+fn result_word(r: &Expected) -> String {
+    match r {
+        Expected::True => "true".into(),
+        Expected::False => "false".into(),
+        Expected::Unknown(_) => "unknown".into(),
+        Expected::Error(_) => "an error".into(),
+    }
+}
+
+/// Which kinds of fields and which operators an input's marker uses, outside its quoted
+/// strings: `version field < ==`, `extra in`, `no marker`.
+pub fn construct(input: &str) -> String {
+    const VERSION: &[&str] = &[
+        "python_version",
+        "python_full_version",
+        "implementation_version",
+    ];
+    const LOCK: &[&str] = &["extras", "dependency_groups"];
+    // Quoted strings become `S`, so that their contents are neither fields nor operators.
+    let mut bare = String::new();
+    let mut quote: Option<char> = None;
+    for c in input.chars() {
+        match quote {
+            Some(q) if c == q => {
+                quote = None;
+                bare.push_str(" S ");
+            }
+            Some(_) => {}
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None => bare.push(c),
+        }
+    }
+    let marker = match bare.split_once(';') {
+        Some((_, m)) => m.to_string(),
+        None if input.contains(';') => String::new(),
+        None => bare.clone(),
+    };
+    let mut fields = BTreeSet::new();
+    let mut ops = BTreeSet::new();
+    let words: Vec<String> = marker
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    for (i, w) in words.iter().enumerate() {
+        match w.as_str() {
+            "extra" => {
+                fields.insert("extra");
+            }
+            w if VERSION.contains(&w) => {
+                fields.insert("version field");
+            }
+            w if LOCK.contains(&w) => {
+                fields.insert("lock-file field");
+            }
+            w if w.contains('_')
+                || w.contains('.') && !w.starts_with(|c: char| c.is_ascii_digit()) =>
+            {
+                fields.insert("string field");
+            }
+            "in" => {
+                ops.insert(if i > 0 && words[i - 1] == "not" {
+                    "not in"
+                } else {
+                    "in"
+                });
+            }
+            _ => {}
+        }
+    }
+    // Longest operators first, each removed once counted.
+    let mut rest = marker;
+    for op in ["===", "==", "!=", "~=", "<=", ">=", "<", ">"] {
+        if rest.contains(op) {
+            ops.insert(op);
+            rest = rest.replace(op, " ");
+        }
+    }
+    if fields.is_empty() && ops.is_empty() {
+        return "no marker".into();
+    }
+    let f: Vec<&str> = fields.into_iter().collect();
+    let o: Vec<&str> = ops.into_iter().collect();
+    format!("{} {}", f.join(" and "), o.join(" "))
+        .trim()
+        .to_string()
 }
 
 /// The shape of a message: its first line with quoted text replaced by `'…'` and runs of
@@ -611,6 +733,9 @@ pub struct Report {
     pub unused_divergences: Vec<String>,
     /// Problems of the implementation as a whole (an adapter that did not start, …).
     pub notes: Vec<String>,
+    /// Why the implementation could not be run at all (an adapter that refused or failed its
+    /// handshake): then no case was run, and the report is not [`Report::ok`].
+    pub unusable: Option<String>,
 }
 
 impl Report {
@@ -625,9 +750,11 @@ impl Report {
 
     /// Whether every case passed, diverged as declared or was skipped.
     pub fn ok(&self) -> bool {
-        self.results
-            .iter()
-            .all(|r| matches!(r.status, Status::Pass | Status::Divergent | Status::Skip))
+        self.unusable.is_none()
+            && self
+                .results
+                .iter()
+                .all(|r| matches!(r.status, Status::Pass | Status::Divergent | Status::Skip))
     }
 
     /// The failures grouped by cause, the largest group first (ties in order of the first
@@ -746,6 +873,7 @@ impl Report {
             "version": self.version,
             "counts": counts,
             "notes": self.notes,
+            "unusable": self.unusable,
             "unused_divergences": self.unused_divergences,
             "results": self.results.iter().filter(|r| unclaimed || r.claimed).map(|r| {
                 let mut row = json!({
@@ -919,6 +1047,7 @@ impl Runner {
             results,
             unused_divergences,
             notes: Vec::new(),
+            unusable: None,
         }
     }
 
@@ -939,6 +1068,7 @@ impl Runner {
             reason: None,
             observed: Observed::default(),
             lock_file: case.lock_file(),
+            checks: Vec::new(),
             input: case.input().to_string(),
             kind: case.kind(),
             expected: expected.clone(),
@@ -1018,6 +1148,8 @@ impl Runner {
             }
         } else {
             result.details = mismatches.iter().map(|(_, m)| m.clone()).collect();
+            result.checks = mismatches.iter().map(|(c, _)| *c).collect();
+            result.checks.dedup();
             let declared = self.divergences.iter().enumerate().find(|(_, d)| {
                 d.matches(case, profile) && mismatches.iter().all(|(c, _)| d.covers(*c))
             });
