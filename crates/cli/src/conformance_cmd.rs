@@ -196,7 +196,8 @@ pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
                 .iter()
                 .filter(|e| !e.contains("): reported crash: "))
                 .collect();
-            r.notes.extend(events.iter().take(50).map(|e| e.to_string()));
+            r.notes
+                .extend(events.iter().take(50).map(|e| e.to_string()));
             if events.len() > 50 {
                 r.notes.push(format!("… {} more events", events.len() - 50));
             }

@@ -823,3 +823,89 @@ fn valid_case_name(s: &str) -> bool {
     };
     valid_slug(slug) && number.len() >= 3 && number.bytes().all(|b| b.is_ascii_digit())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FULL_ENV: &str = r#"{"implementation_name": "cpython", "implementation_version": "3.12.0",
+        "os_name": "posix", "platform_machine": "x86_64", "platform_python_implementation": "CPython",
+        "platform_release": "6.1", "platform_system": "Linux", "platform_version": "1",
+        "python_full_version": "3.12.0", "python_version": "3.12", "sys_platform": "linux"}"#;
+
+    fn one(fields: &str) -> Case {
+        let mut cases = Cases::new();
+        let json = format!(
+            r#"{{"cases": [{{"name": "c-100", "category": "c", "kind": "marker", "input": "x",
+                "see": "t", {fields}}}]}}"#
+        );
+        cases.load_slice("g", json.as_bytes()).unwrap();
+        cases.iter().next().unwrap().clone()
+    }
+
+    #[test]
+    fn standard_is_derived_from_spec_2026() {
+        let c = one(&format!(
+            r#""environment": {FULL_ENV}, "expect": {{"spec-2026": {{"canonical": "x", "result": true}}}}"#
+        ));
+        assert_eq!(
+            c.expected(Profile::Standard),
+            Some(&Outcome::Valid {
+                canonical: None,
+                result: Some(Expected::True)
+            })
+        );
+        // Three-valued or error results are not standard: parsing is still checked.
+        let c = one(&format!(
+            r#""environment": {FULL_ENV}, "expect": {{"spec-2026": {{"result": "unknown: os_name"}}}}"#
+        ));
+        assert_eq!(
+            c.expected(Profile::Standard),
+            Some(&Outcome::Valid {
+                canonical: None,
+                result: None
+            })
+        );
+        // An environment without every standard field: no result either.
+        let c =
+            one(r#""environment": {"os_name": "nt"}, "expect": {"spec-2026": {"result": false}}"#);
+        assert_eq!(
+            c.expected(Profile::Standard).and_then(Outcome::result),
+            None
+        );
+        // Codes are not compared.
+        let c = one(r#""expect": {"spec-2026": {"parses": false, "error": "M002"}}"#);
+        assert_eq!(
+            c.expected(Profile::Standard),
+            Some(&Outcome::Invalid { error: None })
+        );
+        // Lock files, the extended dialect, cases without spec-2026: not standard.
+        for fields in [
+            r#""lock_file": true, "expect": {"spec-2026": {"result": true}}"#,
+            r#""dialect": "extended", "expect": {"spec-2026": {"result": true}}"#,
+            r#""expect": {"packaging": {"result": true}}"#,
+        ] {
+            assert_eq!(one(fields).expected(Profile::Standard), None, "{fields}");
+        }
+    }
+
+    #[test]
+    fn vectors_cannot_pin_standard() {
+        let json = r#"{"cases": [{"name": "c-100", "category": "c", "kind": "marker",
+            "input": "x", "see": "t", "expect": {"standard": {"result": true}}}]}"#;
+        let e = Cases::new().load_slice("g", json.as_bytes()).unwrap_err();
+        assert!(e.to_string().contains("derived"), "{e}");
+    }
+
+    #[test]
+    fn profiles_round_trip() {
+        for p in Profile::ALL {
+            assert_eq!(p.as_str().parse::<Profile>().unwrap(), *p);
+        }
+        assert_eq!(
+            Profile::Standard.marker_profile(),
+            markerspec_pep508::Profile::Spec2026
+        );
+        assert!("spec-2027".parse::<Profile>().is_err());
+    }
+}

@@ -525,7 +525,10 @@ impl CaseResult {
         };
         let mut cause = match self.message() {
             Some(m) => format!("{what}: {}", shape(&m)),
-            None => format!("{what}; construct: {}", construct(&self.input)),
+            None => format!(
+                "{what}; construct: {}",
+                construct(&self.input, self.kind == Kind::Requirement)
+            ),
         };
         if self.status == Status::Fail && self.lock_file {
             cause.push_str(" [lock file]");
@@ -575,8 +578,9 @@ fn result_word(r: &Expected) -> String {
 }
 
 /// Which kinds of fields and which operators an input's marker uses, outside its quoted
-/// strings: `version field < ==`, `extra in`, `no marker`.
-pub fn construct(input: &str) -> String {
+/// strings: `version field < ==`, `extra in`, `no marker`. A requirement's marker is what
+/// follows its `;`.
+pub fn construct(input: &str, requirement: bool) -> String {
     const VERSION: &[&str] = &[
         "python_version",
         "python_full_version",
@@ -598,9 +602,9 @@ pub fn construct(input: &str) -> String {
         }
     }
     let marker = match bare.split_once(';') {
-        Some((_, m)) => m.to_string(),
-        None if input.contains(';') => String::new(),
-        None => bare.clone(),
+        Some((_, m)) if requirement => m.to_string(),
+        None if requirement => String::new(),
+        _ => bare.clone(),
     };
     let mut fields = BTreeSet::new();
     let mut ops = BTreeSet::new();
@@ -674,6 +678,13 @@ pub fn shape(message: &str) -> String {
                     }
                     None => out.push(c),
                 }
+            }
+            '0' if chars.peek() == Some(&'x') => {
+                chars.next();
+                while chars.peek().is_some_and(char::is_ascii_hexdigit) {
+                    chars.next();
+                }
+                out.push('N');
             }
             c if c.is_ascii_digit() => {
                 while chars
@@ -1331,5 +1342,154 @@ mod tests {
         cases.load_slice("g", good.as_bytes()).unwrap();
         let again = cases.load_slice("g", good.as_bytes()).unwrap_err();
         assert!(again.to_string().contains("duplicate"), "{again}");
+    }
+
+    #[test]
+    fn shapes_blank_quoted_text_and_numbers() {
+        assert_eq!(
+            shape(
+                "InvalidMarker: Invalid marker for 'python_version': 'x' >= 3.10 at col 12\nmore"
+            ),
+            "InvalidMarker: Invalid marker for '…': '…' >= N at col N"
+        );
+        assert_eq!(shape("unterminated 'quote"), "unterminated 'quote");
+        assert_eq!(
+            shape("AssertionError"),
+            shape("AssertionError\n  File \"x.py\", line 3")
+        );
+    }
+
+    #[test]
+    fn constructs_name_field_kinds_and_operators() {
+        assert_eq!(
+            construct("python_version not in '3.8'", false),
+            "version field not in"
+        );
+        assert_eq!(
+            construct("os_name == 'a' and python_full_version < '3'", false),
+            "string field and version field < =="
+        );
+        assert_eq!(construct("extra == 'in'", false), "extra ==");
+        assert_eq!(construct("'a' in extras", false), "lock-file field in");
+        assert_eq!(
+            construct("name>=1.0; os_name <= 'x'", true),
+            "string field <="
+        );
+        assert_eq!(construct("name>=1.0", true), "no marker");
+    }
+
+    /// An implementation that accepts everything and evaluates everything to true.
+    struct Yes;
+
+    impl Implementation for Yes {
+        fn name(&self) -> &str {
+            "yes"
+        }
+        fn supports(&self, profile: Profile, _: Dialect) -> bool {
+            profile == Profile::Spec2026
+        }
+        fn parse(&mut self, _: &Request<'_>) -> TestResult<Parsed> {
+            TestResult::Ok(Parsed::Valid { canonical: None })
+        }
+        fn evaluate(&mut self, r: &Request<'_>) -> TestResult<Evaluated> {
+            if r.input().contains("boom") {
+                return TestResult::Crash("yes raised AssertionError: at 0x7f".into());
+            }
+            TestResult::Ok(Evaluated::result(Expected::True))
+        }
+    }
+
+    fn many() -> Cases {
+        let mut cases = Cases::new();
+        let mut list = Vec::new();
+        for i in 0..12 {
+            list.push(format!(
+                r#"{{"name": "wrong-{}", "category": "logic", "kind": "marker",
+                    "input": "os_name == 'x{i}'", "environment": {{"os_name": "nt"}},
+                    "see": "t", "expect": {{"spec-2026": {{"result": false}},
+                    "packaging": {{"result": false}}}}}}"#,
+                100 + i
+            ));
+        }
+        for i in 0..3 {
+            list.push(format!(
+                r#"{{"name": "boom-{}", "category": "logic", "kind": "marker",
+                    "input": "os_name == 'boom{i}'", "environment": {{"os_name": "nt"}},
+                    "see": "t", "expect": {{"spec-2026": {{"result": true}}}}}}"#,
+                100 + i
+            ));
+        }
+        list.push(
+            r#"{"name": "bad-100", "category": "syntax", "kind": "marker", "input": "os_name ==",
+                "see": "t", "expect": {"spec-2026": {"parses": false, "error": "M001"}}}"#
+                .to_string(),
+        );
+        let json = format!(r#"{{"cases": [{}]}}"#, list.join(","));
+        cases.load_slice("g", json.as_bytes()).unwrap();
+        cases
+    }
+
+    #[test]
+    fn failures_group_by_cause_largest_first() {
+        let cases = many();
+        let report = Runner::new()
+            .profiles(&[Profile::Spec2026])
+            .run(&cases, &mut Yes);
+        let causes = report.causes();
+        let sizes: Vec<usize> = causes.iter().map(|c| c.results.len()).collect();
+        assert_eq!(sizes, [12, 3, 1], "{causes:?}");
+        assert_eq!(
+            causes[0].cause,
+            "evaluates to true instead of false; construct: string field =="
+        );
+        assert_eq!(causes[1].cause, "crash: yes raised AssertionError: at N");
+        assert_eq!(shape("object at 0x7f3a9c"), "object at N");
+        assert_eq!(
+            causes[2].cause,
+            "accepts what the profile rejects; construct: string field =="
+        );
+        // 15 logic failures, 12 of them one cause: said so.
+        let m = report.multiplied(&causes);
+        assert_eq!(m, [("logic".to_string(), 15, 12, 0)]);
+        // Each failure knows its input and what was expected.
+        let r = &report.results[causes[0].results[0]];
+        assert_eq!(r.input, "os_name == 'x0'");
+        assert_eq!(r.expected_text(), "accepts; evaluates to false");
+    }
+
+    #[test]
+    fn json_reports_claimed_profiles_unless_asked() {
+        let cases = many();
+        let report = Runner::new().run(&cases, &mut Yes);
+        let claimed = report.to_json();
+        let rows = claimed["results"].as_array().unwrap();
+        assert_eq!(rows.len(), 16);
+        assert!(rows.iter().all(|r| r["profile"] == "spec-2026"));
+        assert_eq!(rows[0]["input"], "os_name == 'x0'");
+        assert_eq!(rows[0]["expected"]["result"], false);
+        assert!(rows[0]["cause"].is_string() && rows[0]["message"].is_null());
+        assert!(
+            claimed["counts"].get("skip").is_none(),
+            "{}",
+            claimed["counts"]
+        );
+        let all = report.to_json_with(true);
+        // The 12 `wrong` cases pin packaging too, and every case has a derived `standard`
+        // expectation: 28 unclaimed skips.
+        assert_eq!(all["results"].as_array().unwrap().len(), 44);
+        assert_eq!(all["counts"]["skip"], 28);
+    }
+
+    #[test]
+    fn only_runs_the_named_cases() {
+        let cases = many();
+        let report = Runner::new()
+            .profiles(&[Profile::Spec2026])
+            .only(["g/boom-101".to_string(), "g/bad-100".to_string()])
+            .run(&cases, &mut Yes);
+        let names: Vec<&str> = report.results.iter().map(|r| r.case.as_str()).collect();
+        assert_eq!(names, ["g/boom-101", "g/bad-100"]);
+        let none = Runner::new().only([]).run(&cases, &mut Yes);
+        assert!(none.results.is_empty());
     }
 }
