@@ -27,13 +27,15 @@ class DepLogic(Tool):
             from importlib.metadata import version
 
             from dep_logic import markers
+            from dep_logic.markers.single import UndefinedComparison as DepLogicUndefined
             from packaging.markers import UndefinedComparison, UndefinedEnvironmentName
         except ImportError as e:
             raise Refuse(f"cannot import dep-logic: {e}") from e
         self.version = version("dep-logic")
         self.markers = markers
         self.parse_errors = (markers.InvalidMarker,)
-        self.eval_errors = (UndefinedComparison, UndefinedEnvironmentName)
+        # dep-logic raises its own UndefinedComparison, and packaging's for what it delegates.
+        self.eval_errors = (DepLogicUndefined, UndefinedComparison, UndefinedEnvironmentName)
 
     def parse(self, kind, text):
         return self.markers.parse_marker(text)
