@@ -584,7 +584,7 @@ fn result_word(r: &Expected) -> String {
 }
 
 /// Which kinds of fields and which operators an input's marker uses, outside its quoted
-/// strings: `version field < ==`, `extra in`, `no marker`. A requirement's marker is what
+/// strings: `version field < ==`, `extra in`, `requirement without a marker`. A requirement's marker is what
 /// follows its `;`.
 pub fn construct(input: &str, requirement: bool) -> String {
     const VERSION: &[&str] = &[
@@ -654,7 +654,11 @@ pub fn construct(input: &str, requirement: bool) -> String {
         }
     }
     if fields.is_empty() && ops.is_empty() {
-        return "no marker".into();
+        return if requirement {
+            "requirement without a marker".into()
+        } else {
+            "no marker".into()
+        };
     }
     let f: Vec<&str> = fields.into_iter().collect();
     let o: Vec<&str> = ops.into_iter().collect();
@@ -1381,7 +1385,7 @@ mod tests {
             construct("name>=1.0; os_name <= 'x'", true),
             "string field <="
         );
-        assert_eq!(construct("name>=1.0", true), "no marker");
+        assert_eq!(construct("name>=1.0", true), "requirement without a marker");
     }
 
     /// An implementation that accepts everything and evaluates everything to true.
