@@ -504,11 +504,10 @@ impl CaseResult {
             _ => None,
         };
         let m = match self.status {
-            Status::Crash | Status::NotRun => self.details.first().map(|d| {
-                d.strip_prefix("crash: ")
-                    .unwrap_or(d)
-                    .to_string()
-            }),
+            Status::Crash | Status::NotRun => self
+                .details
+                .first()
+                .map(|d| d.strip_prefix("crash: ").unwrap_or(d).to_string()),
             // A parse mismatch is explained by the parse answer, not by an evaluation.
             _ if self.checks.contains(&Check::Parse) => from_parse,
             _ => from_eval.or(from_parse),
