@@ -39,7 +39,8 @@ class Packaging(Tool):
         if packaging is None:
             raise Refuse(f"cannot import packaging: {IMPORT_ERROR}")
         if not hasattr(M, "prepare_environment"):
-            raise Refuse(f"packaging {packaging.__version__} has no prepare_environment (26+)")
+            raise Refuse(f"packaging {packaging.__version__} has no prepare_environment (26+): "
+                         "use adapters/packaging-legacy/adapter.py")
         self.version = packaging.__version__
         self.parse_errors = (InvalidRequirement, M.InvalidMarker)
         self.eval_errors = (M.UndefinedComparison, M.UndefinedEnvironmentName)
