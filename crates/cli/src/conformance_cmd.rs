@@ -31,9 +31,23 @@ pub(crate) struct ConformanceArgs {
     /// `MARKERSPEC_TEST`.
     #[arg(long, value_name = "TERMS")]
     filter: Option<String>,
-    /// Print the full report as JSON on stdout instead of the matrix.
+    /// Run only the cases that failed, crashed or were not run in a report written by `--json`
+    /// (any implementation's), within `--filter`.
+    #[arg(long, value_name = "REPORT.json")]
+    rerun_failures: Option<PathBuf>,
+    /// Print the full report as JSON on stdout instead of the matrix: every row with its input,
+    /// expected outcome, observation, and for failures the message and the cause.
     #[arg(long)]
     json: bool,
+    /// With `--json`, also report the rows of profiles an implementation does not claim (each
+    /// a skip); by default only the claimed profiles are reported.
+    #[arg(long, requires = "json")]
+    all_profiles: bool,
+    /// Also write a self-contained HTML page (no network access, no external assets): the
+    /// implementation × category matrix and every divergence between the tools and the
+    /// specification, filterable by tool, category and text, each case linkable as `#CASE`.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Also write the results as JUnit XML.
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
@@ -52,12 +66,12 @@ pub(crate) struct ConformanceArgs {
     /// Time limit in seconds for each adapter response.
     #[arg(long, value_name = "SECS", default_value = "10")]
     timeout: f64,
-    /// Print every failure (by default the first 20 per implementation).
+    /// Print every failure (by default the ten largest causes, three examples each).
     #[arg(long)]
     verbose: bool,
     /// Serve the built-in implementation over the adapter protocol on stdin and stdout,
     /// instead of running the suite.
-    #[arg(long, conflicts_with_all = ["adapters", "json", "junit", "divergences"])]
+    #[arg(long, conflicts_with_all = ["adapters", "json", "junit", "divergences", "html"])]
     serve: bool,
 }
 
@@ -97,6 +111,38 @@ pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
     if let Some(f) = &args.filter {
         runner = runner.filter(f);
     }
+    if let Some(path) = &args.rerun_failures {
+        let names = failed_cases(path)?;
+        if names.is_empty() {
+            return Err(format!(
+                "{} records no failure: nothing to rerun",
+                path.display()
+            ));
+        }
+        runner = runner.only(names);
+    }
+    let selected = cases.iter().filter(|c| runner.selects(c)).count();
+    if selected == 0 {
+        return Err(match (&args.filter, &args.rerun_failures) {
+            (_, Some(path)) => format!(
+                "none of the {} cases is both selected by the filter and failed in {}",
+                cases.len(),
+                path.display()
+            ),
+            (Some(f), None) => format!(
+                "--filter `{f}` selects none of the {} cases (terms: a prefix of `group/name`, a \
+                 group, `@category`, a `*` glob; `-` excludes)",
+                cases.len()
+            ),
+            (None, None) => match std::env::var("MARKERSPEC_TEST") {
+                Ok(v) => format!(
+                    "MARKERSPEC_TEST=`{v}` selects none of the {} cases",
+                    cases.len()
+                ),
+                Err(_) => "there are no cases to run".to_string(),
+            },
+        });
+    }
     if !profiles.is_empty() {
         runner = runner.profiles(&profiles);
     }
@@ -117,10 +163,18 @@ pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
             r
         } else {
             let mut adapter = Adapter::start(spec, timeout);
-            let mut r = runner
-                .clone()
-                .divergences(adapter.divergences())
-                .run(&cases, &mut adapter);
+            let mut r = if adapter.hello().is_none() {
+                // Refused or failed its handshake: one clear line, not a row per case.
+                let mut r = runner.clone().only([]).run(&cases, &mut adapter);
+                r.implementation = spec.clone();
+                r.unusable = Some(adapter.problem().unwrap_or("no handshake").to_string());
+                r
+            } else {
+                runner
+                    .clone()
+                    .divergences(adapter.divergences())
+                    .run(&cases, &mut adapter)
+            };
             if let Some(p) = adapter.problem() {
                 r.notes.push(format!("`{spec}` is unusable: {p}"));
             }
@@ -135,10 +189,17 @@ pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
                     adapter.restarts()
                 ));
             }
-            r.notes.extend(adapter.events().iter().take(50).cloned());
-            if adapter.events().len() > 50 {
-                r.notes
-                    .push(format!("… {} more events", adapter.events().len() - 50));
+            // Crashes the adapter reported are shown with the failures, grouped by cause;
+            // the notes keep what the adapter did wrong as a process (timeouts, protocol).
+            let events: Vec<&String> = adapter
+                .events()
+                .iter()
+                .filter(|e| !e.contains("): reported crash: "))
+                .collect();
+            r.notes
+                .extend(events.iter().take(50).map(|e| e.to_string()));
+            if events.len() > 50 {
+                r.notes.push(format!("… {} more events", events.len() - 50));
             }
             r
         };
@@ -163,14 +224,22 @@ pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
         std::fs::write(path, report::divergences(&cases, &reports))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
+    if let Some(path) = &args.html {
+        std::fs::write(path, report::html(&cases, &reports))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     let ok = reports.iter().all(Report::ok);
     let mut out = std::io::stdout().lock();
     if args.json {
         let doc = serde_json::json!({
             "protocol": protocol::PROTOCOL,
             "cases": cases.len(),
+            "selected": selected,
             "ok": ok,
-            "implementations": reports.iter().map(Report::to_json).collect::<Vec<_>>(),
+            "implementations": reports
+                .iter()
+                .map(|r| r.to_json_with(args.all_profiles))
+                .collect::<Vec<_>>(),
         });
         writeln!(out, "{doc}").map_err(|e| e.to_string())?;
     } else {
@@ -182,19 +251,7 @@ pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
             for n in &r.notes {
                 writeln!(out, "{name}: {}", esc(n)).map_err(|e| e.to_string())?;
             }
-            let failures = r.failures();
-            let shown = if args.verbose { failures.len() } else { 20 };
-            for f in failures.iter().take(shown) {
-                writeln!(out, "{name}: {}", esc(f)).map_err(|e| e.to_string())?;
-            }
-            if failures.len() > shown {
-                writeln!(
-                    out,
-                    "{name}: … {} more failures (--verbose shows them)",
-                    failures.len() - shown
-                )
-                .map_err(|e| e.to_string())?;
-            }
+            print_causes(&mut out, r, args.verbose).map_err(|e| e.to_string())?;
         }
         if reports
             .iter()
@@ -203,10 +260,22 @@ pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
             writeln!(out).map_err(|e| e.to_string())?;
         }
         write!(out, "{}", report::matrix(&reports)).map_err(|e| e.to_string())?;
+        let ran: Vec<String> = reports
+            .iter()
+            .map(|r| {
+                let n = r
+                    .results
+                    .iter()
+                    .filter(|x| x.claimed && x.status != markerspec_conformance::Status::Skip)
+                    .count();
+                format!("{} {n}", esc(&r.implementation))
+            })
+            .collect();
         writeln!(
             out,
-            "\n{} cases; {}",
+            "\n{selected} of {} cases selected; checks run: {}; {}",
             cases.len(),
+            ran.join(", "),
             if ok {
                 "every implementation passes or diverges as declared"
             } else {
@@ -242,4 +311,125 @@ fn load_cases(args: &ConformanceArgs) -> Result<Cases, String> {
         r.map_err(|e| format!("cannot load vectors: {e}"))?;
     }
     Ok(cases)
+}
+
+/// The full names of the cases that failed, crashed or were not run in a `--json` report.
+fn failed_cases(path: &std::path::Path) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let doc: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not a `--json` report: {e}", path.display()))?;
+    let Some(imps) = doc.get("implementations").and_then(|v| v.as_array()) else {
+        return Err(format!(
+            "{} is not a `--json` report: no `implementations` list",
+            path.display()
+        ));
+    };
+    let mut names = std::collections::BTreeSet::new();
+    for imp in imps {
+        for row in imp
+            .get("results")
+            .and_then(|v| v.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let status = row.get("status").and_then(|v| v.as_str()).unwrap_or("");
+            if matches!(status, "fail" | "crash" | "not-run") {
+                if let Some(c) = row.get("case").and_then(|v| v.as_str()) {
+                    names.insert(c.to_string());
+                }
+            }
+        }
+    }
+    Ok(names.into_iter().collect())
+}
+
+/// The failures of one implementation, grouped by cause, the largest group first, each with
+/// examples (input, expected, observed, message); then the categories one cause multiplies.
+fn print_causes(out: &mut impl Write, r: &Report, verbose: bool) -> std::io::Result<()> {
+    let esc = markerspec_process::escape_control;
+    let name = esc(&r.implementation);
+    let causes = r.causes();
+    if causes.is_empty() {
+        return Ok(());
+    }
+    let total: usize = causes.iter().map(|c| c.results.len()).sum();
+    writeln!(
+        out,
+        "{name}: {total} failures, {} causes (largest first):",
+        causes.len()
+    )?;
+    let (shown_causes, examples) = if verbose {
+        (causes.len(), usize::MAX)
+    } else {
+        (10, 3)
+    };
+    for (n, c) in causes.iter().enumerate().take(shown_causes) {
+        let cats: Vec<String> = c
+            .categories
+            .iter()
+            .map(|(cat, k)| format!("{} {k}", esc(cat)))
+            .collect();
+        writeln!(
+            out,
+            "{name}: #{} {}x {}\n{name}:     categories: {}",
+            n + 1,
+            c.results.len(),
+            esc(&c.cause),
+            cats.join(", ")
+        )?;
+        for &i in c.results.iter().take(examples) {
+            let x = &r.results[i];
+            writeln!(
+                out,
+                "{name}:     {} [{}] {}",
+                x.case,
+                x.profile,
+                x.status.as_str()
+            )?;
+            writeln!(
+                out,
+                "{name}:       input:    {}",
+                esc(&format!("{:?}", x.input))
+            )?;
+            writeln!(out, "{name}:       expected: {}", esc(&x.expected_text()))?;
+            writeln!(
+                out,
+                "{name}:       observed: {}",
+                esc(&x.observed.describe())
+            )?;
+            if let Some(m) = x.message() {
+                writeln!(out, "{name}:       message:  {}", esc(&m))?;
+            }
+            writeln!(
+                out,
+                "{name}:       why:      {}",
+                esc(&x.details.join("; "))
+            )?;
+        }
+        if c.results.len() > examples {
+            writeln!(
+                out,
+                "{name}:     … {} more (--verbose shows every one)",
+                c.results.len() - examples
+            )?;
+        }
+    }
+    if causes.len() > shown_causes {
+        let rest: usize = causes[shown_causes..].iter().map(|c| c.results.len()).sum();
+        writeln!(
+            out,
+            "{name}: … {} more causes, {rest} failures (--verbose shows them)",
+            causes.len() - shown_causes
+        )?;
+    }
+    for (cat, total, k, i) in r.multiplied(&causes) {
+        writeln!(
+            out,
+            "{name}: {k} of the {total} failures in category {} come from cause #{}",
+            esc(&cat),
+            i + 1
+        )?;
+    }
+    Ok(())
 }

@@ -195,7 +195,13 @@ fn vectors_from_outside_the_repository() {
     );
     // The third case expects the wrong answer: reported, exit 1.
     r.expect_code(1)
-        .expect_stdout_contains("mine/wrong-100 [spec-2026] fail: expected result false, got true")
+        .expect_stdout_contains(
+            "#1 1x evaluates to true instead of false; construct: string field ==",
+        )
+        .expect_stdout_contains("mine/wrong-100 [spec-2026] fail")
+        .expect_stdout_contains("input:    \"os_name == 'nt'\"")
+        .expect_stdout_contains("expected: accepts; evaluates to false")
+        .expect_stdout_contains("observed: accepts, prints `os_name == \"nt\"`; evaluates to true")
         .expect_stdout_contains("2 pass 1 FAIL");
 
     std::fs::write(dir.join("broken.json"), r#"{"cases": [{"name": "x"}]}"#).unwrap();
@@ -223,8 +229,8 @@ fn a_crashing_adapter_is_reported_and_restarted() {
         ],
     );
     r.expect_code(1)
-        .expect_stdout_contains("fake: spec-examples/")
-        .expect_stdout_contains("crash: the adapter exited (exit status: 3")
+        .expect_stdout_contains("fake:     spec-examples/")
+        .expect_stdout_contains("crash: the adapter exited (exit status: N")
         .expect_stdout_contains("CRASH")
         .expect_stdout_contains("restarted");
     // The built-in implementation still ran in full.
@@ -454,4 +460,273 @@ fn divergences_are_written() {
     // markerspec served under the packaging profile accepts `"a" == "a"`, which spec-2026
     // rejects: a divergence from the specification.
     assert!(md.contains("`\"a\" == \"posix\"`"), "{md}");
+}
+
+#[test]
+fn a_filter_that_selects_nothing_is_an_error() {
+    let dir = temp_dir("empty-filter");
+    let r = run_in(&dir, &["conformance", "--filter", "no-such-group"]);
+    r.expect_code(2);
+    assert!(
+        r.stderr()
+            .contains("--filter `no-such-group` selects none of the"),
+        "{}",
+        r.stderr()
+    );
+    // The footer counts what ran.
+    let r = run_in(&dir, &["conformance", "--filter", "spec-examples"]);
+    r.expect_code(0)
+        .expect_stdout_contains("68 of ")
+        .expect_stdout_contains("cases selected; checks run: builtin ");
+}
+
+/// An adapter that accepts everything and evaluates everything to true: its failures are
+/// grouped by cause, largest first, with examples; the JSON report carries the inputs and
+/// expectations of the claimed profile only; `--rerun-failures` runs exactly what failed.
+#[cfg(unix)]
+#[test]
+fn failures_are_grouped_and_can_be_rerun() {
+    let dir = temp_dir("causes");
+    let body = format!(
+        "{HELLO}while read line; do\n  {ID}\n  case \"$line\" in\n    *'\"op\":\"evaluate\"'*) echo \"{{\\\"id\\\":$id,\\\"result\\\":true}}\" ;;\n    *) echo \"{{\\\"id\\\":$id,\\\"parses\\\":true}}\" ;;\n  esac\ndone\n"
+    );
+    let yes = script(&dir, "yes.sh", &body);
+    let args = [
+        "conformance",
+        "--adapter",
+        &yes,
+        "--filter",
+        "spec-examples",
+    ];
+    let r = run_in(&dir, &args);
+    r.expect_code(1)
+        .expect_stdout_contains("fake: #1 ")
+        .expect_stdout_contains("accepts what the profile rejects")
+        .expect_stdout_contains("evaluates to true instead of false")
+        .expect_stdout_contains("      input:    ")
+        .expect_stdout_contains("      expected: rejects")
+        .expect_stdout_contains("      observed: accepts");
+    let out = r.stdout();
+    let counts: Vec<usize> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("fake: #"))
+        .map(|l| {
+            let n = l.split_once(' ').unwrap().1;
+            n.split_once('x').unwrap().0.parse().unwrap()
+        })
+        .collect();
+    assert!(counts.len() >= 2, "{out}");
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let r = run_in(&dir, &json_args);
+    r.expect_code(1);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout()).unwrap();
+    let rows = doc["implementations"][0]["results"].as_array().unwrap();
+    assert!(rows.iter().all(|x| x["profile"] == "spec-2026"));
+    assert!(
+        rows.iter()
+            .all(|x| x["input"].is_string() && x["expected"].is_object())
+    );
+    let failed: std::collections::BTreeSet<&str> = rows
+        .iter()
+        .filter(|x| x["status"] == "fail")
+        .map(|x| {
+            assert!(x["cause"].is_string(), "{x}");
+            x["case"].as_str().unwrap()
+        })
+        .collect();
+    assert!(!failed.is_empty() && failed.len() < rows.len());
+    let report = dir.join("report.json");
+    std::fs::write(&report, r.stdout()).unwrap();
+
+    // --all-profiles adds the unclaimed rows.
+    json_args.push("--all-profiles");
+    let all = run_in(&dir, &json_args);
+    let all: serde_json::Value = serde_json::from_str(&all.stdout()).unwrap();
+    let all_rows = all["implementations"][0]["results"].as_array().unwrap();
+    assert!(all_rows.iter().any(|x| x["profile"] == "standard"));
+    assert!(all_rows.len() > rows.len());
+
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--adapter",
+            &yes,
+            "--rerun-failures",
+            report.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    r.expect_code(1);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout()).unwrap();
+    let rerun: std::collections::BTreeSet<&str> = doc["implementations"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["case"].as_str().unwrap())
+        .collect();
+    assert_eq!(rerun, failed);
+
+    // A report without failures leaves nothing to rerun: an error, not a pass.
+    let clean = dir.join("clean.json");
+    std::fs::write(&clean, r#"{"implementations": [{"results": []}]}"#).unwrap();
+    let r = run_in(
+        &dir,
+        &["conformance", "--rerun-failures", clean.to_str().unwrap()],
+    );
+    r.expect_code(2);
+    assert!(r.stderr().contains("nothing to rerun"), "{}", r.stderr());
+}
+
+/// An adapter that refuses before its handshake is one line in the report, not a row per case.
+#[cfg(unix)]
+#[test]
+fn a_refusing_adapter_is_reported_once() {
+    let dir = temp_dir("refuse");
+    let refuse = script(
+        &dir,
+        "refuse.sh",
+        "echo 'tool 21.0 lacks prepare_environment' >&2\nexit 3\n",
+    );
+    let r = run_in(&dir, &["conformance", "--adapter", &refuse, "--json"]);
+    r.expect_code(1);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout()).unwrap();
+    let imp = &doc["implementations"][0];
+    assert!(
+        imp["unusable"]
+            .as_str()
+            .unwrap()
+            .contains("lacks prepare_environment"),
+        "{imp}"
+    );
+    assert_eq!(imp["results"].as_array().unwrap().len(), 0);
+    let r = run_in(&dir, &["conformance", "--adapter", &refuse]);
+    r.expect_code(1).expect_stdout_contains("is unusable");
+    assert!(r.stdout().lines().count() < 10, "{}", r.stdout());
+}
+
+#[test]
+fn html_is_written() {
+    let dir = temp_dir("html");
+    let out = dir.join("page.html");
+    let serve = format!("{BIN} conformance --serve");
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--adapter",
+            &serve,
+            "--filter",
+            "marker-syntax/literal-vs-literal",
+            "--html",
+            out.to_str().unwrap(),
+        ],
+    );
+    r.expect_code(0);
+    let page = std::fs::read_to_string(&out).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(!page.contains("http://") && !page.contains("https://") && !page.contains(" src="));
+    let start = page
+        .find(r#"<script type="application/json" id="data">"#)
+        .unwrap();
+    let rest = &page[start..];
+    let json = &rest[rest.find('>').unwrap() + 1..rest.find("</script>").unwrap()];
+    let data: serde_json::Value = serde_json::from_str(json).unwrap();
+    let rows = data["rows"].as_array().unwrap();
+    assert!(!rows.is_empty());
+    assert!(rows.iter().all(|r| {
+        r[0].as_str()
+            .unwrap()
+            .starts_with("marker-syntax/literal-vs-literal")
+    }));
+    assert_eq!(
+        data["tools"].as_array().unwrap().len(),
+        3,
+        "{}",
+        data["tools"]
+    );
+}
+
+/// An adapter written on the Python helper package (adapters/python): a toy tool that accepts
+/// inputs with `==` and evaluates every marker to true.
+#[cfg(unix)]
+#[test]
+fn the_python_helper_serves_the_protocol() {
+    let python = ["/usr/bin/python3", "/usr/local/bin/python3"]
+        .into_iter()
+        .find(|p| Path::new(p).exists());
+    let Some(python) = python else {
+        eprintln!("NOT RUN: the_python_helper_serves_the_protocol needs python3");
+        return;
+    };
+    let dir = temp_dir("helper");
+    let helper = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../adapters/python");
+    let body = format!(
+        r#"import sys
+sys.path.insert(0, {helper:?})
+from markerspec_adapter import Tool, run
+
+class Bad(ValueError):
+    pass
+
+class Toy(Tool):
+    name = "toy"
+    version = "1"
+    profiles = ["standard"]
+    extras = "string"
+    parse_errors = (Bad,)
+
+    def parse(self, kind, text):
+        if "==" not in text:
+            raise Bad("no == in " + repr(text))
+        if "crash" in text:
+            raise AssertionError("boom")
+        return text
+
+    def marker(self, kind, parsed):
+        return parsed
+
+    def evaluate(self, marker, environment, lock_file):
+        assert "extra" in environment and isinstance(environment["extra"], str)
+        return True
+
+sys.exit(run(Toy()))
+"#
+    );
+    std::fs::write(dir.join("toy.py"), body).unwrap();
+    let cmd = format!("{python} {}", dir.join("toy.py").display());
+    let r = run_in(
+        &dir,
+        &[
+            "conformance",
+            "--adapter",
+            &cmd,
+            "--filter",
+            "extras",
+            "--json",
+        ],
+    );
+    r.expect_code(1);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout()).unwrap();
+    let imp = &doc["implementations"][0];
+    assert_eq!(imp["implementation"], "toy");
+    assert!(imp["unusable"].is_null(), "{imp}");
+    let rows = imp["results"].as_array().unwrap();
+    assert!(rows.iter().all(|x| x["profile"] == "standard"));
+    // Rejections carry the exception's type name; several extras are skipped.
+    assert!(rows.iter().any(|x| {
+        x["observed"]["parse"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("Bad: no == in"))
+    }));
+    assert!(rows.iter().any(|x| {
+        x["status"] == "skip"
+            && x["details"][0]
+                .as_str()
+                .is_some_and(|d| d.contains("several extras"))
+    }));
+    assert!(rows.iter().any(|x| x["status"] == "pass"));
 }

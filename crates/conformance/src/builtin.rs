@@ -128,7 +128,7 @@ impl Implementation for Markerspec {
     }
 
     fn parse(&mut self, request: &Request<'_>) -> TestResult<Parsed> {
-        let profile = request.profile;
+        let profile = request.profile.marker_profile();
         TestResult::Ok(match Markerspec::parse_input(request, profile) {
             Ok((canonical, _)) => Parsed::Valid {
                 canonical: Some(canonical),
@@ -141,7 +141,7 @@ impl Implementation for Markerspec {
     }
 
     fn evaluate(&mut self, request: &Request<'_>) -> TestResult<Evaluated> {
-        let profile = request.profile;
+        let profile = request.profile.marker_profile();
         let marker = match Markerspec::parse_input(request, profile) {
             Ok((_, marker)) => marker,
             Err(e) => {

@@ -8,9 +8,137 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-/// A behaviour profile (whose answer a case's expectation records) and a dialect (which field
-/// names the parser accepts): the marker library's own types, so that the two cannot drift.
-pub use markerspec_pep508::{Dialect, Profile};
+/// A dialect (which field names the parser accepts): the marker library's own type, so that the
+/// two cannot drift.
+pub use markerspec_pep508::Dialect;
+
+/// A behaviour profile: whose answers a case's expectation records.
+///
+/// `spec-2026`, `packaging` and `uv` are the marker library's profiles
+/// ([`markerspec_pep508::Profile`]) and are pinned by the vectors. `standard` is derived by the
+/// suite from `spec-2026` (see [`Profile::Standard`]) for tools that implement the standard
+/// fields with two-valued logic; the vectors never pin it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Profile {
+    /// The living specification as markerspec reads it (three-valued, extended fields).
+    Spec2026,
+    /// pypa/packaging 26.4's exact behaviour, quirks included.
+    Packaging,
+    /// uv-pep508's behaviour.
+    Uv,
+    /// The living specification for the standard fields only, two-valued: the `spec-2026`
+    /// expectations of the `pep508`-dialect cases outside a lock file, without diagnostic codes
+    /// or printed forms, and with an evaluation result only where `spec-2026` pins `true` or
+    /// `false` in an environment that gives every standard field a string.
+    Standard,
+}
+
+impl Profile {
+    /// Every profile, in report order.
+    pub const ALL: &'static [Profile] = &[
+        Profile::Spec2026,
+        Profile::Packaging,
+        Profile::Uv,
+        Profile::Standard,
+    ];
+
+    /// The profile's name: `spec-2026`, `packaging`, `uv`, `standard`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Spec2026 => "spec-2026",
+            Profile::Packaging => "packaging",
+            Profile::Uv => "uv",
+            Profile::Standard => "standard",
+        }
+    }
+
+    /// The marker library's profile that answers this one (`standard` is answered by
+    /// `spec-2026`).
+    pub fn marker_profile(self) -> markerspec_pep508::Profile {
+        match self {
+            Profile::Spec2026 | Profile::Standard => markerspec_pep508::Profile::Spec2026,
+            Profile::Packaging => markerspec_pep508::Profile::Packaging,
+            Profile::Uv => markerspec_pep508::Profile::Uv,
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Profile {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Profile::ALL
+            .iter()
+            .copied()
+            .find(|p| p.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown profile `{s}`, expected `spec-2026`, `packaging`, `uv` or `standard`"
+                )
+            })
+    }
+}
+
+impl Serialize for Profile {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Profile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Profile, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(D::Error::custom)
+    }
+}
+
+/// The fields of PEP 508 (`extra` aside), which a `standard` evaluation needs as strings.
+const STANDARD_FIELDS: &[&str] = &[
+    "implementation_name",
+    "implementation_version",
+    "os_name",
+    "platform_machine",
+    "platform_python_implementation",
+    "platform_release",
+    "platform_system",
+    "platform_version",
+    "python_full_version",
+    "python_version",
+    "sys_platform",
+];
+
+/// The `standard` outcome derived from a case's `spec-2026` outcome, if the case applies.
+fn standard_outcome(
+    dialect: Dialect,
+    lock_file: bool,
+    env: &Environment,
+    spec: Option<&Outcome>,
+) -> Option<Outcome> {
+    if dialect != Dialect::Pep508 || lock_file {
+        return None;
+    }
+    Some(match spec? {
+        Outcome::Invalid { .. } => Outcome::Invalid { error: None },
+        Outcome::Valid { result, .. } => {
+            let complete = STANDARD_FIELDS
+                .iter()
+                .all(|f| matches!(env.get(*f), Some(EnvValue::String(_))));
+            let result = match result {
+                Some(r @ (Expected::True | Expected::False)) if complete => Some(r.clone()),
+                _ => None,
+            };
+            Outcome::Valid {
+                canonical: None,
+                result,
+            }
+        }
+    })
+}
 
 /// What the input is: a whole dependency specifier or a bare marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -574,6 +702,11 @@ impl Cases {
             if c.expect.is_empty() {
                 return Err(err("`expect` pins no profile".into()));
             }
+            if c.expect.contains_key(&Profile::Standard) {
+                return Err(err(
+                    "`standard` is derived from `spec-2026`; a case does not pin it".into(),
+                ));
+            }
             let mut env = match &c.fixture {
                 Some(f) => self
                     .fixtures
@@ -594,6 +727,12 @@ impl Cases {
                 Some(EnvValue::List(l)) => l,
             };
             let extras = c.extras.clone().unwrap_or(doc_extras);
+            let mut expect = c.expect;
+            if let Some(o) =
+                standard_outcome(c.dialect, c.lock_file, &env, expect.get(&Profile::Spec2026))
+            {
+                expect.insert(Profile::Standard, o);
+            }
             loaded.push(Case {
                 group: group.to_string(),
                 full_name,
@@ -608,7 +747,7 @@ impl Cases {
                 extras,
                 see: c.see,
                 note: c.note,
-                expect: c.expect,
+                expect,
             });
         }
         self.names.extend(names);
@@ -683,4 +822,90 @@ fn valid_case_name(s: &str) -> bool {
         return false;
     };
     valid_slug(slug) && number.len() >= 3 && number.bytes().all(|b| b.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FULL_ENV: &str = r#"{"implementation_name": "cpython", "implementation_version": "3.12.0",
+        "os_name": "posix", "platform_machine": "x86_64", "platform_python_implementation": "CPython",
+        "platform_release": "6.1", "platform_system": "Linux", "platform_version": "1",
+        "python_full_version": "3.12.0", "python_version": "3.12", "sys_platform": "linux"}"#;
+
+    fn one(fields: &str) -> Case {
+        let mut cases = Cases::new();
+        let json = format!(
+            r#"{{"cases": [{{"name": "c-100", "category": "c", "kind": "marker", "input": "x",
+                "see": "t", {fields}}}]}}"#
+        );
+        cases.load_slice("g", json.as_bytes()).unwrap();
+        cases.iter().next().unwrap().clone()
+    }
+
+    #[test]
+    fn standard_is_derived_from_spec_2026() {
+        let c = one(&format!(
+            r#""environment": {FULL_ENV}, "expect": {{"spec-2026": {{"canonical": "x", "result": true}}}}"#
+        ));
+        assert_eq!(
+            c.expected(Profile::Standard),
+            Some(&Outcome::Valid {
+                canonical: None,
+                result: Some(Expected::True)
+            })
+        );
+        // Three-valued or error results are not standard: parsing is still checked.
+        let c = one(&format!(
+            r#""environment": {FULL_ENV}, "expect": {{"spec-2026": {{"result": "unknown: os_name"}}}}"#
+        ));
+        assert_eq!(
+            c.expected(Profile::Standard),
+            Some(&Outcome::Valid {
+                canonical: None,
+                result: None
+            })
+        );
+        // An environment without every standard field: no result either.
+        let c =
+            one(r#""environment": {"os_name": "nt"}, "expect": {"spec-2026": {"result": false}}"#);
+        assert_eq!(
+            c.expected(Profile::Standard).and_then(Outcome::result),
+            None
+        );
+        // Codes are not compared.
+        let c = one(r#""expect": {"spec-2026": {"parses": false, "error": "M002"}}"#);
+        assert_eq!(
+            c.expected(Profile::Standard),
+            Some(&Outcome::Invalid { error: None })
+        );
+        // Lock files, the extended dialect, cases without spec-2026: not standard.
+        for fields in [
+            r#""lock_file": true, "expect": {"spec-2026": {"result": true}}"#,
+            r#""dialect": "extended", "expect": {"spec-2026": {"result": true}}"#,
+            r#""expect": {"packaging": {"result": true}}"#,
+        ] {
+            assert_eq!(one(fields).expected(Profile::Standard), None, "{fields}");
+        }
+    }
+
+    #[test]
+    fn vectors_cannot_pin_standard() {
+        let json = r#"{"cases": [{"name": "c-100", "category": "c", "kind": "marker",
+            "input": "x", "see": "t", "expect": {"standard": {"result": true}}}]}"#;
+        let e = Cases::new().load_slice("g", json.as_bytes()).unwrap_err();
+        assert!(e.to_string().contains("derived"), "{e}");
+    }
+
+    #[test]
+    fn profiles_round_trip() {
+        for p in Profile::ALL {
+            assert_eq!(p.as_str().parse::<Profile>().unwrap(), *p);
+        }
+        assert_eq!(
+            Profile::Standard.marker_profile(),
+            markerspec_pep508::Profile::Spec2026
+        );
+        assert!("spec-2027".parse::<Profile>().is_err());
+    }
 }

@@ -100,6 +100,6 @@ pub use case::{
     Case, Cases, Dialect, EnvValue, Environment, Expected, Kind, LoadError, Outcome, Profile,
 };
 pub use runner::{
-    CaseResult, Check, Divergence, Evaluated, Filter, Implementation, Observed, Parsed, Report,
-    Request, Runner, Status, TestResult,
+    CaseResult, Cause, Check, Divergence, Evaluated, Filter, Implementation, Observed, Parsed,
+    Report, Request, Runner, Status, TestResult,
 };

@@ -330,11 +330,27 @@ fn environment_label(case: &Case) -> String {
     parts.join(", ")
 }
 
-/// `spec/DIVERGENCES.md`: every case on which the external tools of `reports` disagree with
-/// each other or with the `spec-2026` expectation, and what each does. The built-in
-/// implementation (named `builtin`) is not a tool here.
-pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
-    // One column per external tool and profile it ran.
+/// The cases on which the external tools of some reports disagree with each other or with
+/// the `spec-2026` expectation.
+struct DivTable<'a> {
+    /// One column per external tool and profile it ran.
+    tools: Vec<(usize, Profile)>,
+    /// The columns' names.
+    names: Vec<String>,
+    /// The disagreements, in case order.
+    rows: Vec<DivRow<'a>>,
+    /// Disagreeing cases per pair of columns (`spec-2026` included).
+    pair_counts: BTreeMap<(String, String), usize>,
+}
+
+struct DivRow<'a> {
+    case: &'a Case,
+    spec: Option<Verdict>,
+    /// Per tool column: the verdict and the tool's message.
+    cells: Vec<Option<(Verdict, String)>>,
+}
+
+fn div_table<'a>(cases: &'a Cases, reports: &[Report]) -> DivTable<'a> {
     let mut tools: Vec<(usize, Profile)> = Vec::new();
     for (i, p) in columns(reports) {
         if reports[i].implementation != "builtin" {
@@ -364,11 +380,10 @@ pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
             }
         }
     }
-    let mut by_category: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut rows = Vec::new();
     let mut pair_counts: BTreeMap<(String, String), usize> = BTreeMap::new();
-    let mut total = 0;
     for case in cases.iter() {
-        let Some(obs) = seen.get(case.full_name()) else {
+        let Some(obs) = seen.get_mut(case.full_name()) else {
             continue;
         };
         let spec = spec_verdict(case);
@@ -376,7 +391,7 @@ pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
         if let Some(s) = &spec {
             all.push(("spec-2026".into(), s.clone()));
         }
-        for (t, (v, _)) in obs {
+        for (t, (v, _)) in obs.iter() {
             all.push((names[*t].clone(), v.clone()));
         }
         let mut differs = false;
@@ -393,29 +408,57 @@ pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
         if !differs {
             continue;
         }
-        total += 1;
+        let cells = (0..tools.len()).map(|t| obs.remove(&t)).collect();
+        rows.push(DivRow { case, spec, cells });
+    }
+    DivTable {
+        tools,
+        names,
+        rows,
+        pair_counts,
+    }
+}
+
+/// A tool's cell: its verdict, with the first line of its message for a rejection or an
+/// evaluation error.
+fn verdict_cell(v: &Verdict, msg: &str, width: usize, esc: fn(&str) -> String) -> String {
+    let mut cell = v.show();
+    if matches!(v, Verdict::Rejects | Verdict::Accepts(Some(_))) && !msg.is_empty() {
+        let m = msg.lines().next().unwrap_or("");
+        let m: String = m.chars().take(width).collect();
+        if matches!(v, Verdict::Rejects) || cell == "error" {
+            cell.push_str(&format!(" ({})", esc(&m)));
+        }
+    }
+    cell
+}
+
+/// `spec/DIVERGENCES.md`: every case on which the external tools of `reports` disagree with
+/// each other or with the `spec-2026` expectation, and what each does. The built-in
+/// implementation (named `builtin`) is not a tool here.
+pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
+    let DivTable {
+        tools,
+        names,
+        rows: div_rows,
+        pair_counts,
+    } = div_table(cases, reports);
+    let total = div_rows.len();
+    let mut by_category: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for r in &div_rows {
+        let case = r.case;
         let mut row = format!(
             "| {} | {} | {} | {} |",
             case.full_name(),
             code_span(case.input()),
             environment_label(case),
-            spec.as_ref().map(Verdict::show).unwrap_or("-".into())
+            r.spec.as_ref().map(Verdict::show).unwrap_or("-".into())
         );
-        for t in 0..tools.len() {
-            match obs.get(&t) {
+        for cell in &r.cells {
+            match cell {
                 Some((v, msg)) => {
-                    let mut cell = v.show();
-                    if matches!(v, Verdict::Rejects | Verdict::Accepts(Some(_))) && !msg.is_empty()
-                    {
-                        let m = msg.lines().next().unwrap_or("");
-                        let m: String = m.chars().take(60).collect();
-                        if matches!(v, Verdict::Rejects) || cell == "error" {
-                            cell.push_str(&format!(
-                                " ({})",
-                                m.replace('|', "\\|").replace('`', "'")
-                            ));
-                        }
-                    }
+                    let cell =
+                        verdict_cell(v, msg, 60, |m| m.replace('|', "\\|").replace('`', "'"));
                     let _ = write!(row, " {cell} |");
                 }
                 None => row.push_str(" - |"),
@@ -476,3 +519,160 @@ pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
     }
     out
 }
+
+/// The self-contained HTML reference (`markerspec conformance --html`): one page without
+/// network access or external assets. It shows the implementation × category matrix (pass,
+/// fail, crash, declared divergence, skip per cell) and every case of [`divergences`] with its
+/// input, environment, the specification's answer and each tool's, filterable by tool,
+/// category and text; each case is linkable as `#GROUP/NAME`, and the filters can be set in the
+/// address (`?tool=NAME&category=CAT&q=TEXT`).
+///
+/// The data is embedded once as JSON, with repeated cell texts stored once, and the rows are
+/// rendered by the page's script a few hundred at a time as the reader scrolls.
+pub fn html(cases: &Cases, reports: &[Report]) -> String {
+    use serde_json::{Value, json};
+
+    let table = div_table(cases, reports);
+    // Repeated cell texts (a tool's message for a whole family of inputs) are stored once.
+    let mut strings: Vec<String> = Vec::new();
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut intern = |s: String| -> usize {
+        if let Some(i) = index.get(&s) {
+            return *i;
+        }
+        strings.push(s.clone());
+        index.insert(s, strings.len() - 1);
+        strings.len() - 1
+    };
+    let tools: Vec<Value> = table
+        .tools
+        .iter()
+        .zip(&table.names)
+        .map(|((i, p), name)| {
+            json!({"name": name, "version": reports[*i].version, "profile": p.as_str()})
+        })
+        .collect();
+    let mut categories: Vec<&str> = Vec::new();
+    let rows: Vec<Value> = table
+        .rows
+        .iter()
+        .map(|r| {
+            let cat = r.case.category();
+            let c = match categories.iter().position(|x| *x == cat) {
+                Some(i) => i,
+                None => {
+                    categories.push(cat);
+                    categories.len() - 1
+                }
+            };
+            let cells: Vec<Value> = r
+                .cells
+                .iter()
+                .map(|cell| match cell {
+                    Some((v, msg)) => {
+                        // 0 agrees with the specification, 1 disagrees.
+                        let differs = r.spec.as_ref().is_some_and(|s| disagree(s, v));
+                        json!([
+                            intern(verdict_cell(v, msg, 200, str::to_string)),
+                            differs as u8
+                        ])
+                    }
+                    None => Value::Null,
+                })
+                .collect();
+            json!([
+                r.case.full_name(),
+                c,
+                r.case.input(),
+                environment_label(r.case),
+                r.spec
+                    .as_ref()
+                    .map(Verdict::show)
+                    .unwrap_or_else(|| "-".into()),
+                cells
+            ])
+        })
+        .collect();
+    // The matrix: every implementation (the built-in one too) and profile it ran.
+    let cols = columns(reports);
+    let mut matrix_cats: BTreeSet<&str> = BTreeSet::new();
+    for r in reports {
+        for res in r.results.iter().filter(|x| x.claimed) {
+            matrix_cats.insert(&res.category);
+        }
+    }
+    let order = [
+        Status::Pass,
+        Status::Fail,
+        Status::Crash,
+        Status::Divergent,
+        Status::Skip,
+        Status::NotRun,
+    ];
+    let count = |i: usize, p: Profile, cat: Option<&str>| -> Value {
+        let mut n = [0usize; 6];
+        for res in &reports[i].results {
+            if res.profile == p && res.claimed && cat.is_none_or(|c| c == res.category) {
+                if let Some(k) = order.iter().position(|s| *s == res.status) {
+                    n[k] += 1;
+                }
+            }
+        }
+        json!(n)
+    };
+    let matrix_cols: Vec<Value> = cols
+        .iter()
+        .map(|(i, p)| {
+            json!({"name": reports[*i].implementation, "version": reports[*i].version,
+                   "profile": p.as_str(), "unusable": reports[*i].unusable})
+        })
+        .collect();
+    let mut matrix_rows: Vec<Value> = matrix_cats
+        .iter()
+        .map(|cat| {
+            json!([
+                cat,
+                cols.iter()
+                    .map(|(i, p)| count(*i, *p, Some(cat)))
+                    .collect::<Vec<_>>()
+            ])
+        })
+        .collect();
+    matrix_rows.push(json!([
+        "TOTAL",
+        cols.iter()
+            .map(|(i, p)| count(*i, *p, None))
+            .collect::<Vec<_>>()
+    ]));
+    let unusable: Vec<Value> = reports
+        .iter()
+        .filter_map(|r| {
+            r.unusable
+                .as_ref()
+                .map(|u| json!({"name": r.implementation, "why": u}))
+        })
+        .collect();
+    let data = json!({
+        "cases": cases.len(),
+        "tools": tools,
+        "categories": categories,
+        "strings": strings,
+        "rows": rows,
+        "matrix": {"columns": matrix_cols, "rows": matrix_rows},
+        "unusable": unusable,
+    });
+    // Inside <script>, `</script` or `<!--` would change the parse: `<` only occurs inside
+    // JSON strings, where `\u003c` means the same.
+    let data = data.to_string().replace('<', "\\u003c");
+    let mut out = String::with_capacity(data.len() + 16 * 1024);
+    out.push_str(HTML_HEAD);
+    out.push_str("<script type=\"application/json\" id=\"data\">");
+    out.push_str(&data);
+    out.push_str("</script>\n<script>\n");
+    out.push_str(HTML_SCRIPT);
+    out.push_str("</script>\n</body>\n</html>\n");
+    out
+}
+
+const HTML_HEAD: &str = include_str!("html/head.html");
+const HTML_SCRIPT: &str = include_str!("html/page.js");

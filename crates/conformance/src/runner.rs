@@ -1,13 +1,13 @@
 //! Running cases against an implementation: the [`Implementation`] trait, filters, declared
 //! divergences and the [`Report`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::case::{Case, Cases, Dialect, Environment, Expected, Outcome, Profile};
+use crate::case::{Case, Cases, Dialect, Environment, Expected, Kind, Outcome, Profile};
 
 /// What one call to an implementation asks for.
 #[derive(Debug, Clone, Copy)]
@@ -458,6 +458,286 @@ pub struct CaseResult {
     pub reason: Option<String>,
     /// What the implementation did.
     pub observed: Observed,
+    /// The input, verbatim.
+    pub input: String,
+    /// Whether the input is a requirement or a marker.
+    pub kind: Kind,
+    /// What the profile expects.
+    pub expected: Outcome,
+    /// Whether the case is in a lock-file context.
+    pub lock_file: bool,
+    /// Which parts of the outcome did not match (empty unless [`Status::Fail`] or
+    /// [`Status::Divergent`]).
+    pub checks: Vec<Check>,
+    /// Whether the implementation claims the profile (and the case's dialect); `false` rows
+    /// are skips that reports leave out unless asked.
+    pub claimed: bool,
+}
+
+impl CaseResult {
+    /// Whether the case failed, crashed or was not run.
+    pub fn failed(&self) -> bool {
+        matches!(self.status, Status::Fail | Status::Crash | Status::NotRun)
+    }
+
+    /// What was expected, in words: `rejects (M002)`, `accepts, prints `…`; evaluates to true`.
+    pub fn expected_text(&self) -> String {
+        describe_outcome(&self.expected)
+    }
+
+    /// What the implementation's own message said (a rejection, an evaluation error, a
+    /// crash), on one line, if anything.
+    pub fn message(&self) -> Option<String> {
+        let from_parse = match &self.observed.parsed {
+            Some(TestResult::Ok(Parsed::Invalid { message, code })) => {
+                message.clone().or_else(|| code.clone())
+            }
+            Some(TestResult::Crash(w) | TestResult::Fail(w)) => Some(w.clone()),
+            _ => None,
+        };
+        let from_eval = match &self.observed.evaluated {
+            Some(TestResult::Ok(Evaluated::Result { message, .. })) => message.clone(),
+            Some(TestResult::Ok(Evaluated::Invalid { message, code })) => {
+                message.clone().or_else(|| code.clone())
+            }
+            Some(TestResult::Crash(w) | TestResult::Fail(w)) => Some(w.clone()),
+            _ => None,
+        };
+        let m = match self.status {
+            Status::Crash | Status::NotRun => self
+                .details
+                .first()
+                .map(|d| d.strip_prefix("crash: ").unwrap_or(d).to_string()),
+            // A parse mismatch is explained by the parse answer, not by an evaluation.
+            _ if self.checks.contains(&Check::Parse) => from_parse,
+            _ => from_eval.or(from_parse),
+        };
+        m.map(|m| one_line(&m))
+    }
+
+    /// The cause this failure is grouped under: the kind of mismatch, then the exception type
+    /// and the shape of the implementation's message (quoted text and numbers blanked), or,
+    /// when there is no message, the construct (which kinds of fields and which operators the
+    /// input uses); `[lock file]` for a case in a lock-file context.
+    pub fn cause(&self) -> String {
+        let what = match self.status {
+            Status::Crash => "crash".to_string(),
+            Status::NotRun => "not run".to_string(),
+            _ => {
+                let kinds: Vec<String> = self.checks.iter().map(|c| self.mismatch(*c)).collect();
+                kinds.join(", ")
+            }
+        };
+        let mut cause = match self.message() {
+            Some(m) => format!("{what}: {}", shape(&m)),
+            None => format!(
+                "{what}; construct: {}",
+                construct(&self.input, self.kind == Kind::Requirement)
+            ),
+        };
+        if self.status == Status::Fail && self.lock_file {
+            cause.push_str(" [lock file]");
+        }
+        cause
+    }
+
+    /// One kind of mismatch in words, without the values.
+    fn mismatch(&self, check: Check) -> String {
+        match check {
+            Check::Parse => match (&self.expected, &self.observed.parsed) {
+                (Outcome::Invalid { .. }, Some(TestResult::Ok(Parsed::Valid { .. }))) => {
+                    "accepts what the profile rejects".to_string()
+                }
+                (Outcome::Valid { .. }, Some(TestResult::Ok(Parsed::Invalid { .. }))) => {
+                    "rejects what the profile accepts".to_string()
+                }
+                (_, Some(TestResult::Fail(_))) => "fails to parse".to_string(),
+                _ => "another error code".to_string(),
+            },
+            Check::Canonical => "prints another canonical form".to_string(),
+            Check::Result => {
+                let got = match &self.observed.evaluated {
+                    Some(TestResult::Ok(Evaluated::Result { result, .. })) => result_word(result),
+                    Some(TestResult::Ok(Evaluated::Invalid { .. })) => "a rejection".to_string(),
+                    Some(TestResult::Fail(_)) => "a failure".to_string(),
+                    _ => "nothing".to_string(),
+                };
+                let want = self
+                    .expected
+                    .result()
+                    .map(result_word)
+                    .unwrap_or_else(|| "no result".into());
+                format!("evaluates to {got} instead of {want}")
+            }
+        }
+    }
+}
+
+fn result_word(r: &Expected) -> String {
+    match r {
+        Expected::True => "true".into(),
+        Expected::False => "false".into(),
+        Expected::Unknown(_) => "unknown".into(),
+        Expected::Error(_) => "an error".into(),
+    }
+}
+
+/// Which kinds of fields and which operators an input's marker uses, outside its quoted
+/// strings: `version field < ==`, `extra in`, `requirement without a marker`. A requirement's marker is what
+/// follows its `;`.
+pub fn construct(input: &str, requirement: bool) -> String {
+    const VERSION: &[&str] = &[
+        "python_version",
+        "python_full_version",
+        "implementation_version",
+    ];
+    const LOCK: &[&str] = &["extras", "dependency_groups"];
+    // Quoted strings become `S`, so that their contents are neither fields nor operators.
+    let mut bare = String::new();
+    let mut quote: Option<char> = None;
+    for c in input.chars() {
+        match quote {
+            Some(q) if c == q => {
+                quote = None;
+                bare.push_str(" S ");
+            }
+            Some(_) => {}
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None => bare.push(c),
+        }
+    }
+    let marker = match bare.split_once(';') {
+        Some((_, m)) if requirement => m.to_string(),
+        None if requirement => String::new(),
+        _ => bare.clone(),
+    };
+    let mut fields = BTreeSet::new();
+    let mut ops = BTreeSet::new();
+    let words: Vec<String> = marker
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    for (i, w) in words.iter().enumerate() {
+        match w.as_str() {
+            "extra" => {
+                fields.insert("extra");
+            }
+            w if VERSION.contains(&w) => {
+                fields.insert("version field");
+            }
+            w if LOCK.contains(&w) => {
+                fields.insert("lock-file field");
+            }
+            w if w.contains('_')
+                || w.contains('.') && !w.starts_with(|c: char| c.is_ascii_digit()) =>
+            {
+                fields.insert("string field");
+            }
+            "in" => {
+                ops.insert(if i > 0 && words[i - 1] == "not" {
+                    "not in"
+                } else {
+                    "in"
+                });
+            }
+            _ => {}
+        }
+    }
+    // Longest operators first, each removed once counted.
+    let mut rest = marker;
+    for op in ["===", "==", "!=", "~=", "<=", ">=", "<", ">"] {
+        if rest.contains(op) {
+            ops.insert(op);
+            rest = rest.replace(op, " ");
+        }
+    }
+    if fields.is_empty() && ops.is_empty() {
+        return if requirement {
+            "requirement without a marker".into()
+        } else {
+            "no marker".into()
+        };
+    }
+    let f: Vec<&str> = fields.into_iter().collect();
+    let o: Vec<&str> = ops.into_iter().collect();
+    format!("{} {}", f.join(" and "), o.join(" "))
+        .trim()
+        .to_string()
+}
+
+/// The shape of a message: its first line with quoted text replaced by `'…'` and runs of
+/// digits by `N`, so that messages that differ only in the input they quote group together.
+pub fn shape(message: &str) -> String {
+    let line = message.lines().next().unwrap_or("").trim();
+    let mut out = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' | '`' => {
+                let close = c;
+                let rest: String = chars.clone().collect();
+                match rest.find(close) {
+                    Some(end) => {
+                        out.push_str("'…'");
+                        let n = rest[..end].chars().count() + 1;
+                        for _ in 0..n {
+                            chars.next();
+                        }
+                    }
+                    None => out.push(c),
+                }
+            }
+            '0' if chars.peek() == Some(&'x') => {
+                chars.next();
+                while chars.peek().is_some_and(char::is_ascii_hexdigit) {
+                    chars.next();
+                }
+                out.push('N');
+            }
+            c if c.is_ascii_digit() => {
+                while chars
+                    .peek()
+                    .is_some_and(|d| d.is_ascii_digit() || *d == '.')
+                {
+                    chars.next();
+                }
+                out.push('N');
+            }
+            c => out.push(c),
+        }
+    }
+    let out: String = out.chars().take(140).collect();
+    out
+}
+
+/// An expected outcome in words.
+pub fn describe_outcome(o: &Outcome) -> String {
+    match o {
+        Outcome::Invalid { error: Some(e) } => format!("rejects ({e})"),
+        Outcome::Invalid { error: None } => "rejects".into(),
+        Outcome::Valid { canonical, result } => {
+            let mut out = match canonical {
+                Some(c) => format!("accepts, prints `{c}`"),
+                None => "accepts".to_string(),
+            };
+            if let Some(r) = result {
+                out.push_str(&format!("; evaluates to {r}"));
+            }
+            out
+        }
+    }
+}
+
+/// Failures that share a cause (see [`CaseResult::cause`]).
+#[derive(Debug, Clone)]
+pub struct Cause {
+    /// The cause.
+    pub cause: String,
+    /// Indices into [`Report::results`], in case order.
+    pub results: Vec<usize>,
+    /// How many of these failures fall in each category.
+    pub categories: BTreeMap<String, usize>,
 }
 
 /// Every result of one implementation.
@@ -473,6 +753,9 @@ pub struct Report {
     pub unused_divergences: Vec<String>,
     /// Problems of the implementation as a whole (an adapter that did not start, …).
     pub notes: Vec<String>,
+    /// Why the implementation could not be run at all (an adapter that refused or failed its
+    /// handshake): then no case was run, and the report is not [`Report::ok`].
+    pub unusable: Option<String>,
 }
 
 impl Report {
@@ -487,16 +770,69 @@ impl Report {
 
     /// Whether every case passed, diverged as declared or was skipped.
     pub fn ok(&self) -> bool {
-        self.results
-            .iter()
-            .all(|r| matches!(r.status, Status::Pass | Status::Divergent | Status::Skip))
+        self.unusable.is_none()
+            && self
+                .results
+                .iter()
+                .all(|r| matches!(r.status, Status::Pass | Status::Divergent | Status::Skip))
+    }
+
+    /// The failures grouped by cause, the largest group first (ties in order of the first
+    /// case).
+    pub fn causes(&self) -> Vec<Cause> {
+        let mut groups: BTreeMap<String, Cause> = BTreeMap::new();
+        for (i, r) in self.results.iter().enumerate().filter(|(_, r)| r.failed()) {
+            let key = r.cause();
+            let g = groups.entry(key.clone()).or_insert_with(|| Cause {
+                cause: key,
+                results: Vec::new(),
+                categories: BTreeMap::new(),
+            });
+            g.results.push(i);
+            *g.categories.entry(r.category.clone()).or_default() += 1;
+        }
+        let mut out: Vec<Cause> = groups.into_values().collect();
+        out.sort_by(|a, b| {
+            b.results
+                .len()
+                .cmp(&a.results.len())
+                .then(a.results[0].cmp(&b.results[0]))
+        });
+        out
+    }
+
+    /// The categories whose failure total one cause multiplies: for each category with at
+    /// least ten failures, the cause behind more than half of them, as `(category, failures in
+    /// the category, failures of that cause in it, index into [`Report::causes`])`.
+    pub fn multiplied(&self, causes: &[Cause]) -> Vec<(String, usize, usize, usize)> {
+        let mut totals: BTreeMap<&str, usize> = BTreeMap::new();
+        for r in self.results.iter().filter(|r| r.failed()) {
+            *totals.entry(&r.category).or_default() += 1;
+        }
+        let mut out = Vec::new();
+        for (cat, total) in totals {
+            if total < 10 {
+                continue;
+            }
+            let best = causes
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| c.categories.get(cat).map(|n| (i, *n)))
+                .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)));
+            if let Some((i, n)) = best {
+                if n * 2 > total {
+                    out.push((cat.to_string(), total, n, i));
+                }
+            }
+        }
+        out
     }
 
     /// The failures (crashes and cases not run included), one paragraph each.
     pub fn failures(&self) -> Vec<String> {
         self.results
             .iter()
-            .filter(|r| matches!(r.status, Status::Fail | Status::Crash | Status::NotRun))
+            .filter(|r| r.failed())
             .map(|r| {
                 format!(
                     "{} [{}] {}: {}",
@@ -525,28 +861,59 @@ impl Report {
         );
     }
 
-    /// The report as JSON: the implementation, the counts, and every result.
+    /// The report as JSON: the implementation, the counts, and every result of the profiles
+    /// the implementation claims (see [`Report::to_json_with`]).
     pub fn to_json(&self) -> Value {
+        self.to_json_with(false)
+    }
+
+    /// The report as JSON; with `unclaimed`, also the rows of profiles and dialects the
+    /// implementation does not claim (each a skip). Every row holds the input, the expected
+    /// outcome, what was observed, and for failures the message and the cause.
+    pub fn to_json_with(&self, unclaimed: bool) -> Value {
         let counts: serde_json::Map<String, Value> = self
             .counts()
             .into_iter()
+            .filter(|(s, _)| unclaimed || *s != Status::Skip)
             .map(|(s, n)| (s.as_str().to_string(), json!(n)))
             .collect();
+        let mut counts = counts;
+        if !unclaimed {
+            let skips = self
+                .results
+                .iter()
+                .filter(|r| r.claimed && r.status == Status::Skip)
+                .count();
+            if skips > 0 {
+                counts.insert("skip".into(), json!(skips));
+            }
+        }
         json!({
             "implementation": self.implementation,
             "version": self.version,
             "counts": counts,
             "notes": self.notes,
+            "unusable": self.unusable,
             "unused_divergences": self.unused_divergences,
-            "results": self.results.iter().map(|r| json!({
-                "case": r.case,
-                "category": r.category,
-                "profile": r.profile.as_str(),
-                "status": r.status.as_str(),
-                "details": r.details,
-                "reason": r.reason,
-                "observed": r.observed.to_json(),
-            })).collect::<Vec<_>>(),
+            "results": self.results.iter().filter(|r| unclaimed || r.claimed).map(|r| {
+                let mut row = json!({
+                    "case": r.case,
+                    "category": r.category,
+                    "profile": r.profile.as_str(),
+                    "status": r.status.as_str(),
+                    "kind": r.kind.as_str(),
+                    "input": r.input,
+                    "expected": r.expected.to_json(),
+                    "details": r.details,
+                    "reason": r.reason,
+                    "observed": r.observed.to_json(),
+                });
+                if r.failed() {
+                    row["message"] = json!(r.message());
+                    row["cause"] = json!(r.cause());
+                }
+                row
+            }).collect::<Vec<_>>(),
         })
     }
 }
@@ -565,6 +932,7 @@ impl Report {
 #[derive(Debug, Clone)]
 pub struct Runner {
     filter: Filter,
+    only: Option<BTreeSet<String>>,
     profiles: Option<Vec<Profile>>,
     divergences: Vec<Divergence>,
     checks: Vec<Check>,
@@ -585,6 +953,7 @@ impl Runner {
             .unwrap_or_default();
         Runner {
             filter,
+            only: None,
             profiles: None,
             divergences: Vec::new(),
             checks: vec![Check::Parse, Check::Canonical, Check::Result],
@@ -612,6 +981,23 @@ impl Runner {
             self.filter.terms.push((inc, t));
         }
         self
+    }
+
+    /// Runs only the cases with these full names (`group/name`), within the filter: to rerun
+    /// what failed last time.
+    #[must_use]
+    pub fn only(mut self, names: impl IntoIterator<Item = String>) -> Runner {
+        self.only = Some(names.into_iter().collect());
+        self
+    }
+
+    /// Whether the filter (and [`Runner::only`]) selects `case`.
+    pub fn selects(&self, case: &Case) -> bool {
+        self.filter.selects(case)
+            && self
+                .only
+                .as_ref()
+                .is_none_or(|o| o.contains(case.full_name()))
     }
 
     /// Checks only these profiles (default: every profile a case pins).
@@ -654,7 +1040,7 @@ impl Runner {
     pub fn run(&self, cases: &Cases, implementation: &mut dyn Implementation) -> Report {
         let mut results = Vec::new();
         let mut used = vec![false; self.divergences.len()];
-        for case in cases.iter().filter(|c| self.filter.selects(c)) {
+        for case in cases.iter().filter(|c| self.selects(c)) {
             let profiles: Vec<Profile> = case
                 .expectations()
                 .map(|(p, _)| p)
@@ -681,6 +1067,7 @@ impl Runner {
             results,
             unused_divergences,
             notes: Vec::new(),
+            unusable: None,
         }
     }
 
@@ -700,9 +1087,16 @@ impl Runner {
             details: Vec::new(),
             reason: None,
             observed: Observed::default(),
+            lock_file: case.lock_file(),
+            checks: Vec::new(),
+            input: case.input().to_string(),
+            kind: case.kind(),
+            expected: expected.clone(),
+            claimed: true,
         };
         if !imp.supports(profile, case.dialect()) {
             result.status = Status::Skip;
+            result.claimed = false;
             result.details.push(format!(
                 "{} does not claim profile {profile} with the {} dialect",
                 imp.name(),
@@ -774,6 +1168,8 @@ impl Runner {
             }
         } else {
             result.details = mismatches.iter().map(|(_, m)| m.clone()).collect();
+            result.checks = mismatches.iter().map(|(c, _)| *c).collect();
+            result.checks.dedup();
             let declared = self.divergences.iter().enumerate().find(|(_, d)| {
                 d.matches(case, profile) && mismatches.iter().all(|(c, _)| d.covers(*c))
             });
@@ -955,5 +1351,154 @@ mod tests {
         cases.load_slice("g", good.as_bytes()).unwrap();
         let again = cases.load_slice("g", good.as_bytes()).unwrap_err();
         assert!(again.to_string().contains("duplicate"), "{again}");
+    }
+
+    #[test]
+    fn shapes_blank_quoted_text_and_numbers() {
+        assert_eq!(
+            shape(
+                "InvalidMarker: Invalid marker for 'python_version': 'x' >= 3.10 at col 12\nmore"
+            ),
+            "InvalidMarker: Invalid marker for '…': '…' >= N at col N"
+        );
+        assert_eq!(shape("unterminated 'quote"), "unterminated 'quote");
+        assert_eq!(
+            shape("AssertionError"),
+            shape("AssertionError\n  File \"x.py\", line 3")
+        );
+    }
+
+    #[test]
+    fn constructs_name_field_kinds_and_operators() {
+        assert_eq!(
+            construct("python_version not in '3.8'", false),
+            "version field not in"
+        );
+        assert_eq!(
+            construct("os_name == 'a' and python_full_version < '3'", false),
+            "string field and version field < =="
+        );
+        assert_eq!(construct("extra == 'in'", false), "extra ==");
+        assert_eq!(construct("'a' in extras", false), "lock-file field in");
+        assert_eq!(
+            construct("name>=1.0; os_name <= 'x'", true),
+            "string field <="
+        );
+        assert_eq!(construct("name>=1.0", true), "requirement without a marker");
+    }
+
+    /// An implementation that accepts everything and evaluates everything to true.
+    struct Yes;
+
+    impl Implementation for Yes {
+        fn name(&self) -> &str {
+            "yes"
+        }
+        fn supports(&self, profile: Profile, _: Dialect) -> bool {
+            profile == Profile::Spec2026
+        }
+        fn parse(&mut self, _: &Request<'_>) -> TestResult<Parsed> {
+            TestResult::Ok(Parsed::Valid { canonical: None })
+        }
+        fn evaluate(&mut self, r: &Request<'_>) -> TestResult<Evaluated> {
+            if r.input().contains("boom") {
+                return TestResult::Crash("yes raised AssertionError: at 0x7f".into());
+            }
+            TestResult::Ok(Evaluated::result(Expected::True))
+        }
+    }
+
+    fn many() -> Cases {
+        let mut cases = Cases::new();
+        let mut list = Vec::new();
+        for i in 0..12 {
+            list.push(format!(
+                r#"{{"name": "wrong-{}", "category": "logic", "kind": "marker",
+                    "input": "os_name == 'x{i}'", "environment": {{"os_name": "nt"}},
+                    "see": "t", "expect": {{"spec-2026": {{"result": false}},
+                    "packaging": {{"result": false}}}}}}"#,
+                100 + i
+            ));
+        }
+        for i in 0..3 {
+            list.push(format!(
+                r#"{{"name": "boom-{}", "category": "logic", "kind": "marker",
+                    "input": "os_name == 'boom{i}'", "environment": {{"os_name": "nt"}},
+                    "see": "t", "expect": {{"spec-2026": {{"result": true}}}}}}"#,
+                100 + i
+            ));
+        }
+        list.push(
+            r#"{"name": "bad-100", "category": "syntax", "kind": "marker", "input": "os_name ==",
+                "see": "t", "expect": {"spec-2026": {"parses": false, "error": "M001"}}}"#
+                .to_string(),
+        );
+        let json = format!(r#"{{"cases": [{}]}}"#, list.join(","));
+        cases.load_slice("g", json.as_bytes()).unwrap();
+        cases
+    }
+
+    #[test]
+    fn failures_group_by_cause_largest_first() {
+        let cases = many();
+        let report = Runner::new()
+            .profiles(&[Profile::Spec2026])
+            .run(&cases, &mut Yes);
+        let causes = report.causes();
+        let sizes: Vec<usize> = causes.iter().map(|c| c.results.len()).collect();
+        assert_eq!(sizes, [12, 3, 1], "{causes:?}");
+        assert_eq!(
+            causes[0].cause,
+            "evaluates to true instead of false; construct: string field =="
+        );
+        assert_eq!(causes[1].cause, "crash: yes raised AssertionError: at N");
+        assert_eq!(shape("object at 0x7f3a9c"), "object at N");
+        assert_eq!(
+            causes[2].cause,
+            "accepts what the profile rejects; construct: string field =="
+        );
+        // 15 logic failures, 12 of them one cause: said so.
+        let m = report.multiplied(&causes);
+        assert_eq!(m, [("logic".to_string(), 15, 12, 0)]);
+        // Each failure knows its input and what was expected.
+        let r = &report.results[causes[0].results[0]];
+        assert_eq!(r.input, "os_name == 'x0'");
+        assert_eq!(r.expected_text(), "accepts; evaluates to false");
+    }
+
+    #[test]
+    fn json_reports_claimed_profiles_unless_asked() {
+        let cases = many();
+        let report = Runner::new().run(&cases, &mut Yes);
+        let claimed = report.to_json();
+        let rows = claimed["results"].as_array().unwrap();
+        assert_eq!(rows.len(), 16);
+        assert!(rows.iter().all(|r| r["profile"] == "spec-2026"));
+        assert_eq!(rows[0]["input"], "os_name == 'x0'");
+        assert_eq!(rows[0]["expected"]["result"], false);
+        assert!(rows[0]["cause"].is_string() && rows[0]["message"].is_null());
+        assert!(
+            claimed["counts"].get("skip").is_none(),
+            "{}",
+            claimed["counts"]
+        );
+        let all = report.to_json_with(true);
+        // The 12 `wrong` cases pin packaging too, and every case has a derived `standard`
+        // expectation: 28 unclaimed skips.
+        assert_eq!(all["results"].as_array().unwrap().len(), 44);
+        assert_eq!(all["counts"]["skip"], 28);
+    }
+
+    #[test]
+    fn only_runs_the_named_cases() {
+        let cases = many();
+        let report = Runner::new()
+            .profiles(&[Profile::Spec2026])
+            .only(["g/boom-101".to_string(), "g/bad-100".to_string()])
+            .run(&cases, &mut Yes);
+        let names: Vec<&str> = report.results.iter().map(|r| r.case.as_str()).collect();
+        assert_eq!(names, ["g/boom-101", "g/bad-100"]);
+        let none = Runner::new().only([]).run(&cases, &mut Yes);
+        assert!(none.results.is_empty());
     }
 }
