@@ -121,7 +121,8 @@ fn loader_dirs() -> Vec<PathBuf> {
 
 /// Builds the key for a configuration: the configuration itself, the library search path, the
 /// boot, the kernel driver's version file, and the size, modification time and inode of every
-/// library and program detection could load or run, wherever the loader might find it.
+/// library and program detection could load or run, wherever the loader might find it, and of
+/// the ROCm release file, KFD topology folder and device node.
 ///
 /// `context` is what else decides the answer and is in the memory key too: the probe program,
 /// the `PATH` given to the probe, the variables added to its environment (the visible-device
@@ -187,6 +188,7 @@ pub(crate) fn disk_key(
     for file in smi
         .into_iter()
         .chain(cfg.search_system.then(|| PathBuf::from("/etc/ld.so.cache")))
+        .chain(crate::rocm::cache_inputs(cfg))
     {
         if let Some(identity) = file_identity(&file) {
             let _ = writeln!(full, "file {} {identity}", file.display());
@@ -529,6 +531,42 @@ mod tests {
         assert_ne!(a.full, c.full);
         fs::write(&version, b"NVRM version: 2").unwrap();
         assert_ne!(c.full, disk_key(&cfg, None, None, "").full);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_key_follows_the_rocm_release_and_device() {
+        let dir = std::env::temp_dir().join(format!("markerspec-gpu-rkey-{}", std::process::id()));
+        fs::create_dir_all(dir.join(".info")).unwrap();
+        fs::create_dir_all(dir.join("topology")).unwrap();
+        let release = dir.join(".info").join("version");
+        let device = dir.join("kfd");
+        fs::write(&release, b"6.3.1-48").unwrap();
+        fs::write(&device, b"").unwrap();
+        let cfg = ProbeConfig {
+            search_system: false,
+            rocm: true,
+            rocm_path: Some(dir.clone()),
+            kfd_topology: Some(dir.join("topology")),
+            kfd_device: Some(device.clone()),
+            ..ProbeConfig::default()
+        };
+        let a = disk_key(&cfg, None, None, "");
+        fs::write(&release, b"6.4.0-1").unwrap();
+        let b = disk_key(&cfg, None, None, "");
+        assert_ne!(a.full, b.full, "a ROCm upgrade changes the key");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&device, fs::Permissions::from_mode(0o600)).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            fs::set_permissions(&device, fs::Permissions::from_mode(0o666)).unwrap();
+            assert_ne!(
+                b.full,
+                disk_key(&cfg, None, None, "").full,
+                "so does the device's mode"
+            );
+        }
         fs::remove_dir_all(&dir).unwrap();
     }
 

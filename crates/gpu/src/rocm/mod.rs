@@ -42,6 +42,24 @@ fn path_or_default(
         .or_else(|| (cfg.search_system && cfg!(target_os = "linux")).then(|| default.into()))
 }
 
+/// The files and folders whose change can change what [`probe`] reports, for the disk cache's
+/// key: the release file, the topology folder and the device node (its change time moves when
+/// its owner, group or mode does).
+pub(crate) fn cache_inputs(cfg: &ProbeConfig) -> Vec<PathBuf> {
+    if !cfg.rocm {
+        return Vec::new();
+    }
+    [
+        path_or_default(cfg, cfg.rocm_path.as_ref(), DEFAULT_ROCM_PATH)
+            .map(|root| root.join(".info").join("version")),
+        path_or_default(cfg, cfg.kfd_topology.as_ref(), KFD_TOPOLOGY),
+        path_or_default(cfg, cfg.kfd_device.as_ref(), KFD_DEVICE),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
 /// Probes the AMD stack. Absent when no HIP runtime loads, there is no release file, and the
 /// topology lists no GPU agent; a file that exists and cannot be read makes the report say so
 /// (the caller's "unknown"), never absent.
