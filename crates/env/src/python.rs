@@ -565,10 +565,11 @@ mod tests {
     #[test]
     fn the_real_python3_when_there_is_one() {
         let provider = PythonProvider::new();
-        if provider.resolve().is_err() {
-            eprintln!("skipped: no python3 on PATH");
-            return;
-        }
+        // Not a silent pass: a machine without python3 cannot run this test, and says so.
+        assert!(
+            provider.resolve().is_ok(),
+            "not run: no python3 on PATH (install one; CI has it)"
+        );
         let facts = provider.provide(fact_fields()).unwrap();
         let version = facts.string(Field::PythonVersion).unwrap();
         assert!(version.starts_with("3."), "{version}");
