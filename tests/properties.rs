@@ -361,7 +361,7 @@ fn config(dialect: Dialect) -> impl Strategy<Value = Config> {
 }
 
 fn parse_marker(text: &str, config: Config) -> Result<MarkerTree, String> {
-    MarkerTree::parse_with(text, &config.options(), &mut Vec::new()).map_err(|e| e.render())
+    MarkerTree::parse_with(text, &config.options(), &mut Vec::new()).map_err(|e| e.render(text))
 }
 
 /// Whether `shown`, a canonical display, cannot be read back under `config` by design: the `uv`
@@ -559,7 +559,7 @@ proptest! {
                 return Ok(());
             }
             let again = Requirement::parse_with(&shown, &opts, &mut Vec::new())
-                .map_err(|e| TestCaseError::fail(format!("{text:?} → {shown:?}: {}", e.render())))?;
+                .map_err(|e| TestCaseError::fail(format!("{text:?} → {shown:?}: {}", e.render(&shown))))?;
             prop_assert_eq!(&again, &req, "{:?} → {:?}", text, shown);
             prop_assert_eq!(again.to_string(), shown);
         }

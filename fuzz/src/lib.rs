@@ -156,14 +156,13 @@ pub fn check_error(err: &Error, input: &str) {
         input.is_char_boundary(span.start) && input.is_char_boundary(span.end),
         "{err:?}: span {span:?} splits a character"
     );
-    assert_eq!(err.input(), input, "{err:?}: the error lost its input");
     assert!(
         known_code(err.code()),
         "{err:?}: code {} is in neither DIAGNOSTIC_CODES nor pep440::ERROR_CODES",
         err.code()
     );
     assert!(!err.message().is_empty(), "{err:?}: empty message");
-    let rendered = err.render();
+    let rendered = err.render(input);
     assert!(rendered.contains(err.code()));
     let _ = err.help();
 }

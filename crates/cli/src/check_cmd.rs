@@ -355,7 +355,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
                 println!("{location:width$}  invalid  {req}{context}");
                 eprint!(
                     "{}",
-                    error_text(&path, &text, item, &e.with_input(&item.text))
+                    error_text(&path, &text, item, &e)
                 );
                 continue;
             }

@@ -246,7 +246,7 @@ fn parse_command(lang: Language, json: bool, text: &str) -> Result<ExitCode, Str
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprint!("{}", e.render());
+            eprint!("{}", e.render(text));
             Ok(ExitCode::from(2))
         }
     }
@@ -291,7 +291,7 @@ fn eval_command(
     let (parsed, warnings) = match parse_text(text, lang) {
         Ok(p) => p,
         Err(e) => {
-            eprint!("{}", e.render());
+            eprint!("{}", e.render(text));
             return Ok(ExitCode::from(2));
         }
     };
@@ -313,8 +313,7 @@ fn eval_command(
             }))
         }
         Err(e) => {
-            let e = e.with_input(if parsed.marker().is_some() { text } else { "" });
-            eprint!("{}", e.render());
+            eprint!("{}", e.render(if parsed.marker().is_some() { text } else { "" }));
             Ok(ExitCode::from(2))
         }
     }

@@ -8,9 +8,10 @@
 use std::fmt;
 
 use crate::environment::Environment;
-use crate::error::{Error, ErrorKind, Span};
+use crate::error::{Error, ErrorKind};
 use crate::field::Field;
 use crate::marker::{MarkerExpression, MarkerTree};
+use crate::span::Span;
 
 /// A three-valued truth: the marker holds, does not hold, or cannot be decided because some
 /// field's value is unknown.
@@ -357,7 +358,6 @@ impl MarkerTree {
                 fields: e.unknown.iter().collect(),
             },
             Span::new(start, end),
-            "",
         )
     }
 
@@ -428,7 +428,7 @@ impl Failure {
 
     #[cold]
     fn into_error(self) -> Error {
-        Error::new(*self.kind, self.span, "")
+        Error::new(*self.kind, self.span)
     }
 }
 

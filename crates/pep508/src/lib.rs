@@ -94,6 +94,7 @@ mod name;
 mod parser;
 mod requirement;
 mod small;
+mod span;
 mod string;
 mod uv;
 mod variant;
@@ -101,7 +102,7 @@ mod variant;
 pub use arch::{ArchSpelling, arch_spelling, canonical_arch};
 pub use environment::{EnvError, EnvValue, Environment};
 pub use error::{
-    DIAGNOSTIC_CODES, Error, ErrorKind, Reporter, Severity, Span, Warning, WarningKind, render,
+    DIAGNOSTIC_CODES, Error, ErrorKind, Reporter, Severity, Warning, WarningKind, render,
 };
 pub use evaluate::{EvalOptions, Evaluation, FieldSet, Profile, Truth, UnknownPolicy};
 pub use field::{Dialect, Field, FieldType};
@@ -111,3 +112,4 @@ pub use name::{ExtraName, PackageName, is_valid_identifier, normalize_name};
 pub use parser::ParseOptions;
 pub use requirement::{Requirement, VersionOrUrl};
 pub use small::SmallStr;
+pub use span::Span;

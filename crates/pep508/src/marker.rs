@@ -6,9 +6,9 @@ use std::hash::{Hash, Hasher};
 
 use markerspec_pep440::VersionSpecifier;
 
-use crate::error::Span;
 use crate::field::Field;
 use crate::small::SmallStr;
+use crate::span::Span;
 
 /// A comparison operator in a marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -9,12 +9,13 @@ use nom::bytes::complete::{take_while, take_while1};
 
 use markerspec_pep440::{Operator, VersionSpecifier, VersionSpecifiers};
 
-use crate::error::{Error, ErrorKind, Reporter, Span, Warning, WarningKind};
+use crate::error::{Error, ErrorKind, Reporter, Warning, WarningKind};
 use crate::evaluate::Profile;
 use crate::field::{self, Dialect, Lookup};
 use crate::marker::{MarkerExpression, MarkerOperator, MarkerTree, MarkerValue};
 use crate::name::{ExtraName, PackageName};
 use crate::requirement::{Requirement, VersionOrUrl};
+use crate::span::Span;
 use crate::string;
 
 type NomError<'a> = nom::error::Error<&'a str>;
@@ -225,7 +226,7 @@ impl<'a, 'r> Parser<'a, 'r> {
     }
 
     fn error(&self, kind: ErrorKind, span: Span) -> Error {
-        Error::new(kind, span, self.input)
+        Error::new(kind, span)
     }
 
     fn warn(&mut self, kind: WarningKind, span: Span) {
@@ -1211,7 +1212,7 @@ impl<'a, 'r> Parser<'a, 'r> {
                         Err(self.error(
                             ErrorKind::UnknownVariable {
                                 name: word.to_string(),
-                                suggestion: field::suggest(word, self.opts.dialect),
+                                dialect: self.opts.dialect,
                             },
                             span,
                         ))

@@ -12,7 +12,7 @@ fn uv() -> ParseOptions {
 fn parse(input: &str) -> (MarkerTree, Vec<Warning>) {
     let mut warnings = Vec::new();
     let m = MarkerTree::parse_with(input, &uv(), &mut warnings)
-        .unwrap_or_else(|e| panic!("{input}: {}", e.render()));
+        .unwrap_or_else(|e| panic!("{input}: {}", e.render(input)));
     (m, warnings)
 }
 
