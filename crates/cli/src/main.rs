@@ -279,7 +279,7 @@ fn eval_command(
             let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
             let answer = match parse_text(&line, lang) {
                 Err(e) => format!("error: {}", e.code()),
-                Ok((p, _)) => match evaluate(&p, env, lang.profile) {
+                Ok((p, _)) => match evaluate(&p, env) {
                     Ok(e) => answer_line(&e),
                     Err(e) => format!("error: {}", e.code()),
                 },
@@ -303,7 +303,7 @@ fn eval_command(
             println!("no marker: the requirement applies everywhere");
         }
     }
-    match evaluate(&parsed, env, lang.profile) {
+    match evaluate(&parsed, env) {
         Ok(e) => {
             println!("{}", answer_line(&e));
             Ok(ExitCode::from(match e.truth {
@@ -313,19 +313,22 @@ fn eval_command(
             }))
         }
         Err(e) => {
-            eprint!("{}", e.render(if parsed.marker().is_some() { text } else { "" }));
+            eprint!(
+                "{}",
+                e.render(if parsed.marker().is_some() { text } else { "" })
+            );
             Ok(ExitCode::from(2))
         }
     }
 }
 
-fn evaluate(p: &Parsed, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
+fn evaluate(p: &Parsed, env: &Environment) -> Result<Evaluation, Error> {
     match p.marker() {
         None => Ok(Evaluation {
             truth: Truth::True,
             unknown: Default::default(),
         }),
-        Some(m) => m.evaluate_tristate_with(env, profile),
+        Some(m) => m.evaluate_tristate(env),
     }
 }
 

@@ -158,7 +158,7 @@ impl Implementation for Markerspec {
             Ok(env) => env,
             Err(e) => return TestResult::Fail(e),
         };
-        TestResult::Ok(match marker.evaluate_tristate_with(&env, profile) {
+        TestResult::Ok(match marker.evaluate_tristate(&env) {
             Ok(e) => Evaluated::result(match e.truth {
                 Truth::True => Expected::True,
                 Truth::False => Expected::False,

@@ -6,13 +6,13 @@
 //! evaluated under the profile it was parsed with.
 
 use crate::arch::{ArchSpelling, arch_spelling};
-use crate::compare::{continues_operator, mirror, precompile};
+use crate::compare::{Fast, continues_operator, mirror, precompile};
 use crate::error::{ErrorKind, WarningKind};
-use crate::evaluate::Profile;
 use crate::field::{Field, FieldType};
-use crate::marker::{MarkerExpression, MarkerOperator, MarkerValue};
+use crate::marker::MarkerExpression;
 use crate::name::normalize_name;
-use crate::parser::ParseOptions;
+use crate::operator::{MarkerOperator, MarkerValue};
+use crate::options::ParseOptions;
 use crate::small::SmallStr;
 
 /// The extended `Set` fields' members registered by `spec/SPEC.md` 0.1.0.
@@ -38,13 +38,14 @@ pub(crate) fn check(
         }
         _ => {}
     }
-    let spec = opts.profile == Profile::Spec2026;
-    e.spec = precompile(e);
-    e.fast = crate::compare::Fast::of(e);
+    let rules = opts.profile.rules();
+    let spec = rules.strict;
+    e.spec = precompile(&e.lhs, e.op, &e.rhs);
+    e.fast = Fast::of(&e.lhs, e.op, &e.rhs, e.spec.is_some());
     let has_spec = e.spec.is_some();
-    if opts.profile == Profile::Uv && !e.has_extended_field() {
-        // Whether uv keeps the comparison (it drops those it cannot read).
-        return crate::uv::check(e, warn);
+    if let (Some(check_standard), false) = (rules.check_standard, e.has_extended_field()) {
+        // The profile's own checks (uv keeps or drops the comparison).
+        return check_standard(e, warn);
     }
     match (&e.lhs, &e.rhs) {
         (MarkerValue::Literal(_), MarkerValue::Literal(_)) => {
@@ -79,7 +80,7 @@ fn check_comparison(
     warn: &mut dyn FnMut(WarningKind),
 ) -> Result<(), ErrorKind> {
     use MarkerOperator as O;
-    let spec = opts.profile == Profile::Spec2026;
+    let spec = opts.profile.rules().strict;
     if spec && !opts.lock_file && matches!(f, Field::Extras | Field::DependencyGroups) {
         return Err(ErrorKind::LockFileField { field: f });
     }

@@ -91,12 +91,15 @@ mod evaluate;
 mod field;
 mod marker;
 mod name;
+mod operator;
+mod options;
 mod parser;
+mod profile;
 mod requirement;
 mod small;
 mod span;
 mod string;
-mod uv;
+mod truth;
 mod variant;
 
 pub use arch::{ArchSpelling, arch_spelling, canonical_arch};
@@ -104,12 +107,13 @@ pub use environment::{EnvError, EnvValue, Environment};
 pub use error::{
     DIAGNOSTIC_CODES, Error, ErrorKind, Reporter, Severity, Warning, WarningKind, render,
 };
-pub use evaluate::{EvalOptions, Evaluation, FieldSet, Profile, Truth, UnknownPolicy};
 pub use field::{Dialect, Field, FieldType};
-pub use marker::{MarkerExpression, MarkerOperator, MarkerTree, MarkerValue};
+pub use marker::{Children, MarkerExpression, MarkerNode, MarkerTree};
 pub use markerspec_pep440 as pep440;
 pub use name::{ExtraName, PackageName, is_valid_identifier, normalize_name};
-pub use parser::ParseOptions;
+pub use operator::{MarkerOperator, MarkerValue};
+pub use options::{EvalOptions, ParseOptions, Profile, UnknownPolicy};
 pub use requirement::{Requirement, VersionOrUrl};
 pub use small::SmallStr;
 pub use span::Span;
+pub use truth::{Evaluation, FieldSet, Truth};

@@ -9,108 +9,19 @@ use nom::bytes::complete::{take_while, take_while1};
 
 use markerspec_pep440::{Operator, VersionSpecifier, VersionSpecifiers};
 
+use crate::compare::Fast;
 use crate::error::{Error, ErrorKind, Reporter, Warning, WarningKind};
-use crate::evaluate::Profile;
-use crate::field::{self, Dialect, Lookup};
-use crate::marker::{MarkerExpression, MarkerOperator, MarkerTree, MarkerValue};
+use crate::field::{self, Lookup};
+use crate::marker::{MarkerExpression, MarkerNode, MarkerTree};
 use crate::name::{ExtraName, PackageName};
+use crate::operator::{MarkerOperator, MarkerValue};
+use crate::options::ParseOptions;
 use crate::requirement::{Requirement, VersionOrUrl};
 use crate::span::Span;
 use crate::string;
+use std::str::FromStr;
 
 type NomError<'a> = nom::error::Error<&'a str>;
-
-/// Options for parsing: the dialect and the limits that make hostile input harmless.
-///
-/// ```
-/// use markerspec_pep508::{Dialect, ParseOptions, MarkerTree};
-/// let opts = ParseOptions::default().dialect(Dialect::Extended).max_nesting(8);
-/// let m = MarkerTree::parse_with("cuda_version >= '12'", &opts, &mut Vec::new()).unwrap();
-/// assert_eq!(m.to_string(), r#"cuda_version >= "12""#);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ParseOptions {
-    /// Which variables exist. Default: [`Dialect::Pep508`].
-    pub dialect: Dialect,
-    /// Which implementation's behaviour to follow for the standard fields. Default:
-    /// [`Profile::Spec2026`]. The `packaging` profile accepts what pypa/packaging accepts
-    /// (comparisons of two literals, a name ending in `_`, `extras` anywhere); the `uv` profile
-    /// what uv-pep508 accepts (it drops the comparisons it cannot read, rejects `===` in
-    /// markers, reads quoted strings without escapes and any Unicode whitespace as a separator).
-    pub profile: Profile,
-    /// Whether `extras` and `dependency_groups` exist (lock-file context). Default: false.
-    /// Only the `spec-2026` profile enforces it (`M013`).
-    pub lock_file: bool,
-    /// Longest accepted input in bytes (`L001`). Default: 1 MiB.
-    pub max_input_len: usize,
-    /// Deepest accepted parenthesis nesting in a marker (`L002`). Default: 200, the limit
-    /// pypa/packaging also enforces.
-    pub max_nesting: usize,
-    /// Most comparisons in one marker (`L003`). Default: 10,000.
-    pub max_clauses: usize,
-    /// Longest quoted string in bytes (`L004`). Default: 64 KiB.
-    pub max_string_len: usize,
-}
-
-impl Default for ParseOptions {
-    fn default() -> Self {
-        ParseOptions {
-            dialect: Dialect::Pep508,
-            profile: Profile::Spec2026,
-            lock_file: false,
-            max_input_len: 1 << 20,
-            max_nesting: 200,
-            max_clauses: 10_000,
-            max_string_len: 64 << 10,
-        }
-    }
-}
-
-impl ParseOptions {
-    /// Sets the dialect.
-    #[must_use]
-    pub fn dialect(mut self, dialect: Dialect) -> Self {
-        self.dialect = dialect;
-        self
-    }
-    /// Sets the behaviour profile.
-    #[must_use]
-    pub fn profile(mut self, profile: Profile) -> Self {
-        self.profile = profile;
-        self
-    }
-    /// Enables or disables lock-file context (`extras`, `dependency_groups`).
-    #[must_use]
-    pub fn lock_file(mut self, lock_file: bool) -> Self {
-        self.lock_file = lock_file;
-        self
-    }
-    /// Sets the input length limit in bytes.
-    #[must_use]
-    pub fn max_input_len(mut self, limit: usize) -> Self {
-        self.max_input_len = limit;
-        self
-    }
-    /// Sets the parenthesis nesting limit.
-    #[must_use]
-    pub fn max_nesting(mut self, limit: usize) -> Self {
-        self.max_nesting = limit;
-        self
-    }
-    /// Sets the limit on comparisons per marker.
-    #[must_use]
-    pub fn max_clauses(mut self, limit: usize) -> Self {
-        self.max_clauses = limit;
-        self
-    }
-    /// Sets the limit on the length of a quoted string in bytes.
-    #[must_use]
-    pub fn max_string_len(mut self, limit: usize) -> Self {
-        self.max_string_len = limit;
-        self
-    }
-}
 
 /// Drops extras written twice exactly (as pypa/packaging's set does), keeping the first, in
 /// linear time however many there are.
@@ -133,18 +44,19 @@ fn dedup_extras(extras: &mut Vec<ExtraName>) {
 /// The operands of an `and` (or `or`) chain, kept flat, allocating nothing for a chain of one.
 #[derive(Default)]
 struct Chain {
-    first: Option<MarkerTree>,
-    rest: Vec<MarkerTree>,
+    first: Option<MarkerNode>,
+    rest: Vec<MarkerNode>,
 }
 
 impl Chain {
-    /// Adds an operand; an operand of the same kind (`a and (b and c)`) is spliced in, and an
-    /// empty one (what is left of comparisons the `uv` profile drops) is left out.
-    fn push(&mut self, tree: MarkerTree, and: bool) {
+    /// Adds an operand; an operand of the same kind (`a and (b and c)`) is spliced in, and
+    /// [`dropped`] (what is left of comparisons the `uv` profile drops) is left out, in `or`
+    /// chains too: uv removes such a comparison from its chain.
+    fn push(&mut self, tree: MarkerNode, and: bool) {
         match (tree, and) {
-            (MarkerTree::And(children) | MarkerTree::Or(children), _) if children.is_empty() => {}
-            (MarkerTree::And(children), true) | (MarkerTree::Or(children), false) => {
-                for c in children {
+            (MarkerNode::True, _) => {}
+            (MarkerNode::And(children), true) | (MarkerNode::Or(children), false) => {
+                for c in children.into_vec() {
                     self.push_one(c);
                 }
             }
@@ -152,7 +64,7 @@ impl Chain {
         }
     }
 
-    fn push_one(&mut self, tree: MarkerTree) {
+    fn push_one(&mut self, tree: MarkerNode) {
         if let Some(first) = self.first.take() {
             self.rest.reserve_exact(2);
             self.rest.push(first);
@@ -165,28 +77,27 @@ impl Chain {
     }
 
     /// The chain as one tree; [`dropped`] when it has no operand.
-    fn finish(self, and: bool) -> MarkerTree {
+    fn finish(self, and: bool) -> MarkerNode {
         match self.first {
             Some(only) => only,
             None if self.rest.is_empty() => dropped(),
-            None if and => MarkerTree::And(self.rest),
-            None => MarkerTree::Or(self.rest),
+            None if and => MarkerNode::and_of(self.rest),
+            None => MarkerNode::or_of(self.rest),
         }
     }
 }
 
-/// What a comparison the `uv` profile drops leaves: an empty `and`, which chains leave out
-/// and which, as a whole marker, is true.
-fn dropped() -> MarkerTree {
-    MarkerTree::And(Vec::new())
+/// What a comparison the `uv` profile drops leaves: the constant `true`, which chains leave
+/// out and which, as a whole marker, is true. (Nothing else puts a constant in a chain: the
+/// words `true` and `false` are read only as a whole marker.)
+fn dropped() -> MarkerNode {
+    MarkerNode::True
 }
 
-/// A requirement's marker, or none when the `uv` profile dropped every comparison of it.
+/// A requirement's marker, or none when it always holds (the `uv` profile dropped every
+/// comparison of it, or it is the constant `true`).
 fn non_empty(marker: MarkerTree) -> Option<MarkerTree> {
-    match &marker {
-        MarkerTree::And(c) if c.is_empty() => None,
-        _ => Some(marker),
-    }
+    (!marker.is_true()).then_some(marker)
 }
 
 pub(crate) struct Parser<'a, 'r> {
@@ -195,7 +106,7 @@ pub(crate) struct Parser<'a, 'r> {
     opts: &'a ParseOptions,
     reporter: &'r mut dyn Reporter,
     clauses: usize,
-    /// `opts.profile == Profile::Uv`, kept at hand for the whitespace rule read at every token.
+    /// The profile's `uv_syntax` knob, kept at hand for the whitespace rule read at every token.
     uv: bool,
 }
 
@@ -221,7 +132,7 @@ impl<'a, 'r> Parser<'a, 'r> {
             opts,
             reporter,
             clauses: 0,
-            uv: opts.profile == Profile::Uv,
+            uv: opts.profile.rules().uv_syntax,
         }
     }
 
@@ -483,7 +394,7 @@ impl<'a, 'r> Parser<'a, 'r> {
                 self.ws_unicode();
                 let start = self.pos;
                 let url = self.lex_url_uv();
-                if url.is_empty() || !crate::uv::is_url(url) {
+                if url.is_empty() || !crate::profile::uv::is_url(url) {
                     return Err(
                         self.error(ErrorKind::ExpectedUrl, Span::new(at, start + url.len()))
                     );
@@ -510,7 +421,7 @@ impl<'a, 'r> Parser<'a, 'r> {
                 ));
             }
         }
-        if version_or_url.is_none() && crate::uv::looks_like_archive(name.as_str()) {
+        if version_or_url.is_none() && crate::profile::uv::looks_like_archive(name.as_str()) {
             // uv reads a bare `name-1.0.tar.gz` as a file name without a package name.
             return Err(self.error(
                 ErrorKind::ExpectedName {
@@ -705,7 +616,7 @@ impl<'a, 'r> Parser<'a, 'r> {
             // The common case: nothing to trim.
             return Ok(word);
         }
-        let trimmed = if self.opts.profile == Profile::Packaging {
+        let trimmed = if self.opts.profile.rules().name_regex {
             // packaging's `\b[a-zA-Z0-9][a-zA-Z0-9._-]*\b` ends at the last word character, so
             // a trailing `_` belongs to the name and a trailing `-` or `.` is left over (and
             // rejected by whatever comes next).
@@ -893,18 +804,48 @@ impl<'a, 'r> Parser<'a, 'r> {
             // Point at the `;`: the whitespace after it may be a multi-byte character.
             return Err(self.error(ErrorKind::EmptyMarker, Span::new(semicolon, semicolon + 1)));
         }
-        let marker = self.parse_marker()?;
-        self.expect_marker_end()?;
-        Ok(marker)
+        self.parse_marker_to_end()
     }
 
     /// A marker on its own, up to the end of the input.
     pub(crate) fn parse_full_marker(&mut self) -> Result<MarkerTree, Error> {
         self.check_length()?;
         self.ws();
+        self.parse_marker_to_end()
+    }
+
+    /// ```text
+    /// whole_marker = wsp* ('true' | 'false') wsp* | marker wsp*
+    /// ```
+    ///
+    /// The words `true` and `false` as the whole marker are the constants, the printed form of
+    /// [`MarkerTree::TRUE`] and [`MarkerTree::FALSE`], so that every printed marker reads back
+    /// (not under the `packaging` profile, which has no constants and rejects them).
+    fn parse_marker_to_end(&mut self) -> Result<MarkerTree, Error> {
+        let start = self.pos;
+        let constants = if self.opts.profile.rules().constants {
+            &[("true", MarkerNode::True), ("false", MarkerNode::False)][..]
+        } else {
+            &[]
+        };
+        for (word, node) in constants.iter().cloned() {
+            if self.at_keyword(word) {
+                self.pos += word.len();
+                self.ws();
+                if self.at_end() {
+                    return Ok(self.tree(node));
+                }
+                self.pos = start;
+            }
+        }
         let marker = self.parse_marker()?;
         self.expect_marker_end()?;
-        Ok(marker)
+        Ok(self.tree(marker))
+    }
+
+    /// The parsed tree, remembering the dialect and profile it was read in.
+    fn tree(&self, node: MarkerNode) -> MarkerTree {
+        MarkerTree::new(node, self.opts.dialect, self.opts.profile)
     }
 
     fn expect_marker_end(&mut self) -> Result<(), Error> {
@@ -928,7 +869,7 @@ impl<'a, 'r> Parser<'a, 'r> {
     ///
     /// Parsed with an explicit stack: each open parenthesis pushes a frame that collects the
     /// `or`-groups of `and`-terms inside it.
-    fn parse_marker(&mut self) -> Result<MarkerTree, Error> {
+    fn parse_marker(&mut self) -> Result<MarkerNode, Error> {
         // Most markers are one comparison: read it without building any chain.
         self.ws();
         if self.peek_is(b'(') {
@@ -977,7 +918,7 @@ impl<'a, 'r> Parser<'a, 'r> {
 
     /// The general case of [`Parser::parse_marker`]: `first`, when given, is the first
     /// comparison, already read, with an `and` or `or` after it.
-    fn parse_marker_chains(&mut self, first: Option<MarkerTree>) -> Result<MarkerTree, Error> {
+    fn parse_marker_chains(&mut self, first: Option<MarkerNode>) -> Result<MarkerNode, Error> {
         /// The operands of one parenthesised level: finished `or` branches, and the `and`
         /// chain being read.
         #[derive(Default)]
@@ -987,7 +928,7 @@ impl<'a, 'r> Parser<'a, 'r> {
             ands: Chain,
         }
         impl Frame {
-            fn finish(mut self) -> MarkerTree {
+            fn finish(mut self) -> MarkerNode {
                 let and = std::mem::take(&mut self.ands).finish(true);
                 self.ors.push(and, false);
                 self.ors.finish(false)
@@ -1069,7 +1010,7 @@ impl<'a, 'r> Parser<'a, 'r> {
     /// ```
     ///
     /// A comparison that the `uv` profile drops is returned as [`dropped`].
-    fn parse_marker_item(&mut self) -> Result<MarkerTree, Error> {
+    fn parse_marker_item(&mut self) -> Result<MarkerNode, Error> {
         self.clauses += 1;
         let start = self.pos;
         if self.clauses > self.opts.max_clauses {
@@ -1092,12 +1033,12 @@ impl<'a, 'r> Parser<'a, 'r> {
             rhs,
             span,
             spec: None,
-            fast: crate::compare::Fast::General,
+            fast: Fast::General,
         };
         let keep = crate::check::check(&mut expr, self.opts, &mut |w| self.warn(w, span))
             .map_err(|kind| self.error(kind, span))?;
         Ok(if keep {
-            MarkerTree::Expression(expr)
+            MarkerNode::Expression(expr)
         } else {
             dropped()
         })
@@ -1263,5 +1204,52 @@ impl<'a, 'r> Parser<'a, 'r> {
                 return Err(self.error(ErrorKind::ExpectedMarkerOperator { found }, span));
             }
         })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry points
+
+impl Requirement {
+    /// Parses a requirement with `options`, reporting warnings to `reporter`.
+    ///
+    /// # Errors
+    /// A coded [`Error`] with the span of the first problem.
+    pub fn parse_with(
+        text: &str,
+        options: &ParseOptions,
+        reporter: &mut dyn Reporter,
+    ) -> Result<Requirement, Error> {
+        Parser::new(text, options, reporter).parse_requirement()
+    }
+}
+
+impl FromStr for Requirement {
+    type Err = Error;
+    /// Parses with the default [`ParseOptions`] (the `pep508` dialect), discarding warnings.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Requirement::parse_with(s, &ParseOptions::default(), &mut |_| {})
+    }
+}
+
+impl MarkerTree {
+    /// Parses a marker with `options`, reporting warnings to `reporter`.
+    ///
+    /// # Errors
+    /// A coded [`Error`] with the span of the first problem.
+    pub fn parse_with(
+        text: &str,
+        options: &ParseOptions,
+        reporter: &mut dyn Reporter,
+    ) -> Result<MarkerTree, Error> {
+        Parser::new(text, options, reporter).parse_full_marker()
+    }
+}
+
+impl FromStr for MarkerTree {
+    type Err = Error;
+    /// Parses with the default [`ParseOptions`] (the `pep508` dialect), discarding warnings.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        MarkerTree::parse_with(s, &ParseOptions::default(), &mut |_| {})
     }
 }

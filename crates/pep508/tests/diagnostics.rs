@@ -124,12 +124,7 @@ fn env() -> Environment {
 fn eval_err(input: &str, env: &Environment, profile: Profile) -> (String, String) {
     let opts = ParseOptions::default().profile(profile).dialect(X);
     let m = MarkerTree::parse_with(input, &opts, &mut |_| {}).unwrap();
-    let e = m
-        .evaluate_with(
-            env,
-            markerspec_pep508::EvalOptions::default().profile(profile),
-        )
-        .unwrap_err();
+    let e = m.evaluate(env).unwrap_err();
     (e.code().to_string(), e.render(input))
 }
 

@@ -23,11 +23,7 @@ fn rejects(input: &str) -> bool {
 
 #[track_caller]
 fn truth(input: &str, env: &Environment) -> Truth {
-    parse(input)
-        .0
-        .evaluate_tristate_with(env, Profile::Uv)
-        .unwrap()
-        .truth
+    parse(input).0.evaluate_tristate(env).unwrap().truth
 }
 
 fn linux(full_version: &str, python_version: &str) -> Environment {

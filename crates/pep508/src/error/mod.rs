@@ -11,17 +11,8 @@ pub use crate::span::Span;
 mod render;
 mod table;
 
-pub use render::render;
+pub use render::{Severity, render};
 pub use table::{DIAGNOSTIC_CODES, ErrorKind, WarningKind};
-
-/// How serious a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Severity {
-    /// The input is rejected.
-    Error,
-    /// The input is accepted, but probably does not mean what its author wanted.
-    Warning,
-}
 
 /// A parse or evaluation error: a kind and the span it points at.
 ///

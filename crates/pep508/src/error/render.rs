@@ -1,8 +1,16 @@
 //! The one renderer every markerspec diagnostic goes through: the header with the code, the
 //! input line with its number, carets under the span, and an optional help line.
 
-use crate::error::Severity;
 use crate::span::Span;
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// The input is rejected.
+    Error,
+    /// The input is accepted, but probably does not mean what its author wanted.
+    Warning,
+}
 
 /// Renders one diagnostic in the layout every markerspec tool shares: the header with the
 /// code, the input line with its number, carets under the span, and an optional help line.

@@ -6,9 +6,9 @@
 //! new diagnostic is one entry here (plus its test). Messages and help lines are built only
 //! when they are asked for: creating a diagnostic computes nothing that only rendering needs.
 
-use crate::error::Severity;
+use super::render::Severity;
 use crate::field::{Dialect, Field};
-use crate::marker::MarkerOperator;
+use crate::operator::MarkerOperator;
 
 /// Declares the diagnostics. Each entry is
 /// `[code, spec-name, description] Variant { fields } => message, help;` where `message` is a
