@@ -573,6 +573,12 @@ proptest! {
         if uv_unreadable(config, &a.to_string()) || uv_unreadable(config, &b.to_string()) {
             return Ok(());
         }
+        // A marker all of whose comparisons uv dropped is the constant `true` on its own, but
+        // inside a chain uv leaves it out (`(dropped) or b` is `b`), so it is no Kleene part;
+        // the constants are read only as a whole marker.
+        if a.is_true() || b.is_true() {
+            return Ok(());
+        }
         let profile = config.profile;
         let (ra, rb) = (tristate(&a, &env, profile), tristate(&b, &env, profile));
         let both = format!("({a}) and ({b})");

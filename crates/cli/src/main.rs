@@ -17,8 +17,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use markerspec_pep508::{
-    Dialect, EnvValue, Environment, Error, Evaluation, Field, FieldType, MarkerTree, ParseOptions,
-    Profile, Requirement, Truth, Warning,
+    Dialect, EnvValue, Environment, Error, Evaluation, Field, MarkerTree, ParseOptions, Profile,
+    Requirement, Truth, Warning,
 };
 
 mod check_cmd;
@@ -411,20 +411,11 @@ fn build_environment(
             .ok_or_else(|| format!("--set expects FIELD=VALUE, got `{s}`"))?;
         let field = Field::from_name(name.trim(), Dialect::Extended)
             .ok_or_else(|| format!("--set: unknown marker field `{name}`"))?;
+        // The same text form and checks as the `MARKERSPEC_<FIELD>` overrides.
         let value = if value == "?" {
             EnvValue::Unknown
-        } else if value.is_empty() && field.is_extended() {
-            EnvValue::Absent
-        } else if field.field_type() == FieldType::Set {
-            EnvValue::Set(
-                value
-                    .split(',')
-                    .filter(|s| !s.is_empty())
-                    .map(|s| s.trim().into())
-                    .collect(),
-            )
         } else {
-            EnvValue::String(value.into())
+            EnvValue::from_text(field, value).map_err(|e| format!("--set: {e}"))?
         };
         if field == Field::Extra {
             env = env.with_extras([value_text(&value)]);

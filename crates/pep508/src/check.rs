@@ -8,16 +8,12 @@
 use crate::arch::{ArchSpelling, arch_spelling};
 use crate::compare::{Fast, continues_operator, mirror, precompile};
 use crate::error::{ErrorKind, WarningKind};
-use crate::field::{Field, FieldType};
+use crate::field::{Field, FieldType, ValueFormat};
 use crate::marker::MarkerExpression;
 use crate::name::normalize_name;
 use crate::operator::{MarkerOperator, MarkerValue};
 use crate::options::ParseOptions;
 use crate::small::SmallStr;
-
-/// The extended `Set` fields' members registered by `spec/SPEC.md` 0.1.0.
-const ABI_FEATURES: &[&str] = &["free-threading", "gil-enabled", "debug", "32-bit", "64-bit"];
-const GPU_BACKENDS: &[&str] = &["cuda", "rocm"];
 
 pub(crate) fn check(
     e: &mut MarkerExpression,
@@ -278,59 +274,25 @@ fn check_set_literal(
     l: &str,
     warn: &mut dyn FnMut(WarningKind),
 ) -> Result<(), ErrorKind> {
-    let bytes = l.as_bytes();
-    let format_ok =
-        |allowed: &dyn Fn(u8) -> bool| !bytes.is_empty() && bytes.iter().all(|b| allowed(*b));
-    let bad = |format: &'static str| ErrorKind::InvalidSetLiteral { field: f, format };
-    match f {
-        Field::VariantNamespaces | Field::VariantFeatures | Field::VariantProperties => {
-            crate::variant::validate(f, l)
-                .map_err(|reason| ErrorKind::InvalidVariantValue { field: f, reason })
-        }
-        Field::SysAbiFeatures => {
-            if !format_ok(&|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
-                return Err(bad("`[a-z0-9-]+`, e.g. `free-threading`"));
+    let format = f.format();
+    match format {
+        ValueFormat::VariantNamespace
+        | ValueFormat::VariantFeature
+        | ValueFormat::VariantProperty => crate::variant::validate(f, l)
+            .map_err(|reason| ErrorKind::InvalidVariantValue { field: f, reason }),
+        ValueFormat::Text | ValueFormat::Name => Ok(()),
+        _ => {
+            if format.check(l).is_err() {
+                return Err(ErrorKind::InvalidSetLiteral {
+                    field: f,
+                    format: format.describe(),
+                });
             }
-            if !ABI_FEATURES.contains(&l) {
+            let registered = format.registered();
+            if !registered.is_empty() && !registered.contains(&l) {
                 warn(WarningKind::UnknownSetMember { field: f });
             }
             Ok(())
         }
-        Field::GpuBackends => {
-            if !format_ok(&|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
-                return Err(bad("`[a-z0-9_]+`, e.g. `cuda`"));
-            }
-            if !GPU_BACKENDS.contains(&l) {
-                warn(WarningKind::UnknownSetMember { field: f });
-            }
-            Ok(())
-        }
-        Field::CudaComputeCapabilities => {
-            let ok = l.split_once('.').is_some_and(|(a, b)| {
-                !a.is_empty()
-                    && !b.is_empty()
-                    && a.bytes().all(|c| c.is_ascii_digit())
-                    && b.bytes().all(|c| c.is_ascii_digit())
-            });
-            if ok {
-                Ok(())
-            } else {
-                Err(bad("`major.minor`, e.g. `8.6`"))
-            }
-        }
-        Field::RocmGpuArchs => {
-            let ok = l.strip_prefix("gfx").is_some_and(|rest| {
-                !rest.is_empty()
-                    && rest
-                        .bytes()
-                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-            });
-            if ok {
-                Ok(())
-            } else {
-                Err(bad("`gfx` and hexadecimal digits, e.g. `gfx90a`"))
-            }
-        }
-        _ => Ok(()),
     }
 }

@@ -5,10 +5,12 @@
 //! evaluated, even where the result is already decided, so a comparison that is undefined
 //! (`E002`) is reported whatever the environment, as pypa/packaging does.
 
-use crate::environment::Environment;
+use crate::environment::{Environment, EvalEnv};
 use crate::error::{Error, ErrorKind};
 use crate::marker::{MarkerExpression, MarkerNode, MarkerTree};
+use crate::name::normalize_name;
 use crate::options::{EvalOptions, Profile, UnknownPolicy};
+use crate::requirement::Requirement;
 use crate::span::Span;
 use crate::truth::{Evaluation, T_FALSE, T_TRUE, T_UNKNOWN, Tri};
 
@@ -43,6 +45,34 @@ impl MarkerTree {
     /// As [`MarkerTree::evaluate`]; `E004` only under [`UnknownPolicy::Error`].
     #[inline]
     pub fn evaluate_with(&self, env: &Environment, options: EvalOptions) -> Result<bool, Error> {
+        self.evaluate_in(&env.eval(), options)
+    }
+
+    /// Evaluates the marker to a `bool` with `extras` requested instead of the environment's
+    /// own (names are normalised; the environment is not copied): how a resolver evaluates one
+    /// requirement for several sets of extras.
+    ///
+    /// ```
+    /// use markerspec_pep508::{Environment, MarkerTree};
+    /// let m: MarkerTree = "extra == 'gpu'".parse().unwrap();
+    /// let env = Environment::new();
+    /// assert!(m.evaluate_with_extras(&env, &["GPU"]).unwrap());
+    /// assert!(!m.evaluate_with_extras(&env, &[] as &[&str]).unwrap());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`MarkerTree::evaluate`].
+    pub fn evaluate_with_extras<S: AsRef<str>>(
+        &self,
+        env: &Environment,
+        extras: &[S],
+    ) -> Result<bool, Error> {
+        let extras = requested(extras);
+        self.evaluate_in(&EvalEnv::with_extras(env, &extras), EvalOptions::default())
+    }
+
+    #[inline]
+    fn evaluate_in(&self, env: &EvalEnv<'_>, options: EvalOptions) -> Result<bool, Error> {
         let tri = match self.node() {
             MarkerNode::Expression(e) => e.eval(env, self.profile()),
             node => eval_node(node, env, self.profile()),
@@ -93,7 +123,7 @@ impl MarkerTree {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate_tristate(&self, env: &Environment) -> Result<Evaluation, Error> {
-        eval_node(self.node(), env, self.profile())
+        eval_node(self.node(), &env.eval(), self.profile())
             .map(Tri::evaluation)
             .map_err(|f| f.into_error())
     }
@@ -106,7 +136,7 @@ impl MarkerExpression {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate(&self, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
-        self.eval(env, profile)
+        self.eval(&env.eval(), profile)
             .map(Tri::evaluation)
             .map_err(|f| f.into_error())
     }
@@ -115,7 +145,7 @@ impl MarkerExpression {
     /// loop is specialised for it; the others are dispatched out of line through the rules
     /// table.
     #[inline(always)]
-    fn eval(&self, env: &Environment, profile: Profile) -> Result<Tri, Box<Failure>> {
+    fn eval(&self, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri, Box<Failure>> {
         let r = match profile {
             Profile::Spec2026 => crate::profile::spec2026::compare(self, env),
             Profile::Packaging | Profile::Uv => other(self, env, profile),
@@ -128,7 +158,7 @@ impl MarkerExpression {
 #[inline(never)]
 fn other(
     e: &MarkerExpression,
-    env: &Environment,
+    env: &EvalEnv<'_>,
     profile: Profile,
 ) -> crate::profile::outcome::Outcome {
     (profile.rules().compare)(e, env)
@@ -152,7 +182,7 @@ impl Failure {
     }
 }
 
-fn eval_node(node: &MarkerNode, env: &Environment, profile: Profile) -> Result<Tri, Box<Failure>> {
+fn eval_node(node: &MarkerNode, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri, Box<Failure>> {
     let (children, is_and) = match node {
         MarkerNode::Expression(e) => return e.eval(env, profile),
         MarkerNode::True => return Ok(Tri::known(true)),
@@ -198,4 +228,44 @@ fn eval_node(node: &MarkerNode, env: &Environment, profile: Profile) -> Result<T
         acc = combine(acc, r);
     }
     Ok(acc)
+}
+
+/// Requested extras as the evaluator compares them: normalised, sorted, without repeats.
+fn requested<S: AsRef<str>>(extras: &[S]) -> Vec<Box<str>> {
+    let mut out: Vec<Box<str>> = extras
+        .iter()
+        .map(|s| normalize_name(s.as_ref()).into_boxed_str())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+impl Requirement {
+    /// Whether the requirement applies in `env` with `extras` requested (the extras the user
+    /// asked for on the package that declares this requirement, e.g. `gpu` for
+    /// `pkg[gpu]`): true when it has no marker, else its marker's value under the profile it
+    /// was parsed with. The extras replace the environment's own for this call; the
+    /// environment is not copied. An unknown result is an error (`E004`).
+    ///
+    /// ```
+    /// use markerspec_pep508::{Environment, Field, Requirement};
+    /// let env = Environment::new().with(Field::SysPlatform, "linux");
+    /// let cuda: Requirement = "nvidia-cudnn-cu12; sys_platform == 'linux' and extra == 'gpu'"
+    ///     .parse()
+    ///     .unwrap();
+    /// assert!(cuda.evaluate(&env, &["gpu"]).unwrap());
+    /// assert!(!cuda.evaluate(&env, &[] as &[&str]).unwrap());
+    /// let plain: Requirement = "numpy>=2".parse().unwrap();
+    /// assert!(plain.evaluate(&env, &[] as &[&str]).unwrap());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`MarkerTree::evaluate`].
+    pub fn evaluate<S: AsRef<str>>(&self, env: &Environment, extras: &[S]) -> Result<bool, Error> {
+        match self.marker() {
+            None => Ok(true),
+            Some(m) => m.evaluate_with_extras(env, extras),
+        }
+    }
 }

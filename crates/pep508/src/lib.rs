@@ -89,6 +89,7 @@ mod environment;
 mod error;
 mod evaluate;
 mod field;
+mod format;
 mod marker;
 mod name;
 mod operator;
@@ -107,7 +108,7 @@ pub use environment::{EnvError, EnvValue, Environment};
 pub use error::{
     DIAGNOSTIC_CODES, Error, ErrorKind, Reporter, Severity, Warning, WarningKind, render,
 };
-pub use field::{Dialect, Field, FieldType};
+pub use field::{Dialect, Field, FieldType, ValueFormat};
 pub use marker::{Children, MarkerExpression, MarkerNode, MarkerTree};
 pub use markerspec_pep440 as pep440;
 pub use name::{ExtraName, PackageName, is_valid_identifier, normalize_name};

@@ -10,7 +10,7 @@ pub(crate) mod packaging;
 pub(crate) mod spec2026;
 pub(crate) mod uv;
 
-use crate::environment::Environment;
+use crate::environment::EvalEnv;
 use crate::error::{ErrorKind, WarningKind};
 use crate::marker::MarkerExpression;
 use crate::options::Profile;
@@ -39,7 +39,7 @@ pub(crate) struct Rules {
     /// parsed under this profile can fail to evaluate).
     pub(crate) short_circuit: bool,
     /// One comparison.
-    pub(crate) compare: fn(&MarkerExpression, &Environment) -> Outcome,
+    pub(crate) compare: fn(&MarkerExpression, &EvalEnv<'_>) -> Outcome,
 }
 
 const SPEC2026: Rules = Rules {

@@ -4,7 +4,7 @@
 use markerspec_pep440::Operator;
 
 use crate::compare::{Side, member, specifier};
-use crate::environment::{EnvValue, Environment};
+use crate::environment::{EnvValue, EvalEnv};
 use crate::error::ErrorKind;
 use crate::field::{Field, FieldType};
 use crate::marker::MarkerExpression;
@@ -37,7 +37,7 @@ fn packaging_version_key(f: Field) -> bool {
 }
 
 /// pypa/packaging 26.x, quirks included.
-pub(crate) fn compare(e: &MarkerExpression, env: &Environment) -> Outcome {
+pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
     use MarkerOperator as O;
     // packaging reads the variable on the left, else takes the right-hand *text* as the name to
     // look up, even when it is a quoted string; a variable on the right of a variable is

@@ -8,7 +8,7 @@
 use markerspec_pep440::Version;
 
 use crate::compare::{Fast, Side, continues_operator, member, mirror};
-use crate::environment::{EnvValue, Environment};
+use crate::environment::{EnvValue, EvalEnv};
 use crate::field::{Field, FieldType};
 use crate::marker::MarkerExpression;
 use crate::operator::{MarkerOperator, MarkerValue};
@@ -17,7 +17,7 @@ use crate::truth::Tri;
 
 /// The installer reading of the living specification (`spec/SPEC.md` §5).
 #[inline(always)]
-pub(crate) fn compare(e: &MarkerExpression, env: &Environment) -> Outcome {
+pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
     if e.fast != Fast::General {
         if let (MarkerValue::Literal(l), _) | (_, MarkerValue::Literal(l)) = (&e.lhs, &e.rhs) {
             match e.fast {
@@ -52,7 +52,7 @@ pub(crate) fn compare(e: &MarkerExpression, env: &Environment) -> Outcome {
 
 /// The rules of `spec/SPEC.md` §5 for any comparison.
 #[inline(never)]
-pub(crate) fn general(e: &MarkerExpression, env: &Environment) -> Outcome {
+pub(crate) fn general(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
     match (&e.lhs, &e.rhs) {
         (MarkerValue::Field(f), MarkerValue::Literal(l)) => {
             spec_field(e, env, *f, l, Side::FieldLeft)
@@ -88,7 +88,7 @@ fn spec_string(op: MarkerOperator, value: &str, literal: &str, side: Side) -> bo
 }
 
 #[inline]
-fn spec_field(e: &MarkerExpression, env: &Environment, f: Field, l: &str, side: Side) -> Outcome {
+fn spec_field(e: &MarkerExpression, env: &EvalEnv<'_>, f: Field, l: &str, side: Side) -> Outcome {
     use MarkerOperator as O;
     if f == Field::Extra {
         let requested = env.extras_slice().iter().any(|x| &**x == l);

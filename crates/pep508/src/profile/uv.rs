@@ -30,7 +30,7 @@ use std::ops::Bound;
 use markerspec_pep440::{Operator, Version};
 
 use crate::compare::mirror;
-use crate::environment::{EnvValue, Environment};
+use crate::environment::{EnvValue, EvalEnv};
 use crate::error::{ErrorKind, WarningKind};
 use crate::field::{Field, FieldType};
 use crate::marker::MarkerExpression;
@@ -115,7 +115,7 @@ pub(crate) fn check(
 }
 
 /// uv-pep508 0.0.72 for the standard fields, the `spec-2026` rules for the extended ones.
-pub(crate) fn compare(e: &MarkerExpression, env: &Environment) -> Outcome {
+pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
     if e.has_extended_field() {
         // The general rules give the same results as `spec-2026`'s, without another inlined
         // copy of its fast paths.
@@ -126,7 +126,7 @@ pub(crate) fn compare(e: &MarkerExpression, env: &Environment) -> Outcome {
 
 /// Evaluates one comparison of standard fields as uv does. A comparison uv would have dropped
 /// (only possible for one built by hand) is true.
-fn evaluate(e: &MarkerExpression, env: &Environment) -> Outcome {
+fn evaluate(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
     let rule = match rule(e) {
         Ok(rule) => rule,
         Err(NoRule::Dropped(_)) => return Ok(Tri::known(true)),
