@@ -3,23 +3,9 @@
 
 use markerspec_pep508::{EnvValue, Field};
 
-/// Maps a raw architecture name to its canonical spelling (SPEC §8.3), matching
-/// case-insensitively; a name in neither column comes back lowercased. With
-/// `pointer_bits == Some(32)`, a 64-bit architecture becomes its 32-bit form (a 32-bit
-/// userland on a 64-bit kernel).
-///
-/// ```
-/// use markerspec_env::canonical_arch;
-/// assert_eq!(canonical_arch("AMD64", None), "x86_64");
-/// assert_eq!(canonical_arch("arm64", None), "aarch64");
-/// assert_eq!(canonical_arch("x86_64", Some(32)), "x86");
-/// assert_eq!(canonical_arch("mips64", None), "mips64");
-/// ```
-pub fn canonical_arch(raw: &str, pointer_bits: Option<u32>) -> String {
-    // The table lives beside the marker checks that reject its aliases (markerspec-pep508).
-    let pointer_bytes = if pointer_bits == Some(32) { 4 } else { 8 };
-    markerspec_pep508::canonical_arch(raw.trim(), pointer_bytes)
-}
+/// The one table of architecture spellings (SPEC §8.3) lives in the marker library, beside the
+/// checks that reject its aliases in markers.
+pub use markerspec_pep508::canonical_arch;
 
 /// Checks a known value of `field` from outside and returns it canonicalised, by the field
 /// registry's formats ([`EnvValue::checked`]): versions must be PEP 440 versions, set members

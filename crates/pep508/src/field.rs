@@ -279,24 +279,6 @@ impl Field {
             Lookup::WrongDialect(_) | Lookup::Unknown => None,
         }
     }
-
-    /// The Python expression that gives the field's value, where there is one.
-    pub fn python_equivalent(self) -> Option<&'static str> {
-        Some(match self {
-            Field::OsName => "os.name",
-            Field::SysPlatform => "sys.platform",
-            Field::PlatformMachine => "platform.machine()",
-            Field::PlatformPythonImplementation => "platform.python_implementation()",
-            Field::PlatformRelease => "platform.release()",
-            Field::PlatformSystem => "platform.system()",
-            Field::PlatformVersion => "platform.version()",
-            Field::PythonVersion => "'.'.join(platform.python_version_tuple()[:2])",
-            Field::PythonFullVersion => "platform.python_version()",
-            Field::ImplementationName => "sys.implementation.name",
-            Field::ImplementationVersion => "sys.implementation.version (formatted)",
-            _ => return None,
-        })
-    }
 }
 
 impl fmt::Display for Field {

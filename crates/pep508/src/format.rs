@@ -101,7 +101,7 @@ impl ValueFormat {
                 });
             }
             ValueFormat::Arch => {
-                return Ok(Cow::Owned(crate::arch::canonical_arch(value.trim(), 8)));
+                return Ok(Cow::Owned(crate::arch::canonical_arch(value, None)));
             }
             ValueFormat::VariantLabel => {
                 crate::variant::validate_label(value)
