@@ -259,12 +259,80 @@ impl fmt::Debug for Environment {
     }
 }
 
-/// Reads the environment document of `spec/SPEC.md` §11: a JSON object of field name → string
-/// (a list of strings for set fields and `extra`), `null` for Unknown. `""` (or `[]`) is
-/// Absent for an extended field and the empty string for a standard one. A field that is not
-/// in the document has no value: Unknown under the `spec-2026` profile. Extended version
-/// values must be valid versions; `interpreter_arch` is mapped to its canonical spelling.
-/// Unknown keys are rejected, naming the key.
+/// One value of an environment document (`spec/SPEC.md` §11), borrowed: what
+/// [`Environment::from_document`] reads, so that a document held in another shape (the
+/// conformance vectors, a lock file) converts without going through JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocValue<'a> {
+    /// `null`: Unknown.
+    Unknown,
+    /// A string; `""` is Absent for an extended field and the empty string for a standard one.
+    String(&'a str),
+    /// A list of strings (set fields, `extra`); `[]` is Absent for an extended field.
+    List(&'a [String]),
+}
+
+impl Environment {
+    /// Builds an environment from the entries of a `spec/SPEC.md` §11 document: field name →
+    /// value. `extra` sets the requested extras; extended values are checked and canonicalised
+    /// ([`EnvValue::checked`]); an unknown key is an error that names it.
+    ///
+    /// ```
+    /// use markerspec_pep508::{DocValue, EnvValue, Environment, Field};
+    /// let gpus = ["cuda".to_string()];
+    /// let env = Environment::from_document([
+    ///     ("python_version", DocValue::String("3.12")),
+    ///     ("gpu_backends", DocValue::List(&gpus)),
+    ///     ("cuda_version", DocValue::Unknown),
+    ///     ("glibc_version", DocValue::String("")),
+    /// ])
+    /// .unwrap();
+    /// assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::Unknown));
+    /// assert_eq!(env.get(Field::GlibcVersion), Some(&EnvValue::Absent));
+    /// ```
+    ///
+    /// # Errors
+    /// An unknown key, or a value that does not fit its field, in words.
+    pub fn from_document<'a, I>(entries: I) -> Result<Environment, String>
+    where
+        I: IntoIterator<Item = (&'a str, DocValue<'a>)>,
+    {
+        let mut env = Environment::new();
+        for (key, value) in entries {
+            let Some(field) = Field::from_canonical_name(key) else {
+                return Err(format!("unknown marker field `{key}` in the environment"));
+            };
+            if field == Field::Extra {
+                let extras: &[String] = match value {
+                    DocValue::Unknown | DocValue::String("") => &[],
+                    DocValue::String(s) => {
+                        env = env.with_extras([s]);
+                        continue;
+                    }
+                    DocValue::List(items) => items,
+                };
+                env = env.with_extras(extras);
+                continue;
+            }
+            let value = match value {
+                DocValue::Unknown => EnvValue::Unknown,
+                DocValue::String("") if field.is_extended() => EnvValue::Absent,
+                DocValue::List([]) if field.is_extended() => EnvValue::Absent,
+                DocValue::String(s) => EnvValue::String(s.into()),
+                DocValue::List(items) => {
+                    EnvValue::Set(items.iter().map(|s| s.as_str().into()).collect())
+                }
+            };
+            let value = value.checked(field).map_err(|e| e.to_string())?;
+            env.set(field, value).map_err(|e| e.to_string())?;
+        }
+        Ok(env)
+    }
+}
+
+/// Reads the environment document of `spec/SPEC.md` §11 ([`Environment::from_document`]): a
+/// JSON object of field name → string (a list of strings for set fields and `extra`), `null`
+/// for Unknown.
 #[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for Environment {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -277,38 +345,15 @@ impl<'de> serde::Deserialize<'de> for Environment {
         }
         let raw: std::collections::BTreeMap<String, Option<Raw>> =
             std::collections::BTreeMap::deserialize(d)?;
-        let mut env = Environment::new();
-        for (key, value) in raw {
-            let Some(field) = Field::from_canonical_name(&key) else {
-                return Err(D::Error::custom(format!(
-                    "unknown marker field `{key}` in the environment"
-                )));
+        Environment::from_document(raw.iter().map(|(k, v)| {
+            let v = match v {
+                None => DocValue::Unknown,
+                Some(Raw::Str(s)) => DocValue::String(s),
+                Some(Raw::List(items)) => DocValue::List(items),
             };
-            if field == Field::Extra {
-                let extras = match value {
-                    None => Vec::new(),
-                    Some(Raw::Str(s)) if s.is_empty() => Vec::new(),
-                    Some(Raw::Str(s)) => vec![s],
-                    Some(Raw::List(items)) => items,
-                };
-                env = env.with_extras(extras);
-                continue;
-            }
-            let value = match value {
-                None => EnvValue::Unknown,
-                Some(Raw::Str(s)) if s.is_empty() && field.is_extended() => EnvValue::Absent,
-                Some(Raw::List(items)) if items.is_empty() && field.is_extended() => {
-                    EnvValue::Absent
-                }
-                Some(Raw::Str(s)) => EnvValue::String(s.into()),
-                Some(Raw::List(items)) => {
-                    EnvValue::Set(items.into_iter().map(String::into_boxed_str).collect())
-                }
-            };
-            let value = value.checked(field).map_err(D::Error::custom)?;
-            env.set(field, value).map_err(D::Error::custom)?;
-        }
-        Ok(env)
+            (k.as_str(), v)
+        }))
+        .map_err(D::Error::custom)
     }
 }
 

@@ -123,7 +123,7 @@ mod truth;
 mod variant;
 
 pub use arch::canonical_arch;
-pub use environment::{EnvError, EnvValue, Environment};
+pub use environment::{DocValue, EnvError, EnvValue, Environment};
 pub use error::{
     DIAGNOSTIC_CODES, Error, ErrorKind, Reporter, Severity, Warning, WarningKind, render,
 };
