@@ -16,6 +16,11 @@ use crate::marker::MarkerExpression;
 use crate::options::Profile;
 use outcome::Outcome;
 
+/// A profile's own parse-time check of one comparison of standard fields: `Ok(false)` drops
+/// it (after its warning).
+pub(crate) type CheckFn =
+    fn(&MarkerExpression, &mut dyn FnMut(WarningKind)) -> Result<bool, ErrorKind>;
+
 /// What a profile changes, in one table.
 pub(crate) struct Rules {
     /// uv's syntax: any Unicode whitespace separates tokens, quoted strings are read as
@@ -33,8 +38,7 @@ pub(crate) struct Rules {
     /// form); packaging rejects them.
     pub(crate) constants: bool,
     /// Replaces the standard fields' parse-time checks: `Ok(false)` drops the comparison.
-    pub(crate) check_standard:
-        Option<fn(&MarkerExpression, &mut dyn FnMut(WarningKind)) -> Result<bool, ErrorKind>>,
+    pub(crate) check_standard: Option<CheckFn>,
     /// Whether evaluation may stop once an `and`/`or` is decided (no comparison of a marker
     /// parsed under this profile can fail to evaluate).
     pub(crate) short_circuit: bool,
