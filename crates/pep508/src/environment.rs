@@ -125,7 +125,8 @@ impl Environment {
         &mut self.slots
     }
 
-    /// Sets a string value. Use [`Environment::set`] for sets, Absent and Unknown.
+    /// Sets a string value, unchecked (see [`Environment::try_with`] for a value checked where
+    /// it is set). Use [`Environment::set`] for sets, Absent and Unknown.
     ///
     /// # Panics
     /// Never; a string for a set field is stored as a one-element set.
@@ -139,6 +140,32 @@ impl Environment {
         };
         let _ = self.set(field, v);
         self
+    }
+
+    /// Sets a string (or, for a set field, a comma-separated list) checked where it is set, as
+    /// overrides and `--set` are ([`EnvValue::from_text`]), and, for the standard version
+    /// fields, as a PEP 440 version: a value that could only make comparisons silently false
+    /// is an error here rather than a wrong answer later.
+    ///
+    /// ```
+    /// use markerspec_pep508::{Environment, Field};
+    /// let env = Environment::new().try_with(Field::PythonVersion, "3.12").unwrap();
+    /// assert!(env.clone().try_with(Field::PythonVersion, "abc").is_err());
+    /// assert!(env.try_with(Field::GpuBackends, "cuda,rocm").is_ok());
+    /// ```
+    ///
+    /// # Errors
+    /// A value that does not fit the field's format.
+    pub fn try_with(mut self, field: Field, value: &str) -> Result<Environment, EnvError> {
+        if field.field_type() == FieldType::Version && !field.is_extended() {
+            value.trim().parse::<Version>().map_err(|e| EnvError {
+                field,
+                reason: format!("`{value}` is not a PEP 440 version: {e}"),
+            })?;
+        }
+        let value = EnvValue::from_text(field, value)?;
+        self.set(field, value)?;
+        Ok(self)
     }
 
     /// Sets the value of `field`.
