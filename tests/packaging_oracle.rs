@@ -178,7 +178,7 @@ fn check_records(
                     continue;
                 };
                 t.evaluations += 1;
-                let got = marker.evaluate_tristate_with(&env, profile).and_then(|e| {
+                let got = marker.evaluate_tristate(&env).and_then(|e| {
                     match e.truth {
                         markerspec::pep508::Truth::True => Ok(true),
                         markerspec::pep508::Truth::False => Ok(false),

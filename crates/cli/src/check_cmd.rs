@@ -347,16 +347,13 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
         };
         let evaluation = match req.marker() {
             None => Ok(None),
-            Some(m) => m.evaluate_tristate_with(&env, args.lang.profile).map(Some),
+            Some(m) => m.evaluate_tristate(&env).map(Some),
         };
         let answer = match evaluation {
             Err(e) => {
                 invalid += 1;
                 println!("{location:width$}  invalid  {req}{context}");
-                eprint!(
-                    "{}",
-                    error_text(&path, &text, item, &e.with_input(&item.text))
-                );
+                eprint!("{}", error_text(&path, &text, item, &e));
                 continue;
             }
             Ok(None) => {

@@ -1,6 +1,6 @@
 //! The `--json` syntax tree of `markerspec parse`.
 
-use markerspec_pep508::{MarkerTree, MarkerValue, Requirement, VersionOrUrl};
+use markerspec_pep508::{MarkerNode, MarkerTree, MarkerValue, Requirement, VersionOrUrl};
 use serde_json::{Value, json};
 
 /// What was parsed.
@@ -51,8 +51,15 @@ fn value(v: &MarkerValue) -> Value {
 
 /// A marker tree as nested `and`/`or`/`compare` nodes with byte spans.
 pub fn marker(m: &MarkerTree) -> Value {
-    match m {
-        MarkerTree::Expression(e) => json!({
+    node(m.node())
+}
+
+/// One node; the constants are JSON's `true` and `false`.
+fn node(n: &MarkerNode) -> Value {
+    match n {
+        MarkerNode::True => json!(true),
+        MarkerNode::False => json!(false),
+        MarkerNode::Expression(e) => json!({
             "compare": {
                 "lhs": value(e.lhs()),
                 "op": e.operator().as_str(),
@@ -60,7 +67,7 @@ pub fn marker(m: &MarkerTree) -> Value {
             },
             "span": [e.span().start, e.span().end],
         }),
-        MarkerTree::And(c) => json!({"and": c.iter().map(marker).collect::<Vec<_>>()}),
-        MarkerTree::Or(c) => json!({"or": c.iter().map(marker).collect::<Vec<_>>()}),
+        MarkerNode::And(c) => json!({"and": c.iter().map(node).collect::<Vec<_>>()}),
+        MarkerNode::Or(c) => json!({"or": c.iter().map(node).collect::<Vec<_>>()}),
     }
 }

@@ -17,8 +17,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use markerspec_pep508::{
-    Dialect, EnvValue, Environment, Error, Evaluation, Field, FieldType, MarkerTree, ParseOptions,
-    Profile, Requirement, Truth, Warning,
+    Dialect, EnvValue, Environment, Error, Evaluation, Field, MarkerTree, ParseOptions, Profile,
+    Requirement, Truth, Warning,
 };
 
 mod check_cmd;
@@ -252,7 +252,7 @@ fn parse_command(lang: Language, json: bool, text: &str) -> Result<ExitCode, Str
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprint!("{}", e.render());
+            eprint!("{}", e.render(text));
             Ok(ExitCode::from(2))
         }
     }
@@ -285,7 +285,7 @@ fn eval_command(
             let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
             let answer = match parse_text(&line, lang) {
                 Err(e) => format!("error: {}", e.code()),
-                Ok((p, _)) => match evaluate(&p, env, lang.profile) {
+                Ok((p, _)) => match evaluate(&p, env) {
                     Ok(e) => answer_line(&e),
                     Err(e) => format!("error: {}", e.code()),
                 },
@@ -297,7 +297,7 @@ fn eval_command(
     let (parsed, warnings) = match parse_text(text, lang) {
         Ok(p) => p,
         Err(e) => {
-            eprint!("{}", e.render());
+            eprint!("{}", e.render(text));
             return Ok(ExitCode::from(2));
         }
     };
@@ -309,7 +309,7 @@ fn eval_command(
             println!("no marker: the requirement applies everywhere");
         }
     }
-    match evaluate(&parsed, env, lang.profile) {
+    match evaluate(&parsed, env) {
         Ok(e) => {
             println!("{}", answer_line(&e));
             Ok(ExitCode::from(match e.truth {
@@ -319,20 +319,22 @@ fn eval_command(
             }))
         }
         Err(e) => {
-            let e = e.with_input(if parsed.marker().is_some() { text } else { "" });
-            eprint!("{}", e.render());
+            eprint!(
+                "{}",
+                e.render(if parsed.marker().is_some() { text } else { "" })
+            );
             Ok(ExitCode::from(2))
         }
     }
 }
 
-fn evaluate(p: &Parsed, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
+fn evaluate(p: &Parsed, env: &Environment) -> Result<Evaluation, Error> {
     match p.marker() {
         None => Ok(Evaluation {
             truth: Truth::True,
             unknown: Default::default(),
         }),
-        Some(m) => m.evaluate_tristate_with(env, profile),
+        Some(m) => m.evaluate_tristate(env),
     }
 }
 
@@ -415,20 +417,11 @@ fn build_environment(
             .ok_or_else(|| format!("--set expects FIELD=VALUE, got `{s}`"))?;
         let field = Field::from_name(name.trim(), Dialect::Extended)
             .ok_or_else(|| format!("--set: unknown marker field `{name}`"))?;
+        // The same text form and checks as the `MARKERSPEC_<FIELD>` overrides.
         let value = if value == "?" {
             EnvValue::Unknown
-        } else if value.is_empty() && field.is_extended() {
-            EnvValue::Absent
-        } else if field.field_type() == FieldType::Set {
-            EnvValue::Set(
-                value
-                    .split(',')
-                    .filter(|s| !s.is_empty())
-                    .map(|s| s.trim().into())
-                    .collect(),
-            )
         } else {
-            EnvValue::String(value.into())
+            EnvValue::from_text(field, value).map_err(|e| format!("--set: {e}"))?
         };
         if field == Field::Extra {
             env = env.with_extras([value_text(&value)]);

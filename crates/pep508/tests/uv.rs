@@ -12,7 +12,7 @@ fn uv() -> ParseOptions {
 fn parse(input: &str) -> (MarkerTree, Vec<Warning>) {
     let mut warnings = Vec::new();
     let m = MarkerTree::parse_with(input, &uv(), &mut warnings)
-        .unwrap_or_else(|e| panic!("{input}: {}", e.render()));
+        .unwrap_or_else(|e| panic!("{input}: {}", e.render(input)));
     (m, warnings)
 }
 
@@ -23,11 +23,7 @@ fn rejects(input: &str) -> bool {
 
 #[track_caller]
 fn truth(input: &str, env: &Environment) -> Truth {
-    parse(input)
-        .0
-        .evaluate_tristate_with(env, Profile::Uv)
-        .unwrap()
-        .truth
+    parse(input).0.evaluate_tristate(env).unwrap().truth
 }
 
 fn linux(full_version: &str, python_version: &str) -> Environment {

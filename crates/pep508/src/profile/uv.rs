@@ -29,12 +29,14 @@ use std::ops::Bound;
 
 use markerspec_pep440::{Operator, Version};
 
-use crate::compare::{Outcome, mirror};
-use crate::environment::{EnvValue, Environment};
+use crate::compare::mirror;
+use crate::environment::{EnvValue, EvalEnv};
 use crate::error::{ErrorKind, WarningKind};
-use crate::evaluate::Tri;
 use crate::field::{Field, FieldType};
-use crate::marker::{MarkerExpression, MarkerOperator, MarkerValue};
+use crate::marker::MarkerExpression;
+use crate::operator::{MarkerOperator, MarkerValue};
+use crate::profile::outcome::Outcome;
+use crate::truth::Tri;
 
 /// What uv makes of one comparison.
 enum Rule<'a> {
@@ -112,9 +114,19 @@ pub(crate) fn check(
     }
 }
 
+/// uv-pep508 0.0.72 for the standard fields, the `spec-2026` rules for the extended ones.
+pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
+    if e.has_extended_field() {
+        // The general rules give the same results as `spec-2026`'s, without another inlined
+        // copy of its fast paths.
+        return super::spec2026::general(e, env);
+    }
+    evaluate(e, env)
+}
+
 /// Evaluates one comparison of standard fields as uv does. A comparison uv would have dropped
 /// (only possible for one built by hand) is true.
-pub(crate) fn evaluate(e: &MarkerExpression, env: &Environment) -> Outcome {
+fn evaluate(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
     let rule = match rule(e) {
         Ok(rule) => rule,
         Err(NoRule::Dropped(_)) => return Ok(Tri::known(true)),
