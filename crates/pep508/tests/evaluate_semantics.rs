@@ -126,7 +126,10 @@ fn field_sets_are_sets() {
     s.insert(Field::CudaVersion);
     s.insert(Field::OsName);
     s.insert(Field::CudaVersion);
-    assert_eq!(s.iter().collect::<Vec<_>>(), [Field::OsName, Field::CudaVersion]);
+    assert_eq!(
+        s.iter().collect::<Vec<_>>(),
+        [Field::OsName, Field::CudaVersion]
+    );
     assert_eq!(format!("{s:?}"), r#"{"os_name", "cuda_version"}"#);
     assert_eq!(s, set(&[Field::CudaVersion, Field::OsName]));
     let u = s.union(FieldSet::single(Field::SysPlatform));
@@ -250,7 +253,10 @@ fn a_comparison_evaluates_on_its_own() {
         }
     }
     // The default-profile entry points are spec-2026's.
-    let m = marker(r#"os_name == "posix" and cuda_version >= "12""#, Profile::Spec2026);
+    let m = marker(
+        r#"os_name == "posix" and cuda_version >= "12""#,
+        Profile::Spec2026,
+    );
     assert_eq!(
         m.evaluate_tristate(&env).unwrap(),
         Evaluation {
@@ -300,18 +306,44 @@ fn unknown_policy_decides_only_unknown_results() {
             .code(),
         "E004"
     );
-    assert!(!unknown.evaluate_with(&env, with(UnknownPolicy::False)).unwrap());
-    assert!(unknown.evaluate_with(&env, with(UnknownPolicy::True)).unwrap());
+    assert!(
+        !unknown
+            .evaluate_with(&env, with(UnknownPolicy::False))
+            .unwrap()
+    );
+    assert!(
+        unknown
+            .evaluate_with(&env, with(UnknownPolicy::True))
+            .unwrap()
+    );
     assert_eq!(UnknownPolicy::default(), UnknownPolicy::Error);
 
-    for policy in [UnknownPolicy::Error, UnknownPolicy::False, UnknownPolicy::True] {
-        let yes = marker(r#"os_name == "posix" or cuda_version >= "12""#, Profile::Spec2026);
-        let no = marker(r#"os_name == "nt" and cuda_version >= "12""#, Profile::Spec2026);
+    for policy in [
+        UnknownPolicy::Error,
+        UnknownPolicy::False,
+        UnknownPolicy::True,
+    ] {
+        let yes = marker(
+            r#"os_name == "posix" or cuda_version >= "12""#,
+            Profile::Spec2026,
+        );
+        let no = marker(
+            r#"os_name == "nt" and cuda_version >= "12""#,
+            Profile::Spec2026,
+        );
         assert!(yes.evaluate_with(&env, with(policy)).unwrap(), "{policy:?}");
         assert!(!no.evaluate_with(&env, with(policy)).unwrap(), "{policy:?}");
     }
-    assert!(marker(r#"os_name == "posix""#, Profile::Spec2026).evaluate(&env).unwrap());
-    assert!(!marker(r#"os_name == "nt""#, Profile::Spec2026).evaluate(&env).unwrap());
+    assert!(
+        marker(r#"os_name == "posix""#, Profile::Spec2026)
+            .evaluate(&env)
+            .unwrap()
+    );
+    assert!(
+        !marker(r#"os_name == "nt""#, Profile::Spec2026)
+            .evaluate(&env)
+            .unwrap()
+    );
 }
 
 /// The options carry the profile: `python_version in "3.10 3.11"` is a substring test under
@@ -419,19 +451,33 @@ fn packaging_evaluates_every_comparison() {
         (r#"os_name ~= "1.0" and os_name == "nt""#, &env),
         (r#"extra == "x" and os_name ~= "1.0""#, &env),
         (r#"extra == "x" or os_name ~= "1.0""#, &x),
-        (r#"extra == "x" and (os_name == "nt" or os_name ~= "1.0")"#, &env),
-        (r#"(os_name == "nt" and os_name ~= "1.0") or extra == "x""#, &x),
+        (
+            r#"extra == "x" and (os_name == "nt" or os_name ~= "1.0")"#,
+            &env,
+        ),
+        (
+            r#"(os_name == "nt" and os_name ~= "1.0") or extra == "x""#,
+            &x,
+        ),
     ] {
         assert_eq!(error_code(text, p, env), "E002", "{text} with {env:?}");
     }
     // A missing value is an error (`E001`) even when another operand decides.
     let partial = Environment::new().with(Field::OsName, "posix");
     assert_eq!(
-        error_code(r#"os_name == "nt" and sys_platform == "linux""#, p, &partial),
+        error_code(
+            r#"os_name == "nt" and sys_platform == "linux""#,
+            p,
+            &partial
+        ),
         "E001"
     );
     assert_eq!(
-        error_code(r#"os_name == "posix" or sys_platform == "linux""#, p, &partial),
+        error_code(
+            r#"os_name == "posix" or sys_platform == "linux""#,
+            p,
+            &partial
+        ),
         "E001"
     );
     // The plain-`bool` entry points report it too, at the comparison that failed.
@@ -450,7 +496,10 @@ fn spec_2026_missing_values_are_unknown() {
     let env = Environment::new().with(Field::OsName, "posix");
     let p = Profile::Spec2026;
     let e = eval(r#"os_name == "posix" and sys_platform == "linux""#, p, &env);
-    assert_eq!((e.truth, e.unknown), (U, FieldSet::single(Field::SysPlatform)));
+    assert_eq!(
+        (e.truth, e.unknown),
+        (U, FieldSet::single(Field::SysPlatform))
+    );
     let e = eval(r#"os_name == "nt" and sys_platform == "linux""#, p, &env);
     assert_eq!((e.truth, e.unknown), (F, FieldSet::EMPTY));
     let e = eval(r#"os_name == "posix" or sys_platform == "linux""#, p, &env);
