@@ -7,7 +7,8 @@
 
 use markerspec_pep508::{
     Dialect, EnvValue, Environment, ErrorKind, EvalOptions, Evaluation, Field, FieldSet,
-    MarkerTree, ParseOptions, Profile, Truth, UnknownPolicy,
+    MarkerExpression, MarkerOperator, MarkerTree, MarkerValue, ParseOptions, Profile, Truth,
+    UnknownPolicy,
 };
 
 use Truth::{False as F, True as T, Unknown as U};
@@ -504,4 +505,111 @@ fn spec_2026_missing_values_are_unknown() {
     assert_eq!((e.truth, e.unknown), (F, FieldSet::EMPTY));
     let e = eval(r#"os_name == "posix" or sys_platform == "linux""#, p, &env);
     assert_eq!((e.truth, e.unknown), (T, FieldSet::EMPTY));
+}
+
+/// A comparison built by hand that no parser accepts (two literals) fails to evaluate under
+/// `spec-2026` (`E002`), so it shows which operands were read. `spec-2026` stops at the first
+/// decisive operand and tries `extra == "…"` comparisons first (the cheapest, and the most
+/// often decisive: most installs request no extra); the result never depends on that order,
+/// only the work does.
+#[test]
+fn spec_2026_stops_at_a_decisive_extra_first() {
+    let undefined = || {
+        MarkerTree::Expression(MarkerExpression::new(
+            MarkerValue::Literal("a".into()),
+            MarkerOperator::Equal,
+            MarkerValue::Literal("a".into()),
+        ))
+    };
+    let extra = |op| {
+        MarkerTree::Expression(MarkerExpression::new(
+            MarkerValue::Field(Field::Extra),
+            op,
+            MarkerValue::Literal("gpu".into()),
+        ))
+    };
+    let none = linux();
+    let gpu = linux().with_extras(["gpu"]);
+    let p = Profile::Spec2026;
+    // Decisive: `extra == "gpu"` false in an `and`, true in an `or`; `!=` the other way round.
+    for (tree, env, truth) in [
+        (
+            MarkerTree::And(vec![undefined(), extra(MarkerOperator::Equal)]),
+            &none,
+            F,
+        ),
+        (
+            MarkerTree::And(vec![undefined(), extra(MarkerOperator::NotEqual)]),
+            &gpu,
+            F,
+        ),
+        (
+            MarkerTree::Or(vec![undefined(), extra(MarkerOperator::Equal)]),
+            &gpu,
+            T,
+        ),
+        (
+            MarkerTree::Or(vec![undefined(), extra(MarkerOperator::NotEqual)]),
+            &none,
+            T,
+        ),
+    ] {
+        let e = tree.evaluate_tristate_with(env, p);
+        assert_eq!(
+            e.map(|e| e.truth).ok(),
+            Some(truth),
+            "{tree:?} with {env:?}"
+        );
+    }
+    // Not decisive: the other operand is read, and fails.
+    let tree = MarkerTree::And(vec![undefined(), extra(MarkerOperator::Equal)]);
+    assert_eq!(
+        tree.evaluate_tristate_with(&gpu, p).unwrap_err().code(),
+        "E002"
+    );
+    // packaging reads every operand, whatever decides: `"a" == "a"` looks `a` up there
+    // (`E001`), and the undefined `~=` on a string after a decisive `extra` is reported.
+    let tree = MarkerTree::And(vec![undefined(), extra(MarkerOperator::Equal)]);
+    assert_eq!(
+        tree.evaluate_tristate_with(&none, Profile::Packaging)
+            .unwrap_err()
+            .code(),
+        "E001"
+    );
+    let tree = MarkerTree::And(vec![
+        extra(MarkerOperator::Equal),
+        MarkerTree::Expression(MarkerExpression::new(
+            MarkerValue::Field(Field::OsName),
+            MarkerOperator::TildeEqual,
+            MarkerValue::Literal("1.0".into()),
+        )),
+    ]);
+    assert_eq!(
+        tree.evaluate_tristate_with(&none, Profile::Packaging)
+            .unwrap_err()
+            .code(),
+        "E002"
+    );
+}
+
+/// An `and` or `or` of one operand is that operand (built by hand; the parser keeps trees
+/// flat and never builds one).
+#[test]
+fn a_chain_of_one_is_its_operand() {
+    let extra = MarkerTree::Expression(MarkerExpression::new(
+        MarkerValue::Field(Field::Extra),
+        MarkerOperator::Equal,
+        MarkerValue::Literal("gpu".into()),
+    ));
+    for &profile in Profile::ALL {
+        for (env, truth) in [(linux(), F), (linux().with_extras(["gpu"]), T)] {
+            for tree in [
+                MarkerTree::And(vec![extra.clone()]),
+                MarkerTree::Or(vec![extra.clone()]),
+            ] {
+                let e = tree.evaluate_tristate_with(&env, profile).unwrap();
+                assert_eq!(e.truth, truth, "{tree:?} ({profile}) with {env:?}");
+            }
+        }
+    }
 }
