@@ -317,7 +317,7 @@ pub(crate) fn other(e: &MarkerExpression, env: &Environment, profile: Profile) -
     }
 }
 
-/// uv-pep508 0.0.72 for the standard fields ([`crate::uv`]), the `spec-2026` rules for the
+/// uv-pep508 0.0.98 for the standard fields ([`crate::uv`]), the `spec-2026` rules for the
 /// extended ones.
 fn uv(e: &MarkerExpression, env: &Environment) -> Outcome {
     if e.has_extended_field() {
