@@ -44,7 +44,7 @@ struct Language {
     dialect: Dialect,
     /// Behaviour for the standard fields: `spec-2026` (the living specification),
     /// `packaging` (what pypa/packaging 26 does, quirks included) or `uv` (what uv-pep508
-    /// 0.0.72 accepts and evaluates: unreadable comparisons dropped, `===` rejected).
+    /// 0.0.98 accepts and evaluates: unreadable comparisons dropped, `===` rejected).
     #[arg(long, default_value = "spec-2026")]
     profile: Profile,
     /// Lock-file context: allow the `extras` and `dependency_groups` variables.

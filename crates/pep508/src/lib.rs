@@ -48,7 +48,7 @@
 //!   exactly one variable; a value missing from the environment is Unknown.
 //! - [`Profile::Packaging`] reproduces pypa/packaging 26.x, quirks included, and is checked
 //!   against ~240,000 evaluations recorded from it.
-//! - [`Profile::Uv`] reproduces what uv-pep508 0.0.72 accepts and how it evaluates (its
+//! - [`Profile::Uv`] reproduces what uv-pep508 0.0.98 accepts and how it evaluates (its
 //!   printed form, a simplified decision diagram, is not reproduced): a comparison it cannot
 //!   read (an invalid version, `extra` with an ordering operator, two literals, two fields,
 //!   `~=` on a string, …) is dropped with a warning, so a marker left with nothing is true;

@@ -133,7 +133,7 @@ pub enum Profile {
     /// right-hand text, missing values are errors (`E001`).
     #[cfg_attr(feature = "serde", serde(rename = "packaging"))]
     Packaging,
-    /// What uv-pep508 0.0.72 accepts and how it evaluates: a comparison it cannot interpret
+    /// What uv-pep508 0.0.98 accepts and how it evaluates: a comparison it cannot interpret
     /// (an invalid version, `extra` with an ordering operator, two literals, two fields, `~=`
     /// on a string, …) is dropped from its `and`/`or` chain with a warning (a marker left with
     /// nothing is true), `===` is not a marker operator, version fields compare release numbers

@@ -173,9 +173,9 @@ impl<'a> Parser<'a, '_> {
             _ => return None,
         };
         if self.uv() {
-            // uv reads the word up to the next whitespace: `and(` is not `and`.
-            let after = &self.rest()[kw.len()..];
-            if after.chars().next().is_some_and(|c| !c.is_whitespace()) {
+            // uv reads the word up to the next whitespace or `(`: `and(` is `and`, `and"` is not.
+            let next = self.rest()[kw.len()..].chars().next();
+            if next.is_some_and(|c| !c.is_whitespace() && c != '(') {
                 return None;
             }
         }
