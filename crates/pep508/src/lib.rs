@@ -95,6 +95,7 @@ mod parser;
 mod requirement;
 mod small;
 mod string;
+pub mod target;
 mod uv;
 mod variant;
 
