@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use markerspec_env::{DetectOptions, Facts, FixtureProvider};
-use markerspec_pep508::{EnvValue, Environment};
+use markerspec_pep508::EnvValue;
 
 /// Arguments of `markerspec env`.
 #[derive(clap::Args, Debug)]
@@ -39,16 +39,6 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         return Err(format!("`{text}` is not between 0 and 86400 seconds"));
     }
     Ok(Duration::from_secs_f64(secs))
-}
-
-/// Detects this machine as `markerspec env` does without flags: what `eval` and `check` use
-/// when no environment is given. Warnings go to stderr.
-pub(crate) fn detected_environment() -> Result<Environment, String> {
-    let facts = DetectOptions::from_process()
-        .detect()
-        .map_err(|e| e.to_string())?;
-    print_warnings(&facts);
-    Ok(facts.to_environment())
 }
 
 fn print_warnings(facts: &Facts) {
