@@ -424,18 +424,22 @@ fn pyproject(text: &str, lines: &LineIndex) -> Result<Vec<Entry>, String> {
     if let Some(groups) = &doc.dependency_groups {
         let normalized: BTreeMap<String, &String> =
             groups.keys().map(|k| (normalize_name(k), k)).collect();
+        // Which groups include each group, directly or through others.
+        let mut included_by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for group in groups.keys() {
             let mut path = vec![normalize_name(group)];
-            expand_group(
-                group,
-                group,
-                groups,
-                &normalized,
-                &mut path,
-                &item,
-                lines,
-                &mut entries,
-            );
+            follow_includes(group, group, groups, &normalized, &mut path, lines, &mut included_by, &mut entries);
+        }
+        for (group, list) in groups {
+            let context = match included_by.get(group.as_str()) {
+                Some(by) => format!("group: {group}, included by {}", by.join(", ")),
+                None => format!("group: {group}"),
+            };
+            for entry in list {
+                if let toml::Value::String(s) = entry.get_ref() {
+                    entries.push(item(entry.span(), s, Some(context.clone()), None));
+                }
+            }
         }
     }
     entries.sort_by_key(Entry::place);
@@ -446,66 +450,61 @@ fn pyproject(text: &str, lines: &LineIndex) -> Result<Vec<Entry>, String> {
     Ok(entries)
 }
 
-/// The entries of dependency group NAME, listed under group SHOWN (`test (via lint)` when
-/// reached through an include); PATH holds the groups being expanded, for cycles.
+/// Follows the `{include-group = "…"}` entries of group NAME, reached from group TOP:
+/// records in INCLUDED_BY that TOP includes each group reached, and reports as errors an
+/// include of a missing group, a cycle (PATH holds the groups being followed) and an entry
+/// that is neither a string nor an include.
 #[allow(clippy::too_many_arguments)]
-fn expand_group(
-    shown: &str,
+fn follow_includes<'a>(
+    top: &'a str,
     name: &str,
-    groups: &std::collections::BTreeMap<String, Vec<toml::Spanned<toml::Value>>>,
-    normalized: &std::collections::BTreeMap<String, &String>,
+    groups: &'a std::collections::BTreeMap<String, Vec<toml::Spanned<toml::Value>>>,
+    normalized: &std::collections::BTreeMap<String, &'a String>,
     path: &mut Vec<String>,
-    item: &dyn Fn(std::ops::Range<usize>, &str, Option<String>, Option<String>) -> Entry,
     lines: &LineIndex,
+    included_by: &mut std::collections::BTreeMap<&'a str, Vec<&'a str>>,
     out: &mut Vec<Entry>,
 ) {
-    let context = if shown == name {
-        format!("group: {shown}")
-    } else {
-        format!("group: {shown} (via {name})")
-    };
     for entry in &groups[name] {
         let line = lines.line_of(entry.span().start);
-        let skip = |reason: String, error: bool| {
-            Entry::Skipped(Skipped {
+        let mut skip = |reason: String| {
+            out.push(Entry::Skipped(Skipped {
                 file: 0,
                 line,
-                text: format!("[{context}]"),
+                text: format!("[group: {name}]"),
                 reason,
-                error,
-            })
+                error: true,
+            }));
         };
         match entry.get_ref() {
-            toml::Value::String(s) => out.push(item(entry.span(), s, Some(context.clone()), None)),
+            toml::Value::String(_) => {}
             toml::Value::Table(t) if t.len() == 1 && t.contains_key("include-group") => {
                 let Some(target) = t["include-group"].as_str() else {
-                    out.push(skip("`include-group` must name a group".into(), true));
+                    skip("`include-group` must name a group".into());
                     continue;
                 };
                 let key = normalize_name(target);
-                let Some(real) = normalized.get(&key) else {
-                    out.push(skip(
-                        format!("`include-group = \"{target}\"`: no such group"),
-                        true,
-                    ));
+                let Some(real) = normalized.get(&key).copied() else {
+                    skip(format!("`include-group = \"{target}\"`: no such group"));
                     continue;
                 };
                 if path.contains(&key) {
-                    out.push(skip(
-                        format!(
-                            "`include-group = \"{target}\"` forms a cycle: {} → {key}",
-                            path.join(" → ")
-                        ),
-                        true,
+                    skip(format!(
+                        "`include-group = \"{target}\"` forms a cycle: {} → {key}",
+                        path.join(" → ")
                     ));
                     continue;
                 }
+                let by = included_by.entry(real.as_str()).or_default();
+                if !by.contains(&top) {
+                    by.push(top);
+                }
                 path.push(key);
-                expand_group(shown, real, groups, normalized, path, item, lines, out);
+                follow_includes(top, real, groups, normalized, path, lines, included_by, out);
                 path.pop();
             }
-            // Reported once, in the group that holds it.
-            _ if shown != name => {}
+            // Reported once, from the group that holds it.
+            _ if top != name => {}
             other => {
                 let kind = other.type_str();
                 let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
@@ -513,11 +512,8 @@ fn expand_group(
                 } else {
                     "a"
                 };
-                out.push(skip(
-                    format!(
-                        "{article} {kind} in a dependency group: expected a requirement string or {{include-group = \"…\"}}"
-                    ),
-                    true,
+                skip(format!(
+                    "{article} {kind} in a dependency group: expected a requirement string or {{include-group = \"…\"}}"
                 ));
             }
         }
@@ -880,11 +876,10 @@ lint = ["ruff"]
                 (9, "cupy-cuda12x; extra == 'gpu'", Some("gpu"), true),
                 (11, "pytest", None, true),
                 (12, "ruff", None, true),
-                (12, "ruff", None, true),
             ]
         );
-        assert_eq!(items[5].context.as_deref(), Some("group: lint"));
-        assert_eq!(items[6].context.as_deref(), Some("group: test (via lint)"));
+        assert_eq!(items[4].context.as_deref(), Some("group: test"));
+        assert_eq!(items[5].context.as_deref(), Some("group: lint, included by test"));
         let cycle =
             "[dependency-groups]\na = [{include-group = 'b'}]\nb = [{include-group = 'A'},\n 3]\n";
         let entries = pyproject(cycle, &LineIndex::new(cycle)).unwrap();

@@ -67,6 +67,12 @@ impl EnvOptions {
     /// Every environment asked for, with `--python-version`, `--set` and `--extra` applied to
     /// each. Detects this machine when no `--env`, `--fixture` or `--python-platform` is given.
     pub(crate) fn build(&self) -> Result<Vec<NamedEnv>, String> {
+        // Checked first: a typo is reported before any detection runs.
+        let sets = self
+            .sets
+            .iter()
+            .map(|s| parse_set(s))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut envs = Vec::new();
         for path in &self.env_files {
             let text = crate::files::read_user_file(path, "environment file", ENV_FILE_LIMIT)?;
@@ -113,11 +119,6 @@ impl EnvOptions {
                 env: facts.to_environment(),
             });
         }
-        let sets = self
-            .sets
-            .iter()
-            .map(|s| parse_set(s))
-            .collect::<Result<Vec<_>, _>>()?;
         for named in &mut envs {
             let mut env = std::mem::take(&mut named.env);
             if let (Some(v), false) = (&self.python_version, version_applied) {
