@@ -428,7 +428,16 @@ fn pyproject(text: &str, lines: &LineIndex) -> Result<Vec<Entry>, String> {
         let mut included_by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for group in groups.keys() {
             let mut path = vec![normalize_name(group)];
-            follow_includes(group, group, groups, &normalized, &mut path, lines, &mut included_by, &mut entries);
+            follow_includes(
+                group,
+                group,
+                groups,
+                &normalized,
+                &mut path,
+                lines,
+                &mut included_by,
+                &mut entries,
+            );
         }
         for (group, list) in groups {
             let context = match included_by.get(group.as_str()) {
@@ -524,7 +533,7 @@ fn follow_includes<'a>(
 /// the line shown is the file's), else against the requirement alone; prefixed with
 /// `file:line`. Only the one line is rendered, so that many errors in a large file stay linear.
 fn error_text(source: &Source, item: &Item, e: &Error) -> String {
-    let (code, message, help, span) = (e.code(), e.message(), e.help(), e.span());
+    let (code, message, help, span) = (e.code(), e.message(), crate::text::help(e), e.span());
     let render_at = |input: &str, span, line: usize| {
         let (shown, span) = crate::text::window(input, span);
         let out = render(
@@ -879,7 +888,10 @@ lint = ["ruff"]
             ]
         );
         assert_eq!(items[4].context.as_deref(), Some("group: test"));
-        assert_eq!(items[5].context.as_deref(), Some("group: lint, included by test"));
+        assert_eq!(
+            items[5].context.as_deref(),
+            Some("group: lint, included by test")
+        );
         let cycle =
             "[dependency-groups]\na = [{include-group = 'b'}]\nb = [{include-group = 'A'},\n 3]\n";
         let entries = pyproject(cycle, &LineIndex::new(cycle)).unwrap();

@@ -87,14 +87,7 @@ const SHOWN_INPUT: usize = 200;
 /// Renders an error against INPUT (the text it was parsed from), with the command line's help
 /// for the size limits.
 pub(crate) fn render_error(e: &Error, input: &str) -> String {
-    let help = match e.code() {
-        "L001" | "L002" | "L003" | "L004" => Some(
-            "the command line has no option to raise this limit: split the input, or call the \
-             library with a larger limit in `ParseOptions`"
-                .to_owned(),
-        ),
-        _ => e.help(),
-    };
+    let help = help(e);
     let (shown, span) = window(input, e.span());
     render(
         Severity::Error,
@@ -104,6 +97,19 @@ pub(crate) fn render_error(e: &Error, input: &str) -> String {
         &shown,
         span,
     )
+}
+
+/// The help line of an error: for the size limits, the command line's own word (it has no
+/// option to raise them).
+pub(crate) fn help(e: &Error) -> Option<String> {
+    match e.code() {
+        "L001" | "L002" | "L003" | "L004" => Some(
+            "the command line has no option to raise this limit: split the input, or call the \
+             library with a larger limit in `ParseOptions`"
+                .to_owned(),
+        ),
+        _ => e.help(),
+    }
 }
 
 /// Renders a warning against INPUT, windowed as errors are.

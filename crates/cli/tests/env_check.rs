@@ -463,10 +463,9 @@ fn check_reports_invalid_lines_with_their_line_and_carets() {
     );
     assert!(err.contains("requirements.txt:4: error[M003]"), "{err}");
     assert!(r.stdout().contains("requirements.txt:3  invalid  scipy"));
-    assert!(
-        r.stdout()
-            .ends_with("3 requirement(s): 1 apply, 0 do not, 0 unknown, 2 invalid; 0 line(s) not evaluated\n")
-    );
+    assert!(r.stdout().ends_with(
+        "3 requirement(s): 1 apply, 0 do not, 0 unknown, 2 invalid; 0 line(s) not evaluated\n"
+    ));
 
     // The extended dialect reads the GPU line; the fixture has no GPU facts, so it is unknown.
     std::fs::write(
