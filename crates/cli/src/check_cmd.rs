@@ -634,7 +634,8 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
     let env = &named.env;
     let opts = args.lang.options();
     let requested: Vec<String> = env.extras().map(normalize_name).collect();
-    let (mut applies, mut not, mut unknown, mut invalid, mut skipped) = (0, 0, 0, 0, 0);
+    let (mut applies, mut not, mut unknown, mut invalid, mut skipped, mut errors) =
+        (0, 0, 0, 0, 0, 0);
     let mut requirements = 0;
     let location = |file: usize, line: usize| format!("{}:{line}", reader.sources[file].label);
     let width = reader
@@ -651,7 +652,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
             Entry::Skipped(s) => {
                 skipped += 1;
                 if s.error {
-                    invalid += 1;
+                    errors += 1;
                 }
                 let word = if s.error { "error" } else { "skipped" };
                 println!(
@@ -672,7 +673,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
         {
             skipped += 1;
             println!(
-                "{loc:width$}  skipped  {}  [extra: {extra}]  (extra `{extra}` not requested:                  --extra {extra} or --all-extras)",
+                "{loc:width$}  skipped  {}  [extra: {extra}]  (extra `{extra}` not requested: --extra {extra} or --all-extras)",
                 shorten(&item.text)
             );
             continue;
@@ -738,12 +739,20 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
         };
         println!("{loc:width$}  {answer:<7}  {req}{context}");
     }
-    let invalid_requirements = invalid;
+    let errors = if errors > 0 {
+        format!(" ({errors} of them errors)")
+    } else {
+        String::new()
+    };
     println!(
         "{requirements} requirement(s): {applies} apply, {not} do not, {unknown} unknown, \
-         {invalid_requirements} invalid; {skipped} line(s) not evaluated"
+         {invalid} invalid; {skipped} line(s) not evaluated{errors}"
     );
-    Ok(ExitCode::from(if invalid > 0 { 2 } else { 0 }))
+    Ok(ExitCode::from(if invalid > 0 || !errors.is_empty() {
+        2
+    } else {
+        0
+    }))
 }
 
 #[cfg(test)]
