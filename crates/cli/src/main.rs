@@ -9,8 +9,9 @@
 //! | 2 | error: invalid input, unreadable file, bad flag | invalid input | an invalid requirement, or an error | error (an interpreter given with `--python` that fails, an invalid override) |
 //! | 3 | the result is unknown (an environment value is unknown) | — | — | — |
 //!
-//! Without `--env`, `--fixture` or `--set`, `eval` and `check` evaluate against this machine as
-//! `markerspec env` detects it.
+//! Without `--env`, `--fixture` or `--python-platform`, `eval` and `check` evaluate against this
+//! machine as `markerspec env` detects it; `--set`, `--extra` and `--python-version` change
+//! whichever environments are used.
 
 use std::process::ExitCode;
 
@@ -72,9 +73,11 @@ enum Command {
     Env(env_cmd::EnvArgs),
     /// List each requirement of a file with whether it applies to this machine (or `--env`).
     ///
-    /// Reads requirements files, `pyproject.toml` (dependencies, optional dependencies with
-    /// their extra requested, dependency groups) and core metadata (`Requires-Dist`). Exits 0
-    /// when every requirement is valid, 2 when one is not or on error.
+    /// Reads requirements files (following `-r` and `-c`), `pyproject.toml` (dependencies,
+    /// optional dependencies when their extra is requested, dependency groups with
+    /// `include-group`) and core metadata (`Requires-Dist`); every line not evaluated is listed
+    /// with the reason. Exits 0 when every requirement is valid, 2 when one is not, when an
+    /// include cannot be followed, or on error.
     Check(check_cmd::CheckArgs),
     /// Run the conformance suite (`spec/vectors/`) against markerspec and against external
     /// implementations through adapters (`spec/PROTOCOL.md`), and print a matrix.
