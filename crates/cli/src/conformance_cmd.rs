@@ -225,6 +225,7 @@ fn load_cases(args: &ConformanceArgs) -> Result<Cases, String> {
     }
     let mut cases = Cases::new();
     for dir in &args.environments {
+        regular_files_only(dir)?;
         cases.load_fixture_dir(dir).map_err(|e| e.to_string())?;
     }
     if args.vectors.is_empty() {
@@ -242,7 +243,7 @@ fn load_cases(args: &ConformanceArgs) -> Result<Cases, String> {
     Ok(cases)
 }
 
-/// Refuses a vectors path that would block or never end when read (a FIFO, a device), or a
+/// Refuses a vectors or environments path that would block or never end when read (a FIFO, a device), or a
 /// folder holding one among its `*.json`, before anything is opened; and files over 64 MiB.
 fn regular_files_only(path: &std::path::Path) -> Result<(), String> {
     const LIMIT: u64 = 64 << 20;
