@@ -27,8 +27,9 @@ pub(crate) struct EnvOptions {
     /// `x86_64-manylinux_2_28`, …) instead of detecting this machine.
     #[arg(long, value_name = "PLATFORM", conflicts_with_all = ["env_files", "fixtures"])]
     pub(crate) python_platform: Option<String>,
-    /// The target's Python version (`3.11`, `3.12.4`): sets `python_version`,
-    /// `python_full_version` and `implementation_version` in every environment.
+    /// The target's Python version, as CPython (`3.11`, `3.12.4`, `3.13t` for free-threaded):
+    /// sets the Python fields (`python_version`, `python_full_version`, the implementation,
+    /// `python_abi_tag`, the GIL member of `sys_abi_features`) in every environment.
     #[arg(long, value_name = "VERSION")]
     pub(crate) python_version: Option<String>,
     /// Set one field in every environment: `FIELD=VALUE`; comma-separated for set fields; an
