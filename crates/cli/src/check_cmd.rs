@@ -713,7 +713,6 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
             Err(e) => {
                 invalid += 1;
                 println!("{loc:width$}  invalid  {req}{context}");
-                let e = e.with_input(&item.text);
                 eprint!("{}", error_text(source, item, &e));
                 continue;
             }
