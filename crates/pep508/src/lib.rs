@@ -119,6 +119,7 @@ mod requirement;
 mod small;
 mod span;
 mod string;
+pub mod target;
 mod truth;
 mod variant;
 
