@@ -4,9 +4,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use markerspec_pep508::{
-    EnvValue, Environment, Error, Evaluation, Field, MarkerTree, Truth,
-};
+use markerspec_pep508::{EnvValue, Environment, Error, Evaluation, Field, MarkerTree, Truth};
 
 use crate::Language;
 use crate::batch::{Batch, Mode, answer_text, table_header, table_row};
@@ -134,10 +132,8 @@ pub(crate) fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     for w in &warnings {
         eprint!("{}", render_warning(w, text));
     }
-    let answers: Vec<Result<Evaluation, Error>> = envs
-        .iter()
-        .map(|e| evaluate(&parsed, &e.env))
-        .collect();
+    let answers: Vec<Result<Evaluation, Error>> =
+        envs.iter().map(|e| evaluate(&parsed, &e.env)).collect();
     if args.explain {
         for (k, named) in envs.iter().enumerate() {
             if envs.len() > 1 {

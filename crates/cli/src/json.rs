@@ -2,8 +2,8 @@
 //! `eval --json`, and environment documents read strictly.
 
 use markerspec_pep508::{
-    EnvValue, Environment, Error, Evaluation, Field, FieldType, MarkerNode, MarkerTree, MarkerValue,
-    Requirement, Truth, VersionOrUrl,
+    EnvValue, Environment, Error, Evaluation, Field, FieldType, MarkerNode, MarkerTree,
+    MarkerValue, Requirement, Truth, VersionOrUrl,
 };
 use serde_json::{Value, json};
 

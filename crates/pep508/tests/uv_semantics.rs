@@ -58,10 +58,7 @@ fn check(cases: &[(&str, &str, Truth)]) {
     for (overrides, text, expected) in cases {
         let m = MarkerTree::parse_with(text, &opts, &mut |_| {})
             .unwrap_or_else(|e| panic!("{text}: {}", e.render(text)));
-        let got = m
-            .evaluate_tristate(&environment(overrides))
-            .unwrap()
-            .truth;
+        let got = m.evaluate_tristate(&environment(overrides)).unwrap().truth;
         if got != *expected {
             wrong.push(format!(
                 "[{overrides}] {text}: expected {expected}, got {got}"
