@@ -24,7 +24,7 @@ fn evaluate(c: &mut Criterion) {
             .filter_map(|l| Requirement::parse_with(l, &opts, &mut |_| {}).ok())
             .filter_map(|r| r.marker().cloned())
             .collect();
-        let eval = EvalOptions::default().profile(profile);
+        let eval = EvalOptions::default();
         let applies = markers
             .iter()
             .filter(|m| m.evaluate_with(&env, eval).unwrap())

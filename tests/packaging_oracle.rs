@@ -6,12 +6,18 @@
 //! evaluate as packaging does under the `packaging` profile, except for a few named and counted
 //! divergences below. Under the default `spec-2026` profile the real-world corpus must give the
 //! same answers too.
+//!
+//! An exception packaging raised must be the same kind in markerspec (`UndefinedEnvironmentName`
+//! is `E001`, `UndefinedComparison` is `E002`). Each test asserts how many evaluations it
+//! compared, and how many of them raised, per configuration; what it does not compare is
+//! counted by reason and printed.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use markerspec::pep508::{
-    EnvValue, Environment, Field, MarkerTree, ParseOptions, Profile, Requirement,
+    EnvValue, Environment, Field, MarkerExpression, MarkerTree, MarkerValue, ParseOptions, Profile,
+    Requirement,
 };
 use serde_json::Value;
 
@@ -47,27 +53,56 @@ fn fixtures() -> BTreeMap<String, BTreeMap<String, String>> {
     out
 }
 
-/// Builds the environment packaging evaluated with for one configuration, or `None` when the
-/// configuration has no markerspec counterpart.
-fn environment(base: &BTreeMap<String, String>, config: &str) -> Option<Environment> {
+/// Every configuration the oracle records, in the order of its `meta.configs`.
+const CONFIGS: [&str; 6] = [
+    "default",
+    "extra=test",
+    "extra=",
+    "extra={cuda,test}",
+    "lock_file",
+    "requirement",
+];
+
+/// Builds the environment packaging evaluated with for one configuration. packaging's
+/// `metadata` context defines `extra` (`""` unless overridden), its `lock_file` context defines
+/// `extras` and `dependency_groups` but no `extra`, and its `requirement` context defines
+/// neither; markerspec's `Environment` always has requested extras (none by default), so the
+/// markers that read `extra` in the last two are left out by the caller, and counted.
+///
+/// # Panics
+/// On a configuration or fixture this test does not know: the oracle data and this test must
+/// be updated together.
+fn environment(base: &BTreeMap<String, String>, config: &str) -> Environment {
     let mut env = Environment::new();
     for (k, v) in base {
-        let field = Field::from_canonical_name(k)?;
-        env.set(field, EnvValue::String(v.as_str().into())).ok()?;
+        let field = Field::from_canonical_name(k)
+            .unwrap_or_else(|| panic!("fixture field `{k}` is not a marker field"));
+        env.set(field, EnvValue::String(v.as_str().into()))
+            .unwrap_or_else(|e| panic!("fixture field `{k}`: {e}"));
     }
-    Some(match config {
-        "default" | "extra=" => env,
+    match config {
+        "default" | "extra=" | "requirement" => env,
         "extra=test" => env.with_extras(["test"]),
         "extra={cuda,test}" => env.with_extras(["cuda", "test"]),
         "lock_file" => {
             env.set(Field::Extras, EnvValue::Set(vec!["cuda".into()]))
-                .ok()?;
+                .unwrap();
             env.set(Field::DependencyGroups, EnvValue::Set(vec!["dev".into()]))
-                .ok()?;
+                .unwrap();
             env
         }
-        _ => return None,
-    })
+        other => panic!("the oracle has a configuration `{other}` this test does not know"),
+    }
+}
+
+/// The markerspec code of a packaging evaluation exception, or `None` for an exception that has
+/// no counterpart (none is expected: the recorded data holds only these two).
+fn error_code(exception: &str) -> Option<&'static str> {
+    match exception {
+        "UndefinedEnvironmentName" => Some("E001"),
+        "UndefinedComparison" => Some("E002"),
+        _ => None,
+    }
 }
 
 /// Deliberate divergences from packaging, each with the reason.
@@ -106,10 +141,27 @@ fn parse(
     }
 }
 
+/// Whether packaging looks `extra` up in the environment for this comparison: it reads the
+/// variable on the left, else the name given by the right-hand side's text, quoted or not
+/// (`"x" == "extra"`); a variable on the right of a variable is compared as its name.
+fn reads_extra(e: &MarkerExpression) -> bool {
+    match (e.lhs(), e.rhs()) {
+        (MarkerValue::Field(f), _) | (MarkerValue::Literal(_), MarkerValue::Field(f)) => {
+            *f == Field::Extra
+        }
+        (MarkerValue::Literal(_), MarkerValue::Literal(name)) => &**name == "extra",
+    }
+}
+
 #[derive(Default)]
 struct Tally {
     records: usize,
-    evaluations: usize,
+    /// Evaluations compared with packaging's answer, per configuration.
+    compared: BTreeMap<String, usize>,
+    /// Of those, the ones where packaging raised (and markerspec gave the same error code).
+    errors: BTreeMap<String, usize>,
+    /// Evaluations recorded but not compared, per configuration and reason.
+    skipped: BTreeMap<(String, &'static str), usize>,
     known: BTreeMap<&'static str, usize>,
     failures: Vec<String>,
 }
@@ -156,41 +208,68 @@ fn check_records(
         let (Some(marker), Some(evals)) = (marker, r["eval"].as_object()) else {
             continue;
         };
-        // Also `"x" == "extra"`, which packaging's profile looks up by the right-hand text.
-        let reads_extra = marker.fields().contains(&Field::Extra)
-            || marker
-                .expressions()
-                .iter()
-                .any(|e| e.rhs().as_literal() == Some("extra"));
+        let reads_extra = marker.expressions().iter().any(|e| reads_extra(e));
         for (env_name, configs) in evals {
-            // packaging repairs a trailing `+` in python_full_version at environment
-            // construction; markerspec evaluates the value it is given.
-            if env_name == "linux-x86_64-cpython-3.13-untagged" {
-                continue;
-            }
             let base = &fixtures[env_name];
             for (config, expected) in configs.as_object().unwrap() {
-                // packaging's lock-file context has no `extra` value at all.
-                if config == "lock_file" && reads_extra {
+                // packaging repairs a trailing `+` in python_full_version when it builds the
+                // environment; the packaging profile does the same, spec-2026 evaluates the
+                // value it is given.
+                if env_name == "linux-x86_64-cpython-3.13-untagged" && profile != Profile::Packaging
+                {
+                    *t.skipped
+                        .entry((config.clone(), "python_full_version `3.13.1+`"))
+                        .or_default() += 1;
                     continue;
                 }
-                let Some(env) = environment(base, config) else {
+                // packaging's lock-file and requirement contexts have no `extra` value at all,
+                // so reading it raises `UndefinedEnvironmentName` (or an earlier comparison
+                // raises first); markerspec always has one, so only the exception is checked.
+                if (config == "lock_file" || config == "requirement") && reads_extra {
+                    if expected["error"].as_str().and_then(error_code).is_none() {
+                        t.failures.push(format!(
+                            "{kind} {input:?} in {env_name}/{config}: reads `extra` where \
+                             packaging has none, yet packaging answered {expected}"
+                        ));
+                    }
+                    *t.skipped
+                        .entry((
+                            config.clone(),
+                            "reads `extra`, undefined in this context: packaging raised",
+                        ))
+                        .or_default() += 1;
                     continue;
-                };
-                t.evaluations += 1;
-                let got = marker.evaluate_tristate_with(&env, profile).and_then(|e| {
-                    match e.truth {
+                }
+                let env = environment(base, config);
+                *t.compared.entry(config.clone()).or_default() += 1;
+                let got: Result<bool, String> = match marker.evaluate_tristate(&env) {
+                    Ok(e) => match e.truth {
                         markerspec::pep508::Truth::True => Ok(true),
                         markerspec::pep508::Truth::False => Ok(false),
+                        // Every fixture value is known: an unknown result is a failure, never
+                        // an error that could match one of packaging's.
                         markerspec::pep508::Truth::Unknown => {
-                            Err(format!("unknown {:?}", e.unknown))
+                            t.failures.push(format!(
+                                "{kind} {input:?} in {env_name}/{config}: unknown {:?}",
+                                e.unknown
+                            ));
+                            continue;
                         }
-                    }
-                    .map_err(|u| panic!("{input}: {u}"))
-                });
+                    },
+                    Err(e) => Err(e.code().to_string()),
+                };
+                // An exception must be the same kind: `UndefinedEnvironmentName` is `E001`,
+                // `UndefinedComparison` is `E002`.
                 let agree = match (expected, &got) {
                     (Value::Bool(b), Ok(g)) => b == g,
-                    (Value::Object(_), Err(_)) => true,
+                    (Value::Object(o), Err(code)) => {
+                        let theirs = o["error"].as_str().and_then(error_code);
+                        let same = theirs == Some(code.as_str());
+                        if same {
+                            *t.errors.entry(config.clone()).or_default() += 1;
+                        }
+                        same
+                    }
                     _ => false,
                 };
                 if agree {
@@ -204,15 +283,33 @@ fn check_records(
     }
 }
 
-fn run(files: &[&str], profile: Profile) {
+/// Runs the records of `files` under `profile`, and checks how many evaluations were compared
+/// (and, of those, raised in packaging) per configuration against `expected`, in the order of
+/// [`CONFIGS`]: a change in the data or in what this test leaves out shows up here.
+fn run(files: &[&str], profile: Profile, expected: [(usize, usize); 6]) {
     let fixtures = fixtures();
     let mut t = Tally::default();
     for f in files {
         check_records(&load(f), &fixtures, profile, &mut t);
     }
     eprintln!(
-        "{} records, {} evaluations, known divergences: {:?}",
-        t.records, t.evaluations, t.known
+        "{} records, compared per configuration {:?}, of which errors {:?}, not compared {:?}, \
+         known divergences: {:?}",
+        t.records, t.compared, t.errors, t.skipped, t.known
+    );
+    let got: Vec<(usize, usize)> = CONFIGS
+        .iter()
+        .map(|c| {
+            (
+                t.compared.get(*c).copied().unwrap_or(0),
+                t.errors.get(*c).copied().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert!(
+        t.compared.keys().all(|c| CONFIGS.contains(&c.as_str())),
+        "unexpected configurations: {:?}",
+        t.compared.keys()
     );
     if !t.failures.is_empty() {
         if let Ok(path) = std::env::var("MARKERSPEC_ORACLE_DUMP") {
@@ -225,18 +322,47 @@ fn run(files: &[&str], profile: Profile) {
             t.failures.join("\n")
         );
     }
+    assert_eq!(
+        got, expected,
+        "evaluations compared (and errors among them) per configuration {CONFIGS:?}"
+    );
 }
 
 #[test]
 fn corpus_matches_packaging() {
-    run(&["corpus.json"], Profile::Packaging);
+    // The real corpus raises nowhere in packaging's metadata context; in the lock-file and
+    // requirement contexts nearly every marker reads `extra` (not compared, counted).
+    run(
+        &["corpus.json"],
+        Profile::Packaging,
+        [
+            (7623, 0),
+            (7623, 0),
+            (7623, 0),
+            (7623, 0),
+            (198, 0),
+            (198, 0),
+        ],
+    );
 }
 
 /// The default profile reads the specification's 2026 text, which differs from packaging only
 /// on constructs no real requirement uses: on the corpus the answers are the same.
 #[test]
 fn corpus_under_spec_2026_matches_packaging() {
-    run(&["corpus.json"], Profile::Spec2026);
+    // Without the untagged-build environment (847 evaluations per configuration).
+    run(
+        &["corpus.json"],
+        Profile::Spec2026,
+        [
+            (6776, 0),
+            (6776, 0),
+            (6776, 0),
+            (6776, 0),
+            (176, 0),
+            (176, 0),
+        ],
+    );
 }
 
 #[test]
@@ -248,5 +374,13 @@ fn grammar_matches_packaging() {
             "grammar.part-03.json",
         ],
         Profile::Packaging,
+        [
+            (48996, 11820),
+            (48996, 11820),
+            (48996, 11820),
+            (48996, 13008),
+            (45558, 8220),
+            (45558, 11622),
+        ],
     );
 }

@@ -220,7 +220,7 @@ fn run(kind: Kind, input: &str) {
         Kind::Marker => {
             let r = MarkerTree::parse_with(input, &opts, &mut Vec::new());
             if let Err(e) = &r {
-                black_box(e.render());
+                black_box(e.render(input));
             }
             if let Ok(m) = &r {
                 black_box(m.to_string());
@@ -230,7 +230,7 @@ fn run(kind: Kind, input: &str) {
         Kind::Requirement => {
             let r = Requirement::parse_with(input, &opts, &mut Vec::new());
             if let Err(e) = &r {
-                black_box(e.render());
+                black_box(e.render(input));
             }
             if let Ok(m) = &r {
                 black_box(m.to_string());

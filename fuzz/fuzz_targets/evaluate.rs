@@ -21,24 +21,24 @@ use markerspec_fuzz::{
     not_known, options, unknown_fields, within_budget,
 };
 use markerspec_pep508::{
-    EnvValue, Environment, EvalOptions, Evaluation, MarkerTree, ParseOptions, Profile, Truth,
+    EnvValue, Environment, EvalOptions, Evaluation, MarkerNode, MarkerTree, ParseOptions, Profile, Truth,
     UnknownPolicy,
 };
 
 type Outcome = Result<Evaluation, &'static str>;
 
 fn tristate(tree: &MarkerTree, env: &Environment, profile: Profile) -> Outcome {
-    tree.evaluate_tristate_with(env, profile)
-        .map_err(|e| e.code())
+    assert_eq!(tree.profile(), profile);
+    tree.evaluate_tristate(env).map_err(|e| e.code())
 }
 
 /// `and`/`or` are the Kleene folds of their children, and an error in any child is an error
 /// of the whole (every comparison is evaluated; the first error is reported).
 fn check_composition(tree: &MarkerTree, env: &Environment, profile: Profile, whole: &Outcome) {
-    let (children, is_and) = match tree {
-        MarkerTree::Expression(_) => return,
-        MarkerTree::And(c) => (c, true),
-        MarkerTree::Or(c) => (c, false),
+    let (children, is_and) = match tree.node() {
+        MarkerNode::And(_) => (tree.children(), true),
+        MarkerNode::Or(_) => (tree.children(), false),
+        _ => return,
     };
     let parts: Vec<Outcome> = children.iter().map(|c| tristate(c, env, profile)).collect();
     for (c, r) in children.iter().zip(&parts) {
@@ -124,7 +124,7 @@ fn check(
         );
     }
     let bool_with = |policy: UnknownPolicy| {
-        tree.evaluate_with(env, EvalOptions::default().profile(profile).unknown(policy))
+        tree.evaluate_with(env, EvalOptions::default().unknown(policy))
             .map_err(|e| e.code())
     };
     let (as_error, as_true, as_false) = (

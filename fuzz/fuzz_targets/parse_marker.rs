@@ -70,8 +70,8 @@ fn parse(text: &str, config: Config) -> Option<MarkerTree> {
                 shown,
                 "{config}: display is not idempotent for {text:?}"
             );
-            let a = tree.evaluate_tristate_with(env, config.profile);
-            let b = again.evaluate_tristate_with(env, config.profile);
+            let a = tree.evaluate_tristate(env);
+            let b = again.evaluate_tristate(env);
             assert_eq!(
                 a.as_ref().map_err(|e| e.code()),
                 b.as_ref().map_err(|e| e.code()),

@@ -51,7 +51,7 @@ fn check(case: &MarkerCase) -> Corpus {
                 "{}: {:?} is valid but fails: {}",
                 case.config,
                 case.text,
-                err.render()
+                err.render(&case.text)
             );
             return Corpus::Reject;
         }

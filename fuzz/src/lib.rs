@@ -23,21 +23,15 @@ pub fn strict() -> bool {
 }
 
 /// Why the display of `tree`, parsed in `config`, need not read back as `tree`, if it need not;
-/// always `None` under [`strict`]. Both reasons are the `uv` profile's by design (its author's
+/// always `None` under [`strict`]. The reason is the `uv` profile's by design (its author's
 /// `uv_unreadable` in `tests/properties.rs`, commit 094315e), since uv reads markers so:
 ///
-/// * `uv-dropped-marker-displays-empty`: the profile drops the comparisons uv cannot read
-///   (`'a' in 'b'`, `python_version <= '1.0+local'`), and a marker left with none displays as
-///   `""`, which does not parse.
 /// * `uv-literal-with-backslash`: the profile reads quoted strings as written, without escapes,
 ///   but display escapes what plain quotes cannot hold (a backslash, a line break, a NUL, both
 ///   quotes), so the text reads back with the escapes in it.
 pub fn known_marker_bug(tree: &MarkerTree, config: Config) -> Option<&'static str> {
     if strict() || config.profile != Profile::Uv {
         return None;
-    }
-    if tree.to_string().is_empty() {
-        return Some("uv-dropped-marker-displays-empty");
     }
     let escaped =
         |l: &str| l.contains(['\\', '\n', '\r', '\0']) || (l.contains('"') && l.contains('\''));
@@ -156,14 +150,13 @@ pub fn check_error(err: &Error, input: &str) {
         input.is_char_boundary(span.start) && input.is_char_boundary(span.end),
         "{err:?}: span {span:?} splits a character"
     );
-    assert_eq!(err.input(), input, "{err:?}: the error lost its input");
     assert!(
         known_code(err.code()),
         "{err:?}: code {} is in neither DIAGNOSTIC_CODES nor pep440::ERROR_CODES",
         err.code()
     );
     assert!(!err.message().is_empty(), "{err:?}: empty message");
-    let rendered = err.render();
+    let rendered = err.render(input);
     assert!(rendered.contains(err.code()));
     let _ = err.help();
 }
@@ -865,7 +858,7 @@ pub fn expected_tree(node: &Node) -> MarkerTree {
                 }
                 _ => {}
             }
-            MarkerTree::Expression(MarkerExpression::new(l, *op, r))
+            MarkerTree::from(MarkerExpression::new(l, *op, r))
         }
         Node::And(children) => fold(children, MarkerTree::and),
         Node::Or(children) => fold(children, MarkerTree::or),

@@ -279,7 +279,7 @@ fn main() {
         "applies to Linux x86_64 CPython 3.12: markerspec {applies_ours}, uv-pep508 {applies_uv}, pep508_rs {applies_rs}"
     );
     println!();
-    println!("| | markerspec | uv-pep508 0.0.72 | pep508_rs 0.9.2 |");
+    println!("| | markerspec | uv-pep508 0.0.98 | pep508_rs 0.9.2 |");
     println!("| --- | --- | --- | --- |");
     println!(
         "| parse a requirement | {t_ours:.0} ns | {t_uv:.0} ns ({:.2}x) | {t_rs:.0} ns ({:.2}x) |",

@@ -1,47 +1,119 @@
 //! `markerspec check FILE`: every requirement of a requirements file, a `pyproject.toml` or a
-//! core metadata file, with whether it applies to the environment, and a diagnostic with its
-//! line for each invalid one.
+//! core metadata file, with whether it applies to the environment, a diagnostic with its line
+//! for each invalid one, and every line that is not evaluated with the reason.
+//!
+//! - A requirements file's `-r FILE` and `-c FILE` are followed (relative to the including
+//!   file; a cycle or nesting deeper than [`MAX_DEPTH`] files is an error); other pip options,
+//!   editable installs and bare paths or URLs are reported as not evaluated.
+//! - In `pyproject.toml`, `{include-group = "…"}` is followed (a cycle is an error), and an
+//!   optional dependency is evaluated only when its extra is requested (`--extra NAME`,
+//!   `--all-extras`), as pip and uv install them.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use markerspec_pep508::{
-    Environment, Error, Requirement, Severity, Truth, Warning, normalize_name, render,
-};
+use markerspec_pep508::{Error, Requirement, Severity, Truth, Warning, normalize_name, render};
 
 use crate::Language;
+use crate::envs::EnvOptions;
 
 /// Arguments of `markerspec check`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct CheckArgs {
     #[command(flatten)]
     lang: Language,
-    /// A JSON environment document (SPEC §11) instead of detecting this machine.
-    #[arg(long, value_name = "FILE")]
-    env: Option<PathBuf>,
-    /// A built-in environment fixture instead of detecting this machine.
-    #[arg(long, value_name = "NAME", conflicts_with = "env")]
-    fixture: Option<String>,
-    /// Request an extra for every requirement (for `extra == "…"`). Repeatable.
-    #[arg(long = "extra", value_name = "NAME")]
-    extras: Vec<String>,
+    #[command(flatten)]
+    envs: EnvOptions,
+    /// Request every extra of a `pyproject.toml` (its optional dependencies all apply).
+    #[arg(long)]
+    all_extras: bool,
     /// `requirements.txt`, `pyproject.toml`, or a core metadata file (`METADATA`, `PKG-INFO`).
-    file: PathBuf,
+    /// (Not needed with `--fixture list`.)
+    file: Option<PathBuf>,
 }
 
-/// One requirement string found in the file.
+/// The deepest chain of `-r`/`-c` includes followed.
+pub(crate) const MAX_DEPTH: usize = 16;
+
+/// The largest file read, in bytes.
+const FILE_LIMIT: u64 = 64 << 20;
+
+/// One file read: its name as shown, its text, and where its lines start.
+struct Source {
+    label: String,
+    text: String,
+    lines: LineIndex,
+}
+
+/// The byte offset of each line's start, for line numbers in logarithmic time.
+struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    fn new(text: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex(starts)
+    }
+
+    /// The 1-based line holding byte OFFSET.
+    fn line_of(&self, offset: usize) -> usize {
+        self.0.partition_point(|s| *s <= offset)
+    }
+
+    /// The byte range of 1-based LINE, without its newline.
+    fn range(&self, line: usize, len: usize) -> std::ops::Range<usize> {
+        let start = self.0[line - 1];
+        let end = self.0.get(line).map_or(len, |n| n - 1);
+        start..end
+    }
+}
+
+/// One requirement string found in a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Item {
+    /// The file (index into the sources).
+    file: usize,
     /// 1-based line of its start.
     line: usize,
     /// The requirement text.
     text: String,
     /// Byte offset of `text` in the file, when the text is the file's bytes verbatim.
     offset: Option<usize>,
-    /// `extra: NAME` or `group: NAME`, for pyproject tables.
+    /// `extra: NAME`, `group: NAME` or `constraint`, shown after the requirement.
     context: Option<String>,
     /// The extra this requirement is installed for (pyproject optional dependencies).
     extra: Option<String>,
+}
+
+/// A line that is not evaluated, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Skipped {
+    file: usize,
+    line: usize,
+    text: String,
+    reason: String,
+    /// An error (a cycle, an unreadable include), not only something left out.
+    error: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Entry {
+    Item(Item),
+    Skipped(Skipped),
+}
+
+impl Entry {
+    fn place(&self) -> (usize, usize) {
+        match self {
+            Entry::Item(i) => (i.file, i.line),
+            Entry::Skipped(s) => (s.file, s.line),
+        }
+    }
 }
 
 /// Which format a file is in.
@@ -66,55 +138,163 @@ fn format_of(path: &Path, text: &str) -> Format {
     }
 }
 
-/// The requirements of a requirements file: comments, blank lines and option lines (`-r`,
-/// `--index-url`, …) skipped, `\` continuations joined, per-requirement options (`--hash=…`)
-/// dropped. Paths and URLs without a name are skipped too: they are not PEP 508 requirements.
-fn requirements_txt(text: &str) -> Vec<Item> {
-    let mut items = Vec::new();
-    let mut pending: Option<(usize, usize, String, bool)> = None; // (line, offset, text, joined)
-    let mut offset = 0;
-    for (i, raw) in text.split_inclusive('\n').enumerate() {
-        let start = offset;
-        offset += raw.len();
-        let line = raw.trim_end_matches(['\n', '\r']);
-        let (first_line, first_offset, mut joined_text, joined) = match pending.take() {
-            Some((l, o, t, _)) => (l, o, t, true),
-            None => (i + 1, start, String::new(), false),
-        };
-        if let Some(body) = line.strip_suffix('\\') {
-            joined_text.push_str(body);
-            pending = Some((first_line, first_offset, joined_text, true));
-            continue;
-        }
-        joined_text.push_str(line);
-        let content = strip_comment(&joined_text);
-        let content = strip_options(content);
-        let lead = content.len() - content.trim_start().len();
-        let trimmed = content.trim();
-        if trimmed.is_empty() || trimmed.starts_with('-') || is_path_or_url(trimmed) {
-            continue;
-        }
-        items.push(Item {
-            line: first_line,
-            text: trimmed.to_owned(),
-            offset: (!joined).then_some(first_offset + lead),
-            context: None,
-            extra: None,
-        });
+/// Reads requirements files, following includes.
+struct Reader {
+    sources: Vec<Source>,
+    entries: Vec<Entry>,
+    /// The files being read, outermost first (canonical paths), for cycles.
+    stack: Vec<PathBuf>,
+}
+
+impl Reader {
+    fn add_source(&mut self, label: String, text: String) -> usize {
+        let lines = LineIndex::new(&text);
+        self.sources.push(Source { label, text, lines });
+        self.sources.len() - 1
     }
-    if let Some((line, _, text, _)) = pending {
-        let content = strip_options(strip_comment(&text)).trim().to_owned();
-        if !content.is_empty() && !content.starts_with('-') && !is_path_or_url(&content) {
-            items.push(Item {
+
+    fn skip(&mut self, file: usize, line: usize, text: &str, reason: String, error: bool) {
+        self.entries.push(Entry::Skipped(Skipped {
+            file,
+            line,
+            text: shorten(text),
+            reason,
+            error,
+        }));
+    }
+
+    /// The requirements of a requirements file: comments and blank lines dropped, `\`
+    /// continuations joined, per-requirement options (`--hash=…`) dropped, `-r`/`-c` followed,
+    /// other option lines and bare paths or URLs reported as not evaluated.
+    fn requirements_txt(&mut self, file: usize, path: &Path, constraint: bool) {
+        let text = std::mem::take(&mut self.sources[file].text);
+        let mut pending: Option<(usize, usize, String)> = None; // (line, offset, text)
+        let mut offset = 0;
+        let mut logical: Vec<(usize, Option<usize>, String)> = Vec::new();
+        for (i, raw) in text.split_inclusive('\n').enumerate() {
+            let start = offset;
+            offset += raw.len();
+            let line = raw.trim_end_matches(['\n', '\r']);
+            let (first_line, first_offset, mut joined, was_joined) = match pending.take() {
+                Some((l, o, t)) => (l, o, t, true),
+                None => (i + 1, start, String::new(), false),
+            };
+            if let Some(body) = line.strip_suffix('\\') {
+                joined.push_str(body);
+                pending = Some((first_line, first_offset, joined));
+                continue;
+            }
+            joined.push_str(line);
+            logical.push((first_line, (!was_joined).then_some(first_offset), joined));
+        }
+        if let Some((line, _, joined)) = pending {
+            logical.push((line, None, joined));
+        }
+        for (line, start, joined) in logical {
+            let content = strip_comment(&joined);
+            let trimmed = content.trim();
+            if trimmed.is_empty() {
+                continue;
+            }
+            if trimmed.starts_with('-') {
+                self.option_line(file, line, path, trimmed, constraint);
+                continue;
+            }
+            let content = strip_options(content);
+            let lead = content.len() - content.trim_start().len();
+            let trimmed = content.trim();
+            if is_path_or_url(trimmed) {
+                self.skip(
+                    file,
+                    line,
+                    trimmed,
+                    "a path or URL without a package name: not a PEP 508 requirement".into(),
+                    false,
+                );
+                continue;
+            }
+            self.entries.push(Entry::Item(Item {
+                file,
                 line,
-                text: content,
-                offset: None,
-                context: None,
+                text: trimmed.to_owned(),
+                offset: start.map(|s| s + lead),
+                context: constraint.then(|| "constraint".to_owned()),
                 extra: None,
-            });
+            }));
         }
+        self.sources[file].text = text;
     }
-    items
+
+    /// A line starting with `-`: an include to follow, or an option reported as not evaluated.
+    fn option_line(&mut self, file: usize, line: usize, path: &Path, text: &str, constraint: bool) {
+        let (name, value) = match text.split_once(|c: char| c == '=' || c.is_whitespace()) {
+            Some((n, v)) => (n, v.trim()),
+            None => (text, ""),
+        };
+        let (include, as_constraint) = match name {
+            "-r" | "--requirement" => (Some(value), constraint),
+            "-c" | "--constraint" => (Some(value), true),
+            n if n.starts_with("-r") && !n.starts_with("--") => (Some(&text[2..]), constraint),
+            n if n.starts_with("-c") && !n.starts_with("--") => (Some(&text[2..]), true),
+            _ => (None, false),
+        };
+        let Some(target) = include.map(str::trim) else {
+            let reason = match name {
+                "-e" | "--editable" => {
+                    "an editable install (`-e`): not a PEP 508 requirement".to_owned()
+                }
+                _ => format!("the pip option `{name}`: not a requirement"),
+            };
+            return self.skip(file, line, text, reason, false);
+        };
+        if target.is_empty() {
+            return self.skip(file, line, text, format!("`{name}` without a file"), true);
+        }
+        let base = path.parent().unwrap_or(Path::new(""));
+        let target_path = base.join(target);
+        if self.stack.len() >= MAX_DEPTH {
+            return self.skip(
+                file,
+                line,
+                text,
+                format!("includes nested deeper than {MAX_DEPTH} files"),
+                true,
+            );
+        }
+        let canonical = std::fs::canonicalize(&target_path).unwrap_or(target_path.clone());
+        if self.stack.contains(&canonical) {
+            return self.skip(
+                file,
+                line,
+                text,
+                format!(
+                    "`{}` is already being read: the includes form a cycle",
+                    target_path.display()
+                ),
+                true,
+            );
+        }
+        let content = match crate::files::read_user_file(&target_path, "file", FILE_LIMIT) {
+            Ok(t) => t,
+            Err(e) => return self.skip(file, line, text, e, true),
+        };
+        let idx = self.add_source(target_path.display().to_string(), content);
+        self.stack.push(canonical);
+        self.requirements_txt(idx, &target_path, as_constraint);
+        self.stack.pop();
+    }
+}
+
+/// TEXT cut to 200 bytes for a report line.
+fn shorten(text: &str) -> String {
+    if text.len() <= 200 {
+        return text.to_owned();
+    }
+    let mut end = 200;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
 }
 
 /// Drops a comment: `#` at the start or after whitespace, as pip does.
@@ -180,6 +360,7 @@ fn metadata(text: &str) -> Vec<Item> {
         }
         let lead = value.len() - value.trim_start().len();
         items.push(Item {
+            file: 0,
             line: i + 1,
             text: value.trim().to_owned(),
             offset: Some(start + name.len() + 1 + lead),
@@ -190,9 +371,9 @@ fn metadata(text: &str) -> Vec<Item> {
     items
 }
 
-/// `[project] dependencies`, `[project.optional-dependencies]` (each with its extra
-/// requested) and `[dependency-groups]` (include-group tables skipped).
-fn pyproject(text: &str) -> Result<Vec<Item>, String> {
+/// `[project] dependencies`, `[project.optional-dependencies]` (each entry tagged with its
+/// extra) and `[dependency-groups]` (with `{include-group = "…"}` followed).
+fn pyproject(text: &str, lines: &LineIndex) -> Result<Vec<Entry>, String> {
     use std::collections::BTreeMap;
     use toml::Spanned;
     #[derive(serde::Deserialize)]
@@ -207,7 +388,7 @@ fn pyproject(text: &str) -> Result<Vec<Item>, String> {
         #[serde(rename = "optional-dependencies")]
         optional_dependencies: Option<BTreeMap<String, Vec<Spanned<String>>>>,
     }
-    let doc: Doc = toml::from_str(text).map_err(|e| e.to_string())?;
+    let doc: Doc = toml::from_str(text).map_err(|e| shorten(&e.to_string()))?;
     let item = |span: std::ops::Range<usize>, value: &str, context, extra| {
         let raw = text.get(span.clone()).unwrap_or("");
         let verbatim = raw.len() >= 2
@@ -215,22 +396,23 @@ fn pyproject(text: &str) -> Result<Vec<Item>, String> {
             && !raw.starts_with("\"\"\"")
             && !raw.starts_with("'''")
             && &raw[1..raw.len() - 1] == value;
-        Item {
-            line: text[..span.start.min(text.len())].matches('\n').count() + 1,
+        Entry::Item(Item {
+            file: 0,
+            line: lines.line_of(span.start.min(text.len())),
             text: value.to_owned(),
             offset: verbatim.then_some(span.start + 1),
             context,
             extra,
-        }
+        })
     };
-    let mut items = Vec::new();
+    let mut entries = Vec::new();
     if let Some(project) = &doc.project {
         for dep in project.dependencies.iter().flatten() {
-            items.push(item(dep.span(), dep.get_ref(), None, None));
+            entries.push(item(dep.span(), dep.get_ref(), None, None));
         }
         for (extra, deps) in project.optional_dependencies.iter().flatten() {
             for dep in deps {
-                items.push(item(
+                entries.push(item(
                     dep.span(),
                     dep.get_ref(),
                     Some(format!("extra: {extra}")),
@@ -239,85 +421,264 @@ fn pyproject(text: &str) -> Result<Vec<Item>, String> {
             }
         }
     }
-    for (group, entries) in doc.dependency_groups.iter().flatten() {
-        for entry in entries {
-            if let toml::Value::String(s) = entry.get_ref() {
-                items.push(item(entry.span(), s, Some(format!("group: {group}")), None));
+    if let Some(groups) = &doc.dependency_groups {
+        let normalized: BTreeMap<String, &String> =
+            groups.keys().map(|k| (normalize_name(k), k)).collect();
+        // Which groups include each group, directly or through others.
+        let mut included_by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for group in groups.keys() {
+            let mut path = vec![normalize_name(group)];
+            follow_includes(
+                group,
+                group,
+                groups,
+                &normalized,
+                &mut path,
+                lines,
+                &mut included_by,
+                &mut entries,
+            );
+        }
+        for (group, list) in groups {
+            let context = match included_by.get(group.as_str()) {
+                Some(by) => format!("group: {group}, included by {}", by.join(", ")),
+                None => format!("group: {group}"),
+            };
+            for entry in list {
+                if let toml::Value::String(s) = entry.get_ref() {
+                    entries.push(item(entry.span(), s, Some(context.clone()), None));
+                }
             }
         }
     }
-    items.sort_by_key(|i| i.line);
-    Ok(items)
+    entries.sort_by_key(Entry::place);
+    // A cycle is found from each group on it: report each line once.
+    entries.dedup_by(|a, b| {
+        matches!((&*a, &*b), (Entry::Skipped(x), Entry::Skipped(y)) if x.line == y.line && x.reason == y.reason)
+    });
+    Ok(entries)
 }
 
-/// Renders an error against the file when the requirement is verbatim there (so the line shown
-/// is the file's), else against the requirement alone; prefixed with `file:line`.
-fn error_text(path: &str, file: &str, item: &Item, e: &Error) -> String {
-    let (code, message, help, span) = (e.code(), e.message(), e.help(), e.span());
-    let (rendered, line) = match item.offset {
-        Some(offset) => (
-            render(
-                Severity::Error,
-                code,
-                &message,
-                help.as_deref(),
-                file,
-                span.shift(offset),
-            ),
-            file[..(offset + span.start).min(file.len())]
-                .matches('\n')
-                .count()
-                + 1,
-        ),
-        None => (
-            render(
-                Severity::Error,
-                code,
-                &message,
-                help.as_deref(),
-                &item.text,
-                span,
-            ),
-            item.line,
-        ),
+/// Follows the `{include-group = "…"}` entries of group NAME, reached from group TOP:
+/// records in INCLUDED_BY that TOP includes each group reached, and reports as errors an
+/// include of a missing group, a cycle (PATH holds the groups being followed) and an entry
+/// that is neither a string nor an include.
+#[allow(clippy::too_many_arguments)]
+fn follow_includes<'a>(
+    top: &'a str,
+    name: &str,
+    groups: &'a std::collections::BTreeMap<String, Vec<toml::Spanned<toml::Value>>>,
+    normalized: &std::collections::BTreeMap<String, &'a String>,
+    path: &mut Vec<String>,
+    lines: &LineIndex,
+    included_by: &mut std::collections::BTreeMap<&'a str, Vec<&'a str>>,
+    out: &mut Vec<Entry>,
+) {
+    for entry in &groups[name] {
+        let line = lines.line_of(entry.span().start);
+        let mut skip = |reason: String| {
+            out.push(Entry::Skipped(Skipped {
+                file: 0,
+                line,
+                text: format!("[group: {name}]"),
+                reason,
+                error: true,
+            }));
+        };
+        match entry.get_ref() {
+            toml::Value::String(_) => {}
+            toml::Value::Table(t) if t.len() == 1 && t.contains_key("include-group") => {
+                let Some(target) = t["include-group"].as_str() else {
+                    skip("`include-group` must name a group".into());
+                    continue;
+                };
+                let key = normalize_name(target);
+                let Some(real) = normalized.get(&key).copied() else {
+                    skip(format!("`include-group = \"{target}\"`: no such group"));
+                    continue;
+                };
+                if path.contains(&key) {
+                    skip(format!(
+                        "`include-group = \"{target}\"` forms a cycle: {} → {key}",
+                        path.join(" → ")
+                    ));
+                    continue;
+                }
+                let by = included_by.entry(real.as_str()).or_default();
+                if !by.contains(&top) {
+                    by.push(top);
+                }
+                path.push(key);
+                follow_includes(top, real, groups, normalized, path, lines, included_by, out);
+                path.pop();
+            }
+            // Reported once, from the group that holds it.
+            _ if top != name => {}
+            other => {
+                let kind = other.type_str();
+                let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                skip(format!(
+                    "{article} {kind} in a dependency group: expected a requirement string or {{include-group = \"…\"}}"
+                ));
+            }
+        }
+    }
+}
+
+/// Renders an error against its line of the file when the requirement is verbatim there (so
+/// the line shown is the file's), else against the requirement alone; prefixed with
+/// `file:line`. Only the one line is rendered, so that many errors in a large file stay linear.
+fn error_text(source: &Source, item: &Item, e: &Error) -> String {
+    let (code, message, help, span) = (e.code(), e.message(), crate::text::help(e), e.span());
+    let render_at = |input: &str, span, line: usize| {
+        let (shown, span) = crate::text::window(input, span);
+        let out = render(
+            Severity::Error,
+            code,
+            &message,
+            help.as_deref(),
+            &shown,
+            span,
+        );
+        renumber(&out, line)
     };
-    format!("{path}:{line}: {rendered}")
+    let (rendered, line) = match item.offset {
+        Some(offset) => {
+            let at = offset + span.start;
+            let line = source.lines.line_of(at.min(source.text.len()));
+            let range = source.lines.range(line, source.text.len());
+            let text = &source.text[range.clone()];
+            let span = markerspec_pep508::Span::new(
+                (offset + span.start).saturating_sub(range.start),
+                (offset + span.end).saturating_sub(range.start),
+            );
+            (render_at(text, span, line), line)
+        }
+        None => (render_at(&item.text, span, 1), item.line),
+    };
+    format!("{}:{line}: {rendered}", source.label)
 }
 
-fn warning_text(path: &str, item: &Item, w: &Warning) -> String {
-    format!("{path}:{}: {}", item.line, w.render(&item.text))
+/// The renderer numbers the one line it was given `1`: give it its line number in the file.
+fn renumber(rendered: &str, line: usize) -> String {
+    if line == 1 {
+        return rendered.to_owned();
+    }
+    let pad = " ".repeat(line.to_string().len());
+    let mut out = String::with_capacity(rendered.len() + 16);
+    for (i, l) in rendered.split_inclusive('\n').enumerate() {
+        if i == 0 {
+            out.push_str(l);
+        } else if let Some(rest) = l.strip_prefix("1 |") {
+            out.push_str(&format!("{line} |{rest}"));
+        } else if let Some(rest) = l.strip_prefix(' ') {
+            out.push_str(&pad);
+            out.push_str(rest);
+        } else {
+            out.push_str(l);
+        }
+    }
+    out
+}
+
+fn warning_text(source: &Source, item: &Item, w: &Warning) -> String {
+    format!(
+        "{}:{}: {}",
+        source.label,
+        item.line,
+        crate::text::render_warning(w, &item.text)
+    )
 }
 
 pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
-    let path = args.file.display().to_string();
-    let items = match format_of(&args.file, &text) {
-        Format::Requirements => requirements_txt(&text),
-        Format::Metadata => metadata(&text),
+    if args.envs.wants_fixture_list() {
+        print!("{}", crate::envs::fixture_list());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let file = args
+        .file
+        .as_deref()
+        .ok_or("check needs a file: requirements.txt, pyproject.toml or METADATA")?;
+    let text = crate::files::read_user_file(file, "file", FILE_LIMIT)?;
+    let mut reader = Reader {
+        sources: Vec::new(),
+        entries: Vec::new(),
+        stack: vec![std::fs::canonicalize(file).unwrap_or_else(|_| file.to_owned())],
+    };
+    let format = format_of(file, &text);
+    let root = reader.add_source(file.display().to_string(), text);
+    match format {
+        Format::Requirements => reader.requirements_txt(root, file, false),
+        Format::Metadata => {
+            let items = metadata(&reader.sources[root].text);
+            reader.entries.extend(items.into_iter().map(Entry::Item));
+        }
         Format::Pyproject => {
-            pyproject(&text).map_err(|e| format!("cannot read {path} as TOML: {e}"))?
+            let source = &reader.sources[root];
+            let entries = pyproject(&source.text, &source.lines)
+                .map_err(|e| format!("cannot read {} as TOML: {e}", source.label))?;
+            reader.entries = entries;
         }
+    }
+    let envs = args.envs.build()?;
+    let [named] = envs.as_slice() else {
+        return Err(
+            "check evaluates in one environment at a time; for a matrix of environments, use              `eval` with several `--env`/`--fixture` and `-`"
+                .into(),
+        );
     };
-    let env = match (&args.env, &args.fixture) {
-        (Some(file), _) => {
-            let doc = std::fs::read_to_string(file)
-                .map_err(|e| format!("cannot read environment file {}: {e}", file.display()))?;
-            serde_json::from_str::<Environment>(&doc)
-                .map_err(|e| format!("invalid environment file {}: {e}", file.display()))?
-        }
-        (None, Some(name)) => crate::fixtures::load(name)?,
-        (None, None) => crate::env_cmd::detected_environment()?,
-    };
+    let env = &named.env;
     let opts = args.lang.options();
-    let (mut applies, mut not, mut unknown, mut invalid) = (0, 0, 0, 0);
-    let width = items
+    let requested: Vec<String> = env.extras().map(normalize_name).collect();
+    let (mut applies, mut not, mut unknown, mut invalid, mut skipped, mut errors) =
+        (0, 0, 0, 0, 0, 0);
+    let mut requirements = 0;
+    let location = |file: usize, line: usize| format!("{}:{line}", reader.sources[file].label);
+    let width = reader
+        .entries
         .iter()
-        .map(|i| format!("{path}:{}", i.line).len())
+        .map(|e| {
+            let (f, l) = e.place();
+            location(f, l).len()
+        })
         .max()
         .unwrap_or(0);
-    for item in &items {
-        let location = format!("{path}:{}", item.line);
+    for entry in &reader.entries {
+        let item = match entry {
+            Entry::Skipped(s) => {
+                skipped += 1;
+                if s.error {
+                    errors += 1;
+                }
+                let word = if s.error { "error" } else { "skipped" };
+                println!(
+                    "{:width$}  {word:<7}  {}  ({})",
+                    location(s.file, s.line),
+                    s.text,
+                    s.reason
+                );
+                continue;
+            }
+            Entry::Item(item) => item,
+        };
+        let loc = location(item.file, item.line);
+        let source = &reader.sources[item.file];
+        if let Some(extra) = &item.extra
+            && !args.all_extras
+            && !requested.contains(&normalize_name(extra))
+        {
+            skipped += 1;
+            println!(
+                "{loc:width$}  skipped  {}  [extra: {extra}]  (extra `{extra}` not requested: --extra {extra} or --all-extras)",
+                shorten(&item.text)
+            );
+            continue;
+        }
+        requirements += 1;
         let context = item
             .context
             .as_ref()
@@ -328,35 +689,31 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
             Ok(r) => r,
             Err(e) => {
                 invalid += 1;
-                println!("{location:width$}  invalid  {}{context}", item.text);
-                eprint!("{}", error_text(&path, &text, item, &e));
+                println!("{loc:width$}  invalid  {}{context}", shorten(&item.text));
+                eprint!("{}", error_text(source, item, &e));
                 continue;
             }
         };
         for w in &warnings {
-            eprint!("{}", warning_text(&path, item, w));
+            eprint!("{}", warning_text(source, item, w));
         }
-        let mut extras: Vec<String> = args.extras.iter().map(|e| normalize_name(e)).collect();
-        extras.extend(item.extra.iter().map(|e| normalize_name(e)));
-        let env = if extras.is_empty() {
-            env.clone()
-        } else {
-            let mut all: Vec<String> = env.extras().map(str::to_owned).collect();
-            all.extend(extras);
-            env.clone().with_extras(all)
+        let env = match &item.extra {
+            Some(extra) if !requested.contains(&normalize_name(extra)) => {
+                let mut all = requested.clone();
+                all.push(normalize_name(extra));
+                &env.clone().with_extras(all)
+            }
+            _ => env,
         };
         let evaluation = match req.marker() {
             None => Ok(None),
-            Some(m) => m.evaluate_tristate_with(&env, args.lang.profile).map(Some),
+            Some(m) => m.evaluate_tristate(env).map(Some),
         };
         let answer = match evaluation {
             Err(e) => {
                 invalid += 1;
-                println!("{location:width$}  invalid  {req}{context}");
-                eprint!(
-                    "{}",
-                    error_text(&path, &text, item, &e.with_input(&item.text))
-                );
+                println!("{loc:width$}  invalid  {req}{context}");
+                eprint!("{}", error_text(source, item, &e));
                 continue;
             }
             Ok(None) => {
@@ -379,33 +736,54 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
                 }
             },
         };
-        println!("{location:width$}  {answer:<7}  {req}{context}");
+        println!("{loc:width$}  {answer:<7}  {req}{context}");
     }
+    let errors = if errors > 0 {
+        format!(" ({errors} of them errors)")
+    } else {
+        String::new()
+    };
     println!(
-        "{} requirement(s): {applies} apply, {not} do not, {unknown} unknown, {invalid} invalid",
-        items.len()
+        "{requirements} requirement(s): {applies} apply, {not} do not, {unknown} unknown, \
+         {invalid} invalid; {skipped} line(s) not evaluated{errors}"
     );
-    Ok(ExitCode::from(if invalid > 0 { 2 } else { 0 }))
+    Ok(ExitCode::from(if invalid > 0 || !errors.is_empty() {
+        2
+    } else {
+        0
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn texts(items: &[Item]) -> Vec<(usize, &str, Option<usize>)> {
-        items
-            .iter()
-            .map(|i| (i.line, i.text.as_str(), i.offset))
-            .collect()
+    fn read(file: &str) -> Reader {
+        let mut r = Reader {
+            sources: Vec::new(),
+            entries: Vec::new(),
+            stack: Vec::new(),
+        };
+        let idx = r.add_source("r.txt".into(), file.into());
+        r.requirements_txt(idx, Path::new("/nonexistent/r.txt"), false);
+        r
     }
 
     #[test]
     fn requirements_files() {
         let file = "# comment\n-r base.txt\n--index-url https://x\n\nnumpy>=2 ; python_version >= '3.10'  # why\n\
-                    torch \\\n  >=2.4 ; sys_platform == 'linux'\nrequests==2.32.3 --hash=sha256:abc\n./local/pkg\nhttps://x/y.whl\n  scipy\n";
-        let items = requirements_txt(file);
+                    torch \\\n  >=2.4 ; sys_platform == 'linux'\nrequests==2.32.3 --hash=sha256:abc\n./local/pkg\nhttps://x/y.whl\n  scipy\n-e git+https://x/y\n";
+        let r = read(file);
+        let items: Vec<_> = r
+            .entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Item(i) => Some((i.line, i.text.as_str(), i.offset)),
+                Entry::Skipped(_) => None,
+            })
+            .collect();
         assert_eq!(
-            texts(&items),
+            items,
             vec![
                 (
                     5,
@@ -417,6 +795,39 @@ mod tests {
                 (11, "scipy", Some(file.find("scipy").unwrap())),
             ]
         );
+        let skipped: Vec<_> = r
+            .entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Skipped(s) => Some((s.line, s.error, s.reason.split(':').next().unwrap())),
+                Entry::Item(_) => None,
+            })
+            .collect();
+        assert_eq!(
+            skipped,
+            vec![
+                (2, true, "cannot read file /nonexistent/base.txt"),
+                (3, false, "the pip option `--index-url`"),
+                (9, false, "a path or URL without a package name"),
+                (10, false, "a path or URL without a package name"),
+                (12, false, "an editable install (`-e`)"),
+            ]
+        );
+    }
+
+    #[test]
+    fn line_index() {
+        let idx = LineIndex::new("a\nbc\n\nd");
+        assert_eq!(
+            [0, 1, 2, 4, 5, 6, 7].map(|o| idx.line_of(o)),
+            [1, 1, 2, 2, 3, 4, 4]
+        );
+        assert_eq!(idx.range(2, 7), 2..4);
+        assert_eq!(idx.range(4, 7), 6..7);
+        assert_eq!(
+            renumber("error[X]: m\n  |\n1 | a\n  | ^\n", 120),
+            "error[X]: m\n    |\n120 | a\n    | ^\n"
+        );
     }
 
     #[test]
@@ -424,7 +835,10 @@ mod tests {
         let file = "Metadata-Version: 2.4\nName: x\nRequires-Dist: numpy>=2\nrequires-dist:  torch; extra == 'gpu'\n\nRequires-Dist: not-a-header\n";
         let items = metadata(file);
         assert_eq!(
-            texts(&items),
+            items
+                .iter()
+                .map(|i| (i.line, i.text.as_str(), i.offset))
+                .collect::<Vec<_>>(),
             vec![
                 (3, "numpy>=2", Some(file.find("numpy").unwrap())),
                 (
@@ -451,7 +865,14 @@ gpu = ["cupy-cuda12x; extra == 'gpu'"]
 test = ["pytest", {include-group = "lint"}]
 lint = ["ruff"]
 "#;
-        let items = pyproject(file).unwrap();
+        let entries = pyproject(file, &LineIndex::new(file)).unwrap();
+        let items: Vec<&Item> = entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Item(i) => Some(i),
+                Entry::Skipped(_) => None,
+            })
+            .collect();
         let found: Vec<(usize, &str, Option<&str>, bool)> = items
             .iter()
             .map(|i| {
@@ -474,9 +895,36 @@ lint = ["ruff"]
                 (12, "ruff", None, true),
             ]
         );
+        assert_eq!(items[4].context.as_deref(), Some("group: test"));
+        assert_eq!(
+            items[5].context.as_deref(),
+            Some("group: lint, included by test")
+        );
+        let cycle =
+            "[dependency-groups]\na = [{include-group = 'b'}]\nb = [{include-group = 'A'},\n 3]\n";
+        let entries = pyproject(cycle, &LineIndex::new(cycle)).unwrap();
+        let reasons: Vec<&str> = entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Skipped(s) => Some(s.reason.as_str()),
+                Entry::Item(_) => None,
+            })
+            .collect();
+        assert!(
+            reasons
+                .iter()
+                .any(|r| r.contains("forms a cycle: a → b → a")),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons
+                .iter()
+                .any(|r| r.contains("an integer in a dependency group")),
+            "{reasons:?}"
+        );
         let numpy = &items[0];
         assert_eq!(&file[numpy.offset.unwrap()..][..8], "numpy>=2");
-        assert!(pyproject("[project\n").is_err());
+        assert!(pyproject("[project\n", &LineIndex::new("")).is_err());
     }
 
     #[test]

@@ -297,12 +297,14 @@ fn load_cases(args: &ConformanceArgs) -> Result<Cases, String> {
     }
     let mut cases = Cases::new();
     for dir in &args.environments {
+        regular_files_only(dir)?;
         cases.load_fixture_dir(dir).map_err(|e| e.to_string())?;
     }
     if args.vectors.is_empty() {
         return Err("--environments needs --vectors".into());
     }
     for path in &args.vectors {
+        regular_files_only(path)?;
         let r = if path.is_dir() {
             cases.load_dir(path)
         } else {
@@ -432,4 +434,39 @@ fn print_causes(out: &mut impl Write, r: &Report, verbose: bool) -> std::io::Res
         )?;
     }
     Ok(())
+
+/// Refuses a vectors or environments path that would block or never end when read (a FIFO, a device), or a
+/// folder holding one among its `*.json`, before anything is opened; and files over 64 MiB.
+fn regular_files_only(path: &std::path::Path) -> Result<(), String> {
+    const LIMIT: u64 = 64 << 20;
+    let check = |p: &std::path::Path| {
+        let meta = std::fs::metadata(p)
+            .map_err(|e| format!("cannot load vectors: {}: {e}", p.display()))?;
+        if !meta.is_file() {
+            return Err(format!(
+                "cannot load vectors: {} is not a regular file (a FIFO or device); give a file or a folder",
+                p.display()
+            ));
+        }
+        if meta.len() > LIMIT {
+            return Err(format!(
+                "cannot load vectors: {} is larger than the limit of {LIMIT} bytes",
+                p.display()
+            ));
+        }
+        Ok(())
+    };
+    if path.is_dir() {
+        let entries = std::fs::read_dir(path)
+            .map_err(|e| format!("cannot load vectors: {}: {e}", path.display()))?;
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if p.extension().is_some_and(|x| x == "json") {
+                check(&p)?;
+            }
+        }
+        Ok(())
+    } else {
+        check(path)
+    }
 }

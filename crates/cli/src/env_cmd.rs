@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use markerspec_env::{DetectOptions, Facts, FixtureProvider};
-use markerspec_pep508::{EnvValue, Environment};
+use markerspec_pep508::EnvValue;
 
 /// Arguments of `markerspec env`.
 #[derive(clap::Args, Debug)]
@@ -39,16 +39,6 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         return Err(format!("`{text}` is not between 0 and 86400 seconds"));
     }
     Ok(Duration::from_secs_f64(secs))
-}
-
-/// Detects this machine as `markerspec env` does without flags: what `eval` and `check` use
-/// when no environment is given. Warnings go to stderr.
-pub(crate) fn detected_environment() -> Result<Environment, String> {
-    let facts = DetectOptions::from_process()
-        .detect()
-        .map_err(|e| e.to_string())?;
-    print_warnings(&facts);
-    Ok(facts.to_environment())
 }
 
 fn print_warnings(facts: &Facts) {
@@ -110,6 +100,7 @@ fn shown(value: &EnvValue) -> String {
 fn table(facts: &Facts) -> String {
     use std::fmt::Write;
     const VALUE_WIDTH: usize = 36;
+    const WIDTH: usize = 100;
     let rows: Vec<(&str, String, String)> = facts
         .iter()
         .map(|(field, fact)| {
@@ -134,14 +125,31 @@ fn table(facts: &Facts) -> String {
         "{:field_width$}  {:value_width$}  SOURCE",
         "FIELD", "VALUE"
     );
+    // Every line fits in WIDTH columns: a source that does not fit beside the value goes on
+    // the next line, under the value; what still does not fit is shortened with `…`.
+    let indent = field_width + 2;
     for (field, value, source) in rows {
+        let value = fit(&value, WIDTH - indent);
         if value.chars().count() > value_width {
             // A long value (a kernel build string) gets its own line.
             let _ = writeln!(out, "{field:field_width$}  {value}");
-            let _ = writeln!(out, "{:field_width$}  {:value_width$}  {source}", "", "");
-        } else {
+            let _ = writeln!(out, "{:indent$}{}", "", fit(&source, WIDTH - indent));
+        } else if indent + value_width + 2 + source.chars().count() <= WIDTH {
             let _ = writeln!(out, "{field:field_width$}  {value:value_width$}  {source}");
+        } else {
+            let _ = writeln!(out, "{field:field_width$}  {value}");
+            let _ = writeln!(out, "{:indent$}{}", "", fit(&source, WIDTH - indent));
         }
     }
     out
+}
+
+/// TEXT cut to WIDTH characters, ending in `…` when cut.
+fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_owned();
+    }
+    let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
+    s.push('…');
+    s
 }

@@ -134,11 +134,24 @@ fn env_prints_a_table_with_provenance() {
     r.expect_code(0);
     let out = r.stdout();
     assert!(out.starts_with("FIELD "), "{out}");
+    // Every line fits 100 columns; a source that does not fit goes on the next line.
+    for l in out.lines() {
+        assert!(
+            l.chars().count() <= 100,
+            "{} columns: {l}",
+            l.chars().count()
+        );
+    }
+    let lines: Vec<&str> = out.lines().collect();
     let line = |field: &str| {
-        out.lines()
-            .find(|l| l.starts_with(&format!("{field} ")))
-            .unwrap_or_else(|| panic!("no {field} line in\n{out}"))
-            .to_owned()
+        let i = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("{field} ")))
+            .unwrap_or_else(|| panic!("no {field} line in\n{out}"));
+        match lines.get(i + 1) {
+            Some(next) if next.starts_with(' ') => format!("{} {}", lines[i], next.trim()),
+            _ => lines[i].to_owned(),
+        }
     };
     assert!(line("gpu_backends").contains("unknown"), "{out}");
     assert!(line("gpu_backends").contains("--no-gpu"), "{out}");
@@ -440,11 +453,12 @@ fn check_a_requirements_file() {
     r.expect_code(0);
     assert_eq!(
         r.stdout(),
-        "requirements.txt:3  true     numpy>=2; python_version >= \"3.10\"\n\
+        "requirements.txt:2  skipped  --index-url https://example.org/simple  (the pip option `--index-url`: not a requirement)\n\
+         requirements.txt:3  true     numpy>=2; python_version >= \"3.10\"\n\
          requirements.txt:4  false    pywin32; sys_platform == \"win32\"\n\
          requirements.txt:5  true     torch; platform_machine == \"x86_64\"\n\
          requirements.txt:7  true     requests==2.32.3\n\
-         4 requirement(s): 3 apply, 1 do not, 0 unknown, 0 invalid\n"
+         4 requirement(s): 3 apply, 1 do not, 0 unknown, 0 invalid; 1 line(s) not evaluated\n"
     );
 }
 
@@ -468,10 +482,9 @@ fn check_reports_invalid_lines_with_their_line_and_carets() {
     );
     assert!(err.contains("requirements.txt:4: error[M003]"), "{err}");
     assert!(r.stdout().contains("requirements.txt:3  invalid  scipy"));
-    assert!(
-        r.stdout()
-            .ends_with("3 requirement(s): 1 apply, 0 do not, 0 unknown, 2 invalid\n")
-    );
+    assert!(r.stdout().ends_with(
+        "3 requirement(s): 1 apply, 0 do not, 0 unknown, 2 invalid; 0 line(s) not evaluated\n"
+    ));
 
     // The extended dialect reads the GPU line; the fixture has no GPU facts, so it is unknown.
     std::fs::write(
@@ -517,10 +530,10 @@ lint = ["ruff; python_versoin >= '3'"]
         r.stdout(),
         "pyproject.toml:4   true     numpy>=2\n\
          pyproject.toml:5   false    pywin32; sys_platform == \"win32\"\n\
-         pyproject.toml:9   true     cupy-cuda12x; extra == \"gpu\"  [extra: gpu]\n\
+         pyproject.toml:9   skipped  cupy-cuda12x; extra == 'gpu'  [extra: gpu]  (extra `gpu` not requested: --extra gpu or --all-extras)\n\
          pyproject.toml:12  true     pytest>=8  [group: test]\n\
-         pyproject.toml:13  invalid  ruff; python_versoin >= '3'  [group: lint]\n\
-         5 requirement(s): 3 apply, 1 do not, 0 unknown, 1 invalid\n"
+         pyproject.toml:13  invalid  ruff; python_versoin >= '3'  [group: lint, included by test]\n\
+         4 requirement(s): 2 apply, 1 do not, 0 unknown, 1 invalid; 1 line(s) not evaluated\n"
     );
     assert!(
         r.stderr()
@@ -528,6 +541,17 @@ lint = ["ruff; python_versoin >= '3'"]
         "{}",
         r.stderr()
     );
+
+    for flags in [&["--extra", "GPU"][..], &["--all-extras"]] {
+        let r = check(&dir, "pyproject.toml", flags);
+        assert!(
+            r.stdout().contains(
+                "pyproject.toml:9   true     cupy-cuda12x; extra == \"gpu\"  [extra: gpu]\n"
+            ),
+            "{flags:?}: {}",
+            r.stdout()
+        );
+    }
 
     std::fs::write(dir.join("broken.toml"), "[project\n").unwrap();
     let r = check(&dir, "broken.toml", &[]);
@@ -550,7 +574,7 @@ fn check_core_metadata() {
         r.stdout(),
         "METADATA:4  true     numpy>=2\n\
          METADATA:5  false    cupy-cuda12x; extra == \"gpu\"\n\
-         2 requirement(s): 1 apply, 1 do not, 0 unknown, 0 invalid\n"
+         2 requirement(s): 1 apply, 1 do not, 0 unknown, 0 invalid; 0 line(s) not evaluated\n"
     );
     let r = check(&dir, "METADATA", &["--extra", "GPU"]);
     assert!(r.stdout().contains("METADATA:5  true"), "{}", r.stdout());

@@ -15,7 +15,7 @@ adapter give byte-identical files. Where each expectation comes from:
 * ``spec-2026``: markerspec's built-in implementation (``markerspec conformance --serve``), which
   implements spec/SPEC.md; the worked examples of spec/SPEC.md §14 take their expected result
   from the specification's text instead, and the generator fails if markerspec disagrees.
-* ``uv``: uv-pep508 0.0.72 through ``adapters/peers`` (``--uv CMD``). Without ``--uv`` the ``uv``
+* ``uv``: uv-pep508 0.0.98 through ``adapters/peers`` (``--uv CMD``). Without ``--uv`` the ``uv``
   outcomes of the existing files are kept, matched by case identity.
 
 Case names are stable: a case keeps the name it had in the existing files (matched by kind,
@@ -1105,6 +1105,28 @@ def error_code_cases(b: Builder):
         b.add_standard(group, "error-codes", c)
 
 
+def uv_tracking_cases(b: Builder):
+    """Inputs on which uv-pep508 0.0.98 and the `uv` profile's reading of it were checked: URL
+    authorities (uv parses URLs with the WHATWG rules, so an scp-style `host:path` is an invalid
+    port), and `python_version` against `0`."""
+    see = "uv-pep508 0.0.98"
+    for text in [
+        "package@git+ssh://git@github.com:pypa/packaging.git",
+        "package @ git+ssh://git@github.com:22/pypa/packaging.git",
+        "package @ git+ssh://git@github.com:/pypa/packaging.git",
+        "pkg @ https://example.com:65536/pkg-1.0.tar.gz",
+        "pkg @ https://example.com:0443/pkg-1.0.tar.gz",
+        "pkg @ git+https://[::1]:8080/repo.git",
+        "pkg @ git+https://[::1/repo.git",
+        "pkg @ git+ssh://git@:22/repo.git",
+        "pkg @ git+ssh:///srv/repo.git",
+    ]:
+        b.add_standard("requirements", "urls", {"kind": "requirement", "input": text, "see": see})
+    for text in ['python_version < "0"', 'python_version >= "0.0"', 'python_version <= "0"']:
+        b.add_standard("versions", "version-comparison",
+                       {"kind": "marker", "input": text, "see": see, "fixture": DEFAULT_FIXTURE, "_evaluate": True})
+
+
 # ---------------------------------------------------------------------------------------------
 # Output
 
@@ -1176,6 +1198,7 @@ def main():
     corpus_cases(b)
     limits_cases(b)
     error_code_cases(b)
+    uv_tracking_cases(b)
     extended_cases(b)
     variant_cases(b)
     if b.mismatches:

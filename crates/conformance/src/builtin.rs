@@ -104,9 +104,18 @@ impl Markerspec {
 
     /// The case's environment as markerspec's [`pep508::Environment`].
     pub fn environment(request: &Request<'_>) -> Result<pep508::Environment, String> {
-        let doc = serde_json::to_value(request.environment()).map_err(|e| e.to_string())?;
-        let env: pep508::Environment =
-            serde_json::from_value(doc).map_err(|e| format!("invalid environment: {e}"))?;
+        use crate::case::EnvValue;
+        use pep508::DocValue;
+        let env =
+            pep508::Environment::from_document(request.environment().iter().map(|(key, value)| {
+                let value = match value {
+                    EnvValue::Unknown => DocValue::Unknown,
+                    EnvValue::String(s) => DocValue::String(s),
+                    EnvValue::List(items) => DocValue::List(items),
+                };
+                (key.as_str(), value)
+            }))
+            .map_err(|e| format!("invalid environment: {e}"))?;
         Ok(env.with_extras(request.extras()))
     }
 }
@@ -158,7 +167,7 @@ impl Implementation for Markerspec {
             Ok(env) => env,
             Err(e) => return TestResult::Fail(e),
         };
-        TestResult::Ok(match marker.evaluate_tristate_with(&env, profile) {
+        TestResult::Ok(match marker.evaluate_tristate(&env) {
             Ok(e) => Evaluated::result(match e.truth {
                 Truth::True => Expected::True,
                 Truth::False => Expected::False,

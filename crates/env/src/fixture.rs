@@ -122,11 +122,15 @@ impl FixtureProvider {
                 format!("invalid-environment in `{name}`: {message}"),
             )
         };
+        // A UTF-8 byte-order mark is accepted; a key written twice is an error, not "the last
+        // one wins".
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let doc: serde_json::Value =
             serde_json::from_str(text).map_err(|e| invalid(format!("not JSON: {e}")))?;
-        let serde_json::Value::Object(map) = doc else {
+        if !doc.is_object() {
             return Err(invalid("not a JSON object".into()));
-        };
+        }
+        let Entries(map) = serde_json::from_str(text).map_err(|e| invalid(e.to_string()))?;
         let mut facts = Facts::new();
         let provenance = Provenance::new("fixture", name.to_owned());
         for (key, value) in map {
@@ -178,6 +182,35 @@ impl FixtureProvider {
     /// The fixture as an evaluator's environment.
     pub fn environment(&self) -> Environment {
         self.facts().to_environment()
+    }
+}
+
+/// A JSON object's entries in order, refusing a key written twice.
+struct Entries(Vec<(String, serde_json::Value)>);
+
+impl<'de> serde::Deserialize<'de> for Entries {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Entries;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Entries, A::Error> {
+                let mut entries: Vec<(String, serde_json::Value)> = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if entries.iter().any(|(k, _)| *k == key) {
+                        return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
+                    }
+                    entries.push((key, map.next_value()?));
+                }
+                Ok(Entries(entries))
+            }
+        }
+        d.deserialize_map(Visitor)
     }
 }
 
@@ -265,6 +298,10 @@ mod tests {
             (r#"{"gpu_backends": "cuda"}"#, "list of strings"),
             (r#"{"gpu_backends": ["CUDA"]}"#, "gpu_backends"),
             (r#"{"python_version": ["3"]}"#, "must be a string"),
+            (
+                r#"{"os_name": "nt", "os_name": "posix"}"#,
+                "duplicate key `os_name`",
+            ),
             ("[1]", "not a JSON object"),
         ] {
             let err = FixtureProvider::from_json("t", doc).unwrap_err();
@@ -272,6 +309,12 @@ mod tests {
             assert!(err.message().contains(needle), "{err}");
             assert!(err.message().contains("invalid-environment"), "{err}");
         }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_accepted() {
+        let f = FixtureProvider::from_json("t", "\u{feff}{\"os_name\": \"nt\"}").unwrap();
+        assert_eq!(f.facts().string(Field::OsName), Some("nt"));
     }
 
     #[test]

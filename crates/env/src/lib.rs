@@ -1,6 +1,28 @@
 //! Environment providers: the facts a marker is evaluated against, detected on a real machine
 //! (or read from a fixture), each with its provenance.
 //!
+//! A resolver makes three calls: parse the requirements (`markerspec-pep508`), get the target
+//! environment from this crate, and evaluate each requirement there with the extras requested:
+//!
+//! ```
+//! use markerspec_env::FixtureProvider;
+//! use markerspec_pep508::{Dialect, ParseOptions, Requirement};
+//!
+//! let opts = ParseOptions::default().dialect(Dialect::Extended);
+//! let req = Requirement::parse_with(
+//!     r#"cupy-cuda12x; "cuda" in gpu_backends and cuda_version >= "12""#,
+//!     &opts,
+//!     &mut Vec::new(),
+//! )
+//! .unwrap();
+//! let env = FixtureProvider::builtin("linux-x86_64-cpython-3.12-h100-cuda12.8")
+//!     .unwrap()
+//!     .environment();
+//! assert!(req.evaluate(&env, &[] as &[&str]).unwrap());
+//! ```
+//!
+//! Detecting this machine instead, with each fact's provenance:
+//!
 //! ```no_run
 //! use markerspec_env::DetectOptions;
 //! use markerspec_pep508::{Dialect, Field, MarkerTree, ParseOptions};

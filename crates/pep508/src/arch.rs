@@ -31,7 +31,7 @@ const TABLE: &[(&str, &[&str], Option<&str>)] = &[
 
 /// What a raw architecture name is in the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArchSpelling {
+pub(crate) enum ArchSpelling {
     /// A canonical spelling, e.g. `x86_64`.
     Canonical(&'static str),
     /// An alias of a canonical spelling, e.g. `AMD64` for `x86_64`.
@@ -41,14 +41,7 @@ pub enum ArchSpelling {
 }
 
 /// Looks a raw architecture name up, case-insensitively.
-///
-/// ```
-/// use markerspec_pep508::{ArchSpelling, arch_spelling};
-/// assert_eq!(arch_spelling("AMD64"), ArchSpelling::Alias("x86_64"));
-/// assert_eq!(arch_spelling("aarch64"), ArchSpelling::Canonical("aarch64"));
-/// assert_eq!(arch_spelling("vax"), ArchSpelling::Unknown);
-/// ```
-pub fn arch_spelling(raw: &str) -> ArchSpelling {
+pub(crate) fn arch_spelling(raw: &str) -> ArchSpelling {
     let lower = raw.to_ascii_lowercase();
     for (canonical, aliases, _) in TABLE {
         if *canonical == lower {
@@ -65,23 +58,25 @@ pub fn arch_spelling(raw: &str) -> ArchSpelling {
     ArchSpelling::Unknown
 }
 
-/// The canonical `interpreter_arch` for a raw machine name and the interpreter's pointer size
-/// in bytes: mapped through the table, lowercased when unknown, and narrowed to the 32-bit form
-/// for a 4-byte pointer (a 32-bit userland on a 64-bit kernel).
+/// The canonical `interpreter_arch` (`spec/SPEC.md` §8.3) for a raw machine name and the
+/// interpreter's pointer size in bits: surrounding whitespace ignored, mapped through the table
+/// case-insensitively, lowercased when unknown, and narrowed to the 32-bit form when
+/// `pointer_bits` is `Some(32)` (a 32-bit userland on a 64-bit kernel).
 ///
 /// ```
 /// use markerspec_pep508::canonical_arch;
-/// assert_eq!(canonical_arch("AMD64", 8), "x86_64");
-/// assert_eq!(canonical_arch("x86_64", 4), "x86");
-/// assert_eq!(canonical_arch("arm64", 8), "aarch64");
-/// assert_eq!(canonical_arch("MIPS", 4), "mips");
+/// assert_eq!(canonical_arch("AMD64", None), "x86_64");
+/// assert_eq!(canonical_arch("x86_64", Some(32)), "x86");
+/// assert_eq!(canonical_arch("arm64", Some(64)), "aarch64");
+/// assert_eq!(canonical_arch(" MIPS ", Some(32)), "mips");
 /// ```
-pub fn canonical_arch(raw: &str, pointer_bytes: usize) -> String {
+pub fn canonical_arch(raw: &str, pointer_bits: Option<u32>) -> String {
+    let raw = raw.trim();
     let canonical = match arch_spelling(raw) {
         ArchSpelling::Canonical(c) | ArchSpelling::Alias(c) => c.to_string(),
         ArchSpelling::Unknown => return raw.to_ascii_lowercase(),
     };
-    if pointer_bytes == 4 {
+    if pointer_bits == Some(32) {
         if let Some((_, _, Some(narrow))) = TABLE.iter().find(|(c, _, _)| *c == canonical) {
             return (*narrow).to_string();
         }

@@ -6,18 +6,14 @@
 //! evaluated under the profile it was parsed with.
 
 use crate::arch::{ArchSpelling, arch_spelling};
-use crate::compare::{continues_operator, mirror, precompile};
+use crate::compare::{Fast, continues_operator, mirror, precompile};
 use crate::error::{ErrorKind, WarningKind};
-use crate::evaluate::Profile;
-use crate::field::{Field, FieldType};
-use crate::marker::{MarkerExpression, MarkerOperator, MarkerValue};
+use crate::field::{Field, FieldType, ValueFormat};
+use crate::marker::MarkerExpression;
 use crate::name::normalize_name;
-use crate::parser::ParseOptions;
+use crate::operator::{MarkerOperator, MarkerValue};
+use crate::options::ParseOptions;
 use crate::small::SmallStr;
-
-/// The extended `Set` fields' members registered by `spec/SPEC.md` 0.1.0.
-const ABI_FEATURES: &[&str] = &["free-threading", "gil-enabled", "debug", "32-bit", "64-bit"];
-const GPU_BACKENDS: &[&str] = &["cuda", "rocm"];
 
 pub(crate) fn check(
     e: &mut MarkerExpression,
@@ -38,13 +34,14 @@ pub(crate) fn check(
         }
         _ => {}
     }
-    let spec = opts.profile == Profile::Spec2026;
-    e.spec = precompile(e);
-    e.fast = crate::compare::Fast::of(e);
+    let rules = opts.profile.rules();
+    let spec = rules.strict;
+    e.spec = precompile(&e.lhs, e.op, &e.rhs);
+    e.fast = Fast::of(&e.lhs, e.op, &e.rhs, e.spec.is_some());
     let has_spec = e.spec.is_some();
-    if opts.profile == Profile::Uv && !e.has_extended_field() {
-        // Whether uv keeps the comparison (it drops those it cannot read).
-        return crate::uv::check(e, warn);
+    if let (Some(check_standard), false) = (rules.check_standard, e.has_extended_field()) {
+        // The profile's own checks (uv keeps or drops the comparison).
+        return check_standard(e, warn);
     }
     match (&e.lhs, &e.rhs) {
         (MarkerValue::Literal(_), MarkerValue::Literal(_)) => {
@@ -79,7 +76,7 @@ fn check_comparison(
     warn: &mut dyn FnMut(WarningKind),
 ) -> Result<(), ErrorKind> {
     use MarkerOperator as O;
-    let spec = opts.profile == Profile::Spec2026;
+    let spec = opts.profile.rules().strict;
     if spec && !opts.lock_file && matches!(f, Field::Extras | Field::DependencyGroups) {
         return Err(ErrorKind::LockFileField { field: f });
     }
@@ -277,59 +274,25 @@ fn check_set_literal(
     l: &str,
     warn: &mut dyn FnMut(WarningKind),
 ) -> Result<(), ErrorKind> {
-    let bytes = l.as_bytes();
-    let format_ok =
-        |allowed: &dyn Fn(u8) -> bool| !bytes.is_empty() && bytes.iter().all(|b| allowed(*b));
-    let bad = |format: &'static str| ErrorKind::InvalidSetLiteral { field: f, format };
-    match f {
-        Field::VariantNamespaces | Field::VariantFeatures | Field::VariantProperties => {
-            crate::variant::validate(f, l)
-                .map_err(|reason| ErrorKind::InvalidVariantValue { field: f, reason })
-        }
-        Field::SysAbiFeatures => {
-            if !format_ok(&|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
-                return Err(bad("`[a-z0-9-]+`, e.g. `free-threading`"));
+    let format = f.format();
+    match format {
+        ValueFormat::VariantNamespace
+        | ValueFormat::VariantFeature
+        | ValueFormat::VariantProperty => crate::variant::validate(f, l)
+            .map_err(|reason| ErrorKind::InvalidVariantValue { field: f, reason }),
+        ValueFormat::Text | ValueFormat::Name => Ok(()),
+        _ => {
+            if format.check(l).is_err() {
+                return Err(ErrorKind::InvalidSetLiteral {
+                    field: f,
+                    format: format.describe(),
+                });
             }
-            if !ABI_FEATURES.contains(&l) {
+            let registered = format.registered();
+            if !registered.is_empty() && !registered.contains(&l) {
                 warn(WarningKind::UnknownSetMember { field: f });
             }
             Ok(())
         }
-        Field::GpuBackends => {
-            if !format_ok(&|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
-                return Err(bad("`[a-z0-9_]+`, e.g. `cuda`"));
-            }
-            if !GPU_BACKENDS.contains(&l) {
-                warn(WarningKind::UnknownSetMember { field: f });
-            }
-            Ok(())
-        }
-        Field::CudaComputeCapabilities => {
-            let ok = l.split_once('.').is_some_and(|(a, b)| {
-                !a.is_empty()
-                    && !b.is_empty()
-                    && a.bytes().all(|c| c.is_ascii_digit())
-                    && b.bytes().all(|c| c.is_ascii_digit())
-            });
-            if ok {
-                Ok(())
-            } else {
-                Err(bad("`major.minor`, e.g. `8.6`"))
-            }
-        }
-        Field::RocmGpuArchs => {
-            let ok = l.strip_prefix("gfx").is_some_and(|rest| {
-                !rest.is_empty()
-                    && rest
-                        .bytes()
-                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-            });
-            if ok {
-                Ok(())
-            } else {
-                Err(bad("`gfx` and hexadecimal digits, e.g. `gfx90a`"))
-            }
-        }
-        _ => Ok(()),
     }
 }

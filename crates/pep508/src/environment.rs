@@ -57,6 +57,41 @@ pub struct Environment {
     extras: Vec<Box<str>>,
 }
 
+/// What one evaluation reads: the values of an [`Environment`] and the extras requested for
+/// this evaluation (the environment's own, or those passed to
+/// [`Requirement::evaluate`](crate::Requirement::evaluate)), so that a resolver evaluating one
+/// requirement with several sets of extras never copies the environment.
+#[derive(Clone, Copy)]
+pub(crate) struct EvalEnv<'a> {
+    values: &'a Environment,
+    extras: &'a [Box<str>],
+}
+
+impl<'a> EvalEnv<'a> {
+    /// `env`'s values with `extras` (normalised, sorted, without repeats) requested.
+    pub(crate) fn with_extras(env: &'a Environment, extras: &'a [Box<str>]) -> EvalEnv<'a> {
+        EvalEnv {
+            values: env,
+            extras,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, field: Field) -> Option<&'a EnvValue> {
+        self.values.get(field)
+    }
+
+    #[inline]
+    pub(crate) fn version(&self, field: Field) -> Option<&'a Version> {
+        self.values.version(field)
+    }
+
+    #[inline]
+    pub(crate) fn extras_slice(&self) -> &'a [Box<str>] {
+        self.extras
+    }
+}
+
 /// A value that does not fit its field, e.g. a list for `python_version`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnvError {
@@ -90,7 +125,8 @@ impl Environment {
         &mut self.slots
     }
 
-    /// Sets a string value. Use [`Environment::set`] for sets, Absent and Unknown.
+    /// Sets a string value, unchecked (see [`Environment::try_with`] for a value checked where
+    /// it is set). Use [`Environment::set`] for sets, Absent and Unknown.
     ///
     /// # Panics
     /// Never; a string for a set field is stored as a one-element set.
@@ -104,6 +140,32 @@ impl Environment {
         };
         let _ = self.set(field, v);
         self
+    }
+
+    /// Sets a string (or, for a set field, a comma-separated list) checked where it is set, as
+    /// overrides and `--set` are ([`EnvValue::from_text`]), and, for the standard version
+    /// fields, as a PEP 440 version: a value that could only make comparisons silently false
+    /// is an error here rather than a wrong answer later.
+    ///
+    /// ```
+    /// use markerspec_pep508::{Environment, Field};
+    /// let env = Environment::new().try_with(Field::PythonVersion, "3.12").unwrap();
+    /// assert!(env.clone().try_with(Field::PythonVersion, "abc").is_err());
+    /// assert!(env.try_with(Field::GpuBackends, "cuda,rocm").is_ok());
+    /// ```
+    ///
+    /// # Errors
+    /// A value that does not fit the field's format.
+    pub fn try_with(mut self, field: Field, value: &str) -> Result<Environment, EnvError> {
+        if field.field_type() == FieldType::Version && !field.is_extended() {
+            value.trim().parse::<Version>().map_err(|e| EnvError {
+                field,
+                reason: format!("`{value}` is not a PEP 440 version: {e}"),
+            })?;
+        }
+        let value = EnvValue::from_text(field, value)?;
+        self.set(field, value)?;
+        Ok(self)
     }
 
     /// Sets the value of `field`.
@@ -194,8 +256,13 @@ impl Environment {
         self.extras.iter().map(|s| &**s)
     }
 
-    pub(crate) fn extras_slice(&self) -> &[Box<str>] {
-        &self.extras
+    /// The environment as the evaluator reads it, with its own requested extras.
+    #[inline]
+    pub(crate) fn eval(&self) -> EvalEnv<'_> {
+        EvalEnv {
+            values: self,
+            extras: &self.extras,
+        }
     }
 
     /// Every field that has a value, in registry order.
@@ -219,12 +286,80 @@ impl fmt::Debug for Environment {
     }
 }
 
-/// Reads the environment document of `spec/SPEC.md` §11: a JSON object of field name → string
-/// (a list of strings for set fields and `extra`), `null` for Unknown. `""` (or `[]`) is
-/// Absent for an extended field and the empty string for a standard one. A field that is not
-/// in the document has no value: Unknown under the `spec-2026` profile. Extended version
-/// values must be valid versions; `interpreter_arch` is mapped to its canonical spelling.
-/// Unknown keys are rejected, naming the key.
+/// One value of an environment document (`spec/SPEC.md` §11), borrowed: what
+/// [`Environment::from_document`] reads, so that a document held in another shape (the
+/// conformance vectors, a lock file) converts without going through JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocValue<'a> {
+    /// `null`: Unknown.
+    Unknown,
+    /// A string; `""` is Absent for an extended field and the empty string for a standard one.
+    String(&'a str),
+    /// A list of strings (set fields, `extra`); `[]` is Absent for an extended field.
+    List(&'a [String]),
+}
+
+impl Environment {
+    /// Builds an environment from the entries of a `spec/SPEC.md` §11 document: field name →
+    /// value. `extra` sets the requested extras; extended values are checked and canonicalised
+    /// ([`EnvValue::checked`]); an unknown key is an error that names it.
+    ///
+    /// ```
+    /// use markerspec_pep508::{DocValue, EnvValue, Environment, Field};
+    /// let gpus = ["cuda".to_string()];
+    /// let env = Environment::from_document([
+    ///     ("python_version", DocValue::String("3.12")),
+    ///     ("gpu_backends", DocValue::List(&gpus)),
+    ///     ("cuda_version", DocValue::Unknown),
+    ///     ("glibc_version", DocValue::String("")),
+    /// ])
+    /// .unwrap();
+    /// assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::Unknown));
+    /// assert_eq!(env.get(Field::GlibcVersion), Some(&EnvValue::Absent));
+    /// ```
+    ///
+    /// # Errors
+    /// An unknown key, or a value that does not fit its field, in words.
+    pub fn from_document<'a, I>(entries: I) -> Result<Environment, String>
+    where
+        I: IntoIterator<Item = (&'a str, DocValue<'a>)>,
+    {
+        let mut env = Environment::new();
+        for (key, value) in entries {
+            let Some(field) = Field::from_canonical_name(key) else {
+                return Err(format!("unknown marker field `{key}` in the environment"));
+            };
+            if field == Field::Extra {
+                let extras: &[String] = match value {
+                    DocValue::Unknown | DocValue::String("") => &[],
+                    DocValue::String(s) => {
+                        env = env.with_extras([s]);
+                        continue;
+                    }
+                    DocValue::List(items) => items,
+                };
+                env = env.with_extras(extras);
+                continue;
+            }
+            let value = match value {
+                DocValue::Unknown => EnvValue::Unknown,
+                DocValue::String("") if field.is_extended() => EnvValue::Absent,
+                DocValue::List([]) if field.is_extended() => EnvValue::Absent,
+                DocValue::String(s) => EnvValue::String(s.into()),
+                DocValue::List(items) => {
+                    EnvValue::Set(items.iter().map(|s| s.as_str().into()).collect())
+                }
+            };
+            let value = value.checked(field).map_err(|e| e.to_string())?;
+            env.set(field, value).map_err(|e| e.to_string())?;
+        }
+        Ok(env)
+    }
+}
+
+/// Reads the environment document of `spec/SPEC.md` §11 ([`Environment::from_document`]): a
+/// JSON object of field name → string (a list of strings for set fields and `extra`), `null`
+/// for Unknown.
 #[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for Environment {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -237,112 +372,98 @@ impl<'de> serde::Deserialize<'de> for Environment {
         }
         let raw: std::collections::BTreeMap<String, Option<Raw>> =
             std::collections::BTreeMap::deserialize(d)?;
-        let mut env = Environment::new();
-        for (key, value) in raw {
-            let Some(field) = Field::from_canonical_name(&key) else {
-                return Err(D::Error::custom(format!(
-                    "unknown marker field `{key}` in the environment"
-                )));
+        Environment::from_document(raw.iter().map(|(k, v)| {
+            let v = match v {
+                None => DocValue::Unknown,
+                Some(Raw::Str(s)) => DocValue::String(s),
+                Some(Raw::List(items)) => DocValue::List(items),
             };
-            if field == Field::Extra {
-                let extras = match value {
-                    None => Vec::new(),
-                    Some(Raw::Str(s)) if s.is_empty() => Vec::new(),
-                    Some(Raw::Str(s)) => vec![s],
-                    Some(Raw::List(items)) => items,
-                };
-                env = env.with_extras(extras);
-                continue;
-            }
-            let value = match value {
-                None => EnvValue::Unknown,
-                Some(Raw::Str(s)) if s.is_empty() && field.is_extended() => EnvValue::Absent,
-                Some(Raw::List(items)) if items.is_empty() && field.is_extended() => {
-                    EnvValue::Absent
-                }
-                Some(Raw::Str(s)) => EnvValue::String(s.into()),
-                Some(Raw::List(items)) => {
-                    EnvValue::Set(items.into_iter().map(String::into_boxed_str).collect())
-                }
-            };
-            let value = validate(field, value).map_err(D::Error::custom)?;
-            env.set(field, value).map_err(D::Error::custom)?;
-        }
-        Ok(env)
+            (k.as_str(), v)
+        }))
+        .map_err(D::Error::custom)
     }
 }
 
-/// Checks and canonicalises a value of an extended field as `spec/SPEC.md` §11 says.
-fn validate(field: Field, value: EnvValue) -> Result<EnvValue, EnvError> {
-    if !field.is_extended() {
-        return Ok(value);
-    }
-    let err = |reason: String| EnvError { field, reason };
-    Ok(match value {
-        EnvValue::String(s) if field.field_type() == FieldType::Version => {
-            s.parse::<Version>()
-                .map_err(|e| err(format!("`{s}` is not a valid version: {e}")))?;
-            EnvValue::String(s)
-        }
-        EnvValue::String(s) if field == Field::InterpreterArch => {
-            EnvValue::String(crate::arch::canonical_arch(&s, 8).into())
-        }
-        EnvValue::String(s) if field == Field::VariantLabel => {
-            crate::variant::validate_label(&s).map_err(err)?;
-            EnvValue::String(s)
-        }
-        EnvValue::Set(items) => {
-            let mut items = items
-                .into_iter()
-                .map(|m| set_member(field, m).map_err(err))
-                .collect::<Result<Vec<_>, _>>()?;
-            items.sort();
-            items.dedup();
-            if field == Field::SysAbiFeatures {
-                for pair in [["free-threading", "gil-enabled"], ["32-bit", "64-bit"]] {
-                    if pair.iter().all(|p| items.iter().any(|i| &**i == *p)) {
-                        return Err(err(format!(
-                            "`{}` and `{}` exclude each other",
-                            pair[0], pair[1]
-                        )));
-                    }
+impl EnvValue {
+    /// Checks a value of `field` against the field registry ([`Field::format`]) and returns it
+    /// canonical: a list for a set field and a string otherwise; extended versions must be PEP
+    /// 440 versions (trimmed); set members must have the field's format (variant strings
+    /// re-spaced, names normalised, duplicates collapsed, PEP 780's exclusive pairs refused);
+    /// `interpreter_arch` is mapped through the table of §8.3; an empty extended set is Absent.
+    /// Standard string and version values are kept as given. Absent and Unknown pass.
+    ///
+    /// Environment documents, the `MARKERSPEC_<FIELD>` overrides and the command line's
+    /// `--set` all check values here.
+    ///
+    /// ```
+    /// use markerspec_pep508::{EnvValue, Field};
+    /// let v = EnvValue::Set(vec!["gil-enabled".into(), "64-bit".into()]);
+    /// assert!(v.checked(Field::SysAbiFeatures).is_ok());
+    /// let bad = EnvValue::String("twelve".into()).checked(Field::CudaVersion).unwrap_err();
+    /// assert!(bad.to_string().contains("is not a PEP 440 version"));
+    /// ```
+    ///
+    /// # Errors
+    /// What is wrong, naming the field.
+    pub fn checked(self, field: Field) -> Result<EnvValue, EnvError> {
+        let err = |reason: String| EnvError { field, reason };
+        let format = field.format();
+        match self {
+            EnvValue::Absent | EnvValue::Unknown => Ok(self),
+            EnvValue::String(_) if field.field_type() == FieldType::Set => Err(err(format!(
+                "a string was given, but `{field}` holds a list of strings"
+            ))),
+            EnvValue::Set(_) if field.field_type() != FieldType::Set => Err(err(format!(
+                "a list was given, but `{field}` holds a single string"
+            ))),
+            EnvValue::String(s) if !field.is_extended() => Ok(EnvValue::String(s)),
+            EnvValue::String(s) => match format.check(&s).map_err(err)? {
+                std::borrow::Cow::Borrowed(b) if b.len() == s.len() => Ok(EnvValue::String(s)),
+                c => Ok(EnvValue::String(c.into_owned().into_boxed_str())),
+            },
+            EnvValue::Set(items) => {
+                let items = format.check_members(&items).map_err(err)?;
+                if items.is_empty() && field.is_extended() {
+                    Ok(EnvValue::Absent)
+                } else {
+                    Ok(EnvValue::Set(items))
                 }
             }
-            EnvValue::Set(items)
         }
-        v => v,
-    })
-}
+    }
 
-/// Checks one member of an extended set field against the field's format (`spec/SPEC.md` §8,
-/// §9) and returns it in canonical form (variant strings with ` :: ` separators).
-fn set_member(field: Field, member: Box<str>) -> Result<Box<str>, String> {
-    let all = |ok: fn(u8) -> bool| !member.is_empty() && member.bytes().all(ok);
-    let fits = match field {
-        Field::VariantNamespaces | Field::VariantFeatures | Field::VariantProperties => {
-            crate::variant::validate(field, &member)?;
-            return Ok(crate::variant::canonical(&member).into());
+    /// Reads a value of `field` from the text form of overrides and `--set` (`spec/SPEC.md`
+    /// §10.3): empty is Absent; a set field takes a comma-separated list (whitespace around
+    /// items ignored, an empty item refused); the value is then [`checked`](EnvValue::checked).
+    ///
+    /// ```
+    /// use markerspec_pep508::{EnvValue, Field};
+    /// assert_eq!(EnvValue::from_text(Field::GpuBackends, "").unwrap(), EnvValue::Absent);
+    /// assert_eq!(
+    ///     EnvValue::from_text(Field::GpuBackends, "rocm, cuda").unwrap(),
+    ///     EnvValue::Set(vec!["cuda".into(), "rocm".into()])
+    /// );
+    /// assert!(EnvValue::from_text(Field::GpuBackends, "cuda,,rocm").is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`EnvValue::checked`], and an empty item in a list.
+    pub fn from_text(field: Field, text: &str) -> Result<EnvValue, EnvError> {
+        if text.is_empty() {
+            return Ok(EnvValue::Absent);
         }
-        Field::SysAbiFeatures => all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
-        Field::GpuBackends => all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
-        Field::CudaComputeCapabilities => member.split_once('.').is_some_and(|(a, b)| {
-            !a.is_empty()
-                && !b.is_empty()
-                && a.bytes().all(|c| c.is_ascii_digit())
-                && b.bytes().all(|c| c.is_ascii_digit())
-        }),
-        Field::RocmGpuArchs => member.strip_prefix("gfx").is_some_and(|rest| {
-            !rest.is_empty()
-                && rest
-                    .bytes()
-                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-        }),
-        _ => true,
-    };
-    if fits {
-        Ok(member)
-    } else {
-        Err(format!("`{member}` is not a valid member of `{field}`"))
+        if field.field_type() == FieldType::Set {
+            let items: Vec<Box<str>> = text.split(',').map(|s| s.trim().into()).collect();
+            if items.iter().any(|s| s.is_empty()) {
+                return Err(EnvError {
+                    field,
+                    reason: format!("`{text}` has an empty item; expected a comma-separated list"),
+                });
+            }
+            EnvValue::Set(items).checked(field)
+        } else {
+            EnvValue::String(text.into()).checked(field)
+        }
     }
 }
 

@@ -1,328 +1,39 @@
-//! Evaluation: the type rules per comparison under a behaviour profile, Kleene logic over the
-//! tree.
+//! Evaluation: each comparison under the tree's profile ([`crate::profile`]), Kleene logic
+//! over the tree.
 //!
-//! Every comparison of a tree is evaluated, even where the result is already decided, so a
-//! comparison that is undefined (`E002`) is reported whatever the environment, as
-//! pypa/packaging does.
+//! Under a profile whose comparisons can fail (`packaging`), every comparison of a tree is
+//! evaluated, even where the result is already decided, so a comparison that is undefined
+//! (`E002`) is reported whatever the environment, as pypa/packaging does.
 
-use std::fmt;
-
-use crate::environment::Environment;
-use crate::error::{Error, ErrorKind, Span};
-use crate::field::Field;
-use crate::marker::{MarkerExpression, MarkerTree};
-
-/// A three-valued truth: the marker holds, does not hold, or cannot be decided because some
-/// field's value is unknown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Truth {
-    /// The marker holds.
-    True,
-    /// The marker does not hold.
-    False,
-    /// The marker's result depends on values that are unknown.
-    Unknown,
-}
-
-impl Truth {
-    /// Kleene conjunction.
-    #[must_use]
-    pub fn and(self, other: Truth) -> Truth {
-        match (self, other) {
-            (Truth::False, _) | (_, Truth::False) => Truth::False,
-            (Truth::True, Truth::True) => Truth::True,
-            _ => Truth::Unknown,
-        }
-    }
-
-    /// Kleene disjunction.
-    #[must_use]
-    pub fn or(self, other: Truth) -> Truth {
-        match (self, other) {
-            (Truth::True, _) | (_, Truth::True) => Truth::True,
-            (Truth::False, Truth::False) => Truth::False,
-            _ => Truth::Unknown,
-        }
-    }
-}
-
-impl std::ops::Not for Truth {
-    type Output = Truth;
-    /// Kleene negation: Unknown stays Unknown.
-    fn not(self) -> Truth {
-        match self {
-            Truth::True => Truth::False,
-            Truth::False => Truth::True,
-            Truth::Unknown => Truth::Unknown,
-        }
-    }
-}
-
-impl From<bool> for Truth {
-    fn from(b: bool) -> Truth {
-        if b { Truth::True } else { Truth::False }
-    }
-}
-
-impl fmt::Display for Truth {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Truth::True => "true",
-            Truth::False => "false",
-            Truth::Unknown => "unknown",
-        })
-    }
-}
-
-/// A set of fields, as a bit set over [`Field::ALL`].
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct FieldSet(u64);
-
-impl FieldSet {
-    /// The empty set.
-    pub const EMPTY: FieldSet = FieldSet(0);
-
-    /// A set of one field.
-    pub fn single(f: Field) -> FieldSet {
-        FieldSet(1 << f.index())
-    }
-
-    /// Adds a field.
-    pub fn insert(&mut self, f: Field) {
-        self.0 |= 1 << f.index();
-    }
-
-    /// Whether the field is in the set.
-    pub fn contains(self, f: Field) -> bool {
-        self.0 & (1 << f.index()) != 0
-    }
-
-    /// Whether the set is empty.
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The union of two sets.
-    #[must_use]
-    pub fn union(self, other: FieldSet) -> FieldSet {
-        FieldSet(self.0 | other.0)
-    }
-
-    /// The fields in registry order.
-    pub fn iter(self) -> impl Iterator<Item = Field> {
-        Field::ALL
-            .iter()
-            .copied()
-            .filter(move |f| self.contains(*f))
-    }
-}
-
-impl fmt::Debug for FieldSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set()
-            .entries(self.iter().map(|f| f.name()))
-            .finish()
-    }
-}
-
-impl FromIterator<Field> for FieldSet {
-    fn from_iter<I: IntoIterator<Item = Field>>(iter: I) -> FieldSet {
-        let mut s = FieldSet::EMPTY;
-        for f in iter {
-            s.insert(f);
-        }
-        s
-    }
-}
-
-/// The result of a three-valued evaluation: the truth, and when it is [`Truth::Unknown`], the
-/// fields whose unknown values made it so.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Evaluation {
-    /// The truth value.
-    pub truth: Truth,
-    /// The fields responsible for an unknown result (empty unless `truth` is Unknown).
-    pub unknown: FieldSet,
-}
-
-/// The evaluator's working form of an [`Evaluation`], packed in one word so that results travel
-/// in registers: the low bits are the unknown fields, the top two bits the truth.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Tri(u64);
-
-const TRUTH_SHIFT: u32 = 62;
-const FIELDS_MASK: u64 = (1 << TRUTH_SHIFT) - 1;
-const T_FALSE: u64 = 0;
-const T_TRUE: u64 = 1 << TRUTH_SHIFT;
-const T_UNKNOWN: u64 = 2 << TRUTH_SHIFT;
-
-impl Tri {
-    #[inline]
-    pub(crate) fn known(b: bool) -> Tri {
-        Tri(if b { T_TRUE } else { T_FALSE })
-    }
-
-    #[inline]
-    pub(crate) fn unknown(f: Field) -> Tri {
-        Tri(T_UNKNOWN | FieldSet::single(f).0)
-    }
-
-    #[inline]
-    fn truth_bits(self) -> u64 {
-        self.0 & !FIELDS_MASK
-    }
-
-    /// Kleene conjunction, keeping the unknown fields of an unknown result.
-    #[inline]
-    fn and(self, other: Tri) -> Tri {
-        match (self.truth_bits(), other.truth_bits()) {
-            (T_FALSE, _) | (_, T_FALSE) => Tri(T_FALSE),
-            (T_TRUE, T_TRUE) => Tri(T_TRUE),
-            _ => Tri(T_UNKNOWN | ((self.0 | other.0) & FIELDS_MASK)),
-        }
-    }
-
-    /// Kleene disjunction, keeping the unknown fields of an unknown result.
-    #[inline]
-    fn or(self, other: Tri) -> Tri {
-        match (self.truth_bits(), other.truth_bits()) {
-            (T_TRUE, _) | (_, T_TRUE) => Tri(T_TRUE),
-            (T_FALSE, T_FALSE) => Tri(T_FALSE),
-            _ => Tri(T_UNKNOWN | ((self.0 | other.0) & FIELDS_MASK)),
-        }
-    }
-
-    fn evaluation(self) -> Evaluation {
-        let truth = match self.truth_bits() {
-            T_TRUE => Truth::True,
-            T_FALSE => Truth::False,
-            _ => Truth::Unknown,
-        };
-        Evaluation {
-            truth,
-            unknown: if truth == Truth::Unknown {
-                FieldSet(self.0 & FIELDS_MASK)
-            } else {
-                FieldSet::EMPTY
-            },
-        }
-    }
-}
-
-/// What to do with an Unknown result when a plain `bool` is wanted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum UnknownPolicy {
-    /// Return an error (`E004`) naming the unknown fields. The default: nobody installs or
-    /// skips a package on a guess without saying so.
-    #[default]
-    Error,
-    /// Treat Unknown as false (skip the dependency).
-    False,
-    /// Treat Unknown as true (install the dependency).
-    True,
-}
-
-/// Which behaviour to follow where implementations of the standard differ.
-///
-/// Profiles change only the standard fields; the extended fields behave the same in every
-/// profile. Parsing takes a profile too (see [`ParseOptions::profile`](crate::ParseOptions)),
-/// because the profiles accept different inputs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Profile {
-    /// The living "Dependency specifiers" specification (2026 text), read as an installer:
-    /// `in`/`not in` on a `Version` field is false, `~=`/`===` on a string mean `==`, ordered
-    /// comparisons on strings are `==` (`<=`, `>=`) or false (`<`, `>`), `extra` defines only
-    /// `==`/`!=` (anything else is false), a comparison must have exactly one variable, and a
-    /// value missing from the environment is Unknown.
-    #[default]
-    #[cfg_attr(feature = "serde", serde(rename = "spec-2026"))]
-    Spec2026,
-    /// What pypa/packaging 26.x does, quirks included: substring `in` on versions,
-    /// `UndefinedComparison` errors (`E002`) for `~=`/`===` on strings, a trailing `+` in
-    /// `python_full_version` repaired to `+local`, a literal on the left looked up by the
-    /// right-hand text, missing values are errors (`E001`).
-    #[cfg_attr(feature = "serde", serde(rename = "packaging"))]
-    Packaging,
-    /// What uv-pep508 0.0.72 accepts and how it evaluates: a comparison it cannot interpret
-    /// (an invalid version, `extra` with an ordering operator, two literals, two fields, `~=`
-    /// on a string, …) is dropped from its `and`/`or` chain with a warning (a marker left with
-    /// nothing is true), `===` is not a marker operator, version fields compare release numbers
-    /// only with `python_version` read as a `python_full_version` range, `in`/`not in` on a
-    /// version field test a whitespace-separated list of versions, and a value missing from
-    /// the environment is Unknown. Printed forms differ (uv prints its simplified form); only
-    /// acceptance and results are reproduced.
-    #[cfg_attr(feature = "serde", serde(rename = "uv"))]
-    Uv,
-}
-
-impl Profile {
-    /// Every profile.
-    pub const ALL: &'static [Profile] = &[Profile::Spec2026, Profile::Packaging, Profile::Uv];
-
-    /// The profile's name: `spec-2026`, `packaging`, `uv`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Profile::Spec2026 => "spec-2026",
-            Profile::Packaging => "packaging",
-            Profile::Uv => "uv",
-        }
-    }
-}
-
-impl fmt::Display for Profile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for Profile {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Profile::ALL
-            .iter()
-            .copied()
-            .find(|p| p.as_str() == s)
-            .ok_or_else(|| {
-                format!("unknown profile `{s}`, expected `spec-2026`, `packaging` or `uv`")
-            })
-    }
-}
-
-/// How to evaluate: the profile and what to do with an Unknown result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-pub struct EvalOptions {
-    /// The behaviour profile. Default: [`Profile::Spec2026`].
-    pub profile: Profile,
-    /// What a plain-`bool` evaluation does with Unknown. Default: [`UnknownPolicy::Error`].
-    pub unknown: UnknownPolicy,
-}
-
-impl EvalOptions {
-    /// Sets the profile.
-    #[must_use]
-    pub fn profile(mut self, profile: Profile) -> Self {
-        self.profile = profile;
-        self
-    }
-
-    /// Sets the Unknown policy.
-    #[must_use]
-    pub fn unknown(mut self, policy: UnknownPolicy) -> Self {
-        self.unknown = policy;
-        self
-    }
-}
+use crate::environment::{Environment, EvalEnv};
+use crate::error::{Error, ErrorKind};
+use crate::marker::{MarkerExpression, MarkerNode, MarkerTree};
+use crate::name::normalize_name;
+use crate::options::{EvalOptions, Profile, UnknownPolicy};
+use crate::requirement::Requirement;
+use crate::span::Span;
+use crate::truth::{Evaluation, T_FALSE, T_TRUE, T_UNKNOWN, Tri};
 
 impl MarkerTree {
-    /// Evaluates the marker to a `bool` under the `spec-2026` profile; an unknown result is an
-    /// error (`E004`).
+    /// Evaluates the marker to a `bool` under the profile it was parsed with; an unknown result
+    /// is an error (`E004`).
+    ///
+    /// ```
+    /// use markerspec_pep508::{Environment, Field, MarkerTree, ParseOptions, Profile};
+    /// let env = Environment::new().with(Field::PythonVersion, "3.11");
+    /// let text = r#"python_version in "3.10 3.11""#;
+    /// // packaging reads `in` on a version as a substring test; spec-2026 as false.
+    /// let packaging = ParseOptions::default().profile(Profile::Packaging);
+    /// let m = MarkerTree::parse_with(text, &packaging, &mut Vec::new()).unwrap();
+    /// assert!(m.evaluate(&env).unwrap());
+    /// assert!(!text.parse::<MarkerTree>().unwrap().evaluate(&env).unwrap());
+    /// ```
     ///
     /// # Errors
     /// `E001` when (under the `packaging` profile) the environment lacks a field the marker
     /// reads, `E002` for an undefined comparison, `E003` for `extras`/`dependency_groups`
     /// outside a lock-file context (`packaging` profile), `E004` when the result is unknown.
+    /// Render them with [`Error::render`] and the text the marker was parsed from.
     #[inline]
     pub fn evaluate(&self, env: &Environment) -> Result<bool, Error> {
         self.evaluate_with(env, EvalOptions::default())
@@ -334,9 +45,37 @@ impl MarkerTree {
     /// As [`MarkerTree::evaluate`]; `E004` only under [`UnknownPolicy::Error`].
     #[inline]
     pub fn evaluate_with(&self, env: &Environment, options: EvalOptions) -> Result<bool, Error> {
-        let tri = match self {
-            MarkerTree::Expression(e) => e.eval(env, options.profile),
-            tree => eval_node(tree, env, options.profile),
+        self.evaluate_in(&env.eval(), options)
+    }
+
+    /// Evaluates the marker to a `bool` with `extras` requested instead of the environment's
+    /// own (names are normalised; the environment is not copied): how a resolver evaluates one
+    /// requirement for several sets of extras.
+    ///
+    /// ```
+    /// use markerspec_pep508::{Environment, MarkerTree};
+    /// let m: MarkerTree = "extra == 'gpu'".parse().unwrap();
+    /// let env = Environment::new();
+    /// assert!(m.evaluate_with_extras(&env, &["GPU"]).unwrap());
+    /// assert!(!m.evaluate_with_extras(&env, &[] as &[&str]).unwrap());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`MarkerTree::evaluate`].
+    pub fn evaluate_with_extras<S: AsRef<str>>(
+        &self,
+        env: &Environment,
+        extras: &[S],
+    ) -> Result<bool, Error> {
+        let extras = requested(extras);
+        self.evaluate_in(&EvalEnv::with_extras(env, &extras), EvalOptions::default())
+    }
+
+    #[inline]
+    fn evaluate_in(&self, env: &EvalEnv<'_>, options: EvalOptions) -> Result<bool, Error> {
+        let tri = match self.node() {
+            MarkerNode::Expression(e) => e.eval(env, self.profile()),
+            node => eval_node(node, env, self.profile()),
         }
         .map_err(|f| f.into_error())?;
         match (tri.truth_bits(), options.unknown) {
@@ -357,61 +96,72 @@ impl MarkerTree {
                 fields: e.unknown.iter().collect(),
             },
             Span::new(start, end),
-            "",
         )
     }
 
-    /// Evaluates the marker with three values under the `spec-2026` profile (Kleene logic:
-    /// `False and Unknown` is False, `True or Unknown` is True).
+    /// Evaluates the marker with three values under the profile it was parsed with (Kleene
+    /// logic: `False and Unknown` is False, `True or Unknown` is True).
+    ///
+    /// Under [`Profile::Packaging`] every comparison is evaluated, even once the result is
+    /// decided, so that an undefined comparison is reported whatever the environment, as
+    /// pypa/packaging does. Under [`Profile::Spec2026`] a marker cannot fail to evaluate, and
+    /// evaluation stops once the result is decided; nor can one parsed with [`Profile::Uv`].
+    /// The set of unknown fields never depends on evaluation order.
+    ///
+    /// ```
+    /// use markerspec_pep508::{Dialect, EnvValue, Environment, Field, MarkerTree, ParseOptions, Truth};
+    /// let opts = ParseOptions::default().dialect(Dialect::Extended);
+    /// let text = "os_name == 'nt' and cuda_version >= '12'";
+    /// let m = MarkerTree::parse_with(text, &opts, &mut Vec::new()).unwrap();
+    /// let mut env = Environment::new().with(Field::OsName, "nt");
+    /// env.set(Field::CudaVersion, EnvValue::Unknown).unwrap();
+    /// let e = m.evaluate_tristate(&env).unwrap();
+    /// assert_eq!(e.truth, Truth::Unknown);
+    /// assert_eq!(e.unknown.iter().collect::<Vec<_>>(), [Field::CudaVersion]);
+    /// ```
     ///
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate_tristate(&self, env: &Environment) -> Result<Evaluation, Error> {
-        self.evaluate_tristate_with(env, Profile::Spec2026)
-    }
-
-    /// Evaluates the marker with three values under `profile`.
-    ///
-    /// Under [`Profile::Packaging`] every comparison is evaluated, even once the result is
-    /// decided, so that an undefined comparison is reported whatever the environment, as
-    /// pypa/packaging does. Under [`Profile::Spec2026`] a marker parsed with that profile
-    /// cannot fail to evaluate, and evaluation stops once the result is decided; nor can one
-    /// parsed with [`Profile::Uv`]. The set of unknown fields never depends on evaluation
-    /// order.
-    ///
-    /// # Errors
-    /// As [`MarkerTree::evaluate`], without `E004`.
-    pub fn evaluate_tristate_with(
-        &self,
-        env: &Environment,
-        profile: Profile,
-    ) -> Result<Evaluation, Error> {
-        eval_tree(self, env, profile)
+        eval_node(self.node(), &env.eval(), self.profile())
+            .map(Tri::evaluation)
+            .map_err(|f| f.into_error())
     }
 }
 
 impl MarkerExpression {
-    /// Evaluates this one comparison with three values under `profile`.
+    /// Evaluates this one comparison with three values under `profile` (a comparison does not
+    /// remember its profile; the tree it came from does, see [`MarkerTree::profile`]).
     ///
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate(&self, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
-        self.eval(env, profile)
+        self.eval(&env.eval(), profile)
             .map(Tri::evaluation)
             .map_err(|f| f.into_error())
     }
 
-    /// One comparison. The match tests only for the default profile, as it did when there
-    /// were two, so that `eval_node`'s loop is specialised for it as before; the others are
-    /// dispatched out of line.
+    /// One comparison. The match tests only for the default profile, so that `eval_node`'s
+    /// loop is specialised for it; the others are dispatched out of line through the rules
+    /// table.
     #[inline(always)]
-    fn eval(&self, env: &Environment, profile: Profile) -> Result<Tri, Box<Failure>> {
+    fn eval(&self, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri, Box<Failure>> {
         let r = match profile {
-            Profile::Spec2026 => crate::compare::spec2026(self, env),
-            Profile::Packaging | Profile::Uv => crate::compare::other(self, env, profile),
+            Profile::Spec2026 => crate::profile::spec2026::compare(self, env),
+            Profile::Packaging | Profile::Uv => other(self, env, profile),
         };
         r.map_err(|kind| Failure::new(kind, self.span))
     }
+}
+
+/// The profiles other than `spec-2026`, out of line so that its evaluation keeps its shape.
+#[inline(never)]
+fn other(
+    e: &MarkerExpression,
+    env: &EvalEnv<'_>,
+    profile: Profile,
+) -> crate::profile::outcome::Outcome {
+    (profile.rules().compare)(e, env)
 }
 
 /// An evaluation error on its way up the tree, boxed so that results stay in registers.
@@ -428,39 +178,34 @@ impl Failure {
 
     #[cold]
     fn into_error(self) -> Error {
-        Error::new(*self.kind, self.span, "")
+        Error::new(*self.kind, self.span)
     }
 }
 
-fn eval_tree(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
-    eval_node(tree, env, profile)
-        .map(Tri::evaluation)
-        .map_err(|f| f.into_error())
-}
-
-fn eval_node(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<Tri, Box<Failure>> {
-    let (children, is_and) = match tree {
-        MarkerTree::Expression(e) => return e.eval(env, profile),
-        MarkerTree::And(c) => (c, true),
-        MarkerTree::Or(c) => (c, false),
+fn eval_node(node: &MarkerNode, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri, Box<Failure>> {
+    let (children, is_and) = match node {
+        MarkerNode::Expression(e) => return e.eval(env, profile),
+        MarkerNode::True => return Ok(Tri::known(true)),
+        MarkerNode::False => return Ok(Tri::known(false)),
+        MarkerNode::And(c) => (c, true),
+        MarkerNode::Or(c) => (c, false),
     };
-    // Under spec-2026 a marker parsed with spec-2026 cannot fail to evaluate, so evaluation
-    // stops as soon as an operand decides the result (Kleene logic makes the unknown fields
-    // of an unknown result the same either way). Under packaging every comparison is
-    // evaluated, so that an undefined one is reported whatever the others decide; so is every
-    // comparison under uv, which gives the same result as stopping early (a marker parsed
-    // with uv cannot fail to evaluate either).
-    let short_circuit = profile == Profile::Spec2026;
+    // Where no comparison can fail to evaluate (spec-2026), evaluation stops as soon as an
+    // operand decides the result (Kleene logic makes the unknown fields of an unknown result
+    // the same either way). Under packaging every comparison is evaluated, so that an
+    // undefined one is reported whatever the others decide; so is every comparison under uv,
+    // which gives the same result as stopping early.
+    let short_circuit = profile.rules().short_circuit;
     let decisive = Tri::known(!is_and);
     let combine = |acc: Tri, r: Tri| if is_and { acc.and(r) } else { acc.or(r) };
     let mut acc = Tri::known(is_and);
     // `extra == "…"` is the cheapest comparison and, since most installs request no extra,
-    // the one that most often decides an `and`: under spec-2026 try those first. Kleene
+    // the one that most often decides an `and`: when stopping early, try those first. Kleene
     // logic is commutative, so the order changes neither the result nor its unknown fields.
-    let is_extra = |c: &MarkerTree| matches!(c, MarkerTree::Expression(e) if matches!(e.fast, crate::compare::Fast::Extra { .. }));
-    if short_circuit && children.len() > 1 {
+    let is_extra = |c: &MarkerNode| matches!(c, MarkerNode::Expression(e) if matches!(e.fast, crate::compare::Fast::Extra { .. }));
+    if short_circuit {
         for c in children.iter().filter(|c| is_extra(c)) {
-            if let MarkerTree::Expression(e) = c {
+            if let MarkerNode::Expression(e) = c {
                 let r = e.eval(env, profile)?;
                 if r == decisive {
                     return Ok(decisive);
@@ -469,12 +214,12 @@ fn eval_node(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<T
             }
         }
     }
-    for c in children {
-        if short_circuit && children.len() > 1 && is_extra(c) {
+    for c in children.iter() {
+        if short_circuit && is_extra(c) {
             continue;
         }
         let r = match c {
-            MarkerTree::Expression(e) => e.eval(env, profile)?,
+            MarkerNode::Expression(e) => e.eval(env, profile)?,
             c => eval_node(c, env, profile)?,
         };
         if short_circuit && r == decisive {
@@ -483,4 +228,44 @@ fn eval_node(tree: &MarkerTree, env: &Environment, profile: Profile) -> Result<T
         acc = combine(acc, r);
     }
     Ok(acc)
+}
+
+/// Requested extras as the evaluator compares them: normalised, sorted, without repeats.
+fn requested<S: AsRef<str>>(extras: &[S]) -> Vec<Box<str>> {
+    let mut out: Vec<Box<str>> = extras
+        .iter()
+        .map(|s| normalize_name(s.as_ref()).into_boxed_str())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+impl Requirement {
+    /// Whether the requirement applies in `env` with `extras` requested (the extras the user
+    /// asked for on the package that declares this requirement, e.g. `gpu` for
+    /// `pkg[gpu]`): true when it has no marker, else its marker's value under the profile it
+    /// was parsed with. The extras replace the environment's own for this call; the
+    /// environment is not copied. An unknown result is an error (`E004`).
+    ///
+    /// ```
+    /// use markerspec_pep508::{Environment, Field, Requirement};
+    /// let env = Environment::new().with(Field::SysPlatform, "linux");
+    /// let cuda: Requirement = "nvidia-cudnn-cu12; sys_platform == 'linux' and extra == 'gpu'"
+    ///     .parse()
+    ///     .unwrap();
+    /// assert!(cuda.evaluate(&env, &["gpu"]).unwrap());
+    /// assert!(!cuda.evaluate(&env, &[] as &[&str]).unwrap());
+    /// let plain: Requirement = "numpy>=2".parse().unwrap();
+    /// assert!(plain.evaluate(&env, &[] as &[&str]).unwrap());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`MarkerTree::evaluate`].
+    pub fn evaluate<S: AsRef<str>>(&self, env: &Environment, extras: &[S]) -> Result<bool, Error> {
+        match self.marker() {
+            None => Ok(true),
+            Some(m) => m.evaluate_with_extras(env, extras),
+        }
+    }
 }

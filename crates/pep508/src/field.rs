@@ -82,8 +82,39 @@ impl FieldType {
     }
 }
 
+/// The format of a field's values and of the quoted strings compared with it
+/// (`spec/SPEC.md` §8, §9): one column of the field registry, see [`Field::format`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ValueFormat {
+    /// Any string (the standard fields, `python_abi_tag`, `nvidia_driver_version`).
+    Text,
+    /// A PEP 440 version (the extended version fields).
+    Version,
+    /// A package, extra or group name, compared normalised (PEP 685, 735).
+    Name,
+    /// An architecture, canonicalised through the table of §8.3.
+    Arch,
+    /// A variant label, `[0-9a-z_.]{1,16}`.
+    VariantLabel,
+    /// A variant namespace.
+    VariantNamespace,
+    /// A `namespace :: feature` pair.
+    VariantFeature,
+    /// A `namespace :: feature :: value` property.
+    VariantProperty,
+    /// A PEP 780 ABI feature, `[a-z0-9-]+`.
+    AbiFeature,
+    /// A GPU backend name, `[a-z0-9_]+`.
+    GpuBackend,
+    /// A compute capability, `major.minor`.
+    ComputeCapability,
+    /// A GFX target, `gfx` and hexadecimal digits.
+    GfxTarget,
+}
+
 macro_rules! fields {
-    ($( $(#[$doc:meta])* $variant:ident = $name:literal, $ty:ident, $ext:literal; )*) => {
+    ($( $(#[$doc:meta])* $variant:ident = $name:literal, $ty:ident, $ext:literal, $fmt:ident; )*) => {
         /// A marker variable.
         ///
         /// The first fourteen are the standard fields of the "Dependency specifiers"
@@ -110,6 +141,20 @@ macro_rules! fields {
                 match self { $(Field::$variant => FieldType::$ty,)* }
             }
 
+            /// The format of the field's values and quoted literals (`spec/SPEC.md` §8, §9),
+            /// which the parser's checks, [`Environment`](crate::Environment), environment
+            /// documents and overrides all read from here.
+            ///
+            /// ```
+            /// use markerspec_pep508::{Field, ValueFormat};
+            /// assert_eq!(Field::GpuBackends.format(), ValueFormat::GpuBackend);
+            /// assert_eq!(Field::GpuBackends.format().check("CUDA").unwrap_err(),
+            ///     "`CUDA` is not a GPU backend name (`[a-z0-9_]+`, e.g. `cuda`)");
+            /// ```
+            pub fn format(self) -> ValueFormat {
+                match self { $(Field::$variant => ValueFormat::$fmt,)* }
+            }
+
             /// Whether the field exists only in the extended dialect.
             pub fn is_extended(self) -> bool {
                 match self { $(Field::$variant => $ext,)* }
@@ -125,71 +170,71 @@ macro_rules! fields {
 
 fields! {
     /// `os_name`: Python's `os.name` (`posix`, `nt`, `java`).
-    OsName = "os_name", String, false;
+    OsName = "os_name", String, false, Text;
     /// `sys_platform`: Python's `sys.platform` (`linux`, `darwin`, `win32`).
-    SysPlatform = "sys_platform", String, false;
+    SysPlatform = "sys_platform", String, false, Text;
     /// `platform_machine`: Python's `platform.machine()` (`x86_64`, `AMD64`, `arm64`).
-    PlatformMachine = "platform_machine", String, false;
+    PlatformMachine = "platform_machine", String, false, Text;
     /// `platform_python_implementation`: Python's `platform.python_implementation()`.
-    PlatformPythonImplementation = "platform_python_implementation", String, false;
+    PlatformPythonImplementation = "platform_python_implementation", String, false, Text;
     /// `platform_release`: Python's `platform.release()`.
-    PlatformRelease = "platform_release", VersionOrString, false;
+    PlatformRelease = "platform_release", VersionOrString, false, Text;
     /// `platform_system`: Python's `platform.system()` (`Linux`, `Windows`, `Darwin`).
-    PlatformSystem = "platform_system", String, false;
+    PlatformSystem = "platform_system", String, false, Text;
     /// `platform_version`: Python's `platform.version()`.
-    PlatformVersion = "platform_version", String, false;
+    PlatformVersion = "platform_version", String, false, Text;
     /// `python_version`: `'.'.join(platform.python_version_tuple()[:2])`.
-    PythonVersion = "python_version", Version, false;
+    PythonVersion = "python_version", Version, false, Text;
     /// `python_full_version`: Python's `platform.python_version()`.
-    PythonFullVersion = "python_full_version", Version, false;
+    PythonFullVersion = "python_full_version", Version, false, Text;
     /// `implementation_name`: Python's `sys.implementation.name`.
-    ImplementationName = "implementation_name", String, false;
+    ImplementationName = "implementation_name", String, false, Text;
     /// `implementation_version`: derived from `sys.implementation.version`.
-    ImplementationVersion = "implementation_version", Version, false;
+    ImplementationVersion = "implementation_version", Version, false, Text;
     /// `extra`: the extra being installed; defined only by a containing layer (core metadata).
-    Extra = "extra", Extra, false;
+    Extra = "extra", Extra, false, Name;
     /// `extras`: the extras requested when installing from a lock file.
-    Extras = "extras", Set, false;
+    Extras = "extras", Set, false, Name;
     /// `dependency_groups`: the dependency groups requested when installing from a lock file.
-    DependencyGroups = "dependency_groups", Set, false;
+    DependencyGroups = "dependency_groups", Set, false, Name;
     /// `variant_label`: the label of the selected variant wheel (PEP 825).
-    VariantLabel = "variant_label", String, true;
+    VariantLabel = "variant_label", String, true, VariantLabel;
     /// `variant_namespaces`: the namespaces of the selected variant's properties.
-    VariantNamespaces = "variant_namespaces", Set, true;
+    VariantNamespaces = "variant_namespaces", Set, true, VariantNamespace;
     /// `variant_features`: the `namespace :: feature` pairs of the selected variant.
-    VariantFeatures = "variant_features", Set, true;
+    VariantFeatures = "variant_features", Set, true, VariantFeature;
     /// `variant_properties`: the `namespace :: feature :: value` properties of the selected variant.
-    VariantProperties = "variant_properties", Set, true;
+    VariantProperties = "variant_properties", Set, true, VariantProperty;
     /// `sys_abi_features`: ABI features of the interpreter (PEP 780).
-    SysAbiFeatures = "sys_abi_features", Set, true;
+    SysAbiFeatures = "sys_abi_features", Set, true, AbiFeature;
     /// `python_abi_tag`: the interpreter's ABI tag, e.g. `cp313t`.
-    PythonAbiTag = "python_abi_tag", String, true;
+    PythonAbiTag = "python_abi_tag", String, true, Text;
     /// `interpreter_arch`: the architecture the interpreter binary was built for.
-    InterpreterArch = "interpreter_arch", String, true;
+    InterpreterArch = "interpreter_arch", String, true, Arch;
     /// `glibc_version`: the glibc the interpreter runs on.
-    GlibcVersion = "glibc_version", Version, true;
+    GlibcVersion = "glibc_version", Version, true, Version;
     /// `musl_version`: the musl libc the interpreter runs on.
-    MuslVersion = "musl_version", Version, true;
+    MuslVersion = "musl_version", Version, true, Version;
     /// `gpu_backends`: usable accelerator stacks (`cuda`, `rocm`, …).
-    GpuBackends = "gpu_backends", Set, true;
+    GpuBackends = "gpu_backends", Set, true, GpuBackend;
     /// `cuda_version`: the highest CUDA version the installed driver supports.
-    CudaVersion = "cuda_version", Version, true;
+    CudaVersion = "cuda_version", Version, true, Version;
     /// `nvidia_driver_version`: the NVIDIA kernel-mode driver version.
-    NvidiaDriverVersion = "nvidia_driver_version", VersionOrString, true;
+    NvidiaDriverVersion = "nvidia_driver_version", VersionOrString, true, Text;
     /// `cuda_compute_capability`: the lowest compute capability among visible devices.
-    CudaComputeCapability = "cuda_compute_capability", Version, true;
+    CudaComputeCapability = "cuda_compute_capability", Version, true, Version;
     /// `cuda_compute_capabilities`: every visible device's compute capability.
-    CudaComputeCapabilities = "cuda_compute_capabilities", Set, true;
+    CudaComputeCapabilities = "cuda_compute_capabilities", Set, true, ComputeCapability;
     /// `cudnn_version`: the cuDNN library loadable here.
-    CudnnVersion = "cudnn_version", Version, true;
+    CudnnVersion = "cudnn_version", Version, true, Version;
     /// `nccl_version`: the NCCL library loadable here.
-    NcclVersion = "nccl_version", Version, true;
+    NcclVersion = "nccl_version", Version, true, Version;
     /// `cutensor_version`: the cuTENSOR library loadable here.
-    CutensorVersion = "cutensor_version", Version, true;
+    CutensorVersion = "cutensor_version", Version, true, Version;
     /// `rocm_version`: the ROCm/HIP runtime version.
-    RocmVersion = "rocm_version", Version, true;
+    RocmVersion = "rocm_version", Version, true, Version;
     /// `rocm_gpu_archs`: the GFX architectures of visible AMD GPUs.
-    RocmGpuArchs = "rocm_gpu_archs", Set, true;
+    RocmGpuArchs = "rocm_gpu_archs", Set, true, GfxTarget;
 }
 
 /// PEP 345 spellings that the specification's grammar (and every tool) still accepts.
@@ -233,24 +278,6 @@ impl Field {
             Lookup::Canonical(f) | Lookup::Alias(f) => Some(f),
             Lookup::WrongDialect(_) | Lookup::Unknown => None,
         }
-    }
-
-    /// The Python expression that gives the field's value, where there is one.
-    pub fn python_equivalent(self) -> Option<&'static str> {
-        Some(match self {
-            Field::OsName => "os.name",
-            Field::SysPlatform => "sys.platform",
-            Field::PlatformMachine => "platform.machine()",
-            Field::PlatformPythonImplementation => "platform.python_implementation()",
-            Field::PlatformRelease => "platform.release()",
-            Field::PlatformSystem => "platform.system()",
-            Field::PlatformVersion => "platform.version()",
-            Field::PythonVersion => "'.'.join(platform.python_version_tuple()[:2])",
-            Field::PythonFullVersion => "platform.python_version()",
-            Field::ImplementationName => "sys.implementation.name",
-            Field::ImplementationVersion => "sys.implementation.version (formatted)",
-            _ => return None,
-        })
     }
 }
 

@@ -10,16 +10,28 @@
 //! diagnostics with stable codes, byte spans and help lines. No I/O: detecting an environment
 //! is the job of `markerspec-env`. Versions and specifiers come from `markerspec-pep440`.
 //!
-//! ```
-//! use markerspec_pep508::{Environment, Field, Requirement};
+//! A resolver makes three calls: parse each `Requires-Dist` line with the profile it wants,
+//! describe the target environment, and ask whether each requirement applies there with the
+//! extras requested:
 //!
-//! let req: Requirement = r#"numpy>=2; python_version >= "3.10" and platform_machine == "x86_64""#
-//!     .parse()
-//!     .unwrap();
+//! ```
+//! use markerspec_pep508::{Environment, Field, ParseOptions, Requirement};
+//!
+//! // 1. Parse (the profile and dialect are remembered by the requirement's marker).
+//! let opts = ParseOptions::default();
+//! let req = Requirement::parse_with(
+//!     r#"numpy>=2; python_version >= "3.10" and platform_machine == "x86_64" and extra == "fast""#,
+//!     &opts,
+//!     &mut Vec::new(),
+//! )?;
+//! // 2. The target environment (markerspec-env detects one, or reads a fixture).
 //! let env = Environment::new()
 //!     .with(Field::PythonVersion, "3.12")
 //!     .with(Field::PlatformMachine, "x86_64");
-//! assert!(req.marker().unwrap().evaluate(&env).unwrap());
+//! // 3. Evaluate with the extras requested (true when there is no marker).
+//! assert!(req.evaluate(&env, &["fast"])?);
+//! assert!(!req.evaluate(&env, &[] as &[&str])?);
+//! # Ok::<(), markerspec_pep508::Error>(())
 //! ```
 //!
 //! # Types, profiles and evaluation
@@ -36,7 +48,7 @@
 //!   exactly one variable; a value missing from the environment is Unknown.
 //! - [`Profile::Packaging`] reproduces pypa/packaging 26.x, quirks included, and is checked
 //!   against ~240,000 evaluations recorded from it.
-//! - [`Profile::Uv`] reproduces what uv-pep508 0.0.72 accepts and how it evaluates (its
+//! - [`Profile::Uv`] reproduces what uv-pep508 0.0.98 accepts and how it evaluates (its
 //!   printed form, a simplified decision diagram, is not reproduced): a comparison it cannot
 //!   read (an invalid version, `extra` with an ordering operator, two literals, two fields,
 //!   `~=` on a string, …) is dropped with a warning, so a marker left with nothing is true;
@@ -46,6 +58,11 @@
 //!   version field test a whitespace-separated list of versions; `platform_release` and
 //!   `platform_version` order lexicographically; quoted strings have no escapes, any Unicode
 //!   whitespace separates tokens, and URLs are delimited and checked as uv does.
+//!
+//! A parsed [`MarkerTree`] remembers the [`Dialect`] and [`Profile`] it was read with and
+//! evaluates under them; [`MarkerTree::TRUE`] and [`MarkerTree::FALSE`] are its constants.
+//! Each profile's behaviour lives in one module behind one rules table; each field's value
+//! format in the field registry ([`Field::format`], [`ValueFormat`]).
 //!
 //! Evaluation is three-valued ([`Truth`]): an [`EnvValue::Unknown`] value makes a comparison
 //! unknown, and `and`/`or` follow Kleene logic, so `False and Unknown` is False. The
@@ -59,7 +76,9 @@
 //!
 //! [`Error`] carries an [`ErrorKind`] with a stable code (`R0xx` requirement syntax, `M0xx`
 //! marker syntax, `V0xx` versions, `L0xx` limits, `E0xx` evaluation, `X0xx` extended-dialect
-//! types), a [`Span`], and renders with carets ([`Error::render`]). Warnings (`W0xx`) go to a
+//! types), a [`Span`], and renders with carets under the input it is given
+//! ([`Error::render`]); it keeps no copy of the input, and builds its message, help line and
+//! suggestion only when asked, so a failed parse is cheap. Warnings (`W0xx`) go to a
 //! [`Reporter`]; they never reject input. The full table is `spec/DIAGNOSTICS.md`.
 //!
 //! # Input safety
@@ -89,25 +108,33 @@ mod environment;
 mod error;
 mod evaluate;
 mod field;
+mod format;
 mod marker;
 mod name;
+mod operator;
+mod options;
 mod parser;
+mod profile;
 mod requirement;
 mod small;
+mod span;
 mod string;
-mod uv;
+pub mod target;
+mod truth;
 mod variant;
 
-pub use arch::{ArchSpelling, arch_spelling, canonical_arch};
-pub use environment::{EnvError, EnvValue, Environment};
+pub use arch::canonical_arch;
+pub use environment::{DocValue, EnvError, EnvValue, Environment};
 pub use error::{
-    DIAGNOSTIC_CODES, Error, ErrorKind, Reporter, Severity, Span, Warning, WarningKind, render,
+    DIAGNOSTIC_CODES, Error, ErrorKind, Reporter, Severity, Warning, WarningKind, render,
 };
-pub use evaluate::{EvalOptions, Evaluation, FieldSet, Profile, Truth, UnknownPolicy};
-pub use field::{Dialect, Field, FieldType};
-pub use marker::{MarkerExpression, MarkerOperator, MarkerTree, MarkerValue};
+pub use field::{Dialect, Field, FieldType, ValueFormat};
+pub use marker::{Children, MarkerExpression, MarkerNode, MarkerTree};
 pub use markerspec_pep440 as pep440;
-pub use name::{ExtraName, PackageName, is_valid_identifier, normalize_name};
-pub use parser::ParseOptions;
+pub use name::{ExtraName, PackageName, normalize_name};
+pub use operator::{MarkerOperator, MarkerValue};
+pub use options::{EvalOptions, ParseOptions, Profile, UnknownPolicy};
 pub use requirement::{Requirement, VersionOrUrl};
 pub use small::SmallStr;
+pub use span::Span;
+pub use truth::{Evaluation, FieldSet, Truth};

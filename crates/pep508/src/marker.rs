@@ -6,139 +6,11 @@ use std::hash::{Hash, Hasher};
 
 use markerspec_pep440::VersionSpecifier;
 
-use crate::error::Span;
-use crate::field::Field;
-use crate::small::SmallStr;
-
-/// A comparison operator in a marker.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum MarkerOperator {
-    /// `==`
-    Equal,
-    /// `!=`
-    NotEqual,
-    /// `<`
-    LessThan,
-    /// `<=`
-    LessThanEqual,
-    /// `>`
-    GreaterThan,
-    /// `>=`
-    GreaterThanEqual,
-    /// `~=`
-    TildeEqual,
-    /// `===`
-    ExactEqual,
-    /// `in`
-    In,
-    /// `not in`
-    NotIn,
-}
-
-impl MarkerOperator {
-    /// The operator as written in canonical form.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MarkerOperator::Equal => "==",
-            MarkerOperator::NotEqual => "!=",
-            MarkerOperator::LessThan => "<",
-            MarkerOperator::LessThanEqual => "<=",
-            MarkerOperator::GreaterThan => ">",
-            MarkerOperator::GreaterThanEqual => ">=",
-            MarkerOperator::TildeEqual => "~=",
-            MarkerOperator::ExactEqual => "===",
-            MarkerOperator::In => "in",
-            MarkerOperator::NotIn => "not in",
-        }
-    }
-
-    /// The PEP 440 operator with the same spelling, for the version comparisons.
-    pub(crate) fn pep440(self) -> Option<markerspec_pep440::Operator> {
-        use markerspec_pep440::Operator as O;
-        Some(match self {
-            MarkerOperator::Equal => O::Equal,
-            MarkerOperator::NotEqual => O::NotEqual,
-            MarkerOperator::LessThan => O::LessThan,
-            MarkerOperator::LessThanEqual => O::LessThanEqual,
-            MarkerOperator::GreaterThan => O::GreaterThan,
-            MarkerOperator::GreaterThanEqual => O::GreaterThanEqual,
-            MarkerOperator::TildeEqual => O::TildeEqual,
-            MarkerOperator::ExactEqual => O::ExactEqual,
-            MarkerOperator::In | MarkerOperator::NotIn => return None,
-        })
-    }
-}
-
-impl fmt::Display for MarkerOperator {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One side of a comparison: a variable or a quoted string.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-pub enum MarkerValue {
-    /// A marker variable.
-    Field(Field),
-    /// A quoted string, decoded.
-    Literal(SmallStr),
-}
-
-impl MarkerValue {
-    /// The field, if this side is a variable.
-    pub fn as_field(&self) -> Option<Field> {
-        match self {
-            MarkerValue::Field(f) => Some(*f),
-            MarkerValue::Literal(_) => None,
-        }
-    }
-
-    /// The string, if this side is a quoted string.
-    pub fn as_literal(&self) -> Option<&str> {
-        match self {
-            MarkerValue::Field(_) => None,
-            MarkerValue::Literal(s) => Some(s),
-        }
-    }
-}
-
-impl fmt::Display for MarkerValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MarkerValue::Field(field) => f.write_str(field.name()),
-            MarkerValue::Literal(s) => write_quoted(f, s),
-        }
-    }
-}
-
-/// Writes a string in quotes so that it parses back to the same string: `"…"` when it has no
-/// `"`, `'…'` when it has no `'`, and escapes only where plain quoting cannot represent it.
-pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
-    // Written as is when reading it back gives the same string (no escapes take effect).
-    let plain = !s.contains(['\n', '\r', '\0'])
-        && (!s.contains('\\') || crate::string::unescape(s).is_ok_and(|u| u == s));
-    if plain && !s.contains('"') {
-        return write!(f, "\"{s}\"");
-    }
-    if plain && !s.contains('\'') {
-        return write!(f, "'{s}'");
-    }
-    f.write_char('"')?;
-    for c in s.chars() {
-        match c {
-            '\\' => f.write_str("\\\\")?,
-            '"' => f.write_str("\\x22")?,
-            '\n' => f.write_str("\\n")?,
-            '\r' => f.write_str("\\r")?,
-            '\0' => f.write_str("\\x00")?,
-            c => f.write_char(c)?,
-        }
-    }
-    f.write_char('"')
-}
+use crate::compare::{Fast, precompile};
+use crate::field::{Dialect, Field};
+use crate::operator::{MarkerOperator, MarkerValue};
+use crate::options::Profile;
+use crate::span::Span;
 
 /// One comparison, `lhs op rhs`.
 ///
@@ -152,7 +24,7 @@ pub struct MarkerExpression {
     /// For `version_field OP "literal"`: the literal read as a PEP 440 specifier, when it is one.
     pub(crate) spec: Option<Box<VersionSpecifier>>,
     /// The shape of the comparison, for the evaluator's shortcuts.
-    pub(crate) fast: crate::compare::Fast,
+    pub(crate) fast: Fast,
 }
 
 impl MarkerExpression {
@@ -164,10 +36,10 @@ impl MarkerExpression {
             rhs,
             span: Span::default(),
             spec: None,
-            fast: crate::compare::Fast::General,
+            fast: Fast::General,
         };
-        e.spec = crate::compare::precompile(&e);
-        e.fast = crate::compare::Fast::of(&e);
+        e.spec = precompile(&e.lhs, e.op, &e.rhs);
+        e.fast = Fast::of(&e.lhs, e.op, &e.rhs, e.spec.is_some());
         e
     }
 
@@ -230,11 +102,19 @@ impl fmt::Display for MarkerExpression {
     }
 }
 
-/// A marker: comparisons joined by `and` and `or`.
+/// A marker: comparisons joined by `and` and `or`, with the dialect and profile it was read in.
 ///
-/// Trees are kept flat: an `And` never directly holds another `And`, an `Or` never another
-/// `Or`, and neither holds fewer than two children. Redundant parentheses in the input leave
-/// no trace. Equality is structural (so `a or b` and `b or a` differ) and ignores spans.
+/// Trees are kept flat: an `and` never directly holds another `and`, an `or` never another
+/// `or`, and neither holds fewer than two children (the [`MarkerNode`] children cannot be built
+/// outside this crate). A marker that always holds or never holds is a constant,
+/// [`MarkerTree::TRUE`] or [`MarkerTree::FALSE`], which prints as `true` or `false` and reads
+/// back as itself (under the `spec-2026` and `uv` profiles; `packaging`, which never produces
+/// one, rejects the words as packaging does). Redundant parentheses in the input leave no trace. Equality is structural
+/// (so `a or b` and `b or a` differ) and, like hashing, ignores spans, the dialect and the
+/// profile.
+///
+/// A tree evaluates under the profile it was parsed with ([`MarkerTree::profile`]): a marker
+/// parsed under `packaging` follows packaging's rules in [`MarkerTree::evaluate`].
 ///
 /// The canonical display writes one space around operators, `"` quotes unless the value holds
 /// one, and parentheses only around an `or` inside an `and`:
@@ -243,74 +123,105 @@ impl fmt::Display for MarkerExpression {
 /// use markerspec_pep508::MarkerTree;
 /// let m: MarkerTree = "(python_version>='3.8' and (os_name=='nt'))or extra=='x'".parse().unwrap();
 /// assert_eq!(m.to_string(), r#"python_version >= "3.8" and os_name == "nt" or extra == "x""#);
+/// assert_eq!(MarkerTree::TRUE.to_string(), "true");
+/// assert_eq!("true".parse::<MarkerTree>().unwrap(), MarkerTree::TRUE);
+/// ```
+#[derive(Clone)]
+pub struct MarkerTree {
+    node: MarkerNode,
+    dialect: Dialect,
+    profile: Profile,
+}
+
+/// The shape of a [`MarkerTree`]: a constant, one comparison, or an `and` / `or` of at least
+/// two children. Read it with [`MarkerTree::node`]:
+///
+/// ```
+/// use markerspec_pep508::{MarkerNode, MarkerTree};
+/// let m: MarkerTree = "os_name == 'nt' or os_name == 'posix'".parse().unwrap();
+/// let MarkerNode::Or(children) = m.node() else { panic!() };
+/// assert_eq!(children.len(), 2);
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub enum MarkerTree {
+pub enum MarkerNode {
+    /// Always holds.
+    True,
+    /// Never holds.
+    False,
     /// A single comparison.
     Expression(MarkerExpression),
     /// All children hold.
-    And(Vec<MarkerTree>),
+    And(Children),
     /// At least one child holds.
-    Or(Vec<MarkerTree>),
+    Or(Children),
 }
 
-impl MarkerTree {
-    /// `self and other`, kept flat.
-    #[must_use]
-    pub fn and(self, other: MarkerTree) -> MarkerTree {
+/// The children of an `and` or `or`: at least two, none of the same kind as their parent,
+/// none a constant. Dereferences to a slice.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Children(Vec<MarkerNode>);
+
+impl std::ops::Deref for Children {
+    type Target = [MarkerNode];
+    fn deref(&self) -> &[MarkerNode] {
+        &self.0
+    }
+}
+
+impl Children {
+    /// The children, to splice them into another chain.
+    pub(crate) fn into_vec(self) -> Vec<MarkerNode> {
+        self.0
+    }
+}
+
+impl MarkerNode {
+    /// `and` of parser-built children (at least two, flat).
+    pub(crate) fn and_of(children: Vec<MarkerNode>) -> MarkerNode {
+        MarkerNode::And(Children(children))
+    }
+
+    /// `or` of parser-built children (at least two, flat).
+    pub(crate) fn or_of(children: Vec<MarkerNode>) -> MarkerNode {
+        MarkerNode::Or(Children(children))
+    }
+
+    /// `a and b` (or `a or b`), kept flat, with constants folded away.
+    fn combine(self, other: MarkerNode, and: bool) -> MarkerNode {
+        let (unit, zero) = if and {
+            (MarkerNode::True, MarkerNode::False)
+        } else {
+            (MarkerNode::False, MarkerNode::True)
+        };
+        if self == zero || other == zero {
+            return zero;
+        }
+        if self == unit {
+            return other;
+        }
+        if other == unit {
+            return self;
+        }
         let mut children = Vec::new();
         for t in [self, other] {
-            match t {
-                MarkerTree::And(c) => children.extend(c),
-                t => children.push(t),
+            match (t, and) {
+                (MarkerNode::And(c), true) | (MarkerNode::Or(c), false) => children.extend(c.0),
+                (t, _) => children.push(t),
             }
         }
-        MarkerTree::And(children)
-    }
-
-    /// `self or other`, kept flat.
-    #[must_use]
-    pub fn or(self, other: MarkerTree) -> MarkerTree {
-        let mut children = Vec::new();
-        for t in [self, other] {
-            match t {
-                MarkerTree::Or(c) => children.extend(c),
-                t => children.push(t),
-            }
+        if and {
+            MarkerNode::and_of(children)
+        } else {
+            MarkerNode::or_of(children)
         }
-        MarkerTree::Or(children)
-    }
-
-    /// Every comparison in the tree, left to right.
-    pub fn expressions(&self) -> Vec<&MarkerExpression> {
-        let mut out = Vec::new();
-        let mut stack = vec![self];
-        while let Some(t) = stack.pop() {
-            match t {
-                MarkerTree::Expression(e) => out.push(e),
-                MarkerTree::And(c) | MarkerTree::Or(c) => stack.extend(c.iter().rev()),
-            }
-        }
-        out
-    }
-
-    /// The fields the tree reads, sorted and without repeats.
-    pub fn fields(&self) -> Vec<Field> {
-        let mut fields: Vec<Field> = self
-            .expressions()
-            .into_iter()
-            .flat_map(|e| [e.lhs.as_field(), e.rhs.as_field()])
-            .flatten()
-            .collect();
-        fields.sort();
-        fields.dedup();
-        fields
     }
 
     fn fmt_inner(&self, f: &mut fmt::Formatter<'_>, in_and: bool) -> fmt::Result {
         match self {
-            MarkerTree::Expression(e) => fmt::Display::fmt(e, f),
-            MarkerTree::And(children) => {
+            MarkerNode::True => f.write_str("true"),
+            MarkerNode::False => f.write_str("false"),
+            MarkerNode::Expression(e) => fmt::Display::fmt(e, f),
+            MarkerNode::And(children) => {
                 for (i, c) in children.iter().enumerate() {
                     if i > 0 {
                         f.write_str(" and ")?;
@@ -319,7 +230,7 @@ impl MarkerTree {
                 }
                 Ok(())
             }
-            MarkerTree::Or(children) => {
+            MarkerNode::Or(children) => {
                 if in_and {
                     f.write_str("(")?;
                 }
@@ -338,9 +249,210 @@ impl MarkerTree {
     }
 }
 
-impl fmt::Display for MarkerTree {
+impl fmt::Display for MarkerNode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.fmt_inner(f, false)
+    }
+}
+
+impl fmt::Debug for MarkerNode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MarkerNode({self})")
+    }
+}
+
+impl PartialEq for MarkerTree {
+    fn eq(&self, other: &Self) -> bool {
+        self.node == other.node
+    }
+}
+impl Eq for MarkerTree {}
+impl Hash for MarkerTree {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.node.hash(state);
+    }
+}
+
+impl From<MarkerExpression> for MarkerTree {
+    /// The marker of one comparison, in the `spec-2026` profile and the dialect its field
+    /// needs.
+    fn from(e: MarkerExpression) -> MarkerTree {
+        let dialect = if e.has_extended_field() {
+            Dialect::Extended
+        } else {
+            Dialect::Pep508
+        };
+        MarkerTree {
+            node: MarkerNode::Expression(e),
+            dialect,
+            profile: Profile::Spec2026,
+        }
+    }
+}
+
+impl MarkerTree {
+    /// The marker that always holds, in the `pep508` dialect and `spec-2026` profile.
+    pub const TRUE: MarkerTree = MarkerTree {
+        node: MarkerNode::True,
+        dialect: Dialect::Pep508,
+        profile: Profile::Spec2026,
+    };
+
+    /// The marker that never holds, in the `pep508` dialect and `spec-2026` profile.
+    pub const FALSE: MarkerTree = MarkerTree {
+        node: MarkerNode::False,
+        dialect: Dialect::Pep508,
+        profile: Profile::Spec2026,
+    };
+
+    pub(crate) fn new(node: MarkerNode, dialect: Dialect, profile: Profile) -> MarkerTree {
+        MarkerTree {
+            node,
+            dialect,
+            profile,
+        }
+    }
+
+    /// The tree's shape.
+    pub fn node(&self) -> &MarkerNode {
+        &self.node
+    }
+
+    /// The dialect the marker was parsed in (for a built tree: `extended` when it reads an
+    /// extended field).
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The profile the marker was parsed with, and evaluates under.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// Whether this is [`MarkerTree::TRUE`]'s shape (always holds).
+    pub fn is_true(&self) -> bool {
+        self.node == MarkerNode::True
+    }
+
+    /// Whether this is [`MarkerTree::FALSE`]'s shape (never holds).
+    pub fn is_false(&self) -> bool {
+        self.node == MarkerNode::False
+    }
+
+    /// `self and other`, kept flat, constants folded; the dialect is the wider of the two, the
+    /// profile `self`'s.
+    ///
+    /// ```
+    /// use markerspec_pep508::MarkerTree;
+    /// let a: MarkerTree = "os_name == 'nt'".parse().unwrap();
+    /// let b: MarkerTree = "python_version >= '3.9'".parse().unwrap();
+    /// assert_eq!(a.clone().and(b).to_string(), r#"os_name == "nt" and python_version >= "3.9""#);
+    /// assert_eq!(a.clone().and(MarkerTree::TRUE), a);
+    /// ```
+    #[must_use]
+    pub fn and(self, other: MarkerTree) -> MarkerTree {
+        self.combine(other, true)
+    }
+
+    /// `self or other`, kept flat, constants folded; the dialect is the wider of the two, the
+    /// profile `self`'s.
+    #[must_use]
+    pub fn or(self, other: MarkerTree) -> MarkerTree {
+        self.combine(other, false)
+    }
+
+    fn combine(self, other: MarkerTree, and: bool) -> MarkerTree {
+        let dialect = if self.dialect == Dialect::Extended || other.dialect == Dialect::Extended {
+            Dialect::Extended
+        } else {
+            Dialect::Pep508
+        };
+        MarkerTree {
+            node: self.node.combine(other.node, and),
+            dialect,
+            profile: self.profile,
+        }
+    }
+
+    /// The children of an `and` or `or` as markers of their own (with this tree's dialect and
+    /// profile); empty for a comparison or a constant.
+    ///
+    /// ```
+    /// use markerspec_pep508::MarkerTree;
+    /// let m: MarkerTree = "os_name == 'nt' and (extra == 'a' or extra == 'b')".parse().unwrap();
+    /// let parts: Vec<String> = m.children().iter().map(|c| c.to_string()).collect();
+    /// assert_eq!(parts, [r#"os_name == "nt""#, r#"extra == "a" or extra == "b""#]);
+    /// ```
+    pub fn children(&self) -> Vec<MarkerTree> {
+        match &self.node {
+            MarkerNode::And(c) | MarkerNode::Or(c) => c
+                .iter()
+                .map(|n| MarkerTree::new(n.clone(), self.dialect, self.profile))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every comparison in the tree, left to right.
+    pub fn expressions(&self) -> Vec<&MarkerExpression> {
+        let mut out = Vec::new();
+        let mut stack = vec![&self.node];
+        while let Some(t) = stack.pop() {
+            match t {
+                MarkerNode::Expression(e) => out.push(e),
+                MarkerNode::And(c) | MarkerNode::Or(c) => stack.extend(c.iter().rev()),
+                MarkerNode::True | MarkerNode::False => {}
+            }
+        }
+        out
+    }
+
+    /// The fields the tree reads, sorted and without repeats.
+    ///
+    /// ```
+    /// use markerspec_pep508::{Field, MarkerTree};
+    /// let m: MarkerTree = "os_name == 'nt' and extra == 'gpu'".parse().unwrap();
+    /// assert_eq!(m.fields(), [Field::OsName, Field::Extra]);
+    /// ```
+    pub fn fields(&self) -> Vec<Field> {
+        let mut fields: Vec<Field> = self
+            .expressions()
+            .into_iter()
+            .flat_map(|e| [e.lhs.as_field(), e.rhs.as_field()])
+            .flatten()
+            .collect();
+        fields.sort();
+        fields.dedup();
+        fields
+    }
+
+    /// The extras the marker tests with `extra == "…"` / `!=` (normalised, sorted, without
+    /// repeats): the extras under which its result may change.
+    ///
+    /// ```
+    /// use markerspec_pep508::MarkerTree;
+    /// let m: MarkerTree = "extra == 'GPU' or extra == 'test' and os_name == 'nt'".parse().unwrap();
+    /// assert_eq!(m.extras(), ["gpu", "test"]);
+    /// ```
+    pub fn extras(&self) -> Vec<&str> {
+        let mut extras: Vec<&str> = self
+            .expressions()
+            .into_iter()
+            .filter_map(|e| match (&e.lhs, &e.rhs) {
+                (MarkerValue::Field(Field::Extra), MarkerValue::Literal(l))
+                | (MarkerValue::Literal(l), MarkerValue::Field(Field::Extra)) => Some(&**l),
+                _ => None,
+            })
+            .collect();
+        extras.sort_unstable();
+        extras.dedup();
+        extras
+    }
+}
+
+impl fmt::Display for MarkerTree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.node, f)
     }
 }
 

@@ -146,7 +146,7 @@ name_type!(
 
 /// Whether `s` matches the specification's name rule:
 /// `^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$`, case-insensitively.
-pub fn is_valid_identifier(s: &str) -> bool {
+pub(crate) fn is_valid_identifier(s: &str) -> bool {
     let b = s.as_bytes();
     match (b.first(), b.last()) {
         (Some(f), Some(l)) => {

@@ -1,14 +1,11 @@
 //! Requirements: a name, extras, a version specifier or URL, and a marker.
 
 use std::fmt;
-use std::str::FromStr;
 
 use markerspec_pep440::VersionSpecifiers;
 
-use crate::error::{Error, Reporter};
 use crate::marker::MarkerTree;
 use crate::name::{ExtraName, PackageName};
-use crate::parser::{ParseOptions, Parser};
 
 /// What a requirement asks for besides its name: versions, or a direct URL.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -48,18 +45,6 @@ pub struct Requirement {
 }
 
 impl Requirement {
-    /// Parses a requirement with `options`, reporting warnings to `reporter`.
-    ///
-    /// # Errors
-    /// A coded [`Error`] with the span of the first problem.
-    pub fn parse_with(
-        text: &str,
-        options: &ParseOptions,
-        reporter: &mut dyn Reporter,
-    ) -> Result<Requirement, Error> {
-        Parser::new(text, options, reporter).parse_requirement()
-    }
-
     /// The distribution name.
     pub fn name(&self) -> &PackageName {
         &self.name
@@ -112,14 +97,6 @@ impl std::hash::Hash for Requirement {
     }
 }
 
-impl FromStr for Requirement {
-    type Err = Error;
-    /// Parses with the default [`ParseOptions`] (the `pep508` dialect), discarding warnings.
-    fn from_str(s: &str) -> Result<Self, Error> {
-        Requirement::parse_with(s, &ParseOptions::default(), &mut |_| {})
-    }
-}
-
 impl fmt::Display for Requirement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.name)?;
@@ -162,27 +139,5 @@ impl<'de> serde::Deserialize<'de> for Requirement {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         s.parse().map_err(serde::de::Error::custom)
-    }
-}
-
-impl MarkerTree {
-    /// Parses a marker with `options`, reporting warnings to `reporter`.
-    ///
-    /// # Errors
-    /// A coded [`Error`] with the span of the first problem.
-    pub fn parse_with(
-        text: &str,
-        options: &ParseOptions,
-        reporter: &mut dyn Reporter,
-    ) -> Result<MarkerTree, Error> {
-        Parser::new(text, options, reporter).parse_full_marker()
-    }
-}
-
-impl FromStr for MarkerTree {
-    type Err = Error;
-    /// Parses with the default [`ParseOptions`] (the `pep508` dialect), discarding warnings.
-    fn from_str(s: &str) -> Result<Self, Error> {
-        MarkerTree::parse_with(s, &ParseOptions::default(), &mut |_| {})
     }
 }

@@ -63,3 +63,18 @@ fn the_document_lists_exactly_the_codes() {
         assert_eq!(&row.2, description, "{code}");
     }
 }
+
+/// An error is one pointer wide and keeps no copy of its input: a rejected 2 MB input costs
+/// the same error as a rejected 2-byte one, and rendering takes the input.
+#[test]
+fn error_is_small_and_holds_no_input() {
+    use markerspec_pep508::{Error, MarkerTree};
+    assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+    let long = "a".repeat(2 << 20);
+    let err = long.parse::<MarkerTree>().unwrap_err();
+    assert_eq!(err.code(), "L001");
+    // The error's own data: the kind (two numbers) and a span; its debug form never shows
+    // the input.
+    assert!(format!("{err:?}").len() < 200);
+    assert!(err.render(&long).contains("error[L001]"));
+}

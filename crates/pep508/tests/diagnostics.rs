@@ -8,7 +8,7 @@ use markerspec_pep508::{
 #[track_caller]
 fn req_err(input: &str) -> (String, String) {
     let e = Requirement::parse_with(input, &ParseOptions::default(), &mut |_| {}).unwrap_err();
-    (e.code().to_string(), e.render())
+    (e.code().to_string(), e.render(input))
 }
 
 #[track_caller]
@@ -19,7 +19,7 @@ fn marker_err(input: &str, dialect: Dialect) -> (String, String) {
 #[track_caller]
 fn marker_err_with(input: &str, opts: ParseOptions) -> (String, String) {
     let e = MarkerTree::parse_with(input, &opts, &mut |_| {}).unwrap_err();
-    (e.code().to_string(), e.render())
+    (e.code().to_string(), e.render(input))
 }
 
 macro_rules! cases {
@@ -124,14 +124,8 @@ fn env() -> Environment {
 fn eval_err(input: &str, env: &Environment, profile: Profile) -> (String, String) {
     let opts = ParseOptions::default().profile(profile).dialect(X);
     let m = MarkerTree::parse_with(input, &opts, &mut |_| {}).unwrap();
-    let e = m
-        .evaluate_with(
-            env,
-            markerspec_pep508::EvalOptions::default().profile(profile),
-        )
-        .unwrap_err()
-        .with_input(input);
-    (e.code().to_string(), e.render())
+    let e = m.evaluate(env).unwrap_err();
+    (e.code().to_string(), e.render(input))
 }
 
 fn with_unknown_cuda() -> Environment {

@@ -49,19 +49,47 @@ fn unbounded_nesting_limit_still_parses_iteratively() {
 
 #[test]
 fn deepest_allowed_alternating_tree_is_safe_to_use() {
-    // 200 levels of alternating and/or: the deepest tree the default options allow.
+    // 200 levels of alternating and/or: the deepest tree the default options allow, once with
+    // `or` innermost and once with `and` innermost.
     on_small_stack(|| {
-        let mut text = String::from("os_name == 'nt'");
-        for i in 0..200 {
-            let op = if i % 2 == 0 { "or" } else { "and" };
-            text = format!("os_name == 'x{i}' {op} ({text})");
+        for first in ["or", "and"] {
+            let op = |i: usize| match (first, i % 2) {
+                ("or", 0) | ("and", 1) => "or",
+                _ => "and",
+            };
+            let mut text = String::from("os_name == 'nt'");
+            for i in 0..200 {
+                text = format!("os_name == 'x{i}' {} ({text})", op(i));
+            }
+            let m: MarkerTree = text.parse().unwrap();
+            // The same tree evaluated by hand, innermost first.
+            let expected = |os: &str| {
+                (0..200).fold(os == "nt", |inner, i| {
+                    let here = os == format!("x{i}");
+                    if op(i) == "or" {
+                        here || inner
+                    } else {
+                        here && inner
+                    }
+                })
+            };
+            let mut outcomes = Vec::new();
+            for os in ["nt", "x0", "x1", "x198", "x199", "posix"] {
+                let env = Environment::new().with(Field::OsName, os);
+                let got = m.evaluate(&env).unwrap();
+                assert_eq!(got, expected(os), "{first} innermost, os_name = {os}");
+                outcomes.push(got);
+            }
+            // With `or` at the top (`and` innermost), `x199` holds; every other value fails
+            // at some `and` on its way up.
+            assert_eq!(
+                outcomes.contains(&true),
+                first == "and",
+                "{first} innermost"
+            );
+            let again: MarkerTree = m.to_string().parse().unwrap();
+            assert_eq!(again, m);
         }
-        let m: MarkerTree = text.parse().unwrap();
-        let env = Environment::new().with(Field::OsName, "nt");
-        let _ = m.evaluate(&env).unwrap();
-        let again: MarkerTree = m.to_string().parse().unwrap();
-        assert_eq!(again, m);
-        drop(m);
     });
 }
 

@@ -1,4 +1,4 @@
-//! The `uv` profile's own rules: what uv-pep508 0.0.72 accepts, drops and evaluates.
+//! The `uv` profile's own rules: what uv-pep508 0.0.98 accepts, drops and evaluates.
 
 use markerspec_pep508::{
     Environment, Field, MarkerTree, ParseOptions, Profile, Requirement, Truth, Warning,
@@ -12,7 +12,7 @@ fn uv() -> ParseOptions {
 fn parse(input: &str) -> (MarkerTree, Vec<Warning>) {
     let mut warnings = Vec::new();
     let m = MarkerTree::parse_with(input, &uv(), &mut warnings)
-        .unwrap_or_else(|e| panic!("{input}: {}", e.render()));
+        .unwrap_or_else(|e| panic!("{input}: {}", e.render(input)));
     (m, warnings)
 }
 
@@ -23,11 +23,7 @@ fn rejects(input: &str) -> bool {
 
 #[track_caller]
 fn truth(input: &str, env: &Environment) -> Truth {
-    parse(input)
-        .0
-        .evaluate_tristate_with(env, Profile::Uv)
-        .unwrap()
-        .truth
+    parse(input).0.evaluate_tristate(env).unwrap().truth
 }
 
 fn linux(full_version: &str, python_version: &str) -> Environment {
@@ -124,6 +120,11 @@ fn python_version_is_a_full_version_range() {
     assert_eq!(truth(r#"python_version == "3.12.*""#, &env), Truth::True);
     assert_eq!(truth(r#"python_version ~= "3.10""#, &env), Truth::True);
     assert_eq!(truth(r#""3.13" > python_version"#, &env), Truth::True);
+    // Nothing is below `0`: `< "0"` is false and `>= "0"` true even for a development release.
+    let dev = linux("0.0.0.dev1", "0.0");
+    assert_eq!(truth(r#"python_version < "0""#, &dev), Truth::False);
+    assert_eq!(truth(r#"python_version >= "0.0""#, &dev), Truth::True);
+    assert_eq!(truth(r#"python_version < "0.1""#, &dev), Truth::True);
 }
 
 #[test]
@@ -140,6 +141,20 @@ fn in_on_versions_tests_a_list() {
     );
     assert_eq!(
         truth(r#"python_full_version in "3.12""#, &env),
+        Truth::False
+    );
+    // Members compare by their release numbers.
+    assert_eq!(
+        truth(r#"python_full_version in "3.12.1+local 3.13""#, &env),
+        Truth::True
+    );
+    assert_eq!(
+        truth(r#"python_full_version in "3.12.1rc1""#, &env),
+        Truth::True
+    );
+    let rc = linux("3.14.0rc1", "3.14");
+    assert_eq!(
+        truth(r#"python_full_version in "3.14.0rc1""#, &rc),
         Truth::False
     );
     // A quoted version on the left of `in` is dropped.
@@ -165,6 +180,42 @@ fn strings() {
     assert_eq!(truth(r#"os_name == "p\x6fsix""#, &env), Truth::False);
 }
 
+/// `platform_release` compared with a version is a version comparison on macOS and a string
+/// comparison elsewhere.
+#[test]
+fn platform_release_is_a_version_on_macos() {
+    let mac = linux("3.13.1", "3.13")
+        .with(Field::SysPlatform, "darwin")
+        .with(Field::PlatformRelease, "24.1.0");
+    assert_eq!(truth(r#"platform_release >= "9""#, &mac), Truth::True);
+    assert_eq!(truth(r#"platform_release == "24.1""#, &mac), Truth::True);
+    assert_eq!(truth(r#"platform_release == "24.*""#, &mac), Truth::True);
+    assert_eq!(truth(r#""25" > platform_release"#, &mac), Truth::True);
+    // Release numbers only, as for version fields.
+    assert_eq!(
+        truth(r#"platform_release < "24.1.0.post1""#, &mac),
+        Truth::False
+    );
+    // Not a version (or `in`): a string comparison there too.
+    assert_eq!(truth(r#"platform_release >= "x""#, &mac), Truth::False);
+    assert_eq!(truth(r#""24." in platform_release"#, &mac), Truth::True);
+    // Lexicographic elsewhere: "6.8.0" is above "10".
+    let linux = linux("3.12.1", "3.12").with(Field::PlatformRelease, "6.8.0-49-generic");
+    assert_eq!(truth(r#"platform_release >= "10""#, &linux), Truth::True);
+    assert_eq!(truth(r#"platform_release == "6.8""#, &linux), Truth::False);
+    // A macOS release that is not a version lies in no range.
+    let odd = mac.clone().with(Field::PlatformRelease, "unknown");
+    assert_eq!(truth(r#"platform_release >= "9""#, &odd), Truth::False);
+    assert_eq!(truth(r#"platform_release != "9""#, &odd), Truth::False);
+    // An unknown `sys_platform` decides which reading applies, so the result is unknown.
+    let mut unknown = mac.clone();
+    unknown.unset(Field::SysPlatform);
+    assert_eq!(
+        truth(r#"platform_release >= "9""#, &unknown),
+        Truth::Unknown
+    );
+}
+
 #[test]
 fn extra_names() {
     let env = linux("3.12.1", "3.12").with_extras(["test"]);
@@ -181,12 +232,27 @@ fn extra_names() {
 
 #[test]
 fn syntax() {
-    // Any Unicode whitespace separates tokens, and `and`/`or` must be followed by one.
+    // Any Unicode whitespace separates tokens, and `and`/`or` must be followed by one or by `(`.
     assert!(!rejects(
         "os_name\u{a0}==\n\"posix\"\u{3000}and\rpython_version >= \"3\""
     ));
     assert!(!rejects("os_name not\nin \"posix\""));
-    assert!(rejects(r#"(os_name == "posix")and(os_name == "posix")"#));
+    assert!(!rejects(r#"(os_name == "posix")and(os_name == "posix")"#));
+    assert!(!rejects(r#"os_name=="a"or(os_name=="b")"#));
+    assert!(rejects(r#"(os_name == "posix")and"a" == os_name"#));
+    assert!(rejects(r#"os_name == "posix" andos_name == "posix""#));
+    let env = linux("3.12.1", "3.12");
+    assert_eq!(
+        truth(
+            r#"sys_platform!='linux' and(os_name=='linux' or python_version>='3.3')"#,
+            &env
+        ),
+        Truth::False
+    );
+    assert_eq!(
+        truth(r#"sys_platform=='win32' or(os_name=='posix')"#, &env),
+        Truth::True
+    );
     assert!(!rejects(r#"os_name == "a\""#));
     // Requirements: URLs need a scheme uv knows, and may be followed by whitespace.
     let req = |s: &str| Requirement::parse_with(s, &uv(), &mut |_| {});
@@ -197,6 +263,18 @@ fn syntax() {
     assert!(req("pkg>=1.0,\u{a0}<2").is_ok());
     assert!(req("pkg()").is_err());
     assert!(req("pkg-1.0.tar.gz").is_err());
+    // URLs are parsed with the WHATWG rules: after the host, `:` starts a port.
+    assert!(req("package@git+ssh://git@github.com:pypa/packaging.git").is_err());
+    assert!(req("package@git+ssh://git@github.com/pypa/packaging.git").is_ok());
+    assert!(req("pkg @ git+ssh://git@github.com:22/x.git").is_ok());
+    assert!(req("pkg @ git+ssh://git@github.com:/x.git").is_ok());
+    assert!(req("pkg @ https://e.com:65535/x").is_ok());
+    assert!(req("pkg @ https://e.com:65536/x").is_err());
+    assert!(req("pkg @ https://[::1]:80/x").is_ok());
+    assert!(req("pkg @ https://[::1/x").is_err());
+    assert!(req("pkg @ git+ssh://git@:22/x").is_err());
+    assert!(req("pkg @ git+ssh:///srv/x.git").is_ok());
+    assert!(req("pkg @ git+ssh:git@github.com:pypa/x.git").is_ok());
 }
 
 #[test]

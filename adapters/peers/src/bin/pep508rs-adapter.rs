@@ -1,6 +1,6 @@
 //! pep508_rs 0.9.2 (the crates.io name of uv's parser before it moved into uv) as a markerspec
 //! conformance adapter, for the divergence table. It claims the `uv` profile, its closest
-//! relative, for the `pep508` dialect; it differs from uv-pep508 0.0.72 in places, which the
+//! relative, for the `pep508` dialect; it differs from uv-pep508 0.0.98 in places, which the
 //! runner reports.
 //!
 //! pep508_rs panics on some inputs (`a.>=1`), and `'2.7.0' ~= os_name` panics while its global

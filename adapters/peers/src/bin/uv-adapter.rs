@@ -1,4 +1,4 @@
-//! uv-pep508 0.0.72 (default features: no non-PEP 508 extensions) as a markerspec
+//! uv-pep508 0.0.98 (default features: no non-PEP 508 extensions) as a markerspec
 //! conformance adapter. Claims the `uv` profile for the `pep508` dialect.
 //!
 //! Requirements are parsed with `Requirement::<VerbatimUrl>::from_str` (no working directory),
@@ -56,7 +56,7 @@ fn names<T: FromStr>(items: &[String], what: &str) -> Result<Vec<T>, String> {
 
 impl Peer for Uv {
     const NAME: &'static str = "uv-pep508";
-    const VERSION: &'static str = "0.0.72";
+    const VERSION: &'static str = "0.0.98";
     const PROFILES: &'static [&'static str] = &["uv"];
 
     fn parse(r: &Request) -> ParseAnswer {

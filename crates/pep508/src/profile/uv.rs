@@ -1,4 +1,4 @@
-//! The `uv` profile: what uv-pep508 0.0.72 decides and evaluates for the standard fields.
+//! The `uv` profile: what uv-pep508 0.0.98 decides and evaluates for the standard fields.
 //!
 //! uv reads each comparison into a range of its field's values and evaluates a decision diagram
 //! over those ranges. Reproduced here, comparison by comparison:
@@ -14,27 +14,38 @@
 //!   the resulting range by PEP 440 order (so `3.14.0rc1` is below `3.14`, and `== "3.12.*"`
 //!   is the range `[3.12, 3.13)`). `python_version` is rewritten as a `python_full_version`
 //!   range (`<= "3.12"` is `< 3.13`), and it is the interpreter's full version that is tested
-//!   (so an unknown `python_full_version` makes it unknown). An environment value that is not
-//!   a version lies in no range (uv cannot hold one).
+//!   (so an unknown `python_full_version` makes it unknown); `python_version < "0"` is false and
+//!   `python_version >= "0"` true. An environment value that is not a version lies in no range
+//!   (uv cannot hold one).
 //! - `in` / `not in` with a version field on the left test membership in a whitespace-separated
-//!   list of versions.
+//!   list of versions, compared by their release numbers.
 //! - String fields: `==`, `!=` exact, `<=`, `>=` as `==`, `<`, `>` false, except on
 //!   `platform_release` and `platform_version`, which order lexicographically; `in` and
 //!   `not in` are substring tests; `platform_system == "Windows"` (and the other names uv
-//!   maps) is read as the corresponding `sys_platform` test.
+//!   maps) is read as the corresponding `sys_platform` test. `platform_release` compared with a
+//!   version pattern is compared as a version (as version fields are) where `sys_platform` is
+//!   `darwin`, and as a string elsewhere.
 //! - `extra == "name"` tests the requested extras; an `extra` or list value that is not a valid
 //!   name is false whatever the operator.
+//!
+//! One known difference: where `sys_platform` is `darwin` and `platform_release` is not a PEP 440
+//! version (no Darwin kernel reports one), uv answers false for the whole marker as soon as its
+//! decision diagram reaches the version reading of `platform_release`, which it does when the
+//! marker also depends on a version field, `extra` or a list field (`platform_release != "9" or
+//! extra == "a"` is false in uv with the extra requested). Here only the comparison is false.
 
 use std::ops::Bound;
 
 use markerspec_pep440::{Operator, Version};
 
-use crate::compare::{Outcome, mirror};
-use crate::environment::{EnvValue, Environment};
+use crate::compare::mirror;
+use crate::environment::{EnvValue, EvalEnv};
 use crate::error::{ErrorKind, WarningKind};
-use crate::evaluate::Tri;
 use crate::field::{Field, FieldType};
-use crate::marker::{MarkerExpression, MarkerOperator, MarkerValue};
+use crate::marker::MarkerExpression;
+use crate::operator::{MarkerOperator, MarkerValue};
+use crate::profile::outcome::Outcome;
+use crate::truth::Tri;
 
 /// What uv makes of one comparison.
 enum Rule<'a> {
@@ -48,6 +59,14 @@ enum Rule<'a> {
         op: MarkerOperator,
         literal: &'a str,
         literal_left: bool,
+    },
+    /// `platform_release` compared with a version (`==`, `!=`, `<`, `<=`, `>`, `>=`): in the
+    /// range on macOS (`sys_platform == "darwin"`), the string comparison elsewhere.
+    DarwinRelease {
+        op: MarkerOperator,
+        literal: &'a str,
+        literal_left: bool,
+        range: Range,
     },
     /// `extra == name` (or `!=` with `negate`).
     Extra { name: &'a str, negate: bool },
@@ -112,9 +131,19 @@ pub(crate) fn check(
     }
 }
 
+/// uv-pep508 0.0.98 for the standard fields, the `spec-2026` rules for the extended ones.
+pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
+    if e.has_extended_field() {
+        // The general rules give the same results as `spec-2026`'s, without another inlined
+        // copy of its fast paths.
+        return super::spec2026::general(e, env);
+    }
+    evaluate(e, env)
+}
+
 /// Evaluates one comparison of standard fields as uv does. A comparison uv would have dropped
 /// (only possible for one built by hand) is true.
-pub(crate) fn evaluate(e: &MarkerExpression, env: &Environment) -> Outcome {
+fn evaluate(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
     let rule = match rule(e) {
         Ok(rule) => rule,
         Err(NoRule::Dropped(_)) => return Ok(Tri::known(true)),
@@ -140,12 +169,30 @@ pub(crate) fn evaluate(e: &MarkerExpression, env: &Environment) -> Outcome {
             literal,
             literal_left,
         } => {
-            let value: &str = match env.get(field) {
-                Some(EnvValue::String(s)) => s,
-                Some(EnvValue::Absent) => "",
-                _ => return Ok(Tri::unknown(field)),
+            let Some(value) = string_value(env, field) else {
+                return Ok(Tri::unknown(field));
             };
             Tri::known(string(field, op, value, literal, literal_left))
+        }
+        Rule::DarwinRelease {
+            op,
+            literal,
+            literal_left,
+            range,
+        } => {
+            let Some(platform) = string_value(env, Field::SysPlatform) else {
+                return Ok(Tri::unknown(Field::SysPlatform));
+            };
+            let field = Field::PlatformRelease;
+            let Some(value) = string_value(env, field) else {
+                return Ok(Tri::unknown(field));
+            };
+            if platform == "darwin" {
+                // A release that is not a version lies in no range.
+                Tri::known(env.version(field).is_some_and(|v| range.contains(v)))
+            } else {
+                Tri::known(string(field, op, value, literal, literal_left))
+            }
         }
         Rule::Extra { name, negate } => {
             let requested = env.extras_slice().iter().any(|x| &**x == name);
@@ -164,6 +211,15 @@ pub(crate) fn evaluate(e: &MarkerExpression, env: &Environment) -> Outcome {
             Tri::known(items.iter().any(|x| &**x == name) != negate)
         }
     })
+}
+
+/// A string field's value as uv reads it (Absent is empty); `None` when it is unknown.
+fn string_value<'a>(env: &EvalEnv<'a>, field: Field) -> Option<&'a str> {
+    match env.get(field) {
+        Some(EnvValue::String(s)) => Some(s),
+        Some(EnvValue::Absent) => Some(""),
+        _ => None,
+    }
 }
 
 fn string(
@@ -269,6 +325,16 @@ fn rule(e: &MarkerExpression) -> Result<Rule<'_>, NoRule> {
                 (Field::PlatformSystem, "Android", _) => (Field::SysPlatform, "android"),
                 _ => (f, literal),
             };
+            if field == Field::PlatformRelease
+                && let Some(range) = release_range(e.op, literal, literal_left)
+            {
+                return Ok(Rule::DarwinRelease {
+                    op: e.op,
+                    literal,
+                    literal_left,
+                    range,
+                });
+            }
             Ok(Rule::Str {
                 field,
                 op: e.op,
@@ -325,6 +391,18 @@ fn parse_pattern(s: &str) -> Option<(Version, bool)> {
     parse_version(s).map(|v| (v, false))
 }
 
+/// The range of versions `platform_release OP literal` admits when read as a version, as uv
+/// reads it on macOS; `None` when the literal is not a version pattern uv can compare with `op`.
+fn release_range(op: MarkerOperator, literal: &str, literal_left: bool) -> Option<Range> {
+    let op = if literal_left { mirror(op)? } else { op };
+    if op == MarkerOperator::TildeEqual {
+        return None;
+    }
+    let (version, star) = parse_pattern(literal)?;
+    let op = pep440_operator(op, &version, star)?;
+    Some(range(op, release_only(&version)))
+}
+
 fn version_rule(
     f: Field,
     op: MarkerOperator,
@@ -353,6 +431,8 @@ fn version_rule(
                     Err(b) => return Ok(Rule::Const(b)),
                 }
             } else {
+                // Members compare by their release numbers, as comparisons do.
+                let v = release_only(&v);
                 intervals.push((Bound::Included(v.clone()), Bound::Included(v)));
             }
         }
@@ -374,25 +454,7 @@ fn version_rule(
     } else {
         op
     };
-    let op = match (op, star) {
-        (O::Equal, false) => Operator::Equal,
-        (O::NotEqual, false) => Operator::NotEqual,
-        (O::Equal, true) => Operator::EqualStar,
-        (O::NotEqual, true) => Operator::NotEqualStar,
-        (O::LessThan, false) => Operator::LessThan,
-        (O::LessThanEqual, false) => Operator::LessThanEqual,
-        (O::GreaterThan, false) => Operator::GreaterThan,
-        (O::GreaterThanEqual, false) => Operator::GreaterThanEqual,
-        (O::TildeEqual, false) => Operator::TildeEqual,
-        _ => return Err(not_a_version(f)),
-    };
-    let local_ok = matches!(op, Operator::Equal | Operator::NotEqual);
-    if version.is_local() && !local_ok {
-        return Err(not_a_version(f));
-    }
-    if op == Operator::TildeEqual && version.release().len() < 2 {
-        return Err(not_a_version(f));
-    }
+    let op = pep440_operator(op, &version, star).ok_or_else(|| not_a_version(f))?;
     let version = release_only(&version);
     let (op, version) = if f == Field::PythonVersion {
         match python_to_full(op, version) {
@@ -406,6 +468,32 @@ fn version_rule(
         field: f,
         range: range(op, version),
     })
+}
+
+/// The PEP 440 operator of `op version` (`version.*` when `star`), or `None` where uv cannot
+/// build that specifier (a wildcard or local label with an ordering operator, `~=` on one number).
+fn pep440_operator(op: MarkerOperator, version: &Version, star: bool) -> Option<Operator> {
+    use MarkerOperator as O;
+    let op = match (op, star) {
+        (O::Equal, false) => Operator::Equal,
+        (O::NotEqual, false) => Operator::NotEqual,
+        (O::Equal, true) => Operator::EqualStar,
+        (O::NotEqual, true) => Operator::NotEqualStar,
+        (O::LessThan, false) => Operator::LessThan,
+        (O::LessThanEqual, false) => Operator::LessThanEqual,
+        (O::GreaterThan, false) => Operator::GreaterThan,
+        (O::GreaterThanEqual, false) => Operator::GreaterThanEqual,
+        (O::TildeEqual, false) => Operator::TildeEqual,
+        _ => return None,
+    };
+    let local_ok = matches!(op, Operator::Equal | Operator::NotEqual);
+    if version.is_local() && !local_ok {
+        return None;
+    }
+    if op == Operator::TildeEqual && version.release().len() < 2 {
+        return None;
+    }
+    Some(op)
 }
 
 /// The release numbers alone (no epoch, pre-, post-, dev-release or local label).
@@ -453,6 +541,12 @@ fn python_to_full(op: Operator, v: Version) -> Result<(Operator, Version), bool>
     if let Some((major, minor)) = major_minor {
         let mm = Version::new([major, minor]);
         let next = Version::new([major, minor.saturating_add(1)]);
+        // `python_version` has release numbers only, so nothing is below `0.0`.
+        match op {
+            Operator::LessThan if (major, minor) == (0, 0) => return Err(false),
+            Operator::GreaterThanEqual if (major, minor) == (0, 0) => return Err(true),
+            _ => {}
+        }
         return Ok(match op {
             Operator::Equal | Operator::ExactEqual => (Operator::EqualStar, mm),
             Operator::NotEqual => (Operator::NotEqualStar, mm),
@@ -554,23 +648,67 @@ pub(crate) fn is_url(url: &str) -> bool {
     if !known {
         return false;
     }
-    if matches!(scheme, "http" | "https") {
-        // A special scheme: the authority follows any slashes and must name a host.
-        let authority = rest.trim_start_matches(['/', '\\']);
-        let end = authority
-            .find(['/', '\\', '?', '#'])
-            .unwrap_or(authority.len());
-        let authority = &authority[..end];
-        let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-        let host = match host.rsplit_once(':') {
-            Some((h, port)) if !h.ends_with(']') || port.bytes().all(|b| b.is_ascii_digit()) => h,
-            _ => host,
+    scheme == "file" || authority_ok(rest, matches!(scheme, "http" | "https"))
+}
+
+/// Whether the authority of a URL (what follows its scheme's `:`) is one the WHATWG URL parser
+/// that uv uses accepts: a host (required for `http`/`https`, and whenever a user or a port is
+/// given), an IPv6 address in brackets, and a port of digits up to 65535. So the scp-style
+/// `git+ssh://git@github.com:pypa/packaging.git` is rejected (`pypa` is not a port).
+fn authority_ok(rest: &str, special: bool) -> bool {
+    // `http` and `https` take the authority after any slashes; the others after `//` only.
+    let authority = if special {
+        rest.trim_start_matches(['/', '\\'])
+    } else if let Some(a) = rest.strip_prefix("//") {
+        a
+    } else {
+        return true;
+    };
+    let end = authority
+        .find(|c| matches!(c, '/' | '?' | '#') || (special && c == '\\'))
+        .unwrap_or(authority.len());
+    let authority = &authority[..end];
+    let (user, host_port) = match authority.rsplit_once('@') {
+        Some((_, h)) => (true, h),
+        None => (false, authority),
+    };
+    let (host, port) = if let Some(inner) = host_port.strip_prefix('[') {
+        let Some((address, after)) = inner.split_once(']') else {
+            return false;
         };
-        if host.is_empty() {
+        let ipv6 = address.contains(':')
+            && address
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() || matches!(c, ':' | '.'));
+        let port = match after.strip_prefix(':') {
+            Some(port) => Some(port),
+            None if after.is_empty() => None,
+            None => return false,
+        };
+        if !ipv6 {
             return false;
         }
-    }
-    true
+        (&host_port[..address.len() + 2], port)
+    } else {
+        match host_port.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (host_port, None),
+        }
+    };
+    let port_ok = port.is_none_or(|p| {
+        // The port ends at a backslash whatever the scheme.
+        let p = p.split('\\').next().unwrap_or(p);
+        let digits = p.trim_start_matches('0');
+        p.bytes().all(|b| b.is_ascii_digit())
+            && (digits.len() < 5 || (digits.len() == 5 && digits <= "65535"))
+    });
+    let forbidden = |c: char| matches!(c, '\0' | ' ' | '<' | '>' | '[' | ']' | '^' | '|' | '\\');
+    let host_ok = if host.is_empty() {
+        !special && !user && port.is_none()
+    } else {
+        host.starts_with('[') || !host.contains(forbidden)
+    };
+    port_ok && host_ok
 }
 
 /// Whether a bare name reads to uv as an archive's file name (`.whl`, `.zip`, `.tgz`, `.tar`,

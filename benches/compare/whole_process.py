@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Times `markerspec eval --env ENV -` and `markerspec parse -` whole-process against `uv-loop`
+(the same loop over uv-pep508, src/bin/uv-loop.rs), side by side, interleaved, and prints
+medians and ratios as a Markdown table (BENCHMARKS.md, "Whole process").
+
+Before timing, it runs each pair once and checks that they answer alike: the same `true` /
+`false` on every line for `eval`, and the same lines accepted and rejected for `parse` (the
+printed forms and error messages differ by design). It exits 1 when they do not.
+
+    python3 benches/compare/whole_process.py \\
+        --markerspec target/release/markerspec --uv-loop target/compare/release/uv-loop \\
+        [--env spec/environments/linux-x86_64-cpython-3.12.json] [--input FILE] \\
+        [--repeat 100] [--runs 7] [-- EXTRA MARKERSPEC ARGS, e.g. --profile uv]
+"""
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(cmd, stdin_path):
+    """Runs `cmd` with the file on stdin and its stdout read through a pipe; returns
+    (wall seconds, CPU seconds of the child, stdout bytes)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    with open(stdin_path, "rb") as f:
+        p = subprocess.run(cmd, stdin=f, stdout=subprocess.PIPE, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if p.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} exited {p.returncode}")
+    return wall, cpu, p.stdout
+
+
+def agree(mode, ours, peer):
+    """Lines on which the two answers differ (for `parse`: in acceptance only)."""
+    a = ours.decode("utf-8", "replace").splitlines()
+    b = peer.decode("utf-8", "replace").splitlines()
+    if len(a) != len(b):
+        return [f"{len(a)} answers against {len(b)}"]
+    bad = []
+    for i, (x, y) in enumerate(zip(a, b), 1):
+        ex, ey = x.startswith("error:"), y.startswith("error:")
+        if mode == "eval" and not ex and not ey and x != y:
+            bad.append(f"line {i}: markerspec {x!r}, uv-pep508 {y!r}")
+        elif ex != ey:
+            bad.append(f"line {i}: markerspec {x!r}, uv-pep508 {y!r}")
+    return bad
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--markerspec", default=str(ROOT / "target/release/markerspec"))
+    ap.add_argument("--uv-loop", default=str(ROOT / "target/compare/release/uv-loop"))
+    ap.add_argument("--env", default=str(ROOT / "spec/environments/linux-x86_64-cpython-3.12.json"))
+    ap.add_argument("--input", default=str(ROOT / "tests/data/requires-dist-gpu-stack.txt"))
+    ap.add_argument("--repeat", type=int, default=100, help="copies of the input on stdin")
+    ap.add_argument("--runs", type=int, default=7, help="timed runs of each command")
+    ap.add_argument("extra", nargs="*", help="more arguments for markerspec (after --)")
+    args = ap.parse_args()
+
+    text = Path(args.input).read_bytes()
+    if not text.endswith(b"\n"):
+        text += b"\n"
+    with tempfile.NamedTemporaryFile(prefix="whole-process-", suffix=".txt", delete=False) as f:
+        f.write(text * args.repeat)
+        stdin_path = f.name
+    lines = text.count(b"\n") * args.repeat
+    try:
+        pairs = {
+            "eval": ([args.markerspec, "eval", *args.extra, "--env", args.env, "-"],
+                     [args.uv_loop, "eval", "--env", args.env, "-"]),
+            "parse": ([args.markerspec, "parse", *args.extra, "-"], [args.uv_loop, "parse", "-"]),
+        }
+        failed = False
+        for mode, (ours, peer) in pairs.items():
+            bad = agree(mode, run(ours, stdin_path)[2], run(peer, stdin_path)[2])
+            if bad:
+                failed = True
+                print(f"{mode}: {len(bad)} lines answered differently", file=sys.stderr)
+                for b in bad[:10]:
+                    print(f"  {b}", file=sys.stderr)
+        if failed:
+            sys.exit(1)
+        times = {(mode, who): ([], []) for mode in pairs for who in (0, 1)}
+        for _ in range(args.runs):
+            for mode, cmds in pairs.items():
+                for who, cmd in enumerate(cmds):
+                    wall, cpu, _ = run(cmd, stdin_path)
+                    times[(mode, who)][0].append(wall)
+                    times[(mode, who)][1].append(cpu)
+    finally:
+        os.unlink(stdin_path)
+
+    med = {k: (statistics.median(w), statistics.median(c)) for k, (w, c) in times.items()}
+    print(f"{lines} lines on stdin ({Path(args.input).name} x{args.repeat}), {args.runs} interleaved runs, medians")
+    print()
+    print("| command | markerspec | uv-loop (uv-pep508) | markerspec is faster by |")
+    print("| --- | --- | --- | --- |")
+    for mode in pairs:
+        (w0, c0), (w1, c1) = med[(mode, 0)], med[(mode, 1)]
+        print(f"| `{mode} -` wall | {w0 * 1e3:.0f} ms | {w1 * 1e3:.0f} ms | {w1 / w0:.2f}x |")
+        print(f"| `{mode} -` CPU | {c0 * 1e3:.0f} ms | {c1 * 1e3:.0f} ms | {c1 / c0:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,350 @@
+//! The environment options that `eval` and `check` share: which environments to evaluate in
+//! (`--env`, `--fixture`, `--python-platform`, or this machine) and what to change in each
+//! (`--python-version`, `--set`, `--extra`).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use markerspec_env::{DetectOptions, FixtureProvider};
+use markerspec_pep508::target::PythonPlatform;
+use markerspec_pep508::{EnvValue, Environment, Field, FieldType};
+
+/// The environment options of `eval` and `check`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub(crate) struct EnvOptions {
+    /// An environment document (JSON, SPEC §11: field name → string, a list of strings for set
+    /// fields, `null` for Unknown) instead of detecting this machine. Repeatable: one column
+    /// per environment.
+    #[arg(long = "env", value_name = "FILE")]
+    pub(crate) env_files: Vec<PathBuf>,
+    /// A built-in environment, e.g. `linux-x86_64-cpython-3.12`; `--fixture list` lists them.
+    /// Repeatable: one column per environment.
+    #[arg(long = "fixture", value_name = "NAME")]
+    pub(crate) fixtures: Vec<String>,
+    /// A target platform as uv names it (`linux`, `windows`, `macos`,
+    /// `x86_64-unknown-linux-gnu`, `aarch64-apple-darwin`, `x86_64-pc-windows-msvc`,
+    /// `x86_64-manylinux_2_28`, …) instead of detecting this machine.
+    #[arg(long, value_name = "PLATFORM", conflicts_with_all = ["env_files", "fixtures"])]
+    pub(crate) python_platform: Option<String>,
+    /// The target's Python version, as CPython (`3.11`, `3.12.4`, `3.13t` for free-threaded):
+    /// sets the Python fields (`python_version`, `python_full_version`, the implementation,
+    /// `python_abi_tag`, the GIL member of `sys_abi_features`) in every environment.
+    #[arg(long, value_name = "VERSION")]
+    pub(crate) python_version: Option<String>,
+    /// Set one field in every environment: `FIELD=VALUE`; comma-separated for set fields; an
+    /// empty value is Absent for extended fields; `FIELD=?` is Unknown. Values are checked as
+    /// in environment documents. Repeatable.
+    #[arg(long = "set", value_name = "FIELD=VALUE")]
+    pub(crate) sets: Vec<String>,
+    /// Request an extra (for `extra == "…"`). Repeatable.
+    #[arg(long = "extra", value_name = "NAME")]
+    pub(crate) extras: Vec<String>,
+    /// When detecting this machine: the Python interpreter to ask (default: `python3` on PATH).
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["env_files", "fixtures", "python_platform"])]
+    pub(crate) python: Option<OsString>,
+    /// When detecting this machine: do not probe GPUs (the GPU fields are Unknown).
+    #[arg(long, conflicts_with_all = ["env_files", "fixtures", "python_platform"])]
+    pub(crate) no_gpu: bool,
+}
+
+/// One environment to evaluate in, with the name its column shows.
+pub(crate) struct NamedEnv {
+    /// The file, fixture or platform it came from, or `this machine`.
+    pub(crate) name: String,
+    /// The environment.
+    pub(crate) env: Environment,
+}
+
+/// The largest environment document read, in bytes.
+const ENV_FILE_LIMIT: u64 = 1 << 20;
+
+impl EnvOptions {
+    /// Whether the user asked for the list of fixtures (`--fixture list`).
+    pub(crate) fn wants_fixture_list(&self) -> bool {
+        self.fixtures.iter().any(|f| f == "list")
+    }
+
+    /// Every environment asked for, with `--python-version`, `--set` and `--extra` applied to
+    /// each. Detects this machine when no `--env`, `--fixture` or `--python-platform` is given.
+    pub(crate) fn build(&self) -> Result<Vec<NamedEnv>, String> {
+        // Checked first: a typo is reported before any detection runs.
+        let sets = self
+            .sets
+            .iter()
+            .map(|s| parse_set(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut envs = Vec::new();
+        for path in &self.env_files {
+            let text = crate::files::read_user_file(path, "environment file", ENV_FILE_LIMIT)?;
+            let env = crate::json::environment_document(&text)
+                .map_err(|e| format!("invalid environment file {}: {e}", path.display()))?;
+            envs.push(NamedEnv {
+                name: path.display().to_string(),
+                env,
+            });
+        }
+        for name in &self.fixtures {
+            envs.push(NamedEnv {
+                name: name.clone(),
+                env: crate::fixtures::load(name)?,
+            });
+        }
+        let mut version_applied = false;
+        if let Some(platform) = &self.python_platform {
+            let platform: PythonPlatform = platform
+                .parse()
+                .map_err(|e| format!("--python-platform: {e}"))?;
+            let env = Environment::for_target(platform, self.python_version.as_deref())
+                .map_err(|e| format!("--python-version: {e}"))?;
+            version_applied = true;
+            envs.push(NamedEnv {
+                name: platform.to_string(),
+                env,
+            });
+        }
+        if envs.is_empty() {
+            let facts = DetectOptions {
+                python: self.python.clone(),
+                gpu: !self.no_gpu,
+                timeout: Duration::from_secs(10),
+                vars: std::env::vars_os().collect(),
+            }
+            .detect()
+            .map_err(|e| e.to_string())?;
+            for warning in facts.warnings() {
+                eprintln!("markerspec: warning: {warning}");
+            }
+            envs.push(NamedEnv {
+                name: "this machine".into(),
+                env: facts.to_environment(),
+            });
+        }
+        for named in &mut envs {
+            let mut env = std::mem::take(&mut named.env);
+            if let (Some(v), false) = (&self.python_version, version_applied) {
+                env = env
+                    .with_python_version(v)
+                    .map_err(|e| format!("--python-version: {e}"))?;
+            }
+            for (field, value) in &sets {
+                if *field == Field::Extra {
+                    let mut all: Vec<String> = env.extras().map(str::to_owned).collect();
+                    if let EnvValue::String(s) = value {
+                        all.push(s.to_string());
+                    }
+                    env = env.with_extras(all);
+                    continue;
+                }
+                env.set(*field, value.clone())
+                    .map_err(|e| format!("--set: {e}"))?;
+            }
+            if !self.extras.is_empty() {
+                let mut all: Vec<String> = env.extras().map(str::to_owned).collect();
+                all.extend(self.extras.iter().cloned());
+                env = env.with_extras(all);
+            }
+            named.env = env;
+        }
+        Ok(envs)
+    }
+}
+
+/// Reads `FIELD=VALUE` as `--set` takes it: an unknown field gets a did-you-mean, the value is
+/// checked with the rules of environment documents and `MARKERSPEC_<FIELD>` overrides.
+pub(crate) fn parse_set(text: &str) -> Result<(Field, EnvValue), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("--set expects FIELD=VALUE, got `{text}`"))?;
+    let name = name.trim();
+    let field = Field::from_canonical_name(name)
+        .or_else(|| Field::from_name(name, markerspec_pep508::Dialect::Extended))
+        .ok_or_else(|| format!("--set: {}", unknown_field(name)))?;
+    if value == "?" {
+        return Ok((field, EnvValue::Unknown));
+    }
+    if field == Field::Extra {
+        return Ok((field, EnvValue::String(value.trim().into())));
+    }
+    let value = if value.is_empty() && !field.is_extended() {
+        if field.field_type() == FieldType::Set {
+            EnvValue::Set(Vec::new())
+        } else {
+            EnvValue::String("".into())
+        }
+    } else {
+        markerspec_env::parse_override(field, value)
+            .map_err(|e| format!("--set {}: {e}", field.name()))?
+    };
+    let value = check_value(field, value).map_err(|e| format!("--set {}: {e}", field.name()))?;
+    Ok((field, value))
+}
+
+/// `` `NAME` is not a marker field `` with a did-you-mean when one name is close.
+pub(crate) fn unknown_field(name: &str) -> String {
+    let best = Field::ALL
+        .iter()
+        .map(|f| (edit_distance(name, f.name()), f.name()))
+        .min();
+    match best {
+        Some((d, n)) if d <= 2.max(name.len() / 4) => {
+            format!("`{name}` is not a marker field; did you mean `{n}`?")
+        }
+        _ => format!("`{name}` is not a marker field"),
+    }
+}
+
+/// Levenshtein distance over characters (names are short).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(cur).min(row[j])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The value rules shared by environment documents and `--set`: extended values as
+/// `markerspec_env::validate` checks them, and the standard version fields must hold a
+/// PEP 440 version (`python_full_version` may end in `+`, as some builds print it).
+pub(crate) fn check_value(field: Field, value: EnvValue) -> Result<EnvValue, String> {
+    let value = markerspec_env::validate(field, value)?;
+    if !field.is_extended()
+        && field.field_type() == FieldType::Version
+        && let EnvValue::String(s) = &value
+        && !s.is_empty()
+    {
+        let v = s.strip_suffix('+').unwrap_or(s);
+        if v.parse::<markerspec_pep508::pep440::Version>().is_err() {
+            return Err(format!(
+                "`{s}` is not a PEP 440 version; expected a version such as `3.12`"
+            ));
+        }
+    }
+    Ok(value)
+}
+
+/// The lines of `--fixture list`: each built-in fixture with a one-line description.
+pub(crate) fn fixture_list() -> String {
+    let names: Vec<&str> = markerspec_env::fixture_names().collect();
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for name in names {
+        let description = FixtureProvider::builtin(name)
+            .map(|f| describe(&f.environment()))
+            .unwrap_or_else(|e| e.message().to_owned());
+        out.push_str(&format!("{name:width$}  {description}\n"));
+    }
+    out
+}
+
+/// A one-line description of an environment from its values: system, machine,
+/// interpreter, C library, GPUs.
+pub(crate) fn describe(env: &Environment) -> String {
+    let s = |f: Field| match env.get(f) {
+        Some(EnvValue::String(v)) => Some(v.to_string()),
+        _ => None,
+    };
+    let set = |f: Field| match env.get(f) {
+        Some(EnvValue::Set(v)) => v.iter().map(|s| s.to_string()).collect(),
+        _ => Vec::new(),
+    };
+    let mut parts = Vec::new();
+    let system = s(Field::PlatformSystem).unwrap_or_else(|| "?".into());
+    let machine = s(Field::PlatformMachine).unwrap_or_else(|| "?".into());
+    parts.push(format!("{system} {machine}"));
+    let python = format!(
+        "{} {}{}",
+        s(Field::PlatformPythonImplementation).unwrap_or_else(|| "Python".into()),
+        s(Field::PythonFullVersion).unwrap_or_else(|| "?".into()),
+        if set(Field::SysAbiFeatures)
+            .iter()
+            .any(|f| f == "free-threading")
+        {
+            " (free-threaded)"
+        } else if set(Field::SysAbiFeatures).iter().any(|f| f == "32-bit") {
+            " (32-bit)"
+        } else {
+            ""
+        }
+    );
+    parts.push(python);
+    if let Some(v) = s(Field::GlibcVersion) {
+        parts.push(format!("glibc {v}"));
+    }
+    if let Some(v) = s(Field::MuslVersion) {
+        parts.push(format!("musl {v}"));
+    }
+    if let Some(v) = s(Field::CudaVersion) {
+        let cc = s(Field::CudaComputeCapability)
+            .map(|c| format!(", compute {c}"))
+            .unwrap_or_default();
+        parts.push(format!("CUDA {v}{cc}"));
+    }
+    if let Some(v) = s(Field::RocmVersion) {
+        parts.push(format!("ROCm {v} {}", set(Field::RocmGpuArchs).join(",")));
+    }
+    match env.get(Field::GpuBackends) {
+        Some(EnvValue::Absent) => parts.push("no GPU".into()),
+        Some(EnvValue::Unknown) => parts.push("GPU unknown".into()),
+        None => parts.push("standard fields only".into()),
+        _ => {}
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_values_are_checked() {
+        assert_eq!(
+            parse_set("python_version=3.9").unwrap(),
+            (Field::PythonVersion, EnvValue::String("3.9".into()))
+        );
+        let e = parse_set("python_versoin=3.9").unwrap_err();
+        assert!(e.contains("did you mean `python_version`"), "{e}");
+        let e = parse_set("python_version=abc").unwrap_err();
+        assert!(e.contains("not a PEP 440 version"), "{e}");
+        let e = parse_set("cuda_version=twelve").unwrap_err();
+        assert!(e.contains("cuda_version"), "{e}");
+        assert_eq!(
+            parse_set("gpu_backends=cuda, rocm").unwrap().1,
+            EnvValue::Set(vec!["cuda".into(), "rocm".into()])
+        );
+        assert_eq!(parse_set("cuda_version=").unwrap().1, EnvValue::Absent);
+        assert_eq!(parse_set("os_name=?").unwrap().1, EnvValue::Unknown);
+        assert!(parse_set("gpu_backends=cuda,,rocm").is_err());
+        assert!(parse_set("nonsense").is_err());
+        assert_eq!(
+            unknown_field("zzzzzzzz"),
+            "`zzzzzzzz` is not a marker field"
+        );
+    }
+
+    #[test]
+    fn every_fixture_has_a_description() {
+        let list = fixture_list();
+        assert_eq!(
+            list.lines().count(),
+            markerspec_env::fixture_names().count()
+        );
+        assert!(
+            list.lines()
+                .any(|l| l.starts_with("linux-x86_64-cpython-3.12-h100-cuda12.8")
+                    && l.contains("CUDA 12.8")),
+            "{list}"
+        );
+    }
+}

@@ -1,0 +1,508 @@
+//! The real binary on the inputs a new user and a hostile caller give it: batch streams, files
+//! that block or never end, environment documents, several environments, targets, includes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "markerspec-inputs-{}-{name}-{n}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs the binary in DIR with STDIN, killing it (and failing) after 60 s.
+fn run_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_markerspec"))
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let read = |mut r: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            v
+        })
+    };
+    let stdout = read(Box::new(child.stdout.take().unwrap()));
+    let stderr = read(Box::new(child.stderr.take().unwrap()));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("markerspec {args:?} did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    writer.join().unwrap();
+    let out = std::process::Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    };
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn run(args: &[&str], stdin: &[u8]) -> Run {
+    run_in(&temp_dir("run"), args, stdin)
+}
+
+const LINUX: &str = "linux-x86_64-cpython-3.12";
+const WINDOWS: &str = "windows-amd64-cpython-3.11";
+
+#[test]
+fn batch_answers_blank_comment_invalid_and_overlong_lines_and_goes_on() {
+    let mut input = b"numpy; sys_platform == 'linux'\n\n   \n# a comment\nfoo bar\n".to_vec();
+    input.extend_from_slice(b"caf\xff\n");
+    input.extend(std::iter::repeat_n(b'a', (1 << 20) + 10));
+    input.extend_from_slice(b"\nos_name == 'nt'\r\n");
+    input.extend(std::iter::repeat_n(b'b', (3 << 20) + 5)); // over-long, last, no newline
+    let r = run(&["eval", "--fixture", LINUX, "-"], &input);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "true",
+            "",
+            "",
+            "",
+            "error: R010 expected a version specifier, `[`, `@`, `;` or the end after the name, found `bar`",
+            "error: I001 the line is not valid UTF-8 (byte 3)",
+            "error: L001 input is 1048586 bytes long, more than the limit of 1048576 bytes",
+            "false",
+            "error: L001 input is 3145733 bytes long, more than the limit of 1048576 bytes",
+        ]
+    );
+    let r = run(&["parse", "-"], b"\n#x\nNumPy >= 2\nbad[\n");
+    assert_eq!(
+        r.stdout,
+        "\n\nNumPy>=2\nerror: R003 expected `]` to close the extras\n"
+    );
+}
+
+#[test]
+fn jobs_keep_the_input_order() {
+    let lines: Vec<String> = (0..20_000)
+        .map(|i| match i % 4 {
+            0 => format!("pkg{i}; python_version >= '3.{}'", i % 20),
+            1 => format!("pkg{i}[x]>=1.{i}"),
+            2 => "sys_platform == 'win32'".to_owned(),
+            _ => format!("bad{i} ;"),
+        })
+        .collect();
+    let input = lines.join("\n") + "\n";
+    let one = run(
+        &["eval", "--jobs", "1", "--fixture", LINUX, "-"],
+        input.as_bytes(),
+    );
+    let four = run(
+        &["eval", "--jobs", "4", "--fixture", LINUX, "-"],
+        input.as_bytes(),
+    );
+    assert_eq!(one.stdout.lines().count(), 20_000);
+    assert_eq!(one.stdout, four.stdout);
+    assert!(
+        one.stdout.starts_with("true\ntrue\nfalse\nerror: M010"),
+        "{}",
+        &one.stdout[..80]
+    );
+    let p1 = run(&["parse", "--jobs", "1", "-"], input.as_bytes());
+    let p3 = run(&["parse", "--jobs", "3", "-"], input.as_bytes());
+    assert_eq!(p1.stdout, p3.stdout);
+}
+
+#[test]
+fn batch_answers_each_line_before_the_next_arrives() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_markerspec"))
+        .args(["eval", "--fixture", LINUX, "-"])
+        .env_clear()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    for (question, answer) in [("os_name == 'posix'", "true"), ("os_name == 'nt'", "false")] {
+        writeln!(stdin, "{question}").unwrap();
+        stdin.flush().unwrap();
+        let got = rx.recv_timeout(Duration::from_secs(10));
+        if got.is_err() {
+            child.kill().unwrap();
+        }
+        assert_eq!(
+            got.as_deref(),
+            Ok(answer),
+            "no answer while stdin stays open"
+        );
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
+}
+
+#[test]
+fn user_named_files_that_never_end_or_block_are_refused() {
+    let dir = temp_dir("fifo");
+    let r = run_in(&dir, &["check", "--fixture", LINUX, "/dev/zero"], b"");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+    let status = Command::new("mkfifo")
+        .arg(dir.join("fifo.json"))
+        .status()
+        .expect("mkfifo is needed for this test");
+    assert!(status.success());
+    let r = run_in(
+        &dir,
+        &["eval", "--env", "fifo.json", "os_name == 'nt'"],
+        b"",
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+    let r = run_in(&dir, &["conformance", "--vectors", "fifo.json"], b"");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+    let r = run_in(&dir, &["conformance", "--vectors", "."], b"");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("fifo.json is not a regular file"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn byte_order_marks_are_accepted() {
+    let dir = temp_dir("bom");
+    std::fs::write(dir.join("requirements.txt"), b"\xEF\xBB\xBFnumpy>=2\n").unwrap();
+    std::fs::write(dir.join("env.json"), b"\xEF\xBB\xBF{\"os_name\": \"nt\"}").unwrap();
+    let r = run_in(
+        &dir,
+        &["check", "--fixture", LINUX, "requirements.txt"],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .starts_with("requirements.txt:1  true     numpy>=2\n"),
+        "{}",
+        r.stdout
+    );
+    let r = run_in(&dir, &["eval", "--env", "env.json", "os_name == 'nt'"], b"");
+    assert_eq!((r.code, r.stdout.as_str()), (0, "true\n"), "{}", r.stderr);
+}
+
+#[test]
+fn environment_documents_name_what_is_wrong() {
+    let dir = temp_dir("envdoc");
+    for (doc, needle) in [
+        (
+            r#"{"os_name": "nt", "os_name": "posix"}"#,
+            "duplicate key `os_name`",
+        ),
+        (
+            r#"{"python_version": 3.12}"#,
+            "`python_version` must be a string",
+        ),
+        (
+            r#"{"gpu_backends": "cuda"}"#,
+            "`gpu_backends` must be a list of strings",
+        ),
+        (
+            r#"{"python_versoin": "3.12"}"#,
+            "did you mean `python_version`?",
+        ),
+    ] {
+        std::fs::write(dir.join("env.json"), doc).unwrap();
+        let r = run_in(&dir, &["eval", "--env", "env.json", "os_name == 'nt'"], b"");
+        assert_eq!(r.code, 2, "{doc}");
+        assert!(r.stderr.contains(needle), "{doc}: {}", r.stderr);
+        assert!(!r.stderr.contains("untagged"), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn diagnostics_do_not_echo_megabytes_and_say_how_to_raise_a_limit() {
+    // An argument cannot be that long (the kernel's limit is 128 KiB): a file line can.
+    let dir = temp_dir("huge");
+    let huge = format!("numpy; os_name == '{}'\n", "x".repeat(2 << 20));
+    std::fs::write(dir.join("requirements.txt"), huge).unwrap();
+    let r = run_in(
+        &dir,
+        &["check", "--fixture", LINUX, "requirements.txt"],
+        b"",
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("error[L001]"),
+        "{}",
+        &r.stderr[..200.min(r.stderr.len())]
+    );
+    assert!(
+        r.stderr.len() < 2_000,
+        "{} bytes of diagnostic",
+        r.stderr.len()
+    );
+    assert!(
+        r.stderr.contains("no option to raise this limit"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.len() < 2_000, "{} bytes of report", r.stdout.len());
+}
+
+#[test]
+fn fixture_list_describes_each_fixture() {
+    let r = run(&["eval", "--fixture", "list"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    insta::assert_snapshot!("fixture_list", r.stdout);
+    let r = run(&["check", "--fixture", "list"], b"");
+    assert!(r.stdout.contains("linux-aarch64-pypy-3.10"), "{}", r.stdout);
+}
+
+#[test]
+fn set_overlays_this_machine_and_is_checked() {
+    let r = run(
+        &[
+            "eval",
+            "--no-gpu",
+            "--set",
+            "python_version=3.12",
+            "python_version >= '3' and os_name == 'posix'",
+        ],
+        b"",
+    );
+    assert_eq!((r.code, r.stdout.as_str()), (0, "true\n"), "{}", r.stderr);
+    let r = run(
+        &["eval", "--set", "python_versoin=3.9", "os_name == 'nt'"],
+        b"",
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("did you mean `python_version`?"),
+        "{}",
+        r.stderr
+    );
+    let r = run(
+        &["eval", "--set", "python_version=abc", "os_name == 'nt'"],
+        b"",
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("`abc` is not a PEP 440 version"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn python_platform_and_version_as_uv_names_them() {
+    let m = "sys_platform == 'win32' and python_full_version == '3.11.0'";
+    let r = run(
+        &[
+            "eval",
+            "--python-platform",
+            "windows",
+            "--python-version",
+            "3.11",
+            m,
+        ],
+        b"",
+    );
+    assert_eq!((r.code, r.stdout.as_str()), (0, "true\n"), "{}", r.stderr);
+    let r = run(
+        &[
+            "eval",
+            "--dialect",
+            "extended",
+            "--python-platform",
+            "aarch64-manylinux_2_28",
+            "glibc_version >= '2.28' and platform_machine == 'aarch64'",
+        ],
+        b"",
+    );
+    assert_eq!((r.code, r.stdout.as_str()), (0, "true\n"), "{}", r.stderr);
+    let r = run(
+        &["eval", "--python-platform", "solaris", "os_name == 'nt'"],
+        b"",
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("x86_64-manylinux_2_28"), "{}", r.stderr);
+    // The same options on check.
+    let dir = temp_dir("target");
+    std::fs::write(
+        dir.join("requirements.txt"),
+        "pywin32; sys_platform == 'win32'\n",
+    )
+    .unwrap();
+    let r = run_in(
+        &dir,
+        &[
+            "check",
+            "--python-platform",
+            "x86_64-pc-windows-msvc",
+            "--python-version",
+            "3.12",
+            "requirements.txt",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("requirements.txt:1  true"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn several_environments_answer_one_column_each() {
+    let input = "numpy; sys_platform == 'linux'\npywin32; sys_platform == 'win32'\n\nrequests\n";
+    let r = run(
+        &["eval", "--fixture", LINUX, "--fixture", WINDOWS, "-"],
+        input.as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    insta::assert_snapshot!("matrix", r.stdout);
+    let r = run(
+        &[
+            "eval",
+            "--json",
+            "--fixture",
+            LINUX,
+            "--fixture",
+            WINDOWS,
+            "-",
+        ],
+        input.as_bytes(),
+    );
+    let first: serde_json::Value = serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(first["results"][0]["environment"], LINUX);
+    assert_eq!(first["results"][0]["result"], "true");
+    assert_eq!(first["results"][1]["result"], "false");
+    let r = run(
+        &[
+            "eval",
+            "--fixture",
+            LINUX,
+            "--fixture",
+            WINDOWS,
+            "os_name == 'nt'",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 1, "the least certain answer decides");
+}
+
+#[test]
+fn check_follows_includes_and_reports_what_it_does_not_evaluate() {
+    let dir = temp_dir("includes");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(
+        dir.join("requirements.txt"),
+        "-r sub/base.txt\n-c constraints.txt\n--index-url https://example.org\n-e git+https://x/y\n./local\nrequests\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("sub/base.txt"),
+        "numpy\n-r ../requirements.txt\n-r missing.txt\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("constraints.txt"), "urllib3<3\n").unwrap();
+    let r = run_in(
+        &dir,
+        &["check", "--fixture", LINUX, "requirements.txt"],
+        b"",
+    );
+    assert_eq!(r.code, 2, "a cycle and a missing include are errors");
+    insta::assert_snapshot!(
+        "includes",
+        r.stdout.replace(&dir.display().to_string(), "DIR")
+    );
+
+    // Depth: a chain of 20 files stops at the limit.
+    for i in 0..20 {
+        std::fs::write(
+            dir.join(format!("d{i}.txt")),
+            format!("pkg{i}\n-r d{}.txt\n", i + 1),
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.join("d20.txt"), "last\n").unwrap();
+    let r = run_in(&dir, &["check", "--fixture", LINUX, "d0.txt"], b"");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stdout.contains("includes nested deeper than 16 files"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("last"), "{}", r.stdout);
+}
+
+#[test]
+fn check_pyproject_include_group_cycle_is_an_error() {
+    let dir = temp_dir("groups");
+    std::fs::write(
+        dir.join("pyproject.toml"),
+        "[dependency-groups]\na = [\"x\", {include-group = \"b\"}]\nb = [\"y\", {include-group = \"a\"}]\nc = [{include-group = \"nope\"}]\n",
+    )
+    .unwrap();
+    let r = run_in(&dir, &["check", "--fixture", LINUX, "pyproject.toml"], b"");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stdout.contains("forms a cycle: a → b → a"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("`include-group = \"nope\"`: no such group"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("true     x  [group: a, included by b]"),
+        "{}",
+        r.stdout
+    );
+}

@@ -1,0 +1,137 @@
+//! The pieces of a comparison: operators and the two kinds of operand, with their printed
+//! forms.
+
+use std::fmt;
+
+use crate::field::Field;
+use crate::small::SmallStr;
+
+/// A comparison operator in a marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum MarkerOperator {
+    /// `==`
+    Equal,
+    /// `!=`
+    NotEqual,
+    /// `<`
+    LessThan,
+    /// `<=`
+    LessThanEqual,
+    /// `>`
+    GreaterThan,
+    /// `>=`
+    GreaterThanEqual,
+    /// `~=`
+    TildeEqual,
+    /// `===`
+    ExactEqual,
+    /// `in`
+    In,
+    /// `not in`
+    NotIn,
+}
+
+impl MarkerOperator {
+    /// The operator as written in canonical form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MarkerOperator::Equal => "==",
+            MarkerOperator::NotEqual => "!=",
+            MarkerOperator::LessThan => "<",
+            MarkerOperator::LessThanEqual => "<=",
+            MarkerOperator::GreaterThan => ">",
+            MarkerOperator::GreaterThanEqual => ">=",
+            MarkerOperator::TildeEqual => "~=",
+            MarkerOperator::ExactEqual => "===",
+            MarkerOperator::In => "in",
+            MarkerOperator::NotIn => "not in",
+        }
+    }
+
+    /// The PEP 440 operator with the same spelling, for the version comparisons.
+    pub(crate) fn pep440(self) -> Option<markerspec_pep440::Operator> {
+        use markerspec_pep440::Operator as O;
+        Some(match self {
+            MarkerOperator::Equal => O::Equal,
+            MarkerOperator::NotEqual => O::NotEqual,
+            MarkerOperator::LessThan => O::LessThan,
+            MarkerOperator::LessThanEqual => O::LessThanEqual,
+            MarkerOperator::GreaterThan => O::GreaterThan,
+            MarkerOperator::GreaterThanEqual => O::GreaterThanEqual,
+            MarkerOperator::TildeEqual => O::TildeEqual,
+            MarkerOperator::ExactEqual => O::ExactEqual,
+            MarkerOperator::In | MarkerOperator::NotIn => return None,
+        })
+    }
+}
+
+impl fmt::Display for MarkerOperator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One side of a comparison: a variable or a quoted string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum MarkerValue {
+    /// A marker variable.
+    Field(Field),
+    /// A quoted string, decoded.
+    Literal(SmallStr),
+}
+
+impl MarkerValue {
+    /// The field, if this side is a variable.
+    pub fn as_field(&self) -> Option<Field> {
+        match self {
+            MarkerValue::Field(f) => Some(*f),
+            MarkerValue::Literal(_) => None,
+        }
+    }
+
+    /// The string, if this side is a quoted string.
+    pub fn as_literal(&self) -> Option<&str> {
+        match self {
+            MarkerValue::Field(_) => None,
+            MarkerValue::Literal(s) => Some(s),
+        }
+    }
+}
+
+impl fmt::Display for MarkerValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MarkerValue::Field(field) => f.write_str(field.name()),
+            MarkerValue::Literal(s) => write_quoted(f, s),
+        }
+    }
+}
+
+/// Writes a string in quotes so that it parses back to the same string: `"…"` when it has no
+/// `"`, `'…'` when it has no `'`, and escapes only where plain quoting cannot represent it.
+pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
+    // Written as is when reading it back gives the same string (no escapes take effect).
+    let plain = !s.contains(['\n', '\r', '\0'])
+        && (!s.contains('\\') || crate::string::unescape(s).is_ok_and(|u| u == s));
+    if plain && !s.contains('"') {
+        return write!(f, "\"{s}\"");
+    }
+    if plain && !s.contains('\'') {
+        return write!(f, "'{s}'");
+    }
+    f.write_char('"')?;
+    for c in s.chars() {
+        match c {
+            '\\' => f.write_str("\\\\")?,
+            '"' => f.write_str("\\x22")?,
+            '\n' => f.write_str("\\n")?,
+            '\r' => f.write_str("\\r")?,
+            '\0' => f.write_str("\\x00")?,
+            c => f.write_char(c)?,
+        }
+    }
+    f.write_char('"')
+}

@@ -1,0 +1,477 @@
+//! The marker grammar, parsed without recursion (an explicit stack of open parentheses), so no
+//! input can overflow the stack however deep it nests; the nesting limit only bounds the size
+//! of the tree. Each comparison is checked as it is read ([`crate::check`]).
+
+use nom::bytes::complete::{take_while, take_while1};
+
+use super::cursor::{Parser, is_word};
+use crate::compare::Fast;
+use crate::error::{Error, ErrorKind, WarningKind};
+use crate::field::{self, Lookup};
+use crate::marker::{MarkerExpression, MarkerNode, MarkerTree};
+use crate::operator::{MarkerOperator, MarkerValue};
+use crate::span::Span;
+use crate::string;
+
+/// The operands of an `and` (or `or`) chain, kept flat, allocating nothing for a chain of one.
+#[derive(Default)]
+struct Chain {
+    first: Option<MarkerNode>,
+    rest: Vec<MarkerNode>,
+}
+
+impl Chain {
+    /// Adds an operand; an operand of the same kind (`a and (b and c)`) is spliced in, and
+    /// [`dropped`] (what is left of comparisons the `uv` profile drops) is left out, in `or`
+    /// chains too: uv removes such a comparison from its chain.
+    fn push(&mut self, tree: MarkerNode, and: bool) {
+        match (tree, and) {
+            (MarkerNode::True, _) => {}
+            (MarkerNode::And(children), true) | (MarkerNode::Or(children), false) => {
+                for c in children.into_vec() {
+                    self.push_one(c);
+                }
+            }
+            (tree, _) => self.push_one(tree),
+        }
+    }
+
+    fn push_one(&mut self, tree: MarkerNode) {
+        if let Some(first) = self.first.take() {
+            self.rest.reserve_exact(2);
+            self.rest.push(first);
+        }
+        if self.rest.is_empty() {
+            self.first = Some(tree);
+        } else {
+            self.rest.push(tree);
+        }
+    }
+
+    /// The chain as one tree; [`dropped`] when it has no operand.
+    fn finish(self, and: bool) -> MarkerNode {
+        match self.first {
+            Some(only) => only,
+            None if self.rest.is_empty() => dropped(),
+            None if and => MarkerNode::and_of(self.rest),
+            None => MarkerNode::or_of(self.rest),
+        }
+    }
+}
+
+/// What a comparison the `uv` profile drops leaves: the constant `true`, which chains leave
+/// out and which, as a whole marker, is true. (Nothing else puts a constant in a chain: the
+/// words `true` and `false` are read only as a whole marker.)
+fn dropped() -> MarkerNode {
+    MarkerNode::True
+}
+
+/// A requirement's marker, or none when it always holds (the `uv` profile dropped every
+/// comparison of it, or it is the constant `true`).
+pub(super) fn non_empty(marker: MarkerTree) -> Option<MarkerTree> {
+    (!marker.is_true()).then_some(marker)
+}
+
+impl<'a> Parser<'a, '_> {
+    /// ```text
+    /// quoted_marker = ';' wsp* marker
+    /// ```
+    pub(super) fn parse_quoted_marker(&mut self) -> Result<MarkerTree, Error> {
+        let semicolon = self.pos;
+        self.pos += 1;
+        self.ws();
+        if self.at_end() {
+            // Point at the `;`: the whitespace after it may be a multi-byte character.
+            return Err(self.error(ErrorKind::EmptyMarker, Span::new(semicolon, semicolon + 1)));
+        }
+        self.parse_marker_to_end()
+    }
+
+    /// A marker on its own, up to the end of the input.
+    pub(super) fn parse_full_marker(&mut self) -> Result<MarkerTree, Error> {
+        self.check_length()?;
+        self.ws();
+        self.parse_marker_to_end()
+    }
+
+    /// ```text
+    /// whole_marker = wsp* ('true' | 'false') wsp* | marker wsp*
+    /// ```
+    ///
+    /// The words `true` and `false` as the whole marker are the constants, the printed form of
+    /// [`MarkerTree::TRUE`] and [`MarkerTree::FALSE`], so that every printed marker reads back
+    /// (not under the `packaging` profile, which has no constants and rejects them).
+    pub(super) fn parse_marker_to_end(&mut self) -> Result<MarkerTree, Error> {
+        let start = self.pos;
+        let constants = if self.opts.profile.rules().constants {
+            &[("true", MarkerNode::True), ("false", MarkerNode::False)][..]
+        } else {
+            &[]
+        };
+        for (word, node) in constants.iter().cloned() {
+            if self.at_keyword(word) {
+                self.pos += word.len();
+                self.ws();
+                if self.at_end() {
+                    return Ok(self.tree(node));
+                }
+                self.pos = start;
+            }
+        }
+        let marker = self.parse_marker()?;
+        self.expect_marker_end()?;
+        Ok(self.tree(marker))
+    }
+
+    /// The parsed tree, remembering the dialect and profile it was read in.
+    pub(super) fn tree(&self, node: MarkerNode) -> MarkerTree {
+        MarkerTree::new(node, self.opts.dialect, self.opts.profile)
+    }
+
+    pub(super) fn expect_marker_end(&mut self) -> Result<(), Error> {
+        self.ws();
+        if self.at_end() {
+            return Ok(());
+        }
+        let (found, span) = self.found();
+        Err(self.error(ErrorKind::UnexpectedAfterMarker { found }, span))
+    }
+
+    /// ```text
+    /// marker_expr = marker_var marker_op marker_var
+    ///             | wsp* '(' marker wsp* ')'
+    /// marker_and  = marker_expr wsp* 'and' marker_expr
+    ///             | marker_expr
+    /// marker_or   = marker_and wsp* 'or' marker_and
+    ///             | marker_and
+    /// marker      = marker_or
+    /// ```
+    ///
+    /// Parsed with an explicit stack: each open parenthesis pushes a frame that collects the
+    /// `or`-groups of `and`-terms inside it.
+    pub(super) fn parse_marker(&mut self) -> Result<MarkerNode, Error> {
+        // Most markers are one comparison: read it without building any chain.
+        self.ws();
+        if self.peek_is(b'(') {
+            return self.parse_marker_chains(None);
+        }
+        let first = self.parse_marker_item()?;
+        self.ws();
+        if self.at_boolean().is_some() {
+            self.parse_marker_chains(Some(first))
+        } else {
+            Ok(first)
+        }
+    }
+
+    /// `and` or `or` at the cursor, without moving past it.
+    #[inline]
+    pub(super) fn at_boolean(&self) -> Option<&'static str> {
+        let kw = match self.input.as_bytes().get(self.pos) {
+            Some(b'a') if self.at_keyword("and") => "and",
+            Some(b'o') if self.at_keyword("or") => "or",
+            _ => return None,
+        };
+        if self.uv() {
+            // uv reads the word up to the next whitespace or `(`: `and(` is `and`, `and"` is not.
+            let next = self.rest()[kw.len()..].chars().next();
+            if next.is_some_and(|c| !c.is_whitespace() && c != '(') {
+                return None;
+            }
+        }
+        Some(kw)
+    }
+
+    /// The general case of [`Parser::parse_marker`]: `first`, when given, is the first
+    /// comparison, already read, with an `and` or `or` after it.
+    pub(super) fn parse_marker_chains(
+        &mut self,
+        first: Option<MarkerNode>,
+    ) -> Result<MarkerNode, Error> {
+        /// The operands of one parenthesised level: finished `or` branches, and the `and`
+        /// chain being read.
+        #[derive(Default)]
+        struct Frame {
+            open: usize,
+            ors: Chain,
+            ands: Chain,
+        }
+        impl Frame {
+            fn finish(mut self) -> MarkerNode {
+                let and = std::mem::take(&mut self.ands).finish(true);
+                self.ors.push(and, false);
+                self.ors.finish(false)
+            }
+        }
+        let mut root = Frame {
+            open: self.pos,
+            ..Frame::default()
+        };
+        // Open parentheses above the root; empty (and unallocated) for most markers.
+        let mut nested: Vec<Frame> = Vec::new();
+        let mut pending = first;
+        'atom: loop {
+            // > marker_atom = wsp* '(' marker wsp* ')' | marker_item
+            self.ws();
+            while pending.is_none() && self.peek_is(b'(') {
+                if nested.len() >= self.opts.max_nesting {
+                    return Err(self.error(
+                        ErrorKind::NestingTooDeep {
+                            limit: self.opts.max_nesting,
+                        },
+                        Span::new(self.pos, self.pos + 1),
+                    ));
+                }
+                nested.push(Frame {
+                    open: self.pos,
+                    ..Frame::default()
+                });
+                self.pos += 1;
+                self.ws();
+            }
+            let mut tree = match pending.take() {
+                Some(tree) => tree,
+                None => self.parse_marker_item()?,
+            };
+            loop {
+                self.ws();
+                let frame = nested.last_mut().unwrap_or(&mut root);
+                frame.ands.push(tree, true);
+                let boolean = self.at_boolean();
+                if let Some(kw) = boolean {
+                    self.pos += kw.len();
+                }
+                if boolean == Some("and") {
+                    continue 'atom;
+                }
+                if boolean == Some("or") {
+                    let and = std::mem::take(&mut frame.ands).finish(true);
+                    frame.ors.push(and, false);
+                    continue 'atom;
+                }
+                if self.peek_is(b')') {
+                    if let Some(frame) = nested.pop() {
+                        self.pos += 1;
+                        tree = frame.finish();
+                        continue;
+                    }
+                }
+                break 'atom;
+            }
+        }
+        if let Some(frame) = nested.last() {
+            if self.at_end() {
+                return Err(self.error(
+                    ErrorKind::UnclosedParen,
+                    Span::new(frame.open, frame.open + 1),
+                ));
+            }
+            let (found, span) = self.found();
+            return Err(self.error(ErrorKind::UnexpectedAfterMarker { found }, span));
+        }
+        let _ = root.open;
+        Ok(root.finish())
+    }
+
+    /// ```text
+    /// marker_var = wsp* (env_var | python_str)
+    /// marker_op  = version_cmp | (wsp* 'in') | (wsp* 'not' wsp+ 'in')
+    /// ```
+    ///
+    /// A comparison that the `uv` profile drops is returned as [`dropped`].
+    pub(super) fn parse_marker_item(&mut self) -> Result<MarkerNode, Error> {
+        self.clauses += 1;
+        let start = self.pos;
+        if self.clauses > self.opts.max_clauses {
+            return Err(self.error(
+                ErrorKind::TooManyClauses {
+                    limit: self.opts.max_clauses,
+                },
+                Span::new(start, start),
+            ));
+        }
+        let lhs = self.parse_marker_var()?;
+        self.ws();
+        let op = self.parse_marker_op()?;
+        self.ws();
+        let rhs = self.parse_marker_var()?;
+        let span = Span::new(start, self.pos);
+        let mut expr = MarkerExpression {
+            lhs,
+            op,
+            rhs,
+            span,
+            spec: None,
+            fast: Fast::General,
+        };
+        let keep = crate::check::check(&mut expr, self.opts, &mut |w| self.warn(w, span))
+            .map_err(|kind| self.error(kind, span))?;
+        Ok(if keep {
+            MarkerNode::Expression(expr)
+        } else {
+            dropped()
+        })
+    }
+
+    pub(super) fn parse_marker_var(&mut self) -> Result<MarkerValue, Error> {
+        let start = self.pos;
+        // Look at the byte first: ASCII needs no character decoding.
+        let next = match self.input.as_bytes().get(start) {
+            Some(&b) if b.is_ascii() => Some(char::from(b)),
+            _ => self.peek(),
+        };
+        match next {
+            Some(q @ ('"' | '\'')) if self.uv() => {
+                // uv: everything up to the next matching quote, as written (no escapes).
+                self.pos += 1;
+                let rest = self.rest();
+                let Some(len) = rest.find(q) else {
+                    self.pos = self.input.len();
+                    return Err(self.error(
+                        ErrorKind::UnterminatedString { quote: q },
+                        Span::new(start, start + 1),
+                    ));
+                };
+                self.pos += len + 1;
+                let span = Span::new(start, self.pos);
+                if len > self.opts.max_string_len {
+                    return Err(self.error(
+                        ErrorKind::StringTooLong {
+                            limit: self.opts.max_string_len,
+                        },
+                        span,
+                    ));
+                }
+                Ok(MarkerValue::Literal(rest[..len].into()))
+            }
+            Some(q @ ('"' | '\'')) => {
+                self.pos += 1;
+                let rest = self.rest();
+                let scan = string::scan(rest, q as u8);
+                let Some(len) = scan.len else {
+                    self.pos = self.input.len();
+                    return Err(self.error(
+                        ErrorKind::UnterminatedString { quote: q },
+                        Span::new(start, start + 1),
+                    ));
+                };
+                let raw = &rest[..len];
+                self.pos += len + 1;
+                let span = Span::new(start, self.pos);
+                if raw.len() > self.opts.max_string_len {
+                    return Err(self.error(
+                        ErrorKind::StringTooLong {
+                            limit: self.opts.max_string_len,
+                        },
+                        span,
+                    ));
+                }
+                let value = string::decode_scanned(raw, &scan)
+                    .map_err(|reason| self.error(ErrorKind::InvalidString { reason }, span))?;
+                if scan.non_standard {
+                    self.warn(WarningKind::NonStandardString, span);
+                }
+                Ok(MarkerValue::Literal(value.into()))
+            }
+            Some(c) if is_word(c) => {
+                let mut word = self
+                    .lex_ascii(take_while(|b: u8| {
+                        b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
+                    }))
+                    .unwrap_or("");
+                if self
+                    .input
+                    .as_bytes()
+                    .get(self.pos)
+                    .is_some_and(|b| !b.is_ascii())
+                    && self.peek().is_some_and(|c| is_word(c) || c == '.')
+                {
+                    // A non-ASCII letter continues the word (Python's `\w` is Unicode).
+                    let rest = self.rest();
+                    let more = rest
+                        .find(|c: char| !(is_word(c) || c == '.'))
+                        .unwrap_or(rest.len());
+                    self.pos += more;
+                    word = &self.input[start..self.pos];
+                }
+                let span = Span::new(start, self.pos);
+                match field::lookup(word, self.opts.dialect) {
+                    Lookup::Canonical(f) => Ok(MarkerValue::Field(f)),
+                    Lookup::Alias(f) => {
+                        self.warn(
+                            WarningKind::DeprecatedAlias {
+                                alias: word.to_string(),
+                                field: f,
+                            },
+                            span,
+                        );
+                        Ok(MarkerValue::Field(f))
+                    }
+                    Lookup::WrongDialect(field) => {
+                        Err(self.error(ErrorKind::ExtendedFieldInPep508 { field }, span))
+                    }
+                    Lookup::Unknown => {
+                        if word.starts_with(|c: char| c.is_ascii_digit()) {
+                            return Err(self.error(
+                                ErrorKind::ExpectedMarkerValue {
+                                    found: word.to_string(),
+                                },
+                                span,
+                            ));
+                        }
+                        Err(self.error(
+                            ErrorKind::UnknownVariable {
+                                name: word.to_string(),
+                                dialect: self.opts.dialect,
+                            },
+                            span,
+                        ))
+                    }
+                }
+            }
+            _ => {
+                let (found, span) = self.found();
+                Err(self.error(ErrorKind::ExpectedMarkerValue { found }, span))
+            }
+        }
+    }
+
+    pub(super) fn parse_marker_op(&mut self) -> Result<MarkerOperator, Error> {
+        if self.keyword("in") {
+            return Ok(MarkerOperator::In);
+        }
+        let not_start = self.pos;
+        if self.keyword("not") {
+            let gap = if self.uv() {
+                let before = self.pos;
+                self.ws_unicode();
+                self.pos > before
+            } else {
+                self.lex_ascii(take_while1(|b: u8| b == b' ' || b == b'\t'))
+                    .is_some()
+            };
+            if gap && self.keyword("in") {
+                return Ok(MarkerOperator::NotIn);
+            }
+            return Err(self.error(
+                ErrorKind::ExpectedInAfterNot,
+                Span::new(not_start, self.pos),
+            ));
+        }
+        let op = self.lex_operator();
+        Ok(match op {
+            Some("===") => MarkerOperator::ExactEqual,
+            Some("==") => MarkerOperator::Equal,
+            Some("~=") => MarkerOperator::TildeEqual,
+            Some("!=") => MarkerOperator::NotEqual,
+            Some("<=") => MarkerOperator::LessThanEqual,
+            Some(">=") => MarkerOperator::GreaterThanEqual,
+            Some("<") => MarkerOperator::LessThan,
+            Some(">") => MarkerOperator::GreaterThan,
+            _ => {
+                let (found, span) = self.found();
+                return Err(self.error(ErrorKind::ExpectedMarkerOperator { found }, span));
+            }
+        })
+    }
+}

@@ -1,0 +1,284 @@
+//! The requirement grammar: `name [extras] (versions | @ url) ; marker`, as the living
+//! specification and pypa/packaging read it (the `uv` profile's tail is in `uv.rs`).
+
+use nom::bytes::complete::take_while1;
+
+use markerspec_pep440::{Operator, VersionSpecifier, VersionSpecifiers};
+
+use super::cursor::{Parser, is_python_space};
+use super::marker::non_empty;
+use crate::error::{Error, ErrorKind, WarningKind};
+use crate::name::{ExtraName, PackageName};
+use crate::requirement::{Requirement, VersionOrUrl};
+use crate::span::Span;
+
+/// Drops extras written twice exactly (as pypa/packaging's set does), keeping the first, in
+/// linear time however many there are.
+pub(super) fn dedup_extras(extras: &mut Vec<ExtraName>) {
+    if extras.len() < 2 {
+        return;
+    }
+    let keep: Vec<bool> = if extras.len() <= 16 {
+        (0..extras.len())
+            .map(|i| !extras[..i].iter().any(|e| e.as_str() == extras[i].as_str()))
+            .collect()
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(extras.len());
+        extras.iter().map(|e| seen.insert(e.as_str())).collect()
+    };
+    let mut keep = keep.into_iter();
+    extras.retain(|_| keep.next().unwrap_or(true));
+}
+
+impl<'a> Parser<'a, '_> {
+    /// ```text
+    /// specification = wsp* ( url_req | name_req ) wsp*
+    /// name_req      = name wsp* extras? wsp* versionspec? wsp* quoted_marker?
+    /// url_req       = name wsp* extras? wsp* urlspec (wsp+ quoted_marker?)?
+    /// ```
+    pub(super) fn parse_requirement(&mut self) -> Result<Requirement, Error> {
+        self.check_length()?;
+        self.ws();
+        let name = self.parse_identifier(true)?;
+        let name = PackageName::new_unchecked(name);
+        self.ws();
+        let extras = if self.peek_is(b'[') {
+            self.parse_extras()?
+        } else {
+            Vec::new()
+        };
+        self.ws();
+        if self.uv() {
+            return self.parse_requirement_rest_uv(name, extras);
+        }
+        let mut version_or_url = None;
+        let mut marker = None;
+        if self.peek_is(b'@') {
+            // > urlspec = '@' wsp* <URI_reference>
+            let at = self.pos;
+            self.pos += 1;
+            self.ws();
+            let start = self.pos;
+            let url = self
+                .lex(take_while1(|c: char| !is_python_space(c)))
+                .ok_or_else(|| self.error(ErrorKind::ExpectedUrl, Span::new(at, at + 1)))?;
+            if let Some(i) = url.find(';') {
+                self.warn(
+                    WarningKind::SemicolonInUrl,
+                    Span::new(start + i, start + i + 1),
+                );
+            }
+            version_or_url = Some(VersionOrUrl::Url(url.into()));
+            // > (wsp+ quoted_marker?)?
+            self.ws();
+            if !self.at_end() {
+                if self.peek_is(b';') {
+                    marker = non_empty(self.parse_quoted_marker()?);
+                } else {
+                    let (found, span) = self.found();
+                    return Err(self.error(
+                        ErrorKind::UnexpectedAfterRequirement {
+                            found,
+                            expected: "`;` or the end after the URL",
+                        },
+                        span,
+                    ));
+                }
+            }
+        } else {
+            let specifiers = if self.peek_is(b'(') {
+                self.parse_paren_specifiers()?
+            } else if self.rest().starts_with(['<', '>', '=', '!', '~']) {
+                self.parse_version_many()?
+            } else {
+                VersionSpecifiers::empty()
+            };
+            if !specifiers.is_empty() {
+                version_or_url = Some(VersionOrUrl::Specifiers(specifiers));
+            }
+            self.ws();
+            if !self.at_end() {
+                if self.peek_is(b';') {
+                    marker = non_empty(self.parse_quoted_marker()?);
+                } else {
+                    let (found, span) = self.found();
+                    let expected = if version_or_url.is_some() {
+                        "`,`, `;` or the end after the version specifier"
+                    } else if extras.is_empty() {
+                        "a version specifier, `[`, `@`, `;` or the end after the name"
+                    } else {
+                        "a version specifier, `@`, `;` or the end after the extras"
+                    };
+                    return Err(self.error(
+                        ErrorKind::UnexpectedAfterRequirement { found, expected },
+                        span,
+                    ));
+                }
+            }
+        }
+        Ok(Requirement {
+            name,
+            extras,
+            version_or_url,
+            marker,
+        })
+    }
+
+    /// ```text
+    /// extras_list = identifier (wsp* ',' wsp* identifier)*
+    /// extras      = '[' wsp* extras_list? wsp* ']'
+    /// ```
+    pub(super) fn parse_extras(&mut self) -> Result<Vec<ExtraName>, Error> {
+        let open = self.pos;
+        self.pos += 1;
+        self.ws();
+        let mut extras: Vec<ExtraName> = Vec::new();
+        if self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
+            loop {
+                extras.push(ExtraName::new_unchecked(self.parse_identifier(false)?));
+                self.ws();
+                match self.peek() {
+                    Some(',') => {
+                        self.pos += 1;
+                        self.ws();
+                    }
+                    Some(c) if c.is_ascii_alphanumeric() => {
+                        return Err(self.error(
+                            ErrorKind::MissingCommaBetweenExtras,
+                            Span::new(self.pos, self.pos),
+                        ));
+                    }
+                    _ => break,
+                }
+            }
+        }
+        self.ws();
+        match self.peek() {
+            Some(']') => {
+                self.pos += 1;
+                dedup_extras(&mut extras);
+                Ok(extras)
+            }
+            None => Err(self.error(ErrorKind::UnclosedExtras, Span::new(open, self.pos))),
+            Some(_) => {
+                let (found, span) = self.found();
+                if extras.is_empty() {
+                    Err(self.error(ErrorKind::ExpectedExtraName { found }, span))
+                } else {
+                    Err(self.error(ErrorKind::UnclosedExtras, Span::new(open, span.start)))
+                }
+            }
+        }
+    }
+
+    /// ```text
+    /// versionspec = ( '(' version_many ')' ) | version_many
+    /// ```
+    pub(super) fn parse_paren_specifiers(&mut self) -> Result<VersionSpecifiers, Error> {
+        let open = self.pos;
+        self.pos += 1;
+        self.ws();
+        let specs = if self.peek_is(b')') {
+            VersionSpecifiers::empty()
+        } else {
+            self.parse_version_many()?
+        };
+        self.ws();
+        if self.peek_is(b')') {
+            self.pos += 1;
+            Ok(specs)
+        } else if self.at_end() {
+            Err(self.error(ErrorKind::UnclosedVersionParen, Span::new(open, self.pos)))
+        } else {
+            let (found, span) = self.found();
+            Err(self.error(
+                ErrorKind::UnexpectedAfterRequirement {
+                    found,
+                    expected: "`,` or `)` in the version specifier",
+                },
+                span,
+            ))
+        }
+    }
+
+    /// ```text
+    /// version_cmp  = wsp* '<=' | '<' | '!=' | '===' | '==' | '>=' | '>' | '~='
+    /// version      = wsp* ( letterOrDigit | '-' | '_' | '.' | '*' | '+' | '!' )+
+    /// version_one  = version_cmp version wsp*
+    /// version_many = version_one (',' version_one)* (',' wsp*)?
+    /// ```
+    pub(super) fn parse_version_many(&mut self) -> Result<VersionSpecifiers, Error> {
+        // Most lists hold one specifier, which is kept out of a vector.
+        let mut only: Option<VersionSpecifier> = None;
+        let mut specs: Vec<VersionSpecifier> = Vec::new();
+        loop {
+            self.ws();
+            let spec = self.parse_version_one()?;
+            if let Some(previous) = only.take() {
+                specs.reserve_exact(2);
+                specs.push(previous);
+            }
+            if specs.is_empty() {
+                only = Some(spec);
+            } else {
+                specs.push(spec);
+            }
+            self.ws();
+            if !self.peek_is(b',') {
+                break;
+            }
+            self.pos += 1;
+            self.ws();
+            if !self.rest().starts_with(['<', '>', '=', '!', '~']) {
+                // A trailing comma ends the list.
+                if self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
+                    let (found, span) = self.found();
+                    return Err(self.error(ErrorKind::ExpectedVersionOperator { found }, span));
+                }
+                break;
+            }
+        }
+        Ok(match only {
+            Some(spec) => VersionSpecifiers::from(spec),
+            None => VersionSpecifiers::from_iter(specs),
+        })
+    }
+
+    pub(super) fn parse_version_one(&mut self) -> Result<VersionSpecifier, Error> {
+        let op_start = self.pos;
+        let Some(op_text) = self.lex_operator() else {
+            let (found, span) = self.found();
+            return Err(self.error(ErrorKind::ExpectedVersionOperator { found }, span));
+        };
+        let op: Operator = match op_text.parse() {
+            Ok(op) => op,
+            Err(_) => {
+                let (found, span) = self.found();
+                return Err(self.error(ErrorKind::ExpectedVersionOperator { found }, span));
+            }
+        };
+        self.ws();
+        let version_start = self.pos;
+        let version = if op_text == "===" {
+            self.lex(take_while1(|c: char| {
+                !is_python_space(c) && c != ';' && c != ')' && c != ','
+            }))
+        } else {
+            self.lex_ascii(take_while1(|b: u8| {
+                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'*' | b'+' | b'!' | b'-' | b'_')
+            }))
+        };
+        let Some(version) = version else {
+            return Err(self.error(
+                ErrorKind::ExpectedVersion {
+                    operator: op_text.to_string(),
+                },
+                Span::new(op_start, self.pos),
+            ));
+        };
+        VersionSpecifier::from_parts(op, version).map_err(|e| {
+            let span = Span::from(e.span()).shift(version_start);
+            self.error(ErrorKind::Version(e), span)
+        })
+    }
+}

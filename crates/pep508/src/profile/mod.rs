@@ -1,0 +1,89 @@
+//! The behaviour profiles, one module each, and the one table ([`Rules`]) through which the
+//! parser, the parse-time checks and the evaluator consult them.
+//!
+//! A profile quirk has one home: its syntax knob or check in its [`Rules`] entry, its
+//! comparisons in its module ([`spec2026`], [`packaging`], [`uv`]). The [`Profile`] enum itself
+//! is parse configuration, beside [`ParseOptions`](crate::ParseOptions).
+
+pub(crate) mod outcome;
+pub(crate) mod packaging;
+pub(crate) mod spec2026;
+pub(crate) mod uv;
+
+use crate::environment::EvalEnv;
+use crate::error::{ErrorKind, WarningKind};
+use crate::marker::MarkerExpression;
+use crate::options::Profile;
+use outcome::Outcome;
+
+/// A profile's own parse-time check of one comparison of standard fields: `Ok(false)` drops
+/// it (after its warning).
+pub(crate) type CheckFn =
+    fn(&MarkerExpression, &mut dyn FnMut(WarningKind)) -> Result<bool, ErrorKind>;
+
+/// What a profile changes, in one table.
+pub(crate) struct Rules {
+    /// uv's syntax: any Unicode whitespace separates tokens, quoted strings are read as
+    /// written (no escapes), `and`/`or`/`not` need whitespace after them, and uv's
+    /// requirement grammar (its URL and archive-name rules).
+    pub(crate) uv_syntax: bool,
+    /// A name's trailing `-` or `.` is left over for what follows to reject, and a trailing
+    /// `_` belongs to the name (packaging's name regular expression).
+    pub(crate) name_regex: bool,
+    /// The living specification's strict reading of the standard fields' comparisons: a
+    /// comparison without exactly one variable is an error, `extras`/`dependency_groups` need
+    /// lock-file context, misused set fields are errors (the other profiles warn).
+    pub(crate) strict: bool,
+    /// The words `true` and `false`, as the whole marker, read as the constants (their printed
+    /// form); packaging rejects them.
+    pub(crate) constants: bool,
+    /// Replaces the standard fields' parse-time checks: `Ok(false)` drops the comparison.
+    pub(crate) check_standard: Option<CheckFn>,
+    /// Whether evaluation may stop once an `and`/`or` is decided (no comparison of a marker
+    /// parsed under this profile can fail to evaluate).
+    pub(crate) short_circuit: bool,
+    /// One comparison.
+    pub(crate) compare: fn(&MarkerExpression, &EvalEnv<'_>) -> Outcome,
+}
+
+const SPEC2026: Rules = Rules {
+    uv_syntax: false,
+    name_regex: false,
+    strict: true,
+    constants: true,
+    check_standard: None,
+    short_circuit: true,
+    compare: spec2026::compare,
+};
+
+const PACKAGING: Rules = Rules {
+    uv_syntax: false,
+    name_regex: true,
+    strict: false,
+    constants: false,
+    check_standard: None,
+    short_circuit: false,
+    compare: packaging::compare,
+};
+
+const UV: Rules = Rules {
+    uv_syntax: true,
+    name_regex: false,
+    strict: false,
+    constants: true,
+    check_standard: Some(uv::check),
+    short_circuit: false,
+    compare: uv::compare,
+};
+
+impl Profile {
+    /// The profile's entry in the rules table.
+    #[inline]
+    pub(crate) fn rules(self) -> &'static Rules {
+        match self {
+            Profile::Spec2026 => &SPEC2026,
+            Profile::Packaging => &PACKAGING,
+            Profile::Uv => &UV,
+        }
+    }
+}

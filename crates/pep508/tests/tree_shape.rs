@@ -1,0 +1,91 @@
+//! The shape of a parsed marker: it remembers its dialect and profile, constants are values
+//! that print and read back, and `and`/`or` keep at least two children.
+
+use markerspec_pep508::{
+    Dialect, Environment, Field, MarkerNode, MarkerTree, ParseOptions, Profile, Requirement,
+};
+
+fn parse(text: &str, profile: Profile) -> MarkerTree {
+    let opts = ParseOptions::default().profile(profile);
+    MarkerTree::parse_with(text, &opts, &mut Vec::new())
+        .unwrap_or_else(|e| panic!("{profile}: {text}: {}", e.render(text)))
+}
+
+#[test]
+fn a_marker_evaluates_under_the_profile_it_was_parsed_with() {
+    let env = Environment::new().with(Field::PythonVersion, "3.11");
+    let text = r#"python_version in "3.10 3.11""#;
+    // packaging: a substring test; spec-2026: `in` on a version is false.
+    assert!(parse(text, Profile::Packaging).evaluate(&env).unwrap());
+    assert!(!parse(text, Profile::Spec2026).evaluate(&env).unwrap());
+    // uv: membership in a list of versions, read against python_full_version.
+    let env = env.with(Field::PythonFullVersion, "3.11.4");
+    assert!(parse(text, Profile::Uv).evaluate(&env).unwrap());
+    let m = parse(text, Profile::Packaging);
+    assert_eq!(
+        (m.profile(), m.dialect()),
+        (Profile::Packaging, Dialect::Pep508)
+    );
+}
+
+#[test]
+fn constants_print_and_read_back() {
+    // packaging has no constants and rejects the words, as packaging does; it never parses a
+    // marker into one, so its printed forms read back too.
+    let packaging = ParseOptions::default().profile(Profile::Packaging);
+    assert!(MarkerTree::parse_with("true", &packaging, &mut |_| {}).is_err());
+    for profile in [Profile::Spec2026, Profile::Uv] {
+        for (tree, text) in [(MarkerTree::TRUE, "true"), (MarkerTree::FALSE, "false")] {
+            assert_eq!(tree.to_string(), text);
+            let again = parse(text, profile);
+            assert_eq!(again, tree, "{profile}");
+            assert_eq!(again.profile(), profile);
+            assert_eq!(again.evaluate(&Environment::new()).unwrap(), text == "true");
+        }
+        // Only as the whole marker: inside a chain, `true` is not a variable.
+        let opts = ParseOptions::default().profile(profile);
+        assert!(MarkerTree::parse_with("true and os_name == 'nt'", &opts, &mut |_| {}).is_err());
+    }
+}
+
+#[test]
+fn a_uv_marker_whose_comparisons_were_all_dropped_is_true() {
+    let m = parse(r#"python_version == "not a version""#, Profile::Uv);
+    assert!(m.is_true());
+    assert_eq!(m.to_string(), "true");
+    assert_eq!(parse(&m.to_string(), Profile::Uv), m);
+    // A dropped comparison leaves its chain, in `or` too.
+    let m = parse(r#"python_version == "abc" or os_name == "nt""#, Profile::Uv);
+    assert_eq!(m.to_string(), r#"os_name == "nt""#);
+    // A requirement whose marker always holds has none.
+    let opts = ParseOptions::default().profile(Profile::Uv);
+    let r = Requirement::parse_with(r#"foo; python_version == "abc""#, &opts, &mut |_| {}).unwrap();
+    assert!(r.marker().is_none());
+    assert_eq!(r.to_string(), "foo");
+}
+
+#[test]
+fn and_or_fold_constants_and_stay_flat() {
+    let a: MarkerTree = "os_name == 'nt'".parse().unwrap();
+    let b: MarkerTree = "sys_platform == 'win32'".parse().unwrap();
+    assert_eq!(a.clone().and(MarkerTree::TRUE), a);
+    assert_eq!(a.clone().and(MarkerTree::FALSE), MarkerTree::FALSE);
+    assert_eq!(a.clone().or(MarkerTree::TRUE), MarkerTree::TRUE);
+    assert_eq!(MarkerTree::FALSE.or(a.clone()), a);
+    let abc = a.clone().and(b.clone()).and(a.clone().or(b.clone()));
+    let MarkerNode::And(children) = abc.node() else {
+        panic!("{abc}")
+    };
+    assert_eq!(children.len(), 3);
+    assert!(matches!(children[2], MarkerNode::Or(_)));
+    assert_eq!(abc.children().len(), 3);
+}
+
+#[test]
+fn extras_lists_the_tested_extras() {
+    let m: MarkerTree = r#"extra == "Foo.Bar" or "gpu" == extra and os_name == "nt""#
+        .parse()
+        .unwrap();
+    assert_eq!(m.extras(), ["foo-bar", "gpu"]);
+    assert!(MarkerTree::TRUE.extras().is_empty());
+}
