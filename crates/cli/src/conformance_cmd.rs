@@ -434,6 +434,7 @@ fn print_causes(out: &mut impl Write, r: &Report, verbose: bool) -> std::io::Res
         )?;
     }
     Ok(())
+}
 
 /// Refuses a vectors or environments path that would block or never end when read (a FIFO, a device), or a
 /// folder holding one among its `*.json`, before anything is opened; and files over 64 MiB.
