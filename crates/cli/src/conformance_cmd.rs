@@ -336,10 +336,10 @@ fn failed_cases(path: &std::path::Path) -> Result<Vec<String>, String> {
             .flatten()
         {
             let status = row.get("status").and_then(|v| v.as_str()).unwrap_or("");
-            if matches!(status, "fail" | "crash" | "not-run") {
-                if let Some(c) = row.get("case").and_then(|v| v.as_str()) {
-                    names.insert(c.to_string());
-                }
+            if matches!(status, "fail" | "crash" | "not-run")
+                && let Some(c) = row.get("case").and_then(|v| v.as_str())
+            {
+                names.insert(c.to_string());
             }
         }
     }
