@@ -36,7 +36,13 @@ pub(crate) fn mirror(op: MarkerOperator) -> Option<MarkerOperator> {
 /// `op version` as a PEP 440 specifier, as packaging builds it (`Specifier(op + text)`).
 pub(crate) fn specifier(op: MarkerOperator, version: &str) -> Option<VersionSpecifier> {
     let op: Operator = op.pep440()?;
-    VersionSpecifier::from_parts(op, strip(version)).ok()
+    let text = strip(version);
+    // `"==" + " =3.12"` is `== =3.12`: whitespace between two operator characters is no
+    // specifier, so the text does not continue the operator here.
+    if continues_operator(text) && !continues_operator(version) {
+        return None;
+    }
+    VersionSpecifier::from_parts(op, text).ok()
 }
 
 /// The specifier a comparison is read as, computed once at parse time: for `field OP "L"`,
@@ -58,9 +64,11 @@ pub(crate) fn precompile(
 }
 
 /// Whether a literal starts with an operator character, so that `op + literal` would read as
-/// another operator (`python_version == "=3.12"` is `===3.12` to packaging).
+/// another operator (`python_version == "=3.12"` is `===3.12` to packaging). Only the literal's
+/// first character counts: packaging strips `op + literal` as a whole, so `" =3.12"` leaves a
+/// space inside (`== =3.12`), which is no specifier at all.
 pub(crate) fn continues_operator(l: &str) -> bool {
-    strip(l).starts_with(['=', '!', '<', '>', '~'])
+    l.starts_with(['=', '!', '<', '>', '~'])
 }
 
 /// Membership of a literal in a set value: variant strings compare with their `::` separators

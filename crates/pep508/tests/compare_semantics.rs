@@ -938,8 +938,6 @@ fn uv_comparisons_differ_where_uv_does() {
 /// `Marker('python_version == " =3.12"').evaluate({"python_version": "3.12"})` is `False`).
 /// Whitespace before the version is fine: `python_version >= " 3.8"` compares versions.
 #[test]
-#[ignore = "bug: the packaging profile strips the literal before joining it to the operator, \
-            so `\" =3.12\"` continues `==` into `===` and the comparison is true"]
 fn packaging_operator_continuation_needs_the_operator_character_first() {
     let env = linux();
     table(

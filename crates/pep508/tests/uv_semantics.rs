@@ -404,7 +404,6 @@ fn requirement_urls_and_archive_names() {
 /// uv-pep508 rejects a URL whose port is not a number or out of range (`invalid port
 /// number`).
 #[test]
-#[ignore = "bug: the uv profile checks only that an http(s) URL has a host, not its port"]
 fn requirement_url_ports_are_numbers() {
     let opts = ParseOptions::default().profile(Profile::Uv);
     for err in [
