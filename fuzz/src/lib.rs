@@ -941,11 +941,16 @@ pub fn not_known(env: &Environment, field: Field) -> bool {
 
 /// The fields `tree` reads whose values are not known ([`not_known`]); `extra` is always known
 /// (it reads the requested extras). `python_version` counts as reading `python_full_version`
-/// too, since the `uv` profile tests it against the full version, as uv does.
+/// too, since the `uv` profile tests it against the full version, as uv does; and under `uv`,
+/// `platform_release` reads `sys_platform` (uv-pep508 0.0.98 compares it as a version only on
+/// `darwin`).
 pub fn unknown_fields(tree: &MarkerTree, env: &Environment) -> Vec<Field> {
     let mut fields = tree.fields();
     if fields.contains(&Field::PythonVersion) {
         fields.push(Field::PythonFullVersion);
+    }
+    if tree.profile() == Profile::Uv && fields.contains(&Field::PlatformRelease) {
+        fields.push(Field::SysPlatform);
     }
     fields
         .into_iter()
