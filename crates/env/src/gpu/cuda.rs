@@ -5,7 +5,7 @@
 use markerspec_gpu::{CudaReport, Device, LibraryStatus, Outcome, Source};
 use markerspec_pep508::Field;
 
-use super::{Backend, summary};
+use super::{Backend, all_unknown, summary};
 use crate::facts::{Facts, Provenance};
 
 /// The provenance layer of NVIDIA's facts.
@@ -123,19 +123,11 @@ pub(crate) fn map(
             return Backend::No;
         }
         Some(Outcome::Unknown { reason }) => {
-            let p = Provenance::new(LAYER, "probe").with_detail(reason.to_string());
-            for field in FIELDS {
-                facts.unknown(field, p.clone());
-            }
-            return Backend::Unknown(reason.to_string());
+            return all_unknown(facts, LAYER, &FIELDS, reason.to_string());
         }
         None => {
             let why = "the detection has no CUDA report";
-            let p = Provenance::new(LAYER, "probe").with_detail(why);
-            for field in FIELDS {
-                facts.unknown(field, p.clone());
-            }
-            return Backend::Unknown(why.to_owned());
+            return all_unknown(facts, LAYER, &FIELDS, why.to_owned());
         }
         Some(Outcome::Detected(report)) => report,
     };

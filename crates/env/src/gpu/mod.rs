@@ -346,6 +346,21 @@ pub(crate) enum Backend {
     Unknown(String),
 }
 
+/// Every field of one vendor Unknown for the same reason (its probe failed, or the detection
+/// has no report for it), recorded under `layer`; the vendor's backend is Unknown too.
+pub(crate) fn all_unknown(
+    facts: &mut Facts,
+    layer: &'static str,
+    fields: &[Field],
+    why: String,
+) -> Backend {
+    let p = Provenance::new(layer, "probe").with_detail(why.clone());
+    for &field in fields {
+        facts.unknown(field, p.clone());
+    }
+    Backend::Unknown(why)
+}
+
 /// `gpu_backends` from each stack's answer: Unknown when any is, else the usable ones.
 fn backends(facts: &mut Facts, stacks: &[(&str, Backend)]) {
     let mut members = Vec::new();

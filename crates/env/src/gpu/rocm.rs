@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use markerspec_gpu::{GpuAgent, Outcome, ReadState, RocmReport};
 use markerspec_pep508::Field;
 
-use super::Backend;
+use super::{Backend, all_unknown};
 use crate::facts::{Facts, Provenance};
 
 /// The provenance layer of AMD's facts.
@@ -65,19 +65,11 @@ pub(crate) fn map(
             return Backend::No;
         }
         Some(Outcome::Unknown { reason }) => {
-            let p = Provenance::new(LAYER, "probe").with_detail(reason.to_string());
-            for field in FIELDS {
-                facts.unknown(field, p.clone());
-            }
-            return Backend::Unknown(reason.to_string());
+            return all_unknown(facts, LAYER, &FIELDS, reason.to_string());
         }
         None => {
             let why = "the detection has no ROCm report";
-            let p = Provenance::new(LAYER, "probe").with_detail(why);
-            for field in FIELDS {
-                facts.unknown(field, p.clone());
-            }
-            return Backend::Unknown(why.to_owned());
+            return all_unknown(facts, LAYER, &FIELDS, why.to_owned());
         }
     };
     map_version(facts, report, paths);
