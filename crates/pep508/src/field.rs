@@ -235,6 +235,15 @@ fields! {
     RocmVersion = "rocm_version", Version, true, Version;
     /// `rocm_gpu_archs`: the GFX architectures of visible AMD GPUs.
     RocmGpuArchs = "rocm_gpu_archs", Set, true, GfxTarget;
+    /// `host_arch`: the architecture of the machine's CPU, seen through emulation (Rosetta 2,
+    /// WoW64), in the canonical spelling of `interpreter_arch` (`spec/SPEC.md` §8.12).
+    HostArch = "host_arch", String, true, Arch;
+    /// `cuda_compute_capability_max`: the highest compute capability among visible devices
+    /// (`spec/SPEC.md` §8.8).
+    CudaComputeCapabilityMax = "cuda_compute_capability_max", Version, true, Version;
+    /// `cudnn_cuda_version`: the CUDA runtime version the cuDNN found here was built for
+    /// (`cudnnGetCudartVersion`, `spec/SPEC.md` §8.10).
+    CudnnCudaVersion = "cudnn_cuda_version", Version, true, Version;
 }
 
 /// PEP 345 spellings that the specification's grammar (and every tool) still accepts.
