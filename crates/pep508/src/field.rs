@@ -59,8 +59,8 @@ pub enum FieldType {
     String,
     /// Compared with PEP 440 version rules when both sides are valid versions, else as a string.
     Version,
-    /// `Version | String` in the specification (`platform_release`): a version comparison when
-    /// both sides are versions, otherwise a string comparison.
+    /// `Version | String` in the specification (`platform_release`, `platform_version`): a
+    /// version comparison when both sides are versions, otherwise a string comparison.
     VersionOrString,
     /// A set of strings; only `"literal" in field` and `"literal" not in field` are defined.
     Set,
@@ -87,7 +87,7 @@ impl FieldType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ValueFormat {
-    /// Any string (the standard fields, `python_abi_tag`, `nvidia_driver_version`).
+    /// Any string (the standard fields, `python_abi_tag`).
     Text,
     /// A PEP 440 version (the extended version fields).
     Version,
@@ -95,7 +95,7 @@ pub enum ValueFormat {
     Name,
     /// An architecture, canonicalised through the table of §8.3.
     Arch,
-    /// A variant label, `[0-9a-z_.]{1,16}`.
+    /// A variant label, `[0-9a-z_.]+`.
     VariantLabel,
     /// A variant namespace.
     VariantNamespace,
@@ -181,8 +181,10 @@ fields! {
     PlatformRelease = "platform_release", VersionOrString, false, Text;
     /// `platform_system`: Python's `platform.system()` (`Linux`, `Windows`, `Darwin`).
     PlatformSystem = "platform_system", String, false, Text;
-    /// `platform_version`: Python's `platform.version()`.
-    PlatformVersion = "platform_version", String, false, Text;
+    /// `platform_version`: Python's `platform.version()`; `Version | String` in the merged
+    /// 2026 text ("may be a valid version field, for example on iOS or Android"). The
+    /// `packaging` and `uv` profiles compare it as a string, as those tools do.
+    PlatformVersion = "platform_version", VersionOrString, false, Text;
     /// `python_version`: `'.'.join(platform.python_version_tuple()[:2])`.
     PythonVersion = "python_version", Version, false, Text;
     /// `python_full_version`: Python's `platform.python_version()`.
@@ -219,8 +221,9 @@ fields! {
     GpuBackends = "gpu_backends", Set, true, GpuBackend;
     /// `cuda_version`: the highest CUDA version the installed driver supports.
     CudaVersion = "cuda_version", Version, true, Version;
-    /// `nvidia_driver_version`: the NVIDIA kernel-mode driver version.
-    NvidiaDriverVersion = "nvidia_driver_version", VersionOrString, true, Text;
+    /// `nvidia_driver_version`: the NVIDIA kernel-mode driver version (a `Version` field since
+    /// specification 0.2, §4.3).
+    NvidiaDriverVersion = "nvidia_driver_version", Version, true, Version;
     /// `cuda_compute_capability`: the lowest compute capability among visible devices.
     CudaComputeCapability = "cuda_compute_capability", Version, true, Version;
     /// `cuda_compute_capabilities`: every visible device's compute capability.
@@ -277,6 +280,32 @@ impl Field {
     #[inline]
     pub fn index(self) -> usize {
         self as usize
+    }
+
+    /// The number of release components an extended `Version` field's values are documented
+    /// to have (`spec/SPEC.md` §5.1): an `==` / `!=` literal with fewer components is padded
+    /// with zeros by PEP 440, so `cuda_version == "12"` means `12.0` (warning
+    /// `short-version-literal`). `None` for the fields with no fixed precision.
+    ///
+    /// ```
+    /// use markerspec_pep508::Field;
+    /// assert_eq!(Field::CudaVersion.precision(), Some(2));
+    /// assert_eq!(Field::CudnnVersion.precision(), Some(3));
+    /// assert_eq!(Field::NvidiaDriverVersion.precision(), None);
+    /// ```
+    pub fn precision(self) -> Option<usize> {
+        match self {
+            Field::CudaVersion
+            | Field::GlibcVersion
+            | Field::CudaComputeCapability
+            | Field::CudaComputeCapabilityMax
+            | Field::CudnnCudaVersion => Some(2),
+            Field::CudnnVersion
+            | Field::NcclVersion
+            | Field::CutensorVersion
+            | Field::RocmVersion => Some(3),
+            _ => None,
+        }
     }
 
     /// Looks a name up as a marker in `dialect` would: canonical names and the PEP 345 aliases

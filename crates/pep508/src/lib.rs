@@ -109,6 +109,7 @@ mod error;
 mod evaluate;
 mod field;
 mod format;
+mod guard;
 mod marker;
 mod name;
 mod operator;

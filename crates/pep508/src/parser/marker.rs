@@ -120,6 +120,9 @@ impl<'a> Parser<'a, '_> {
         }
         let marker = self.parse_marker()?;
         self.expect_marker_end()?;
+        if self.opts.dialect == crate::field::Dialect::Extended {
+            crate::guard::check(&marker, &mut |kind, span| self.warn(kind, span));
+        }
         Ok(self.tree(marker))
     }
 
