@@ -366,10 +366,11 @@ mod tests {
                 r#"cuda_version < "12""#,
                 False,
             ),
+            // SPEC §4.3: `!=` is true on an Absent field (0.1: false).
             (
                 "linux-x86_64-cpython-3.10-laptop-no-gpu",
                 r#"cuda_version != "12.8""#,
-                False,
+                True,
             ),
             ("linux-x86_64-cpython-3.12-wsl2-rtx4090", cuda12, True),
             ("linux-aarch64-cpython-3.10-jetson-orin", cuda12, True),

@@ -19,8 +19,10 @@ pub enum EnvValue {
     String(Box<str>),
     /// A known set of strings.
     Set(Vec<Box<str>>),
-    /// Known not to exist here: no GPU, so no `cuda_version`. Every comparison with an absent
-    /// string or version is false, except `field == ""`; an absent set is the empty set.
+    /// Known not to exist here: no GPU, so no `cuda_version`. On an extended field it is the
+    /// absent value of `spec/SPEC.md` §4.3: it equals only `""`, so `!=` and `not in` are true
+    /// on it and every other comparison but `field == ""` is false; an absent set is the empty
+    /// set.
     Absent,
     /// Could not be determined (detection failed or timed out, or the target is only partly
     /// known). Comparisons with it are unknown.
