@@ -131,7 +131,9 @@ fn parse(
     profile: Profile,
 ) -> Result<(String, Option<MarkerTree>), String> {
     let parse_in = |lock_file: bool| {
-        let opts = ParseOptions::default().profile(profile).lock_file(lock_file);
+        let opts = ParseOptions::default()
+            .profile(profile)
+            .lock_file(lock_file);
         match kind {
             "requirement" => Requirement::parse_with(input, &opts, &mut |_| {})
                 .map(|r| (r.to_string(), r.marker().cloned()))

@@ -320,7 +320,7 @@ fn must_parse(ast: &Ast, config: Config) -> bool {
             !field.is_extended()
                 && !matches!(field, Field::Extras | Field::DependencyGroups)
                 // spec-2026: the legacy `extra` is an error in lock-file context (SPEC E.5).
-                && !(field == Field::Extra && config.lock_file && profile == Profile::Spec2026)
+                && (field != Field::Extra || !config.lock_file || profile != Profile::Spec2026)
                 && !literal.contains(['\\', '\n', '\r', '\0'])
         }
         Ast::And(c, ws) | Ast::Or(c, ws) => {
