@@ -156,6 +156,10 @@ EXTENDED_FIELDS = {
     "cudnn_cuda_version": "Version",
 }
 OPS = ["==", "!=", "<", "<=", ">", ">=", "~=", "===", "in", "not in"]
+# A quoted literal compared with a standard version field on its right (`"3.*" == python_version`).
+LITERAL_LEFT_VERSION = re.compile(
+    r"""\s*(["'])(.*?)\1\s*(===|==|!=)\s*(python_version|python_full_version|implementation_version|platform_release)\s*"""
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -659,6 +663,12 @@ class Builder:
                 and "packaging quirk" not in out["see"]):
             # spec/SPEC.md Appendix E.6: a defect the profile reproduces, not a reading of the text.
             out["see"] += "; packaging quirk: the right-hand literal is read as a variable name"
+        literal_left = LITERAL_LEFT_VERSION.fullmatch(case["input"])
+        if (literal_left and (literal_left.group(3) == "===" or "*" in literal_left.group(2))
+                and pkg and pkg != expect.get("spec-2026") and "packaging quirk" not in out["see"]):
+            # Appendix E.6: packaging reads `"L" op f` as `Specifier(op + value).contains(L)`, so
+            # a wildcard literal on the left is a version it cannot parse (pypa/packaging #934).
+            out["see"] += "; packaging quirk: a literal-left wildcard or === (pypa/packaging #934)"
         if case.get("note"):
             out["note"] = case["note"]
         out["expect"] = OrderedDict((p, expect[p]) for p in ("spec-2026", "packaging", "uv") if p in expect)
