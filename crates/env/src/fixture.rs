@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use markerspec_pep508::{EnvValue, Environment, Field, FieldSet, FieldType};
+use markerspec_pep508::{Environment, FieldSet};
 
+use crate::document::EnvironmentDocument;
 use crate::facts::{Facts, Provenance, fact_fields};
 use crate::provider::{EnvironmentProvider, ProviderError, ProviderErrorKind};
-use crate::values::validate;
 
 macro_rules! fixtures {
     ($($name:literal),* $(,)?) => {
@@ -48,12 +48,11 @@ pub fn fixture_names() -> impl Iterator<Item = &'static str> {
 
 /// A fixed environment from a fixture: a JSON document of SPEC §11.
 ///
-/// - keys: field names (`extra`, `extras` and `dependency_groups` are the caller's request, not
-///   facts, and are ignored here); any other key is `invalid-environment`;
-/// - `null` is Unknown; `""` and `[]` are Absent for extended fields and the empty string or
-///   set for standard ones; a missing field is Unknown;
-/// - extended values are checked and canonicalised as override values are (PEP 440 versions,
-///   set member formats, the architecture table), naming the key when invalid.
+/// The document is read by [`EnvironmentDocument`]: `$version`, keys that name no field
+/// ignored with the warning `unknown-environment-key` (kept in [`facts`](Self::facts)'
+/// warnings), `null` Unknown, `""` and `[]` Absent for extended fields, a missing field
+/// Unknown, values checked and canonicalised as override values are. `extra`, `extras` and
+/// `dependency_groups` are the caller's request, not facts, and are ignored here.
 ///
 /// Every value's provenance is `fixture (NAME)`. Override variables do not apply to a fixture:
 /// an environment given explicitly is used as given (SPEC §10.1).
@@ -122,46 +121,17 @@ impl FixtureProvider {
                 format!("invalid-environment in `{name}`: {message}"),
             )
         };
-        // A UTF-8 byte-order mark is accepted; a key written twice is an error, not "the last
-        // one wins".
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let doc: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| invalid(format!("not JSON: {e}")))?;
-        if !doc.is_object() {
-            return Err(invalid("not a JSON object".into()));
-        }
-        let Entries(map) = serde_json::from_str(text).map_err(|e| invalid(e.to_string()))?;
+        let doc = EnvironmentDocument::parse(text).map_err(invalid)?;
         let mut facts = Facts::new();
         let provenance = Provenance::new("fixture", name.to_owned());
-        for (key, value) in map {
-            let Some(field) = Field::from_canonical_name(&key) else {
-                return Err(invalid(format!("`{key}` is not a marker field")));
-            };
-            if !fact_fields().contains(field) {
-                continue;
+        for (field, value) in doc.values() {
+            // `extra`, `extras` and `dependency_groups` are the caller's request, not facts.
+            if fact_fields().contains(field) {
+                facts.insert(field, value.clone(), provenance.clone());
             }
-            let is_set = field.field_type() == FieldType::Set;
-            let value = match value {
-                serde_json::Value::Null => EnvValue::Unknown,
-                serde_json::Value::String(s) if s.is_empty() && field.is_extended() => {
-                    EnvValue::Absent
-                }
-                serde_json::Value::String(s) if !is_set => EnvValue::String(s.into()),
-                serde_json::Value::Array(items) if is_set => {
-                    let items: Option<Vec<Box<str>>> = items
-                        .into_iter()
-                        .map(|v| v.as_str().map(Into::into))
-                        .collect();
-                    EnvValue::Set(
-                        items
-                            .ok_or_else(|| invalid(format!("`{key}` must be a list of strings")))?,
-                    )
-                }
-                _ if is_set => return Err(invalid(format!("`{key}` must be a list of strings"))),
-                _ => return Err(invalid(format!("`{key}` must be a string"))),
-            };
-            let value = validate(field, value).map_err(|why| invalid(format!("`{key}`: {why}")))?;
-            facts.insert(field, value, provenance.clone());
+        }
+        for warning in doc.warnings() {
+            facts.warn(format!("{name}: {warning}"));
         }
         Ok(FixtureProvider {
             name: name.to_owned(),
@@ -182,35 +152,6 @@ impl FixtureProvider {
     /// The fixture as an evaluator's environment.
     pub fn environment(&self) -> Environment {
         self.facts().to_environment()
-    }
-}
-
-/// A JSON object's entries in order, refusing a key written twice.
-struct Entries(Vec<(String, serde_json::Value)>);
-
-impl<'de> serde::Deserialize<'de> for Entries {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Entries;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Entries, A::Error> {
-                let mut entries: Vec<(String, serde_json::Value)> = Vec::new();
-                while let Some(key) = map.next_key::<String>()? {
-                    if entries.iter().any(|(k, _)| *k == key) {
-                        return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
-                    }
-                    entries.push((key, map.next_value()?));
-                }
-                Ok(Entries(entries))
-            }
-        }
-        d.deserialize_map(Visitor)
     }
 }
 
@@ -242,7 +183,7 @@ impl EnvironmentProvider for FixtureProvider {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use markerspec_pep508::{Dialect, MarkerTree, ParseOptions, Truth};
+    use markerspec_pep508::{Dialect, EnvValue, Field, MarkerTree, ParseOptions, Truth};
 
     #[test]
     fn every_builtin_fixture_is_valid_and_listed_once() {
@@ -293,8 +234,8 @@ mod tests {
                 .contains("linux-x86_64-cpython-3.12-h100-cuda12.8")
         );
         for (doc, needle) in [
-            (r#"{"cuda_verison": "12"}"#, "cuda_verison"),
             (r#"{"cuda_version": "twelve"}"#, "cuda_version"),
+            (r#"{"$version": "1.0"}"#, "$version"),
             (r#"{"gpu_backends": "cuda"}"#, "list of strings"),
             (r#"{"gpu_backends": ["CUDA"]}"#, "gpu_backends"),
             (r#"{"python_version": ["3"]}"#, "must be a string"),
@@ -302,13 +243,30 @@ mod tests {
                 r#"{"os_name": "nt", "os_name": "posix"}"#,
                 "duplicate key `os_name`",
             ),
-            ("[1]", "not a JSON object"),
+            ("[1]", "expected a JSON object"),
         ] {
             let err = FixtureProvider::from_json("t", doc).unwrap_err();
             assert_eq!(err.kind(), ProviderErrorKind::InvalidEnvironment);
             assert!(err.message().contains(needle), "{err}");
             assert!(err.message().contains("invalid-environment"), "{err}");
         }
+    }
+
+    #[test]
+    fn unknown_keys_are_warnings_kept_with_the_facts() {
+        let f = FixtureProvider::from_json(
+            "t",
+            r#"{"$version": "0.2", "os_name": "nt", "cuda_verison": "12"}"#,
+        )
+        .unwrap();
+        let facts = f.facts();
+        assert_eq!(facts.string(Field::OsName), Some("nt"));
+        assert_eq!(facts.warnings().len(), 1, "{:?}", facts.warnings());
+        assert!(
+            facts.warnings()[0].starts_with("t: unknown-environment-key: `cuda_verison`"),
+            "{:?}",
+            facts.warnings()
+        );
     }
 
     #[test]

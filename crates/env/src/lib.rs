@@ -127,6 +127,7 @@
 #![forbid(unsafe_code)]
 
 mod detect;
+mod document;
 mod facts;
 mod fixture;
 mod gpu;
@@ -138,6 +139,7 @@ mod python;
 mod values;
 
 pub use detect::{DetectOptions, NoWheelContext};
+pub use document::{DOCUMENT_VERSION, DocumentWarning, EnvironmentDocument, VERSION_KEY};
 pub use facts::{Fact, Facts, Provenance, fact_fields, variant_fields};
 pub use fixture::{FIXTURES, FixtureProvider, fixture_names};
 #[allow(deprecated)]
@@ -147,7 +149,7 @@ pub use host::HostProvider;
 pub use overrides::{CONDA_OVERRIDE_CUDA, Overrides, override_variable, process_is_setid};
 pub use provider::{EnvironmentProvider, Layers, ProviderError, ProviderErrorKind};
 pub use python::{DEFAULT_PYTHON, PROBE_SCRIPT, PythonProvider};
-pub use values::{canonical_arch, parse_override, validate};
+pub use values::{canonical_arch, check_input, parse_override, validate};
 
 /// Re-exported from `markerspec-gpu`: call it first thing in `main` (see [the crate
 /// docs](crate#the-gpu-probe-and-main)).
