@@ -5,6 +5,7 @@ use std::fmt;
 
 use markerspec_pep508::{EnvValue, Environment, Field, FieldType};
 
+use crate::invariants::check_invariants;
 use crate::values::check_input;
 
 /// The `$version` this reader implements and producers write (`MAJOR.MINOR`, SPEC §11).
@@ -69,6 +70,8 @@ impl fmt::Display for DocumentWarning {
 /// - Values are checked and canonicalised as override values are ([`check_input`]: PEP 440
 ///   versions, set member formats, the architecture table; the standard version fields must
 ///   hold PEP 440 versions). `extra` takes a string or a list of strings: the extras requested.
+/// - The values satisfy the cross-field invariants of SPEC §4.4 ([`check_invariants`]) among
+///   the fields the document gives.
 /// - A key written twice is an error, not "the last one wins"; a UTF-8 byte-order mark is
 ///   accepted.
 ///
@@ -138,6 +141,10 @@ impl EnvironmentDocument {
             let value = field_value(field, &key, value)?;
             let value = check_input(field, value).map_err(|why| format!("`{key}`: {why}"))?;
             doc.values.push((field, value));
+        }
+        let broken = check_invariants(|f| doc.value(f).cloned());
+        if let Some(violation) = broken.first() {
+            return Err(violation.to_string());
         }
         Ok(doc)
     }
@@ -404,6 +411,8 @@ mod tests {
             (r#"{"gpu_backends": ["CUDA"]}"#, "`gpu_backends`"),
             (r#"{"python_version": "abc"}"#, "not a PEP 440 version"),
             (r#"{"extra": 1}"#, "`extra` must be a string or a list"),
+            (r#"{"gpu_backends": [], "cuda_version": "12.4"}"#, "I1 (SPEC §4.4)"),
+            (r#"{"glibc_version": "2.35", "musl_version": "1.2.5"}"#, "I5"),
             ("[1]", "expected a JSON object"),
             ("", "EOF"),
         ] {
