@@ -74,7 +74,9 @@
 //!   stack (NVIDIA's CUDA, AMD's ROCm), with provenance layers named after the stack;
 //! - [`FixtureProvider`]: fixed environments from SPEC §11 documents, including the built-in
 //!   fixtures of `spec/environments/` ([`FIXTURES`]);
-//! - [`Overrides`]: the `MARKERSPEC_<FIELD>` variables and `CONDA_OVERRIDE_CUDA`.
+//! - [`Overrides`]: the `MARKERSPEC_<FIELD>` variables and conda's `CONDA_OVERRIDE_CUDA`,
+//!   `CONDA_OVERRIDE_GLIBC` and `CONDA_OVERRIDE_CUDA_ARCH`, completed by the derivations of
+//!   SPEC §10.3 and checked against the invariants of §4.4 ([`check_invariants`]).
 //!
 //! Values are [`Facts`]: per field a [`markerspec_pep508::EnvValue`] (Known, Absent or
 //! Unknown) with a [`Provenance`] that names the layer and method, and says why a value is
@@ -117,8 +119,10 @@
 //!   caller passes ([`DetectOptions::vars`]). The command line passes its own environment.
 //!   Overrides are the user's own and are recorded as provenance; they are ignored, with a
 //!   warning, in a set-user-ID or set-group-ID process ([`process_is_setid`]).
-//! - Fixtures and environment documents are validated as overrides are (versions, set member
-//!   formats, the architecture table) and rejected with `invalid-environment`.
+//! - Fixtures and environment documents ([`EnvironmentDocument`]) are validated as overrides
+//!   are (versions, set member formats, the architecture table, the invariants of SPEC §4.4)
+//!   and rejected with `invalid-environment`; a key that names no field is ignored with the
+//!   warning `unknown-environment-key`.
 //!
 //! Every provider is `Send + Sync` and cheap to construct; detection happens in
 //! [`EnvironmentProvider::provide`]. The host and python providers keep their answer per
@@ -148,7 +152,10 @@ pub use gpu::CudaProvider;
 pub use gpu::{GPU_FIELDS, GpuProvider};
 pub use host::HostProvider;
 pub use invariants::{Violation, check_invariants};
-pub use overrides::{CONDA_OVERRIDE_CUDA, Overrides, override_variable, process_is_setid};
+pub use overrides::{
+    CONDA_OVERRIDE_CUDA, CONDA_OVERRIDE_CUDA_ARCH, CONDA_OVERRIDE_GLIBC, Overrides,
+    override_variable, process_is_setid,
+};
 pub use provider::{EnvironmentProvider, Layers, ProviderError, ProviderErrorKind};
 pub use python::{DEFAULT_PYTHON, PROBE_SCRIPT, PythonProvider};
 pub use values::{canonical_arch, check_input, parse_override, validate};
