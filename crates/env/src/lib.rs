@@ -65,8 +65,9 @@
 //!
 //! The [`EnvironmentProvider`] trait and the providers that ship with markerspec:
 //!
-//! - [`HostProvider`]: the operating system's standard fields (`uname`) and the C library
-//!   (`glibc_version`, `musl_version`), without Python;
+//! - [`HostProvider`]: the operating system's standard fields (`uname`), the CPU's
+//!   architecture seen through emulation (`host_arch`) and the C library (`glibc_version`,
+//!   `musl_version`), without Python;
 //! - [`PythonProvider`]: one run of a Python interpreter with an embedded probe script, for
 //!   every standard field, `sys_abi_features`, `python_abi_tag`, `interpreter_arch` and the C
 //!   library the interpreter runs on;
@@ -136,6 +137,7 @@ mod facts;
 mod fixture;
 mod gpu;
 mod host;
+mod host_arch;
 mod invariants;
 mod libc;
 mod overrides;
