@@ -26,6 +26,8 @@ fixtures!(
     "linux-x86_64-cpython-3.10-rocm-mi250",
     "linux-x86_64-cpython-3.12",
     "linux-x86_64-cpython-3.12-alpine-musl",
+    "linux-x86_64-cpython-3.12-ci-gpu-masked",
+    "linux-x86_64-cpython-3.12-conda-cudnn",
     "linux-x86_64-cpython-3.12-gpu-timeout",
     "linux-x86_64-cpython-3.12-h100-cuda12.8",
     "linux-x86_64-cpython-3.12-wsl2",
@@ -36,6 +38,7 @@ fixtures!(
     "linux-x86_64-cpython-3.9",
     "macos-arm64-cpython-3.13",
     "macos-arm64-cpython-3.13-apple-silicon",
+    "macos-x86_64-cpython-3.12-rosetta",
     "windows-amd64-cpython-3.11",
     "windows-amd64-cpython-3.12-32bit",
     "windows-arm64-cpython-3.12",
@@ -189,7 +192,9 @@ mod tests {
     fn every_builtin_fixture_is_valid_and_listed_once() {
         let mut names: Vec<&str> = fixture_names().collect();
         for name in &names {
-            FixtureProvider::builtin(name).unwrap();
+            let fixture = FixtureProvider::builtin(name).unwrap();
+            let warnings = fixture.facts().warnings().to_vec();
+            assert!(warnings.is_empty(), "{name}: {warnings:?}");
         }
         names.sort();
         names.dedup();
@@ -410,6 +415,75 @@ mod tests {
         ];
         for (fixture, marker, want) in cases {
             assert_eq!(eval(fixture, marker), *want, "{fixture}: {marker}");
+        }
+    }
+
+    /// The fixtures of SPEC 0.2's detection rules, each evaluated as the SPEC says.
+    #[test]
+    fn fixtures_of_the_0_2_detection_rules() {
+        use Truth::{False, True};
+        let rosetta = "macos-x86_64-cpython-3.12-rosetta";
+        let masked = "linux-x86_64-cpython-3.12-ci-gpu-masked";
+        let conda = "linux-x86_64-cpython-3.12-conda-cudnn";
+        let cuda12 = r#""cuda" in gpu_backends and cuda_version >= "12""#;
+        // SPEC §8.10: the cu12 wheel's cuDNN, only when no usable cuDNN is found.
+        let cudnn = r#""cuda" in gpu_backends and (cudnn_version == "" or cudnn_cuda_version < "12")"#;
+        let cases: &[(&str, &str, Truth)] = &[
+            // §8.12: under Rosetta 2 every 0.1 field says x86_64; host_arch says the CPU.
+            (
+                rosetta,
+                r#"host_arch == "aarch64" and interpreter_arch == "x86_64""#,
+                True,
+            ),
+            (
+                rosetta,
+                r#"platform_machine == "x86_64" and sys_platform == "darwin""#,
+                True,
+            ),
+            (rosetta, r#"host_arch == "x86_64""#, False),
+            (rosetta, r#""cuda" in gpu_backends"#, False),
+            (
+                "macos-arm64-cpython-3.13-apple-silicon",
+                r#"host_arch == "aarch64" and interpreter_arch == "aarch64""#,
+                True,
+            ),
+            (
+                "windows-amd64-cpython-3.12-32bit",
+                r#"host_arch == "x86_64" and interpreter_arch == "x86""#,
+                True,
+            ),
+            // §8.5: an install step run with CUDA_VISIBLE_DEVICES="" still sees its GPUs, so
+            // the CUDA build is chosen (tests/device_masks.rs detects this fixture's GPU facts).
+            (masked, cuda12, True),
+            (
+                masked,
+                r#""cuda" not in gpu_backends or cuda_version < "12""#,
+                False,
+            ),
+            // §8.8: "any device of at least 9.0", which the minimum cannot say.
+            (masked, r#"cuda_compute_capability_max >= "9.0""#, True),
+            (masked, r#"cuda_compute_capability >= "9.0""#, False),
+            (masked, r#""9.0" in cuda_compute_capabilities"#, True),
+            // §8.10: the conda environment's cuDNN 9 (built for CUDA 12.6, found through the
+            // interpreter's RPATH) serves the cu12 wheel: no duplicate from PyPI.
+            (conda, cudnn, False),
+            (
+                conda,
+                r#"cudnn_version >= "9" and cudnn_cuda_version >= "12""#,
+                True,
+            ),
+            // Without a cuDNN the wheel's copy is needed.
+            ("linux-x86_64-cpython-3.12-wsl2-rtx4090", cudnn, True),
+        ];
+        for (fixture, marker, want) in cases {
+            assert_eq!(eval(fixture, marker), *want, "{fixture}: {marker}");
+        }
+        // The 0.2 fixtures say which rules they follow, and every key is a field.
+        for name in [rosetta, masked, conda] {
+            let text = FIXTURES.iter().find(|(n, _)| *n == name).unwrap().1;
+            let doc = EnvironmentDocument::parse(text).unwrap();
+            assert_eq!(doc.version(), (0, 2), "{name}");
+            assert!(doc.warnings().is_empty(), "{name}: {:?}", doc.warnings());
         }
     }
 }

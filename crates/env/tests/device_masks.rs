@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use markerspec_env::{EnvironmentProvider, GpuProvider, fact_fields};
+use markerspec_env::{EnvironmentProvider, FixtureProvider, GPU_FIELDS, GpuProvider, fact_fields};
 use markerspec_gpu::{Detector, Source};
 use markerspec_pep508::{EnvValue, Field};
 
@@ -31,9 +31,21 @@ fn fake_libcuda() -> Result<PathBuf, String> {
         .ok_or_else(|| "cc failed".to_owned())
 }
 
+/// The fixture that records what an install step under `CUDA_VISIBLE_DEVICES=""` sees on the
+/// fake driver's two-GPU box (with the kernel module below).
+const FIXTURE: &str = "linux-x86_64-cpython-3.12-ci-gpu-masked";
+
 fn check(libcuda: &Path) -> Vec<String> {
     let mut failures = Vec::new();
     let none = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-such-folder");
+    let module = libcuda.with_file_name("nvidia-module-version");
+    if let Err(e) = std::fs::write(&module, "550.144.03\n") {
+        return vec![format!("cannot write {}: {e}", module.display())];
+    }
+    let fixture = match FixtureProvider::builtin(FIXTURE) {
+        Ok(f) => f.facts(),
+        Err(e) => return vec![e.to_string()],
+    };
     let provider = |vars: &[(&str, &str)]| {
         let detector = Detector::new()
             .search_system(false)
@@ -43,7 +55,7 @@ fn check(libcuda: &Path) -> Vec<String> {
         GpuProvider::with_detector(detector)
             .kfd_topology(&none)
             .rocm_path(&none)
-            .nvidia_module_files(none.join("version"), none.join("proc"))
+            .nvidia_module_files(&module, none.join("proc"))
             .vars(vars.iter().copied())
             .provide(fact_fields())
             .map_err(|e| e.to_string())
@@ -97,6 +109,16 @@ fn check(libcuda: &Path) -> Vec<String> {
         }
         if vars.is_empty() && detail.contains("device masks") {
             failures.push(format!("no mask was set, yet: {detail}"));
+        }
+        // Every GPU field as the fixture records it.
+        for field in GPU_FIELDS {
+            if facts.value(field) != fixture.value(field) {
+                failures.push(format!(
+                    "{vars:?}: `{field}` is {:?}, the fixture {FIXTURE} says {:?}",
+                    facts.value(field),
+                    fixture.value(field)
+                ));
+            }
         }
     }
     failures
