@@ -256,7 +256,14 @@ pub(crate) fn describe(env: &Environment) -> String {
     let mut parts = Vec::new();
     let system = s(Field::PlatformSystem).unwrap_or_else(|| "?".into());
     let machine = s(Field::PlatformMachine).unwrap_or_else(|| "?".into());
-    parts.push(format!("{system} {machine}"));
+    // The CPU, when emulation hides it from `platform_machine` (Rosetta 2).
+    let host = match s(Field::HostArch) {
+        Some(host) if host != markerspec_env::canonical_arch(&machine, None) => {
+            format!(" on {host}")
+        }
+        _ => String::new(),
+    };
+    parts.push(format!("{system} {machine}{host}"));
     let python = format!(
         "{} {}{}",
         s(Field::PlatformPythonImplementation).unwrap_or_else(|| "Python".into()),
@@ -280,10 +287,21 @@ pub(crate) fn describe(env: &Environment) -> String {
         parts.push(format!("musl {v}"));
     }
     if let Some(v) = s(Field::CudaVersion) {
-        let cc = s(Field::CudaComputeCapability)
-            .map(|c| format!(", compute {c}"))
-            .unwrap_or_default();
+        let cc = match (
+            s(Field::CudaComputeCapability),
+            s(Field::CudaComputeCapabilityMax),
+        ) {
+            (Some(lo), Some(hi)) if lo != hi => format!(", compute {lo}–{hi}"),
+            (Some(lo), _) => format!(", compute {lo}"),
+            _ => String::new(),
+        };
         parts.push(format!("CUDA {v}{cc}"));
+    }
+    if let Some(v) = s(Field::CudnnVersion) {
+        let built = s(Field::CudnnCudaVersion)
+            .map(|c| format!(" (CUDA {c})"))
+            .unwrap_or_default();
+        parts.push(format!("cuDNN {v}{built}"));
     }
     if let Some(v) = s(Field::RocmVersion) {
         parts.push(format!("ROCm {v} {}", set(Field::RocmGpuArchs).join(",")));

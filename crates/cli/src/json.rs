@@ -2,8 +2,8 @@
 //! `eval --json`, and environment documents read strictly.
 
 use markerspec_pep508::{
-    EnvValue, Environment, Error, Evaluation, Field, FieldType, MarkerNode, MarkerTree,
-    MarkerValue, Requirement, Truth, VersionOrUrl,
+    Environment, Error, Evaluation, MarkerNode, MarkerTree, MarkerValue, Requirement, Truth,
+    VersionOrUrl,
 };
 use serde_json::{Value, json};
 
@@ -138,6 +138,7 @@ pub fn environment_document(text: &str) -> Result<(Environment, Vec<String>), St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use markerspec_pep508::{EnvValue, Field};
 
     #[test]
     fn environment_documents() {

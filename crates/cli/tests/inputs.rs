@@ -274,7 +274,11 @@ fn environment_documents_warn_about_keys_they_do_not_know() {
         "{}",
         r.stderr
     );
-    std::fs::write(dir.join("env.json"), r#"{"$version": "1.0", "os_name": "nt"}"#).unwrap();
+    std::fs::write(
+        dir.join("env.json"),
+        r#"{"$version": "1.0", "os_name": "nt"}"#,
+    )
+    .unwrap();
     let r = run_in(&dir, &["eval", "--env", "env.json", "os_name == 'nt'"], b"");
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("$version"), "{}", r.stderr);

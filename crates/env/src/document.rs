@@ -192,9 +192,9 @@ impl EnvironmentDocument {
 
 /// `$version`: `"MAJOR.MINOR"` with this reader's MAJOR.
 fn document_version(value: &serde_json::Value) -> Result<(u32, u32), String> {
-    let text = value
-        .as_str()
-        .ok_or_else(|| format!("`{VERSION_KEY}` must be a string such as \"{DOCUMENT_VERSION}\""))?;
+    let text = value.as_str().ok_or_else(|| {
+        format!("`{VERSION_KEY}` must be a string such as \"{DOCUMENT_VERSION}\"")
+    })?;
     let parsed = text.split_once('.').and_then(|(major, minor)| {
         let number = |s: &str| {
             (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
@@ -246,10 +246,12 @@ fn extra_names(value: &serde_json::Value) -> Result<Vec<String>, String> {
         serde_json::Value::Null => Ok(Vec::new()),
         serde_json::Value::String(s) if s.is_empty() => Ok(Vec::new()),
         serde_json::Value::String(s) => Ok(vec![s.clone()]),
-        serde_json::Value::Array(items) => Ok(strings("extra", items, "a string or a list of strings")?
-            .into_iter()
-            .map(String::from)
-            .collect()),
+        serde_json::Value::Array(items) => {
+            Ok(strings("extra", items, "a string or a list of strings")?
+                .into_iter()
+                .map(String::from)
+                .collect())
+        }
         other => Err(format!(
             "`extra` must be a string or a list of strings, found {}",
             kind(other)
@@ -351,11 +353,13 @@ mod tests {
         .unwrap();
         assert_eq!(doc.version(), (0, 3));
         let names: Vec<&str> = doc.warnings().iter().map(DocumentWarning::name).collect();
-        assert_eq!(names, ["newer-environment-version", "unknown-environment-key"]);
+        assert_eq!(
+            names,
+            ["newer-environment-version", "unknown-environment-key"]
+        );
         assert!(doc.warnings()[0].to_string().contains("0.3"));
-        let err =
-            EnvironmentDocument::parse(r#"{"$version": "0.3", "cuda_version": "twelve"}"#)
-                .unwrap_err();
+        let err = EnvironmentDocument::parse(r#"{"$version": "0.3", "cuda_version": "twelve"}"#)
+            .unwrap_err();
         assert!(err.contains("cuda_version"), "{err}");
         for (doc, needle) in [
             (r#"{"$version": "1.0"}"#, "major version"),
@@ -382,7 +386,9 @@ mod tests {
             ]
         );
         // The caller's request is not an unknown key.
-        assert!(warnings(r#"{"extra": ["a"], "extras": ["b"], "dependency_groups": []}"#).is_empty());
+        assert!(
+            warnings(r#"{"extra": ["a"], "extras": ["b"], "dependency_groups": []}"#).is_empty()
+        );
     }
 
     #[test]
@@ -404,15 +410,30 @@ mod tests {
         assert_eq!(env.extras().collect::<Vec<_>>(), ["test"]);
         assert_eq!(env.get(Field::OsName), None, "a missing field is left out");
         for (text, needle) in [
-            (r#"{"os_name": "nt", "os_name": "posix"}"#, "duplicate key `os_name`"),
-            (r#"{"python_version": 3.12}"#, "`python_version` must be a string"),
-            (r#"{"gpu_backends": "cuda"}"#, "`gpu_backends` must be a list of strings"),
+            (
+                r#"{"os_name": "nt", "os_name": "posix"}"#,
+                "duplicate key `os_name`",
+            ),
+            (
+                r#"{"python_version": 3.12}"#,
+                "`python_version` must be a string",
+            ),
+            (
+                r#"{"gpu_backends": "cuda"}"#,
+                "`gpu_backends` must be a list of strings",
+            ),
             (r#"{"gpu_backends": [1]}"#, "found a list holding a number"),
             (r#"{"gpu_backends": ["CUDA"]}"#, "`gpu_backends`"),
             (r#"{"python_version": "abc"}"#, "not a PEP 440 version"),
             (r#"{"extra": 1}"#, "`extra` must be a string or a list"),
-            (r#"{"gpu_backends": [], "cuda_version": "12.4"}"#, "I1 (SPEC §4.4)"),
-            (r#"{"glibc_version": "2.35", "musl_version": "1.2.5"}"#, "I5"),
+            (
+                r#"{"gpu_backends": [], "cuda_version": "12.4"}"#,
+                "I1 (SPEC §4.4)",
+            ),
+            (
+                r#"{"glibc_version": "2.35", "musl_version": "1.2.5"}"#,
+                "I5",
+            ),
             ("[1]", "expected a JSON object"),
             ("", "EOF"),
         ] {

@@ -427,7 +427,8 @@ mod tests {
         let conda = "linux-x86_64-cpython-3.12-conda-cudnn";
         let cuda12 = r#""cuda" in gpu_backends and cuda_version >= "12""#;
         // SPEC §8.10: the cu12 wheel's cuDNN, only when no usable cuDNN is found.
-        let cudnn = r#""cuda" in gpu_backends and (cudnn_version == "" or cudnn_cuda_version < "12")"#;
+        let cudnn =
+            r#""cuda" in gpu_backends and (cudnn_version == "" or cudnn_cuda_version < "12")"#;
         let cases: &[(&str, &str, Truth)] = &[
             // §8.12: under Rosetta 2 every 0.1 field says x86_64; host_arch says the CPU.
             (

@@ -198,7 +198,10 @@ mod tests {
             r#"[ "$1 $2" = "-in sysctl.proc_translated" ] && echo 1 || echo wrong"#,
         );
         assert_eq!(proc_translated(&args, t), Ok(Some(true)));
-        assert_eq!(proc_translated(&script("zero", "echo 0"), t), Ok(Some(false)));
+        assert_eq!(
+            proc_translated(&script("zero", "echo 0"), t),
+            Ok(Some(false))
+        );
         assert_eq!(proc_translated(&script("none", "true"), t), Ok(None));
         assert!(proc_translated(&script("odd", "echo 2"), t).is_err());
         assert!(proc_translated(&script("fails", "exit 1"), t).is_err());

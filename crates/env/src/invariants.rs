@@ -129,14 +129,27 @@ pub fn check_invariants(get: impl Fn(Field) -> Option<EnvValue>) -> Vec<Violatio
         violation(
             "I2",
             &cc_fields,
-            format!("the compute-capability fields disagree: {}", what.join(", ")),
+            format!(
+                "the compute-capability fields disagree: {}",
+                what.join(", ")
+            ),
         );
     } else if let Some(Seen::Set(members)) = set {
         let mut versions: Vec<Version> = members.iter().filter_map(|m| m.parse().ok()).collect();
         versions.sort();
         for (field, scalar, want, word) in [
-            (Field::CudaComputeCapability, min, versions.first(), "minimum"),
-            (Field::CudaComputeCapabilityMax, max, versions.last(), "maximum"),
+            (
+                Field::CudaComputeCapability,
+                min,
+                versions.first(),
+                "minimum",
+            ),
+            (
+                Field::CudaComputeCapabilityMax,
+                max,
+                versions.last(),
+                "maximum",
+            ),
         ] {
             if let (Some(Seen::Str(s)), Some(want)) = (scalar, want)
                 && s.parse::<Version>().ok().as_ref() != Some(want)
@@ -144,7 +157,9 @@ pub fn check_invariants(get: impl Fn(Field) -> Option<EnvValue>) -> Vec<Violatio
                 violation(
                     "I2",
                     &[Field::CudaComputeCapabilities, field],
-                    format!("`{field}` is {s} but the {word} of `cuda_compute_capabilities` is {want}"),
+                    format!(
+                        "`{field}` is {s} but the {word} of `cuda_compute_capabilities` is {want}"
+                    ),
                 );
             }
         }

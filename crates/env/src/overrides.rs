@@ -46,7 +46,12 @@ pub fn override_variable(field: Field) -> Option<String> {
 
 /// Whether `name` is a variable [`Overrides`] reads.
 fn is_override_name(name: &str) -> bool {
-    [CONDA_OVERRIDE_CUDA, CONDA_OVERRIDE_GLIBC, CONDA_OVERRIDE_CUDA_ARCH].contains(&name)
+    [
+        CONDA_OVERRIDE_CUDA,
+        CONDA_OVERRIDE_GLIBC,
+        CONDA_OVERRIDE_CUDA_ARCH,
+    ]
+    .contains(&name)
         || Field::ALL
             .iter()
             .any(|&f| override_variable(f).as_deref() == Some(name))
@@ -273,7 +278,11 @@ impl Overrides {
                     other => other.clone(),
                 };
                 facts.insert(Field::CudaComputeCapabilities, value, provenance.clone());
-                facts.insert(Field::CudaComputeCapability, scalar.clone(), provenance.clone());
+                facts.insert(
+                    Field::CudaComputeCapability,
+                    scalar.clone(),
+                    provenance.clone(),
+                );
                 facts.insert(Field::CudaComputeCapabilityMax, scalar, provenance);
                 continue;
             }
@@ -306,7 +315,12 @@ impl Overrides {
             }
             return Ok(());
         }
-        if !self.linux && self.entries.iter().any(|(_, v, _)| v == CONDA_OVERRIDE_GLIBC) {
+        if !self.linux
+            && self
+                .entries
+                .iter()
+                .any(|(_, v, _)| v == CONDA_OVERRIDE_GLIBC)
+        {
             facts.warn(format!(
                 "override-ignored: {CONDA_OVERRIDE_GLIBC} applies on Linux only (CEP 30)"
             ));
@@ -463,10 +477,9 @@ fn derive(facts: &mut Facts, overridden: FieldSet, request: FieldSet) {
                     .collect();
                 v.sort();
                 match (v.first(), v.last()) {
-                    (Some(lo), Some(hi)) => (
-                        EnvValue::String(lo.1.into()),
-                        EnvValue::String(hi.1.into()),
-                    ),
+                    (Some(lo), Some(hi)) => {
+                        (EnvValue::String(lo.1.into()), EnvValue::String(hi.1.into()))
+                    }
                     _ => (EnvValue::Unknown, EnvValue::Unknown),
                 }
             }
@@ -698,7 +711,10 @@ mod tests {
         ])
         .apply(&mut facts, fact_fields())
         .unwrap();
-        assert_eq!(facts.value(Field::GpuBackends), Some(&set(&["cuda", "rocm"])));
+        assert_eq!(
+            facts.value(Field::GpuBackends),
+            Some(&set(&["cuda", "rocm"]))
+        );
         let err = Overrides::from_vars([
             ("MARKERSPEC_CUDA_VERSION", "12.4"),
             ("MARKERSPEC_GPU_BACKENDS", "rocm"),
@@ -812,7 +828,11 @@ mod tests {
         let facts = apply(&[("MARKERSPEC_MUSL_VERSION", "1.2.5")]).unwrap();
         assert_eq!(facts.value(Field::GlibcVersion), Some(&EnvValue::Absent));
         assert_eq!(
-            facts.get(Field::GlibcVersion).unwrap().provenance.to_string(),
+            facts
+                .get(Field::GlibcVersion)
+                .unwrap()
+                .provenance
+                .to_string(),
             "override (MARKERSPEC_MUSL_VERSION): derived from `musl_version`"
         );
     }
@@ -872,7 +892,10 @@ mod tests {
                 continue;
             }
             let err = err.unwrap_err();
-            assert!(err.to_string().contains("CONDA_OVERRIDE_CUDA_ARCH"), "{bad}: {err}");
+            assert!(
+                err.to_string().contains("CONDA_OVERRIDE_CUDA_ARCH"),
+                "{bad}: {err}"
+            );
         }
         // A MARKERSPEC_ compute-capability variable wins over it entirely.
         let facts = apply(&[
@@ -899,8 +922,16 @@ mod tests {
             ["9.0"],
             Provenance::new("cuda", "test"),
         );
-        facts.known(Field::CudaComputeCapability, "9.0", Provenance::new("cuda", "t"));
-        facts.known(Field::CudaComputeCapabilityMax, "9.0", Provenance::new("cuda", "t"));
+        facts.known(
+            Field::CudaComputeCapability,
+            "9.0",
+            Provenance::new("cuda", "t"),
+        );
+        facts.known(
+            Field::CudaComputeCapabilityMax,
+            "9.0",
+            Provenance::new("cuda", "t"),
+        );
         Overrides::from_vars([("MARKERSPEC_CUDA_VERSION", "")])
             .apply(&mut facts, fact_fields())
             .unwrap();
@@ -941,7 +972,10 @@ mod tests {
                 "nvidia :: sm_arch"
             ]))
         );
-        assert_eq!(facts.value(Field::VariantNamespaces), Some(&set(&["nvidia"])));
+        assert_eq!(
+            facts.value(Field::VariantNamespaces),
+            Some(&set(&["nvidia"]))
+        );
     }
 
     #[test]
@@ -974,7 +1008,10 @@ mod tests {
             let err = apply(vars).unwrap_err();
             assert_eq!(err.kind(), ProviderErrorKind::InvalidOverride, "{vars:?}");
             let text = err.to_string();
-            assert!(text.contains(&format!("{invariant} (SPEC §4.4)")), "{vars:?}: {text}");
+            assert!(
+                text.contains(&format!("{invariant} (SPEC §4.4)")),
+                "{vars:?}: {text}"
+            );
             assert!(text.contains(vars[0].0), "{vars:?}: {text}");
         }
     }

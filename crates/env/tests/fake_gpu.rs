@@ -222,7 +222,10 @@ fn a_cudnn_that_does_not_say_its_cuda_is_unknown() {
     let cuda = facts.get(Field::CudnnCudaVersion).unwrap();
     assert_eq!(cuda.value, EnvValue::Unknown);
     assert!(
-        cuda.provenance.detail().unwrap().contains("cudnnGetCudartVersion"),
+        cuda.provenance
+            .detail()
+            .unwrap()
+            .contains("cudnnGetCudartVersion"),
         "{}",
         cuda.provenance
     );

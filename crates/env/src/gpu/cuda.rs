@@ -50,9 +50,7 @@ pub(crate) fn map(
             }
             Backend::No
         }
-        Some(Outcome::Unknown { reason }) => {
-            all_unknown(facts, LAYER, fields, reason.to_string())
-        }
+        Some(Outcome::Unknown { reason }) => all_unknown(facts, LAYER, fields, reason.to_string()),
         None => {
             let why = "the detection has no CUDA report";
             all_unknown(facts, LAYER, fields, why.to_owned())
@@ -69,7 +67,11 @@ fn map_report(facts: &mut Facts, report: &CudaReport) -> Backend {
     let source = report.source.as_str();
     let p = || Provenance::new(LAYER, source);
     let notes = summary(&report.notes);
-    let ccs: Vec<(u32, u32)> = report.devices.iter().map(|d| d.compute_capability).collect();
+    let ccs: Vec<(u32, u32)> = report
+        .devices
+        .iter()
+        .map(|d| d.compute_capability)
+        .collect();
     // SPEC 0.2 §8.6: with no device `cuda_version` is Absent, as conda's `__cuda`, so that
     // `"cuda" in gpu_backends` holds exactly when it is given (invariant I1).
     match (report.cuda_driver_version, ccs.is_empty()) {
@@ -165,7 +167,10 @@ fn map_module(facts: &mut Facts, reading: &Reading<String>) {
 /// when `cudnn_version` is (invariant I6), Unknown when cuDNN is there and would not say.
 fn map_cudnn_cuda(facts: &mut Facts, report: &CudaReport) {
     let p = Provenance::new(LAYER, "cuDNN");
-    let value = match (facts.value(Field::CudnnVersion), report.libraries.cudnn_cuda_version) {
+    let value = match (
+        facts.value(Field::CudnnVersion),
+        report.libraries.cudnn_cuda_version,
+    ) {
         (Some(EnvValue::String(_)), Some(v)) => {
             facts.known(Field::CudnnCudaVersion, v.to_string(), p);
             return;
@@ -450,19 +455,30 @@ mod tests {
         let (facts, _) = map(&detection(Outcome::Detected(r)));
         let fact = facts.get(Field::CudnnCudaVersion).unwrap();
         assert_eq!(fact.value, EnvValue::Unknown);
-        assert!(fact.provenance.detail().unwrap().contains("cudnnGetCudartVersion"));
+        assert!(
+            fact.provenance
+                .detail()
+                .unwrap()
+                .contains("cudnnGetCudartVersion")
+        );
         // No cuDNN: Absent with it (I6); a cuDNN that failed: Unknown with it.
         let mut r = report(vec![device(0, (9, 0))]);
         r.libraries.cudnn = LibraryStatus::NotFound;
         r.libraries.cudnn_cuda_version = None;
         let (facts, _) = map(&detection(Outcome::Detected(r.clone())));
-        assert_eq!(facts.value(Field::CudnnCudaVersion), Some(&EnvValue::Absent));
+        assert_eq!(
+            facts.value(Field::CudnnCudaVersion),
+            Some(&EnvValue::Absent)
+        );
         r.libraries.cudnn = LibraryStatus::Failed {
             library: "libcudnn.so.9".into(),
             reason: "lacks `cudnnGetVersion`".into(),
         };
         let (facts, _) = map(&detection(Outcome::Detected(r)));
-        assert_eq!(facts.value(Field::CudnnCudaVersion), Some(&EnvValue::Unknown));
+        assert_eq!(
+            facts.value(Field::CudnnCudaVersion),
+            Some(&EnvValue::Unknown)
+        );
     }
 
     #[test]
@@ -481,7 +497,10 @@ mod tests {
         super::map(&mut facts, Some(&d), &read);
         let fact = facts.get(Field::NvidiaDriverVersion).unwrap();
         assert_eq!(fact.value, EnvValue::String("580.65.06".into()));
-        assert_eq!(fact.provenance.to_string(), "cuda (/sys/module/nvidia/version)");
+        assert_eq!(
+            fact.provenance.to_string(),
+            "cuda (/sys/module/nvidia/version)"
+        );
         // The module's answer holds even when the probe timed out: no vendor code is needed.
         let timeout = Outcome::Unknown {
             reason: UnknownReason::Timeout { after_ms: 10_000 },

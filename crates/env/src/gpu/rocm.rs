@@ -163,7 +163,10 @@ fn map_agents(
     }
     let sysfs: Vec<&str> = agents.iter().map(|a| a.arch.as_str()).collect();
     let (archs, detail) = match hsa_override {
-        None => (sysfs.iter().map(|a| (*a).to_owned()).collect(), String::new()),
+        None => (
+            sysfs.iter().map(|a| (*a).to_owned()).collect(),
+            String::new(),
+        ),
         Some(value) => match gfx_override(value) {
             Some(gfx) => (
                 vec![gfx],
@@ -177,7 +180,10 @@ fn map_agents(
                     "override-ignored: HSA_OVERRIDE_GFX_VERSION={value:?} is not \
                      MAJOR.MINOR.STEPPING (SPEC §8.9)"
                 ));
-                (sysfs.iter().map(|a| (*a).to_owned()).collect(), String::new())
+                (
+                    sysfs.iter().map(|a| (*a).to_owned()).collect(),
+                    String::new(),
+                )
             }
         },
     };
@@ -277,17 +283,31 @@ mod tests {
         }
         let r = report(vec![agent(1, "gfx1031", 1), agent(2, "gfx1032", 2)]);
         let mut facts = Facts::new();
-        map(&mut facts, Some(&Outcome::Detected(r.clone())), &paths(), Some("10.3.0"));
+        map(
+            &mut facts,
+            Some(&Outcome::Detected(r.clone())),
+            &paths(),
+            Some("10.3.0"),
+        );
         let archs = facts.get(Field::RocmGpuArchs).unwrap();
         assert_eq!(Some(&archs.value), set(&["gfx1030"]).as_ref());
         assert!(
-            archs.provenance.detail().unwrap().contains("gfx1031, gfx1032"),
+            archs
+                .provenance
+                .detail()
+                .unwrap()
+                .contains("gfx1031, gfx1032"),
             "the sysfs targets stay in the provenance: {}",
             archs.provenance
         );
         // A value of another form is ignored, with a warning.
         let mut facts = Facts::new();
-        map(&mut facts, Some(&Outcome::Detected(r)), &paths(), Some("10.3"));
+        map(
+            &mut facts,
+            Some(&Outcome::Detected(r)),
+            &paths(),
+            Some("10.3"),
+        );
         assert_eq!(
             facts.value(Field::RocmGpuArchs),
             set(&["gfx1031", "gfx1032"]).as_ref()
@@ -297,8 +317,8 @@ mod tests {
 
     #[test]
     fn a_rocm_machine_with_its_layer() {
-        let (facts, backend) = map_report(
-            report(vec![agent(1, "gfx90a", 1), agent(2, "gfx90a", 2)])        );
+        let (facts, backend) =
+            map_report(report(vec![agent(1, "gfx90a", 1), agent(2, "gfx90a", 2)]));
         assert_eq!(backend, Backend::Yes);
         assert_eq!(facts.string(Field::RocmVersion), Some("6.3.1"));
         assert_eq!(facts.value(Field::RocmGpuArchs), set(&["gfx90a"]).as_ref());

@@ -218,7 +218,10 @@ mod tests {
         let proc = dir.join("proc");
         let none = dir.join("none");
         // Neither file: no module loaded.
-        assert_eq!(kernel_module_version(&none, &none).state, ReadState::Missing);
+        assert_eq!(
+            kernel_module_version(&none, &none).state,
+            ReadState::Missing
+        );
         // The module file first.
         std::fs::write(&sys, "550.144.03\n").unwrap();
         std::fs::write(
