@@ -151,7 +151,7 @@ pub use facts::{Fact, Facts, Provenance, fact_fields, variant_fields};
 pub use fixture::{FIXTURES, FixtureProvider, fixture_names};
 #[allow(deprecated)]
 pub use gpu::CudaProvider;
-pub use gpu::{GPU_FIELDS, GpuProvider};
+pub use gpu::{DEVICE_MASKS, GPU_FIELDS, GpuProvider};
 pub use host::HostProvider;
 pub use invariants::{Violation, check_invariants};
 pub use overrides::{
