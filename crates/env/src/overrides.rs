@@ -596,7 +596,16 @@ impl EnvironmentProvider for Overrides {
     }
 
     fn fields(&self) -> FieldSet {
-        self.entries.iter().map(|(f, _, _)| *f).collect()
+        self.entries
+            .iter()
+            .flat_map(|(f, var, _)| {
+                if var == CONDA_OVERRIDE_CUDA_ARCH {
+                    CC_FIELDS.to_vec()
+                } else {
+                    vec![*f]
+                }
+            })
+            .collect()
     }
 
     fn provide(&self, _request: FieldSet) -> Result<Facts, ProviderError> {
@@ -860,6 +869,8 @@ mod tests {
                 .method(),
             "CONDA_OVERRIDE_CUDA_ARCH"
         );
+        let arch = Overrides::from_vars([("CONDA_OVERRIDE_CUDA_ARCH", "9.0")]);
+        assert_eq!(arch.fields(), CC_FIELDS.into_iter().collect());
         // Without `cuda_version` it means nothing (CEP 46): ignored, with a warning.
         let facts = apply(&[("CONDA_OVERRIDE_CUDA_ARCH", "9.0")]).unwrap();
         assert_eq!(
