@@ -77,8 +77,11 @@ impl EnvOptions {
         let mut envs = Vec::new();
         for path in &self.env_files {
             let text = crate::files::read_user_file(path, "environment file", ENV_FILE_LIMIT)?;
-            let env = crate::json::environment_document(&text)
+            let (env, warnings) = crate::json::environment_document(&text)
                 .map_err(|e| format!("invalid environment file {}: {e}", path.display()))?;
+            for warning in warnings {
+                eprintln!("markerspec: warning: {}: {warning}", path.display());
+            }
             envs.push(NamedEnv {
                 name: path.display().to_string(),
                 env,
@@ -182,16 +185,20 @@ pub(crate) fn parse_set(text: &str) -> Result<(Field, EnvValue), String> {
 
 /// `` `NAME` is not a marker field `` with a did-you-mean when one name is close.
 pub(crate) fn unknown_field(name: &str) -> String {
-    let best = Field::ALL
+    match close_field(name) {
+        Some(n) => format!("`{name}` is not a marker field; did you mean `{n}`?"),
+        None => format!("`{name}` is not a marker field"),
+    }
+}
+
+/// The field whose name is closest to `name`, when it is close enough to be a typo.
+pub(crate) fn close_field(name: &str) -> Option<&'static str> {
+    Field::ALL
         .iter()
         .map(|f| (edit_distance(name, f.name()), f.name()))
-        .min();
-    match best {
-        Some((d, n)) if d <= 2.max(name.len() / 4) => {
-            format!("`{name}` is not a marker field; did you mean `{n}`?")
-        }
-        _ => format!("`{name}` is not a marker field"),
-    }
+        .min()
+        .filter(|(d, _)| *d <= 2.max(name.len() / 4))
+        .map(|(_, n)| n)
 }
 
 /// Levenshtein distance over characters (names are short).
@@ -218,20 +225,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// `markerspec_env::validate` checks them, and the standard version fields must hold a
 /// PEP 440 version (`python_full_version` may end in `+`, as some builds print it).
 pub(crate) fn check_value(field: Field, value: EnvValue) -> Result<EnvValue, String> {
-    let value = markerspec_env::validate(field, value)?;
-    if !field.is_extended()
-        && field.field_type() == FieldType::Version
-        && let EnvValue::String(s) = &value
-        && !s.is_empty()
-    {
-        let v = s.strip_suffix('+').unwrap_or(s);
-        if v.parse::<markerspec_pep508::pep440::Version>().is_err() {
-            return Err(format!(
-                "`{s}` is not a PEP 440 version; expected a version such as `3.12`"
-            ));
-        }
-    }
-    Ok(value)
+    markerspec_env::check_input(field, value)
 }
 
 /// The lines of `--fixture list`: each built-in fixture with a one-line description.
@@ -262,7 +256,14 @@ pub(crate) fn describe(env: &Environment) -> String {
     let mut parts = Vec::new();
     let system = s(Field::PlatformSystem).unwrap_or_else(|| "?".into());
     let machine = s(Field::PlatformMachine).unwrap_or_else(|| "?".into());
-    parts.push(format!("{system} {machine}"));
+    // The CPU, when emulation hides it from `platform_machine` (Rosetta 2).
+    let host = match s(Field::HostArch) {
+        Some(host) if host != markerspec_env::canonical_arch(&machine, None) => {
+            format!(" on {host}")
+        }
+        _ => String::new(),
+    };
+    parts.push(format!("{system} {machine}{host}"));
     let python = format!(
         "{} {}{}",
         s(Field::PlatformPythonImplementation).unwrap_or_else(|| "Python".into()),
@@ -286,10 +287,21 @@ pub(crate) fn describe(env: &Environment) -> String {
         parts.push(format!("musl {v}"));
     }
     if let Some(v) = s(Field::CudaVersion) {
-        let cc = s(Field::CudaComputeCapability)
-            .map(|c| format!(", compute {c}"))
-            .unwrap_or_default();
+        let cc = match (
+            s(Field::CudaComputeCapability),
+            s(Field::CudaComputeCapabilityMax),
+        ) {
+            (Some(lo), Some(hi)) if lo != hi => format!(", compute {lo}–{hi}"),
+            (Some(lo), _) => format!(", compute {lo}"),
+            _ => String::new(),
+        };
         parts.push(format!("CUDA {v}{cc}"));
+    }
+    if let Some(v) = s(Field::CudnnVersion) {
+        let built = s(Field::CudnnCudaVersion)
+            .map(|c| format!(" (CUDA {c})"))
+            .unwrap_or_default();
+        parts.push(format!("cuDNN {v}{built}"));
     }
     if let Some(v) = s(Field::RocmVersion) {
         parts.push(format!("ROCm {v} {}", set(Field::RocmGpuArchs).join(",")));

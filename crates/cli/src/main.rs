@@ -68,8 +68,9 @@ enum Command {
     /// Detect this machine and print every marker field with its value and where it came from.
     ///
     /// Runs the host's C library loader, the Python interpreter (`python3`, or `--python`) and
-    /// the GPU probe, each with a time limit; `MARKERSPEC_<FIELD>` and `CONDA_OVERRIDE_CUDA`
-    /// override what is detected. Exits 0, or 2 on error.
+    /// the GPU probe, each with a time limit; `MARKERSPEC_<FIELD>` and conda's
+    /// `CONDA_OVERRIDE_CUDA`, `CONDA_OVERRIDE_GLIBC` and `CONDA_OVERRIDE_CUDA_ARCH` override
+    /// what is detected. Exits 0, or 2 on error.
     Env(env_cmd::EnvArgs),
     /// List each requirement of a file with whether it applies to this machine (or `--env`).
     ///

@@ -248,10 +248,6 @@ fn environment_documents_name_what_is_wrong() {
             r#"{"gpu_backends": "cuda"}"#,
             "`gpu_backends` must be a list of strings",
         ),
-        (
-            r#"{"python_versoin": "3.12"}"#,
-            "did you mean `python_version`?",
-        ),
     ] {
         std::fs::write(dir.join("env.json"), doc).unwrap();
         let r = run_in(&dir, &["eval", "--env", "env.json", "os_name == 'nt'"], b"");
@@ -259,6 +255,33 @@ fn environment_documents_name_what_is_wrong() {
         assert!(r.stderr.contains(needle), "{doc}: {}", r.stderr);
         assert!(!r.stderr.contains("untagged"), "{}", r.stderr);
     }
+}
+
+#[test]
+fn environment_documents_warn_about_keys_they_do_not_know() {
+    let dir = temp_dir("envdoc-keys");
+    std::fs::write(
+        dir.join("env.json"),
+        r#"{"$version": "0.2", "os_name": "nt", "python_versoin": "3.12"}"#,
+    )
+    .unwrap();
+    let r = run_in(&dir, &["eval", "--env", "env.json", "os_name == 'nt'"], b"");
+    assert_eq!((r.code, r.stdout.as_str()), (0, "true\n"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "warning: env.json: unknown-environment-key: `python_versoin` is not a field"
+        ) && r.stderr.contains("did you mean `python_version`?"),
+        "{}",
+        r.stderr
+    );
+    std::fs::write(
+        dir.join("env.json"),
+        r#"{"$version": "1.0", "os_name": "nt"}"#,
+    )
+    .unwrap();
+    let r = run_in(&dir, &["eval", "--env", "env.json", "os_name == 'nt'"], b"");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("$version"), "{}", r.stderr);
 }
 
 #[test]

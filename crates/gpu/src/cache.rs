@@ -22,9 +22,9 @@ use crate::probe::ProbeConfig;
 use crate::report::{Detection, Origin, VendorReport};
 
 /// Bumped when [`Entry`] or the key change. 2: one report per vendor (1 had fixed `cuda` and
-/// `rocm` keys). The schema is part of the file name, so an entry of another schema is never
-/// even opened: a miss, not an error.
-const DISK_SCHEMA: u32 = 2;
+/// `rocm` keys). 3: cuDNN's CUDA runtime version. The schema is part of the file name, so an
+/// entry of another schema is never even opened: a miss, not an error.
+const DISK_SCHEMA: u32 = 3;
 /// No entry is larger than this; a larger file is not ours.
 const MAX_ENTRY_BYTES: u64 = 1024 * 1024;
 

@@ -218,8 +218,11 @@ impl Environment {
         Ok(())
     }
 
-    /// Removes the value of `field`, so that reading it is an error (standard fields) or Absent
-    /// (extended fields).
+    /// Removes the value of `field`, so that it has none: the evaluator reads it as Unknown
+    /// under the `spec-2026` profile, standard and extended fields alike, and as an error
+    /// (`E001`, packaging's `UndefinedEnvironmentName`) under the `packaging` profile (`extras`
+    /// and `dependency_groups` with none are the empty set). To make a field Absent,
+    /// [`set`](Environment::set) it to [`EnvValue::Absent`].
     pub fn unset(&mut self, field: Field) {
         self.slots_mut()[field.index()] = Slot::default();
     }

@@ -158,6 +158,12 @@ pub struct Libraries {
     /// cuTENSOR (`libcutensor.so.2`, `.1`), from `cutensorGetVersion`.
     #[doc(alias = "cutensorGetVersion")]
     pub cutensor: LibraryStatus,
+    /// The CUDA runtime version the loaded cuDNN was built for, from `cudnnGetCudartVersion`
+    /// (`12020` is 12.2). `None` when cuDNN did not load, or when it loaded and the function is
+    /// missing or answered out of range (then the report's notes say why).
+    #[doc(alias = "cudnnGetCudartVersion")]
+    #[serde(default)]
+    pub cudnn_cuda_version: Option<CudaVersion>,
 }
 
 /// What the NVIDIA driver says about this machine.
