@@ -604,14 +604,11 @@ impl Default for Cases {
 }
 
 impl Cases {
-    /// No cases; the fixtures of `spec/environments/` that the shipped vectors use are known.
+    /// No cases; the fixtures of `spec/environments/` that the shipped vectors use are known
+    /// (embedded in this crate).
     pub fn new() -> Cases {
-        let mut fixtures = BTreeMap::new();
-        for (name, text) in crate::data::FIXTURES {
-            let doc: Environment = serde_json::from_str(text)
-                .unwrap_or_else(|e| panic!("embedded fixture {name} is invalid: {e}"));
-            fixtures.insert((*name).to_string(), doc);
-        }
+        let fixtures: BTreeMap<String, Environment> = serde_json::from_str(crate::data::FIXTURES)
+            .unwrap_or_else(|e| panic!("the embedded fixtures are invalid: {e}"));
         Cases {
             cases: Vec::new(),
             names: BTreeSet::new(),
@@ -619,7 +616,7 @@ impl Cases {
         }
     }
 
-    /// Every shipped case (`spec/vectors/*.json`, embedded in this crate).
+    /// Every shipped case (`spec/vectors/*.json`, embedded in this crate from its `vectors/`).
     pub fn all() -> Cases {
         let mut cases = Cases::new();
         for (group, text) in crate::data::GROUPS {

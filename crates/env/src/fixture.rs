@@ -11,10 +11,10 @@ use crate::values::validate;
 
 macro_rules! fixtures {
     ($($name:literal),* $(,)?) => {
-        /// Every built-in fixture of `spec/environments/`: (name, JSON text).
-        /// `spec/environments/README.md` describes each.
+        /// Every built-in fixture: (name, JSON text). They live in this crate's `fixtures/`
+        /// (the repository's `spec/environments` points there), whose `README.md` describes each.
         pub const FIXTURES: &[(&str, &str)] = &[
-            $(($name, include_str!(concat!("../../../spec/environments/", $name, ".json"))),)*
+            $(($name, include_str!(concat!("../fixtures/", $name, ".json"))),)*
         ];
     };
 }
@@ -255,7 +255,7 @@ mod tests {
         assert_eq!(names.len(), FIXTURES.len());
         let on_disk = std::fs::read_dir(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../spec/environments"
+            "/fixtures"
         ))
         .unwrap()
         .filter_map(|e| {
