@@ -103,3 +103,8 @@ pub use runner::{
     CaseResult, Cause, Check, Divergence, Evaluated, Filter, Implementation, Observed, Parsed,
     Report, Request, Runner, Status, TestResult,
 };
+
+// The README's examples run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -152,3 +152,8 @@ pub use values::{canonical_arch, parse_override, validate};
 /// Re-exported from `markerspec-gpu`: call it first thing in `main` (see [the crate
 /// docs](crate#the-gpu-probe-and-main)).
 pub use markerspec_gpu::run_probe_if_requested;
+
+// The README's examples run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -118,3 +118,8 @@ mod tests {
         assert_eq!(escape_control("tab\there\n"), "tab\\there\\n");
     }
 }
+
+// The README's examples run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
