@@ -1,8 +1,10 @@
 //! Running cases against an implementation: the [`Implementation`] trait, filters, declared
 //! divergences and the [`Report`].
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::panic::{self, AssertUnwindSafe, catch_unwind};
+use std::sync::Once;
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -1186,9 +1188,43 @@ impl Runner {
     }
 }
 
-/// Runs `f`, turning a panic into [`TestResult::Crash`].
+thread_local! {
+    /// Set while this thread runs an implementation's callback: its panics are reported as
+    /// crashes, so the panic hook stays quiet, and records where the panic happened here.
+    static GUARDED: Cell<Option<Option<String>>> = const { Cell::new(None) };
+}
+
+/// Installs, once per process, a panic hook that stays quiet for panics inside [`guarded`]
+/// (recording their location instead) and hands every other panic to the hook that was
+/// installed before, so an implementation that panics on thousands of cases does not flood
+/// stderr, and the embedding program's own panics print as usual.
+fn install_quiet_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            let quiet = GUARDED.with(|g| match g.take() {
+                Some(_) => {
+                    g.set(Some(info.location().map(|l| l.to_string())));
+                    true
+                }
+                None => false,
+            });
+            if !quiet {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Runs `f`, turning a panic into [`TestResult::Crash`] (with the panic's message and
+/// location; nothing is printed).
 fn guarded<T>(f: impl FnOnce() -> TestResult<T>) -> TestResult<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    install_quiet_hook();
+    let outer = GUARDED.with(|g| g.replace(Some(None)));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    let location = GUARDED.with(|g| g.replace(outer)).flatten();
+    match result {
         Ok(r) => r,
         Err(payload) => {
             let msg = payload
@@ -1196,7 +1232,10 @@ fn guarded<T>(f: impl FnOnce() -> TestResult<T>) -> TestResult<T> {
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "a non-string panic payload".to_string());
-            TestResult::Crash(format!("panicked: {msg}"))
+            match location {
+                Some(at) => TestResult::Crash(format!("panicked at {at}: {msg}")),
+                None => TestResult::Crash(format!("panicked: {msg}")),
+            }
         }
     }
 }

@@ -18,7 +18,11 @@ const SOURCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../env/fixtures");
 fn embedded_fixtures_match_the_env_crate() {
     let copy: BTreeMap<String, Value> =
         serde_json::from_str(&std::fs::read_to_string(COPY).unwrap()).unwrap();
-    assert!(copy.len() >= 9, "fixtures.json lists only {} fixtures", copy.len());
+    assert!(
+        copy.len() >= 9,
+        "fixtures.json lists only {} fixtures",
+        copy.len()
+    );
     let mut source = BTreeMap::new();
     for name in copy.keys() {
         let path = Path::new(SOURCE).join(format!("{name}.json"));
@@ -51,7 +55,11 @@ fn every_fixture_a_case_names_is_embedded() {
     for case in cases.iter() {
         if let Some(fixture) = case.fixture() {
             named += 1;
-            assert!(copy.contains_key(fixture), "{} names {fixture}", case.full_name());
+            assert!(
+                copy.contains_key(fixture),
+                "{} names {fixture}",
+                case.full_name()
+            );
         }
     }
     assert!(named > 0, "no case names a fixture");

@@ -253,17 +253,14 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), FIXTURES.len());
-        let on_disk = std::fs::read_dir(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/fixtures"
-        ))
-        .unwrap()
-        .filter_map(|e| {
-            let p = e.unwrap().path();
-            (p.extension()? == "json")
-                .then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
-        })
-        .count();
+        let on_disk = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures"))
+            .unwrap()
+            .filter_map(|e| {
+                let p = e.unwrap().path();
+                (p.extension()? == "json")
+                    .then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
+            })
+            .count();
         assert_eq!(
             on_disk,
             FIXTURES.len(),
