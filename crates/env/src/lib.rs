@@ -73,7 +73,7 @@
 //! - [`GpuProvider`]: the GPU fields, from `markerspec-gpu`'s isolated probe of each vendor's
 //!   stack (NVIDIA's CUDA, AMD's ROCm), with provenance layers named after the stack;
 //! - [`FixtureProvider`]: fixed environments from SPEC §11 documents, including the built-in
-//!   fixtures of `spec/environments/` ([`FIXTURES`]);
+//!   fixtures of `spec/environments/`, this crate's `fixtures/` ([`FIXTURES`]);
 //! - [`Overrides`]: the `MARKERSPEC_<FIELD>` variables and `CONDA_OVERRIDE_CUDA`.
 //!
 //! Values are [`Facts`]: per field a [`markerspec_pep508::EnvValue`] (Known, Absent or
