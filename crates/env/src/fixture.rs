@@ -42,6 +42,10 @@ fixtures!(
 );
 
 /// The names of the built-in fixtures.
+///
+/// ```
+/// assert!(markerspec_env::fixture_names().any(|n| n == "windows-amd64-cpython-3.11"));
+/// ```
 pub fn fixture_names() -> impl Iterator<Item = &'static str> {
     FIXTURES.iter().map(|(name, _)| *name)
 }

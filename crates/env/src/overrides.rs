@@ -282,6 +282,13 @@ impl EnvironmentProvider for Overrides {
 /// Whether this process runs set-user-ID or set-group-ID (its effective user or group differs
 /// from the real one), in which case override variables must be ignored. Read from
 /// `/proc/self/status` on Linux; `false` where that cannot be read.
+///
+/// ```
+/// use markerspec_env::{Overrides, process_is_setid};
+///
+/// let overrides = Overrides::from_vars_os(std::env::vars_os()).setid(process_is_setid());
+/// # let _ = overrides;
+/// ```
 pub fn process_is_setid() -> bool {
     let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
         return false;
