@@ -83,7 +83,7 @@
 //! ```
 //!
 //! [`Report::assert`] panics with every failure, not just the first. The environment variable
-//! `MARKERSPEC_TEST` narrows a run (`MARKERSPEC_TEST=versions,-versions/prerelease-104`; see
+//! `MARKERSPEC_TEST` narrows a run (`MARKERSPEC_TEST=versions,-versions/prereleases-117`; see
 //! [`Filter`]). External programs are run through the protocol by [`protocol::Adapter`], which
 //! implements [`Implementation`] too.
 
