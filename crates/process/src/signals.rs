@@ -9,12 +9,11 @@ use std::sync::OnceLock;
 /// nothing.
 ///
 /// ```no_run
-/// fn main() {
-///     if let Err(error) = markerspec_process::kill_children_on_signal() {
-///         eprintln!("warning: children may outlive an interrupt: {error}");
-///     }
-///     // ... start children through `Run`, `Session` or `Group` ...
+/// // First thing in `main`:
+/// if let Err(error) = markerspec_process::kill_children_on_signal() {
+///     eprintln!("warning: children may outlive an interrupt: {error}");
 /// }
+/// // ... then start children through `Run`, `Session` or `Group` ...
 /// ```
 ///
 /// The work is done on a thread of its own (through `signal-hook`), not in a signal handler.
