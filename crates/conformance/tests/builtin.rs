@@ -9,7 +9,7 @@ use markerspec_conformance::{
 };
 
 fn vectors_dir() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/vectors"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/vectors"))
 }
 
 /// The builtin's declared divergences for one profile.

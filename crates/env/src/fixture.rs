@@ -11,10 +11,10 @@ use crate::provider::{EnvironmentProvider, ProviderError, ProviderErrorKind};
 
 macro_rules! fixtures {
     ($($name:literal),* $(,)?) => {
-        /// Every built-in fixture of `spec/environments/`: (name, JSON text).
-        /// `spec/environments/README.md` describes each.
+        /// Every built-in fixture: (name, JSON text). They live in this crate's `fixtures/`
+        /// (the repository's `spec/environments` points there), whose `README.md` describes each.
         pub const FIXTURES: &[(&str, &str)] = &[
-            $(($name, include_str!(concat!("../../../spec/environments/", $name, ".json"))),)*
+            $(($name, include_str!(concat!("../fixtures/", $name, ".json"))),)*
         ];
     };
 }
@@ -45,6 +45,10 @@ fixtures!(
 );
 
 /// The names of the built-in fixtures.
+///
+/// ```
+/// assert!(markerspec_env::fixture_names().any(|n| n == "windows-amd64-cpython-3.11"));
+/// ```
 pub fn fixture_names() -> impl Iterator<Item = &'static str> {
     FIXTURES.iter().map(|(name, _)| *name)
 }
@@ -199,17 +203,14 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), FIXTURES.len());
-        let on_disk = std::fs::read_dir(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../spec/environments"
-        ))
-        .unwrap()
-        .filter_map(|e| {
-            let p = e.unwrap().path();
-            (p.extension()? == "json")
-                .then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
-        })
-        .count();
+        let on_disk = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures"))
+            .unwrap()
+            .filter_map(|e| {
+                let p = e.unwrap().path();
+                (p.extension()? == "json")
+                    .then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
+            })
+            .count();
         assert_eq!(
             on_disk,
             FIXTURES.len(),

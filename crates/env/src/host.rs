@@ -71,6 +71,15 @@ const LIBC_PROGRAMS: [&str; 4] = ["/bin/sh", "/usr/bin/env", "/bin/dash", "/bin/
 /// Interpreter-dependent fields (`python_version`, `sys_abi_features`, …) are answered
 /// Unknown: they are the python provider's business. Results are computed once per provider
 /// value and kept.
+///
+/// ```
+/// use markerspec_env::{EnvironmentProvider, HostProvider, fact_fields};
+/// use markerspec_pep508::Field;
+///
+/// let facts = HostProvider::new().provide(fact_fields()).unwrap();
+/// # #[cfg(target_os = "linux")]
+/// assert_eq!(facts.string(Field::SysPlatform), Some("linux"));
+/// ```
 #[derive(Debug)]
 pub struct HostProvider {
     libc_programs: Vec<PathBuf>,

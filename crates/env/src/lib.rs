@@ -74,7 +74,7 @@
 //! - [`GpuProvider`]: the GPU fields, from `markerspec-gpu`'s isolated probe of each vendor's
 //!   stack (NVIDIA's CUDA, AMD's ROCm), with provenance layers named after the stack;
 //! - [`FixtureProvider`]: fixed environments from SPEC §11 documents, including the built-in
-//!   fixtures of `spec/environments/` ([`FIXTURES`]);
+//!   fixtures of `spec/environments/`, this crate's `fixtures/` ([`FIXTURES`]);
 //! - [`Overrides`]: the `MARKERSPEC_<FIELD>` variables and conda's `CONDA_OVERRIDE_CUDA`,
 //!   `CONDA_OVERRIDE_GLIBC` and `CONDA_OVERRIDE_CUDA_ARCH`, completed by the derivations of
 //!   SPEC §10.3 and checked against the invariants of §4.4 ([`check_invariants`]).
@@ -165,3 +165,8 @@ pub use values::{canonical_arch, check_input, parse_override, validate};
 /// Re-exported from `markerspec-gpu`: call it first thing in `main` (see [the crate
 /// docs](crate#the-gpu-probe-and-main)).
 pub use markerspec_gpu::run_probe_if_requested;
+
+// The README's examples run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -616,6 +616,13 @@ impl EnvironmentProvider for Overrides {
 /// Whether this process runs set-user-ID or set-group-ID (its effective user or group differs
 /// from the real one), in which case override variables must be ignored: the same answer as
 /// [`markerspec_process::is_set_id`], which the GPU probe consults too.
+///
+/// ```
+/// use markerspec_env::{Overrides, process_is_setid};
+///
+/// let overrides = Overrides::from_vars_os(std::env::vars_os()).setid(process_is_setid());
+/// # let _ = overrides;
+/// ```
 pub fn process_is_setid() -> bool {
     markerspec_process::is_set_id()
 }

@@ -15,6 +15,14 @@ pub use markerspec_pep508::canonical_arch;
 ///
 /// # Errors
 /// What is expected, in words, for a message that names the variable or key.
+///
+/// ```
+/// use markerspec_pep508::{EnvValue, Field};
+///
+/// let v = markerspec_env::validate(Field::CudaVersion, EnvValue::String("12.4".into()));
+/// assert_eq!(v, Ok(EnvValue::String("12.4".into())));
+/// assert!(markerspec_env::validate(Field::CudaVersion, EnvValue::String("twelve".into())).is_err());
+/// ```
 pub fn validate(field: Field, value: EnvValue) -> Result<EnvValue, String> {
     value.checked(field).map_err(|e| e.reason)
 }
@@ -50,6 +58,15 @@ pub fn check_input(field: Field, value: EnvValue) -> Result<EnvValue, String> {
 ///
 /// # Errors
 /// What is expected, in words.
+///
+/// ```
+/// use markerspec_pep508::{EnvValue, Field};
+///
+/// let v = markerspec_env::parse_override(Field::GpuBackends, "cuda, rocm").unwrap();
+/// assert_eq!(v, EnvValue::Set(vec!["cuda".into(), "rocm".into()]));
+/// assert_eq!(markerspec_env::parse_override(Field::CudaVersion, ""), Ok(EnvValue::Absent));
+/// assert!(markerspec_env::parse_override(Field::GpuBackends, "cuda,,rocm").is_err());
+/// ```
 pub fn parse_override(field: Field, text: &str) -> Result<EnvValue, String> {
     EnvValue::from_text(field, text).map_err(|e| e.reason)
 }

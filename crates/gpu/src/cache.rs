@@ -57,6 +57,10 @@ pub(crate) fn memoized(key: String, detect: impl FnOnce() -> Detection) -> Detec
 }
 
 /// Forgets every detection cached in this process's memory.
+///
+/// ```
+/// markerspec_gpu::clear_memory_cache(); // the next `detect` asks the drivers again
+/// ```
 pub fn clear_memory_cache() {
     memory()
         .lock()
@@ -70,6 +74,12 @@ pub fn clear_memory_cache() {
 ///
 /// This reads the environment to find where the user's cache lives, as every program does; it is
 /// not an override of any detected fact.
+///
+/// ```
+/// if let Some(dir) = markerspec_gpu::default_cache_dir() {
+///     assert!(dir.is_absolute() && dir.ends_with("markerspec"));
+/// }
+/// ```
 #[must_use]
 pub fn default_cache_dir() -> Option<PathBuf> {
     let absolute = |var: &str| {

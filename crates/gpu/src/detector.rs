@@ -538,6 +538,11 @@ fn interpret(
 }
 
 /// Detects with the defaults: `Detector::new().detect()`.
+///
+/// ```no_run
+/// let detection = markerspec_gpu::detect();
+/// println!("{detection:?}");
+/// ```
 #[must_use]
 pub fn detect() -> Detection {
     Detector::new().detect()

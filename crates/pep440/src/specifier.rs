@@ -16,6 +16,16 @@ use crate::version::{Suffix, Version, ZERO, cmp_release_next};
 /// `==` and `!=` followed by a version ending in `.*` are the separate operators
 /// [`EqualStar`](Operator::EqualStar) and [`NotEqualStar`](Operator::NotEqualStar); they are
 /// still written `==` and `!=`.
+///
+/// ```
+/// use markerspec_pep440::{Operator, VersionSpecifier};
+///
+/// let spec: VersionSpecifier = "== 3.12.*".parse()?;
+/// assert_eq!(spec.operator(), Operator::EqualStar);
+/// assert_eq!(spec.operator().as_str(), "==");
+/// assert_eq!(spec.to_string(), "==3.12.*");
+/// # Ok::<(), markerspec_pep440::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Operator {
     /// `==V`: the same version; without a local label in `V`, any local label matches.

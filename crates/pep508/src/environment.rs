@@ -13,6 +13,21 @@ use crate::name::normalize_name;
 /// Set-valued fields hold [`EnvValue::Set`]; every other field holds [`EnvValue::String`],
 /// even version-typed ones (the evaluator reads the version out of the string, as the
 /// specification says).
+///
+/// ```
+/// use markerspec_pep508::{Dialect, EnvValue, Environment, Field, MarkerTree, ParseOptions};
+///
+/// let opts = ParseOptions::default().dialect(Dialect::Extended);
+/// let m = MarkerTree::parse_with(r#""cuda" in gpu_backends"#, &opts, &mut Vec::new())?;
+/// let mut env = Environment::new();
+/// env.set(Field::GpuBackends, EnvValue::Set(vec!["cuda".into()])).unwrap();
+/// assert!(m.evaluate(&env)?);
+/// env.set(Field::GpuBackends, EnvValue::Absent).unwrap(); // no GPU: the empty set
+/// assert!(!m.evaluate(&env)?);
+/// env.set(Field::GpuBackends, EnvValue::Unknown).unwrap(); // detection failed
+/// assert!(m.evaluate(&env).is_err()); // E004 under the default policy
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum EnvValue {
     /// A known string value.
@@ -95,6 +110,15 @@ impl<'a> EvalEnv<'a> {
 }
 
 /// A value that does not fit its field, e.g. a list for `python_version`.
+///
+/// ```
+/// use markerspec_pep508::{EnvValue, Environment, Field};
+///
+/// let err = Environment::new().try_with(Field::PythonVersion, "three").unwrap_err();
+/// assert_eq!(err.field, Field::PythonVersion);
+/// let mut env = Environment::new();
+/// assert!(env.set(Field::OsName, EnvValue::Set(vec!["posix".into()])).is_err());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnvError {
     /// The field.
@@ -294,6 +318,17 @@ impl fmt::Debug for Environment {
 /// One value of an environment document (`spec/SPEC.md` §11), borrowed: what
 /// [`Environment::from_document`] reads, so that a document held in another shape (the
 /// conformance vectors, a lock file) converts without going through JSON.
+///
+/// ```
+/// use markerspec_pep508::{DocValue, EnvValue, Environment, Field};
+///
+/// let env = Environment::from_document([
+///     ("python_version", DocValue::String("3.12")),
+///     ("cuda_version", DocValue::Unknown),
+/// ])
+/// .unwrap();
+/// assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::Unknown));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DocValue<'a> {
     /// `null`: Unknown.

@@ -5,6 +5,16 @@ use std::fmt;
 /// Which marker language a parser accepts.
 ///
 /// One parser serves both dialects; the dialect only decides which variable names exist.
+///
+/// ```
+/// use markerspec_pep508::{Dialect, MarkerTree, ParseOptions};
+///
+/// let text = r#"cuda_version >= "12""#;
+/// let err = text.parse::<MarkerTree>().unwrap_err(); // the default dialect is `pep508`
+/// assert_eq!(err.code(), "M003");
+/// let opts = ParseOptions::default().dialect(Dialect::Extended);
+/// assert!(MarkerTree::parse_with(text, &opts, &mut Vec::new()).is_ok());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -50,6 +60,14 @@ impl std::str::FromStr for Dialect {
 /// The type of a marker field, which decides how its comparisons are evaluated.
 ///
 /// The types follow the 2026 text of the "Dependency specifiers" specification.
+///
+/// ```
+/// use markerspec_pep508::{Field, FieldType};
+///
+/// assert_eq!(Field::PythonVersion.field_type(), FieldType::Version);
+/// assert_eq!(Field::OsName.field_type(), FieldType::String);
+/// assert_eq!(Field::GpuBackends.field_type(), FieldType::Set);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
@@ -84,6 +102,14 @@ impl FieldType {
 
 /// The format of a field's values and of the quoted strings compared with it
 /// (`spec/SPEC.md` §8, §9): one column of the field registry, see [`Field::format`].
+///
+/// ```
+/// use markerspec_pep508::{Field, ValueFormat};
+///
+/// assert_eq!(Field::PythonVersion.format(), ValueFormat::Text);
+/// assert_eq!(Field::CudaVersion.format(), ValueFormat::Version);
+/// assert_eq!(Field::Extra.format(), ValueFormat::Name);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ValueFormat {
@@ -116,6 +142,17 @@ pub enum ValueFormat {
 macro_rules! fields {
     ($( $(#[$doc:meta])* $variant:ident = $name:literal, $ty:ident, $ext:literal, $fmt:ident; )*) => {
         /// A marker variable.
+        ///
+        ///
+        /// ```
+        /// use markerspec_pep508::{Dialect, Field};
+        ///
+        /// assert_eq!(Field::from_name("python_version", Dialect::Pep508), Some(Field::PythonVersion));
+        /// assert_eq!(Field::from_name("cuda_version", Dialect::Pep508), None);
+        /// assert_eq!(Field::from_name("cuda_version", Dialect::Extended), Some(Field::CudaVersion));
+        /// assert_eq!(Field::PythonVersion.name(), "python_version");
+        /// assert!(Field::CudaVersion.is_extended());
+        /// ```
         ///
         /// The first fourteen are the standard fields of the "Dependency specifiers"
         /// specification; the rest exist only in the [`Dialect::Extended`] dialect.

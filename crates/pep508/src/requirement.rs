@@ -8,6 +8,18 @@ use crate::marker::MarkerTree;
 use crate::name::{ExtraName, PackageName};
 
 /// What a requirement asks for besides its name: versions, or a direct URL.
+///
+/// ```
+/// use markerspec_pep508::{Requirement, VersionOrUrl};
+///
+/// let r: Requirement = "pip @ https://github.com/pypa/pip/archive/1.3.1.zip".parse()?;
+/// let Some(VersionOrUrl::Url(url)) = r.version_or_url() else { panic!("a URL") };
+/// assert_eq!(&**url, "https://github.com/pypa/pip/archive/1.3.1.zip");
+/// let r: Requirement = "numpy >=1.26, <3".parse()?;
+/// let Some(VersionOrUrl::Specifiers(specs)) = r.version_or_url() else { panic!("versions") };
+/// assert!(specs.contains(&"2.1.0".parse().unwrap()));
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum VersionOrUrl {
     /// PEP 440 version specifiers, e.g. `>=1.0,<2`.

@@ -130,6 +130,20 @@ impl Platform {
 ///
 /// Windows: CUDA as above; ROCm Absent (not detected). macOS: every field Absent, without
 /// probing.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use markerspec_env::{EnvironmentProvider, GPU_FIELDS, GpuProvider};
+/// use markerspec_pep508::Field;
+///
+/// fn main() {
+///     // The probe may run this program again as its child: this line serves it.
+///     markerspec_env::run_probe_if_requested();
+///     let gpu = GpuProvider::new().timeout(Duration::from_secs(5));
+///     let facts = gpu.provide(GPU_FIELDS.into_iter().collect()).unwrap();
+///     println!("{:?}", facts.get(Field::GpuBackends));
+/// }
+/// ```
 #[derive(Clone, Debug)]
 pub struct GpuProvider {
     detector: Detector,
