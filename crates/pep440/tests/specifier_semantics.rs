@@ -276,3 +276,17 @@ fn list_equality_and_hash() {
     }
     assert_ne!(hash_of(&specs("===foo")), hash_of(&specs("===bar")));
 }
+
+/// The printed form drops duplicates (equal specifiers, whatever their spelling) and sorts by
+/// text, for a short list and for one long enough to be de-duplicated by hashing.
+#[test]
+fn printed_form_drops_duplicates_short_and_long() {
+    assert_eq!(specs("<2, >=1.0.0, >=1.0, <2").to_string(), "<2,>=1.0");
+    let many: Vec<String> = (0..20).map(|i| format!("!=1.{}", i % 10)).collect();
+    let joined = many.join(", ");
+    let expected: Vec<String> = (0..10).map(|i| format!("!=1.{i}")).collect();
+    assert_eq!(specs(&joined).to_string(), expected.join(","));
+    let long = format!("{joined}, >=1.0, >=1.0.0, <2");
+    let printed = specs(&long).to_string();
+    assert_eq!(printed, format!("{},<2,>=1.0", expected.join(",")));
+}
