@@ -327,20 +327,34 @@ pub(crate) fn answer_text(e: &Evaluation) -> String {
 }
 
 /// The width of environment column K's header `[K]`, at least that of `unknown`.
-fn column_width(k: usize) -> usize {
+pub(crate) fn column_width(k: usize) -> usize {
     format!("[{k}]").len().max("unknown".len())
 }
 
-/// The legend (`[1] NAME` per environment) and the header row of the table.
-pub(crate) fn table_header(envs: &[NamedEnv]) -> String {
+/// The legend of a table: `[K] NAME` per environment, one a line.
+pub(crate) fn table_legend(envs: &[NamedEnv]) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
     for (k, e) in envs.iter().enumerate() {
         let _ = writeln!(s, "[{}] {}", k + 1, e.name);
     }
-    for k in 1..=envs.len() {
+    s
+}
+
+/// The environment columns' headers, `[1]  [2] …`, each padded to its column.
+pub(crate) fn column_headers(count: usize) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    for k in 1..=count {
         let _ = write!(s, "{:<w$}  ", format!("[{k}]"), w = column_width(k));
     }
+    s
+}
+
+/// The legend (`[1] NAME` per environment) and the header row of the table.
+pub(crate) fn table_header(envs: &[NamedEnv]) -> String {
+    let mut s = table_legend(envs);
+    s.push_str(&column_headers(envs.len()));
     s.push_str("input\n");
     s
 }

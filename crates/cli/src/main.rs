@@ -9,9 +9,9 @@
 //! | 2 | error: invalid input, unreadable file, bad flag | invalid input | an invalid requirement, or an error | error (an interpreter given with `--python` that fails, an invalid override) |
 //! | 3 | the result is unknown (an environment value is unknown) | — | — | — |
 //!
-//! Without `--env`, `--fixture` or `--python-platform`, `eval` and `check` evaluate against this
-//! machine as `markerspec env` detects it; `--set`, `--extra` and `--python-version` change
-//! whichever environments are used.
+//! Without `--env`, `--fixture`, `--python-platform` or `--wheel-tag`, `eval` and `check`
+//! evaluate against this machine as `markerspec env` detects it; `--set`, `--extra` and
+//! `--python-version` change whichever environments are used.
 
 use std::process::ExitCode;
 
@@ -72,6 +72,9 @@ enum Command {
     /// override what is detected. Exits 0, or 2 on error.
     Env(env_cmd::EnvArgs),
     /// List each requirement of a file with whether it applies to this machine (or `--env`).
+    ///
+    /// With several environments (`--env`, `--fixture`, `--wheel-tag`, any mix), one column per
+    /// environment and a count per environment in the summary.
     ///
     /// Reads requirements files (following `-r` and `-c`), `pyproject.toml` (dependencies,
     /// optional dependencies when their extra is requested, dependency groups with
