@@ -46,7 +46,16 @@ pub(crate) struct Batch<'a> {
     /// How lines are read; a marker evaluates under the profile it was parsed with.
     pub(crate) opts: ParseOptions,
     pub(crate) mode: Mode<'a>,
-    pub(crate) jobs: usize,
+    /// Threads answering a large block; `None` for the number of cores (asked only when a
+    /// block is large enough to share).
+    pub(crate) jobs: Option<usize>,
+}
+
+/// The number of cores this process may use (asked once).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES
+        .get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
 }
 
 impl Batch<'_> {
@@ -116,11 +125,14 @@ impl Batch<'_> {
     /// Answers the lines of BLOCK (complete lines, the last newline removed), in order, on
     /// up to `jobs` threads.
     fn answer_block(&self, block: &[u8], out: &mut Vec<u8>) {
-        let jobs = if self.jobs > 1 {
-            let lines = memchr::memchr_iter(b'\n', block).count() + 1;
-            self.jobs.min(lines / LINES_PER_JOB).max(1)
-        } else {
+        let jobs = if self.jobs == Some(1) {
             1
+        } else {
+            let lines = memchr::memchr_iter(b'\n', block).count() + 1;
+            match lines / LINES_PER_JOB {
+                0 | 1 => 1,
+                most => self.jobs.unwrap_or_else(cores).min(most),
+            }
         };
         if jobs == 1 {
             return self.answer_lines(block, out);

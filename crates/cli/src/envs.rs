@@ -119,6 +119,7 @@ impl EnvOptions {
             }
         }
         if envs.is_empty() {
+            crate::guard_children();
             let facts = DetectOptions {
                 python: self.python.clone(),
                 gpu: !self.no_gpu,

@@ -106,17 +106,22 @@ fn main() -> ExitCode {
     // Detection runs this program again as its isolated GPU probe (when no
     // `markerspec-gpu-probe` sits beside it).
     markerspec_env::run_probe_if_requested();
-    // SIGINT, SIGTERM, SIGHUP and SIGQUIT take the children (the interpreter, the GPU probe,
-    // conformance adapters) with this process, each with its whole process group.
-    if let Err(error) = markerspec_process::kill_children_on_signal() {
-        eprintln!("markerspec: warning: children may outlive an interrupt: {error}");
-    }
     match try_main() {
         Ok(code) => code,
         Err(message) => {
             eprintln!("markerspec: {message}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Makes SIGINT, SIGTERM, SIGHUP and SIGQUIT take the children (the interpreter, the GPU
+/// probe, conformance adapters) with this process, each with its whole process group. Called
+/// by the commands that start children, before they do: the others (`parse`, `eval` and
+/// `check` with given environments) start no thread for it.
+pub(crate) fn guard_children() {
+    if let Err(error) = markerspec_process::kill_children_on_signal() {
+        eprintln!("markerspec: warning: children may outlive an interrupt: {error}");
     }
 }
 
