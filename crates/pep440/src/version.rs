@@ -606,7 +606,7 @@ impl Version {
                 f.write_str(".")?;
             }
             first = false;
-            write!(f, "{n}")?;
+            write_decimal(f, *n)?;
         }
         Ok(())
     }
@@ -661,10 +661,12 @@ impl fmt::Display for Version {
             write!(f, "{pre}")?;
         }
         if let Some(post) = self.post() {
-            write!(f, ".post{post}")?;
+            f.write_str(".post")?;
+            write_decimal(f, post)?;
         }
         if let Some(dev) = self.dev() {
-            write!(f, ".dev{dev}")?;
+            f.write_str(".dev")?;
+            write_decimal(f, dev)?;
         }
         let mut sep = "+";
         for segment in self.local() {
@@ -695,4 +697,20 @@ impl Default for Version {
     fn default() -> Version {
         ZERO.clone()
     }
+}
+
+/// Writes N in decimal, without the formatting machinery (release numbers are most of what a
+/// printed requirement holds).
+fn write_decimal(f: &mut impl fmt::Write, mut n: u64) -> fmt::Result {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    f.write_str(std::str::from_utf8(&digits[start..]).map_err(|_| fmt::Error)?)
 }

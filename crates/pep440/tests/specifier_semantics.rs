@@ -290,3 +290,22 @@ fn printed_form_drops_duplicates_short_and_long() {
     let printed = specs(&long).to_string();
     assert_eq!(printed, format!("{},<2,>=1.0", expected.join(",")));
 }
+
+/// Release, post- and dev-release numbers print in decimal at both ends of their range.
+#[test]
+fn version_numbers_print_in_decimal() {
+    use markerspec_pep440::Version;
+    for (text, printed) in [
+        ("0", "0"),
+        ("0.0.0", "0.0.0"),
+        ("1.10.0post0dev0", "1.10.0.post0.dev0"),
+        (
+            "18446744073709551615.9.post18446744073709551615",
+            "18446744073709551615.9.post18446744073709551615",
+        ),
+        ("2!1.0rc1.dev7+local.7", "2!1.0rc1.dev7+local.7"),
+    ] {
+        let v: Version = text.parse().unwrap();
+        assert_eq!(v.to_string(), printed, "{text}");
+    }
+}
