@@ -224,10 +224,18 @@ impl Batch<'_> {
         if text.len() > LINE_LIMIT {
             return too_long(text.len(), out);
         }
-        let trimmed = text.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            out.push(b'\n');
-            return;
+        // A line starting with a letter is neither blank nor a comment: trim (Unicode
+        // whitespace) only the others.
+        if !text
+            .as_bytes()
+            .first()
+            .is_some_and(u8::is_ascii_alphanumeric)
+        {
+            let trimmed = text.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                out.push(b'\n');
+                return;
+            }
         }
         let mut warnings: Vec<Warning> = Vec::new();
         // The common case, one environment answered as text: evaluate without keeping the

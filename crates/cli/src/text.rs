@@ -70,7 +70,11 @@ pub(crate) fn parse_text(
 /// (canonical or PEP 345 alias, in either dialect, so that the `pep508` dialect reports "this
 /// is an extended field" rather than a requirement syntax error). No allocation.
 pub(crate) fn looks_like_marker(text: &str) -> bool {
-    let t = text.trim_start();
+    // Most lines start with a letter: trim (Unicode whitespace) only when they do not.
+    let t = match text.as_bytes().first() {
+        Some(b) if b.is_ascii_alphanumeric() => text,
+        _ => text.trim_start(),
+    };
     let bytes = t.as_bytes();
     if matches!(bytes.first(), Some(b'"' | b'\'' | b'(')) {
         return true;
