@@ -700,17 +700,10 @@ impl Default for Version {
 }
 
 /// Writes N in decimal, without the formatting machinery (release numbers are most of what a
-/// printed requirement holds).
-fn write_decimal(f: &mut impl fmt::Write, mut n: u64) -> fmt::Result {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+/// printed requirement holds, and they are short).
+fn write_decimal(f: &mut impl fmt::Write, n: u64) -> fmt::Result {
+    if n >= 10 {
+        write_decimal(f, n / 10)?;
     }
-    f.write_str(std::str::from_utf8(&digits[start..]).map_err(|_| fmt::Error)?)
+    f.write_char(char::from(b'0' + (n % 10) as u8))
 }
