@@ -27,6 +27,13 @@ pub(crate) struct EnvOptions {
     /// `x86_64-manylinux_2_28`, …) instead of detecting this machine.
     #[arg(long, value_name = "PLATFORM", conflicts_with_all = ["env_files", "fixtures"])]
     pub(crate) python_platform: Option<String>,
+    /// A wheel's tags as the target: `PYTHON-ABI-PLATFORM` (`cp313-cp313-manylinux_2_28_x86_64`)
+    /// or a wheel file name ending in them. The tags set the fields they decide (Python version
+    /// and implementation, ABI, platform, C library floor); the others stay unknown. A
+    /// compressed tag set (`cp312.cp313-abi3-manylinux_2_28_x86_64.manylinux_2_28_aarch64`)
+    /// gives one environment per combination. Repeatable: one column per environment.
+    #[arg(long = "wheel-tag", value_name = "TAGS")]
+    pub(crate) wheel_tags: Vec<String>,
     /// The target's Python version, as CPython (`3.11`, `3.12.4`, `3.13t` for free-threaded):
     /// sets the Python fields (`python_version`, `python_full_version`, the implementation,
     /// `python_abi_tag`, the GIL member of `sys_abi_features`) in every environment.
@@ -41,10 +48,10 @@ pub(crate) struct EnvOptions {
     #[arg(long = "extra", value_name = "NAME")]
     pub(crate) extras: Vec<String>,
     /// When detecting this machine: the Python interpreter to ask (default: `python3` on PATH).
-    #[arg(long, value_name = "PATH", conflicts_with_all = ["env_files", "fixtures", "python_platform"])]
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["env_files", "fixtures", "python_platform", "wheel_tags"])]
     pub(crate) python: Option<OsString>,
     /// When detecting this machine: do not probe GPUs (the GPU fields are Unknown).
-    #[arg(long, conflicts_with_all = ["env_files", "fixtures", "python_platform"])]
+    #[arg(long, conflicts_with_all = ["env_files", "fixtures", "python_platform", "wheel_tags"])]
     pub(crate) no_gpu: bool,
 }
 
@@ -66,7 +73,8 @@ impl EnvOptions {
     }
 
     /// Every environment asked for, with `--python-version`, `--set` and `--extra` applied to
-    /// each. Detects this machine when no `--env`, `--fixture` or `--python-platform` is given.
+    /// each. Detects this machine when no `--env`, `--fixture`, `--python-platform` or
+    /// `--wheel-tag` is given.
     pub(crate) fn build(&self) -> Result<Vec<NamedEnv>, String> {
         // Checked first: a typo is reported before any detection runs.
         let sets = self
@@ -106,7 +114,15 @@ impl EnvOptions {
                 env,
             });
         }
+        for tags in &self.wheel_tags {
+            for one in expand_wheel_tags(tags)? {
+                let env =
+                    Environment::for_wheel_tags(&one).map_err(|e| format!("--wheel-tag: {e}"))?;
+                envs.push(NamedEnv { name: one, env });
+            }
+        }
         if envs.is_empty() {
+            crate::guard_children();
             let facts = DetectOptions {
                 python: self.python.clone(),
                 gpu: !self.no_gpu,
@@ -151,6 +167,47 @@ impl EnvOptions {
         }
         Ok(envs)
     }
+}
+
+/// The most environments one `--wheel-tag` may expand to.
+const MAX_TAG_COMBINATIONS: usize = 64;
+
+/// The `PYTHON-ABI-PLATFORM` triples of `--wheel-tag TAGS`: TAGS itself, or the last three
+/// dash-separated parts of a wheel file name, with each compressed tag set (`cp312.cp313`)
+/// expanded into every combination, in the order written.
+pub(crate) fn expand_wheel_tags(tags: &str) -> Result<Vec<String>, String> {
+    let trimmed = tags.strip_suffix(".whl").unwrap_or(tags);
+    let parts: Vec<&str> = trimmed.split('-').collect();
+    let triple = match parts.len() {
+        3 if !tags.ends_with(".whl") => &parts[..],
+        n if n >= 5 && tags.ends_with(".whl") => &parts[n - 3..],
+        _ => {
+            return Err(format!(
+                "--wheel-tag: `{tags}` is not PYTHON-ABI-PLATFORM wheel tags (e.g. \
+                 `cp313-cp313-manylinux_2_28_x86_64`) nor a wheel file name"
+            ));
+        }
+    };
+    let sets: Vec<Vec<&str>> = triple.iter().map(|t| t.split('.').collect()).collect();
+    if sets.iter().flatten().any(|t| t.is_empty()) {
+        return Err(format!("--wheel-tag: `{tags}` has an empty tag"));
+    }
+    let count: usize = sets.iter().map(Vec::len).product();
+    if count > MAX_TAG_COMBINATIONS {
+        return Err(format!(
+            "--wheel-tag: `{tags}` expands to {count} tag triples, more than \
+             {MAX_TAG_COMBINATIONS}"
+        ));
+    }
+    let mut out = Vec::with_capacity(count);
+    for python in &sets[0] {
+        for abi in &sets[1] {
+            for platform in &sets[2] {
+                out.push(format!("{python}-{abi}-{platform}"));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Reads `FIELD=VALUE` as `--set` takes it: an unknown field gets a did-you-mean, the value is
@@ -343,6 +400,39 @@ mod tests {
             unknown_field("zzzzzzzz"),
             "`zzzzzzzz` is not a marker field"
         );
+    }
+
+    #[test]
+    fn wheel_tags_expand_compressed_sets_and_file_names() {
+        assert_eq!(
+            expand_wheel_tags("cp313-cp313-manylinux_2_28_x86_64").unwrap(),
+            ["cp313-cp313-manylinux_2_28_x86_64"]
+        );
+        assert_eq!(
+            expand_wheel_tags("py2.py3-none-any").unwrap(),
+            ["py2-none-any", "py3-none-any"]
+        );
+        assert_eq!(
+            expand_wheel_tags(
+                "numpy-2.1.0-cp312-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
+            )
+            .unwrap(),
+            [
+                "cp312-abi3-manylinux_2_17_x86_64",
+                "cp312-abi3-manylinux2014_x86_64"
+            ]
+        );
+        for bad in [
+            "cp312-cp312",
+            "a-b-c-d",
+            "cp312..cp313-none-any",
+            "x-y-z.whl",
+        ] {
+            assert!(expand_wheel_tags(bad).is_err(), "{bad}");
+        }
+        let huge = format!("{0}-{0}-{0}", ["a"; 5].join("."));
+        let e = expand_wheel_tags(&huge).unwrap_err();
+        assert!(e.contains("125"), "{e}");
     }
 
     #[test]

@@ -628,8 +628,18 @@ impl VersionSpecifiers {
         let mut sorted: Vec<(String, &VersionSpecifier)> =
             self.iter().map(|s| (s.to_string(), s)).collect();
         sorted.sort_by(|a, b| a.0.cmp(&b.0));
-        // Keep the first of each group of equal specifiers, in linear time (hashing agrees
-        // with equality).
+        // Keep the first of each group of equal specifiers: by comparing with those kept when
+        // there are few (the common case, no hashing), in linear time otherwise (hashing
+        // agrees with equality).
+        if sorted.len() <= 16 {
+            let mut kept: Vec<(String, &VersionSpecifier)> = Vec::with_capacity(sorted.len());
+            for (text, spec) in sorted {
+                if !kept.iter().any(|(_, k)| *k == spec) {
+                    kept.push((text, spec));
+                }
+            }
+            return kept;
+        }
         let mut seen = std::collections::HashSet::with_capacity(sorted.len());
         sorted.retain(|(_, spec)| seen.insert(*spec));
         sorted

@@ -634,7 +634,7 @@ impl Version {
                 f.write_str(".")?;
             }
             first = false;
-            write!(f, "{n}")?;
+            write_decimal(f, *n)?;
         }
         Ok(())
     }
@@ -689,10 +689,12 @@ impl fmt::Display for Version {
             write!(f, "{pre}")?;
         }
         if let Some(post) = self.post() {
-            write!(f, ".post{post}")?;
+            f.write_str(".post")?;
+            write_decimal(f, post)?;
         }
         if let Some(dev) = self.dev() {
-            write!(f, ".dev{dev}")?;
+            f.write_str(".dev")?;
+            write_decimal(f, dev)?;
         }
         let mut sep = "+";
         for segment in self.local() {
@@ -723,4 +725,13 @@ impl Default for Version {
     fn default() -> Version {
         ZERO.clone()
     }
+}
+
+/// Writes N in decimal, without the formatting machinery (release numbers are most of what a
+/// printed requirement holds, and they are short).
+fn write_decimal(f: &mut impl fmt::Write, n: u64) -> fmt::Result {
+    if n >= 10 {
+        write_decimal(f, n / 10)?;
+    }
+    f.write_char(char::from(b'0' + (n % 10) as u8))
 }

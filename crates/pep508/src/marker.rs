@@ -110,7 +110,12 @@ impl fmt::Debug for MarkerExpression {
 
 impl fmt::Display for MarkerExpression {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} {}", self.lhs, self.op, self.rhs)
+        // Piece by piece rather than through `write!`: printing is most of `parse -`'s time.
+        fmt::Display::fmt(&self.lhs, f)?;
+        f.write_str(" ")?;
+        f.write_str(self.op.as_str())?;
+        f.write_str(" ")?;
+        fmt::Display::fmt(&self.rhs, f)
     }
 }
 

@@ -136,10 +136,14 @@ pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     let plain = !s.contains(['\n', '\r', '\0'])
         && (!s.contains('\\') || crate::string::unescape(s).is_ok_and(|u| u == s));
     if plain && !s.contains('"') {
-        return write!(f, "\"{s}\"");
+        f.write_char('"')?;
+        f.write_str(s)?;
+        return f.write_char('"');
     }
     if plain && !s.contains('\'') {
-        return write!(f, "'{s}'");
+        f.write_char('\'')?;
+        f.write_str(s)?;
+        return f.write_char('\'');
     }
     f.write_char('"')?;
     for c in s.chars() {

@@ -111,19 +111,20 @@ impl std::hash::Hash for Requirement {
 
 impl fmt::Display for Requirement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.name)?;
+        // Piece by piece rather than through `write!`: printing is most of `parse -`'s time.
+        fmt::Display::fmt(&self.name, f)?;
         if !self.extras.is_empty() {
             f.write_str("[")?;
             for (i, e) in self.sorted_extras().iter().enumerate() {
                 if i > 0 {
                     f.write_str(",")?;
                 }
-                write!(f, "{e}")?;
+                fmt::Display::fmt(e, f)?;
             }
             f.write_str("]")?;
         }
         match &self.version_or_url {
-            Some(VersionOrUrl::Specifiers(specs)) => write!(f, "{specs}")?,
+            Some(VersionOrUrl::Specifiers(specs)) => fmt::Display::fmt(specs, f)?,
             Some(VersionOrUrl::Url(url)) => {
                 write!(f, " @ {url}")?;
                 if self.marker.is_some() {
@@ -133,7 +134,8 @@ impl fmt::Display for Requirement {
             None => {}
         }
         if let Some(m) = &self.marker {
-            write!(f, "; {m}")?;
+            f.write_str("; ")?;
+            fmt::Display::fmt(m, f)?;
         }
         Ok(())
     }
