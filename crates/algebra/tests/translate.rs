@@ -16,8 +16,8 @@ use markerspec_pep508::{
 };
 use proptest::prelude::*;
 
-const LOCK: &str = include_str!("../../../../shared/corpus/lock-markers.txt");
-const REQUIRES: &str = include_str!("../../../../shared/corpus/requires-dist-gpu-stack.txt");
+const LOCK: &str = include_str!("data/lock-markers.txt");
+const REQUIRES: &str = include_str!("data/requires-dist-gpu-stack.txt");
 
 /// A small deterministic generator (xorshift), so every run checks the same environments.
 struct Rng(u64);
