@@ -14,6 +14,10 @@ use crate::error::{Error, ErrorKind};
 use crate::range::VersionSet;
 use crate::translate::VarMeta;
 
+/// The version of the printed form (`spec/SPEC.md` §21.4): a lock file that stores printed
+/// markers can record it, and a change to the printer that changes any output is a new version.
+pub const PRINT_FORM_VERSION: u32 = 1;
+
 /// A literal of a cube: a variable and what holds for it.
 type Lit = (Var, Label);
 
