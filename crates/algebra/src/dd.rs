@@ -1427,6 +1427,17 @@ impl Context {
 
     // ----- inspection and printing -----
 
+    /// The top variable of `m` and its children, each with the union of the edges that lead
+    /// to it, in edge order (`None` for a constant).
+    pub(crate) fn groups(&self, m: Marker) -> Result<Option<(Var, Vec<(Marker, Label)>)>, Error> {
+        self.check(m)?;
+        let Some(var) = self.top(m) else {
+            return Ok(None);
+        };
+        let edges = self.edges(m, var)?;
+        Ok(Some((var, group_edges(&edges))))
+    }
+
     /// The variables `m` depends on, in the context's variable order.
     ///
     /// # Errors
