@@ -1429,7 +1429,7 @@ impl Context {
 
     /// The top variable of `m` and its children, each with the union of the edges that lead
     /// to it, in edge order (`None` for a constant).
-    pub(crate) fn groups(&self, m: Marker) -> Result<Option<(Var, Vec<(Marker, Label)>)>, Error> {
+    pub(crate) fn groups(&self, m: Marker) -> Result<Option<Groups>, Error> {
         self.check(m)?;
         let Some(var) = self.top(m) else {
             return Ok(None);
@@ -1618,6 +1618,9 @@ impl Context {
         Ok(out)
     }
 }
+
+/// A node's variable and its children, each with the label of the edges leading to it.
+pub(crate) type Groups = (Var, Vec<(Marker, Label)>);
 
 /// A node on the current path of [`Context::paths`]: its variable, its groups of edges, and the
 /// next group to visit.
