@@ -327,7 +327,12 @@ fn check(
                 Err(_) => tally.skipped_errors += 1,
             },
             Ok(None) => {}
-            Err(e) if e.code() == "unverified-witness" => tally.unverified += 1,
+            Err(e) if e.code() == "unverified-witness" => {
+                tally.unverified += 1;
+                if std::env::var_os("SHOW_UNVERIFIED").is_some() {
+                    eprintln!("UNVERIFIED {profile:?} {text}");
+                }
+            }
             Err(e) => return Err(format!("{text}: solve: {e}")),
         }
     }
