@@ -1,0 +1,186 @@
+//! Environments to evaluate generated markers in.
+
+use arbitrary::{Result, Unstructured};
+
+use super::{odd_string, pick};
+use crate::{Dialect, EnvValue, Environment, Field, FieldType};
+
+/// A value for `field` that is known (a string, a set, or Absent), drawn from `literals` (a
+/// marker's own, so that comparisons match) half of the time.
+///
+/// # Errors
+/// Only what [`Unstructured`] reports.
+pub fn known_value(
+    u: &mut Unstructured<'_>,
+    field: Field,
+    literals: &[String],
+) -> Result<EnvValue> {
+    let string = |u: &mut Unstructured<'_>| -> Result<String> {
+        if !literals.is_empty() && u.arbitrary()? {
+            Ok(pick(u, literals)?.clone())
+        } else {
+            odd_string(u)
+        }
+    };
+    if u.ratio(1, 8)? {
+        return Ok(EnvValue::Absent);
+    }
+    Ok(if field.field_type() == FieldType::Set {
+        let n = u.int_in_range(0..=3)?;
+        let items = (0..n)
+            .map(|_| string(u).map(String::into_boxed_str))
+            .collect::<Result<Vec<_>>>()?;
+        EnvValue::Set(items)
+    } else {
+        EnvValue::String(string(u)?.into())
+    })
+}
+
+/// An environment for the odd corners: each field unset, known (any string, from
+/// `literals` half of the time), Absent or Unknown, and a few requested extras.
+///
+/// # Errors
+/// Only what [`Unstructured`] reports.
+pub fn environment(u: &mut Unstructured<'_>, literals: &[String]) -> Result<Environment> {
+    let mut env = Environment::new();
+    for &field in Field::ALL {
+        if field == Field::Extra {
+            continue;
+        }
+        let value = match u.int_in_range(0u8..=7)? {
+            0 => continue,
+            1 => EnvValue::Unknown,
+            _ => known_value(u, field, literals)?,
+        };
+        // A set goes to a set field only, so this cannot fail; skip the field if it did.
+        let _ = env.set(field, value);
+    }
+    Ok(env.with_extras(extras(u, literals)?))
+}
+
+fn extras(u: &mut Unstructured<'_>, literals: &[String]) -> Result<Vec<String>> {
+    let n = u.int_in_range(0..=3)?;
+    let mut extras = Vec::new();
+    for _ in 0..n {
+        extras.push(if !literals.is_empty() && u.arbitrary()? {
+            pick(u, literals)?.clone()
+        } else {
+            (*pick(u, &["test", "cuda", "Dev_Tools", "gpu", "a.b"])?).to_string()
+        });
+    }
+    Ok(extras)
+}
+
+/// One real machine's values, field by field: `(os_name, sys_platform, platform_system,
+/// platform_machine, platform_release, platform_version)`.
+const PLATFORMS: &[(&str, &str, &str, &str, &str, &str)] = &[
+    (
+        "posix",
+        "linux",
+        "Linux",
+        "x86_64",
+        "6.5.0-1025-azure",
+        "#1 SMP PREEMPT_DYNAMIC",
+    ),
+    (
+        "posix",
+        "linux",
+        "Linux",
+        "aarch64",
+        "5.15.148-tegra",
+        "#1 SMP PREEMPT",
+    ),
+    (
+        "posix",
+        "darwin",
+        "Darwin",
+        "arm64",
+        "23.1.0",
+        "Darwin Kernel Version 23.1.0",
+    ),
+    ("nt", "win32", "Windows", "AMD64", "10", "10.0.19045"),
+    (
+        "posix",
+        "linux",
+        "Linux",
+        "x86_64",
+        "5.15.167.4-microsoft-standard-WSL2",
+        "#1 SMP",
+    ),
+];
+
+/// A consistent environment a real interpreter could report: every standard field known
+/// (`python_version` derived from `python_full_version`), the extended fields of `dialect`
+/// known or Absent, and requested extras; `literals` (a marker's own) sometimes replace a
+/// value so that comparisons match. Under the `packaging` profile no evaluation of it fails for
+/// a missing value.
+///
+/// # Errors
+/// Only what [`Unstructured`] reports.
+pub fn realistic_environment(
+    u: &mut Unstructured<'_>,
+    dialect: Dialect,
+    literals: &[String],
+) -> Result<Environment> {
+    let (os, platform, system, machine, release, version) = *pick(u, PLATFORMS)?;
+    let minor = *pick(u, &[8u32, 9, 10, 11, 12, 13, 14])?;
+    let patch = u.int_in_range(0u32..=12)?;
+    let full = if minor == 14 && u.ratio(1, 3)? {
+        "3.14.0rc1".to_string()
+    } else {
+        format!("3.{minor}.{patch}")
+    };
+    let (implementation, name) = *pick(u, &[("CPython", "cpython"), ("PyPy", "pypy")])?;
+    let mut env = Environment::new()
+        .with(Field::OsName, os)
+        .with(Field::SysPlatform, platform)
+        .with(Field::PlatformSystem, system)
+        .with(Field::PlatformMachine, machine)
+        .with(Field::PlatformRelease, release)
+        .with(Field::PlatformVersion, version)
+        .with(Field::PythonVersion, format!("3.{minor}"))
+        .with(Field::PythonFullVersion, full.clone())
+        .with(Field::PlatformPythonImplementation, implementation)
+        .with(Field::ImplementationName, name)
+        .with(Field::ImplementationVersion, full);
+    for &field in Field::ALL {
+        let wanted = match field {
+            Field::Extra => false,
+            Field::Extras | Field::DependencyGroups => true,
+            f => f.is_extended() && dialect == Dialect::Extended,
+        };
+        if wanted {
+            let value = if u.ratio(1, 3)? {
+                EnvValue::Absent
+            } else if field.field_type() == FieldType::Set {
+                let n = u.int_in_range(1..=2)?;
+                let items = (0..n)
+                    .map(|_| super::marker_value_for(u, field).map(String::into_boxed_str))
+                    .collect::<Result<Vec<_>>>()?;
+                EnvValue::Set(items)
+            } else {
+                EnvValue::String(super::marker_value_for(u, field)?.into())
+            };
+            let _ = env.set(field, value.checked(field).unwrap_or(EnvValue::Absent));
+        }
+    }
+    // A marker's own literals, where they fit the field, so that some comparisons hold.
+    if !literals.is_empty() {
+        for _ in 0..u.int_in_range(0..=2)? {
+            let field = *pick(u, Field::ALL)?;
+            let literal = pick(u, literals)?.clone();
+            if field == Field::Extra || (field.is_extended() && dialect == Dialect::Pep508) {
+                continue;
+            }
+            let value = if field.field_type() == FieldType::Set {
+                EnvValue::Set(vec![literal.into_boxed_str()])
+            } else {
+                EnvValue::String(literal.into())
+            };
+            if let Ok(v) = value.checked(field) {
+                let _ = env.set(field, v);
+            }
+        }
+    }
+    Ok(env.with_extras(extras(u, literals)?))
+}
