@@ -26,6 +26,7 @@ mod envs;
 mod eval_cmd;
 mod files;
 mod fixtures;
+mod generate_cmd;
 mod json;
 mod text;
 
@@ -97,6 +98,11 @@ enum Command {
     /// With `-`, answers each line of stdin with one line, an empty line for a blank or `#`
     /// line, `error: CODE message` for an invalid one.
     Eval(eval_cmd::EvalArgs),
+    /// Print generated markers, requirements or environments, one per line, reproducible from
+    /// `--seed`: valid text, near misses (valid text changed by one edit) or both.
+    ///
+    /// For fuzzers in other languages and shell pipelines; exits 0.
+    Generate(generate_cmd::GenerateArgs),
 }
 
 fn main() -> ExitCode {
@@ -125,5 +131,6 @@ fn try_main() -> Result<ExitCode, String> {
         Command::Conformance(args) => conformance_cmd::run(args),
         Command::Parse(args) => eval_cmd::parse(args),
         Command::Eval(args) => eval_cmd::eval(args),
+        Command::Generate(args) => generate_cmd::run(args),
     }
 }

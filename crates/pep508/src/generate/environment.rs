@@ -2,7 +2,7 @@
 
 use arbitrary::{Result, Unstructured};
 
-use super::{odd_string, pick};
+use super::{Options, odd_string, pick};
 use crate::{Dialect, EnvValue, Environment, Field, FieldType};
 
 /// A value for `field` that is known (a string, a set, or Absent), drawn from `literals` (a
@@ -110,8 +110,9 @@ const PLATFORMS: &[(&str, &str, &str, &str, &str, &str)] = &[
 ];
 
 /// A consistent environment a real interpreter could report: every standard field known
-/// (`python_version` derived from `python_full_version`), the extended fields of `dialect`
-/// known or Absent, and requested extras; `literals` (a marker's own) sometimes replace a
+/// (`python_version` derived from `python_full_version`), the extended fields (in the
+/// extended dialect) and the lock-file fields (in lock-file context) known or Absent, and
+/// requested extras; `literals` (a marker's own) sometimes replace a
 /// value so that comparisons match. Under the `packaging` profile no evaluation of it fails for
 /// a missing value.
 ///
@@ -119,9 +120,10 @@ const PLATFORMS: &[(&str, &str, &str, &str, &str, &str)] = &[
 /// Only what [`Unstructured`] reports.
 pub fn realistic_environment(
     u: &mut Unstructured<'_>,
-    dialect: Dialect,
+    options: &Options,
     literals: &[String],
 ) -> Result<Environment> {
+    let dialect = options.dialect;
     let (os, platform, system, machine, release, version) = *pick(u, PLATFORMS)?;
     let minor = *pick(u, &[8u32, 9, 10, 11, 12, 13, 14])?;
     let patch = u.int_in_range(0u32..=12)?;
@@ -146,7 +148,7 @@ pub fn realistic_environment(
     for &field in Field::ALL {
         let wanted = match field {
             Field::Extra => false,
-            Field::Extras | Field::DependencyGroups => true,
+            Field::Extras | Field::DependencyGroups => options.lock_file,
             f => f.is_extended() && dialect == Dialect::Extended,
         };
         if wanted {
@@ -169,7 +171,10 @@ pub fn realistic_environment(
         for _ in 0..u.int_in_range(0..=2)? {
             let field = *pick(u, Field::ALL)?;
             let literal = pick(u, literals)?.clone();
-            if field == Field::Extra || (field.is_extended() && dialect == Dialect::Pep508) {
+            if field == Field::Extra
+                || (field.is_extended() && dialect == Dialect::Pep508)
+                || (matches!(field, Field::Extras | Field::DependencyGroups) && !options.lock_file)
+            {
                 continue;
             }
             let value = if field.field_type() == FieldType::Set {

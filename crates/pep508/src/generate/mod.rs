@@ -383,7 +383,11 @@ impl<'a> Arbitrary<'a> for Requirement {
 impl<'a> Arbitrary<'a> for Environment {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         if u.arbitrary()? {
-            realistic_environment(u, Dialect::Extended, &[])
+            realistic_environment(
+                u,
+                &Options::valid().dialect(Dialect::Extended).lock_file(true),
+                &[],
+            )
         } else {
             environment(u, &[])
         }

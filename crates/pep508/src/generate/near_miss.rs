@@ -482,6 +482,19 @@ fn apply(u: &mut Unstructured<'_>, text: &str, m: Mutation) -> Result<Option<Str
 /// # Errors
 /// Only what [`Unstructured`] reports.
 pub fn near_miss(u: &mut Unstructured<'_>, text: &str) -> Result<NearMiss> {
+    // Draw a few times, so that edits the text offers no place for do not hand their share
+    // to their neighbours in the list; then try each in turn.
+    for _ in 0..8 {
+        let mutation = *pick(u, Mutation::ALL)?;
+        if let Some(changed) = apply(u, text, mutation)? {
+            if changed != text {
+                return Ok(NearMiss {
+                    mutation,
+                    text: changed,
+                });
+            }
+        }
+    }
     let first = u.choose_index(Mutation::ALL.len())?;
     for k in 0..Mutation::ALL.len() {
         let mutation = Mutation::ALL[(first + k) % Mutation::ALL.len()];

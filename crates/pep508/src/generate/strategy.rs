@@ -19,7 +19,7 @@ use proptest::prelude::*;
 pub use markerspec_pep440::generate::strategy::{specifiers, version};
 
 use super::{GeneratedMarker, NearMiss, Options};
-use crate::{Dialect, Environment};
+use crate::Environment;
 
 fn bytes() -> impl Strategy<Value = Vec<u8>> {
     proptest::collection::vec(any::<u8>(), 0..1024)
@@ -57,8 +57,8 @@ pub fn environment() -> impl Strategy<Value = Environment> {
 }
 
 /// Environments a real interpreter could report ([`super::realistic_environment`]).
-pub fn realistic_environment(dialect: Dialect) -> impl Strategy<Value = Environment> {
+pub fn realistic_environment(options: Options) -> impl Strategy<Value = Environment> {
     bytes().prop_filter_map("the generator gave up", move |b| {
-        super::realistic_environment(&mut Unstructured::new(&b), dialect, &[]).ok()
+        super::realistic_environment(&mut Unstructured::new(&b), &options, &[]).ok()
     })
 }

@@ -220,8 +220,12 @@ fn arbitrary_values_print_to_text_the_parser_reads() {
 fn realistic_environments_give_every_standard_field() {
     for seed in 0..100 {
         let b = bytes(seed);
-        let env =
-            realistic_environment(&mut Unstructured::new(&b), Dialect::Extended, &[]).unwrap();
+        let env = realistic_environment(
+            &mut Unstructured::new(&b),
+            &Options::valid().dialect(Dialect::Extended),
+            &[],
+        )
+        .unwrap();
         for f in Field::ALL
             .iter()
             .filter(|f| !f.is_extended() && **f != Field::Extra)
