@@ -26,6 +26,7 @@ mod envs;
 mod eval_cmd;
 mod files;
 mod fixtures;
+mod fuzz_cmd;
 mod generate_cmd;
 mod json;
 mod text;
@@ -103,6 +104,12 @@ enum Command {
     ///
     /// For fuzzers in other languages and shell pipelines; exits 0.
     Generate(generate_cmd::GenerateArgs),
+    /// Fuzz other implementations through their conformance adapters: generated cases run
+    /// through markerspec (under the profile each adapter claims) and each adapter; every
+    /// disagreement, crash or hang is shrunk, grouped by cause and written as vectors.
+    ///
+    /// Exits 0 when it ran, whatever it found; 2 on error.
+    Fuzz(fuzz_cmd::FuzzArgs),
 }
 
 fn main() -> ExitCode {
@@ -132,5 +139,6 @@ fn try_main() -> Result<ExitCode, String> {
         Command::Parse(args) => eval_cmd::parse(args),
         Command::Eval(args) => eval_cmd::eval(args),
         Command::Generate(args) => generate_cmd::run(args),
+        Command::Fuzz(args) => fuzz_cmd::run(args),
     }
 }
