@@ -518,47 +518,64 @@ impl Fuzzer {
                 n = (n * 2).min(tokens.len());
             }
         }
-        // Pairs of matching parentheses, and short runs of tokens that straddle the chunks.
+        // Pairs of matching parentheses, then runs of one to eight tokens wherever they
+        // start (those the chunks straddled), a scan per length, until a round removes nothing.
         let mut changed = true;
         while changed && budget > 0 {
             changed = false;
-            let tokens = tokenize(&best.0.input);
-            let mut candidates: Vec<String> = paren_pairs(&tokens)
-                .into_iter()
-                .map(|(open, close)| {
-                    tokens
-                        .iter()
-                        .enumerate()
-                        .filter(|(j, _)| *j != open && *j != close)
-                        .map(|(_, t)| t.as_str())
-                        .collect()
-                })
-                .collect();
-            for k in 2..=4usize {
-                for i in 0..tokens.len().saturating_sub(k - 1) {
-                    candidates.push(
-                        tokens[..i]
-                            .iter()
-                            .chain(&tokens[i + k..])
-                            .map(String::as_str)
-                            .collect(),
-                    );
+            let mut p = 0;
+            loop {
+                let tokens = tokenize(&best.0.input);
+                let pairs = paren_pairs(&tokens);
+                let Some(&(open, close)) = pairs.get(p) else {
+                    break;
+                };
+                let candidate: String = tokens
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != open && *j != close)
+                    .map(|(_, t)| t.as_str())
+                    .collect();
+                match holds(&candidate, &mut budget) {
+                    Some(d) => {
+                        best = (
+                            FuzzCase {
+                                input: candidate,
+                                ..case.clone()
+                            },
+                            d,
+                        );
+                        changed = true;
+                    }
+                    None if budget == 0 => break,
+                    None => p += 1,
                 }
             }
-            for candidate in candidates {
-                if budget == 0 {
-                    break;
-                }
-                if let Some(d) = holds(&candidate, &mut budget) {
-                    best = (
-                        FuzzCase {
-                            input: candidate,
-                            ..case.clone()
-                        },
-                        d,
-                    );
-                    changed = true;
-                    break;
+            for k in (1..=8usize).rev() {
+                let mut i = 0;
+                loop {
+                    let tokens = tokenize(&best.0.input);
+                    if i + k > tokens.len() || budget == 0 {
+                        break;
+                    }
+                    let candidate: String = tokens[..i]
+                        .iter()
+                        .chain(&tokens[i + k..])
+                        .map(String::as_str)
+                        .collect();
+                    match holds(&candidate, &mut budget) {
+                        Some(d) => {
+                            best = (
+                                FuzzCase {
+                                    input: candidate,
+                                    ..case.clone()
+                                },
+                                d,
+                            );
+                            changed = true;
+                        }
+                        None => i += 1,
+                    }
                 }
             }
         }
