@@ -183,9 +183,10 @@ pub struct Disagreement {
     pub markerspec: String,
     /// The implementation's answer.
     pub other: String,
-    /// What the vectors should pin for the implementation's profile: the implementation's
-    /// answer (`None` for a crash).
+    /// The implementation's answer as a vector outcome (`None` for a crash).
     pub outcome: Option<Value>,
+    /// markerspec's answer as a vector outcome.
+    pub markerspec_outcome: Option<Value>,
 }
 
 impl Disagreement {
@@ -603,14 +604,27 @@ impl Fuzzer {
     }
 
     /// The groups as a vector file (`spec/vectors/schema.json`): one case per group not
-    /// already covered, pinning the implementation's answer under its profile, category
-    /// `findings`, named `finding-NNN` from `first_number`.
+    /// already known, category `findings`, named `finding-NNN` from `first_number`, pinning
+    /// under the target's profile the answer of the implementation the profile is recorded
+    /// from ([`reference_of`]): the target's own when it is that implementation (markerspec
+    /// then has a profile bug to fix or a divergence to declare), markerspec's otherwise (the
+    /// target then fails the case, crashes included). A crash of the reference pins nothing
+    /// and is left to the report.
     pub fn vectors(&self, first_number: usize) -> Value {
         let mut cases = Vec::new();
         let mut n = first_number;
         for g in self.groups().iter().filter(|g| g.known_as.is_none()) {
             let f = &g.finding;
-            let Some(outcome) = &f.disagreement.outcome else {
+            // The implementation a profile is recorded from defines it: its answer is what
+            // the profile must give. Any other implementation claiming the profile is measured
+            // against markerspec's answer, which is the reference's as modelled.
+            let defines = reference_of(f.profile) == Some(f.target.as_str());
+            let outcome = if defines {
+                &f.disagreement.outcome
+            } else {
+                &f.disagreement.markerspec_outcome
+            };
+            let Some(outcome) = outcome else {
                 continue;
             };
             let version = self
@@ -681,6 +695,16 @@ impl Fuzzer {
                 "extras": g.example.extras,
             })).collect::<Vec<_>>(),
         })
+    }
+}
+
+/// The implementation a profile is recorded from (its name in the adapter handshake):
+/// `packaging` for [`Profile::Packaging`], `uv-pep508` for [`Profile::Uv`].
+pub fn reference_of(profile: Profile) -> Option<&'static str> {
+    match profile {
+        Profile::Packaging => Some("packaging"),
+        Profile::Uv => Some("uv-pep508"),
+        _ => None,
     }
 }
 
@@ -920,6 +944,11 @@ fn compare(
     };
     let ours = builtin.parse(&request);
     let theirs = catch(|| imp.parse(&request));
+    let parsed_outcome = |p: &Parsed| match p {
+        Parsed::Valid { .. } => json!({}),
+        Parsed::Invalid { code: Some(c), .. } => json!({"parses": false, "error": c}),
+        Parsed::Invalid { .. } => json!({"parses": false}),
+    };
     if let Some(m) = crash(&theirs) {
         return Answer::Differs(Disagreement {
             check: Check::Crash,
@@ -929,6 +958,10 @@ fn compare(
             },
             other: m,
             outcome: None,
+            markerspec_outcome: match &ours {
+                TestResult::Ok(p) => Some(parsed_outcome(p)),
+                _ => None,
+            },
         });
     }
     let (TestResult::Ok(ours), TestResult::Ok(theirs)) = (ours, theirs) else {
@@ -937,15 +970,13 @@ fn compare(
     match (&ours, &theirs) {
         (Parsed::Valid { .. }, Parsed::Invalid { .. })
         | (Parsed::Invalid { .. }, Parsed::Valid { .. }) => {
-            let outcome = match &theirs {
-                Parsed::Valid { .. } => json!({}),
-                Parsed::Invalid { .. } => json!({"parses": false}),
-            };
+            let outcome = parsed_outcome;
             return Answer::Differs(Disagreement {
                 check: Check::Parse,
                 markerspec: words_parsed(&ours),
                 other: words_parsed(&theirs),
-                outcome: Some(outcome),
+                outcome: Some(outcome(&theirs)),
+                markerspec_outcome: Some(outcome(&ours)),
             });
         }
         (Parsed::Invalid { .. }, Parsed::Invalid { .. }) => return Answer::Same,
@@ -959,6 +990,7 @@ fn compare(
             markerspec: "accepts".into(),
             other: m,
             outcome: None,
+            markerspec_outcome: None,
         });
     }
     match (ours, theirs) {
@@ -975,15 +1007,16 @@ fn compare(
             if same_result(&a, &b) {
                 Answer::Same
             } else {
-                let result = match &b {
-                    Expected::Error(_) => json!({"error": null}),
-                    other => other.to_json(),
+                let result = |r: &Expected| match r {
+                    Expected::Error(code) => json!({"result": {"error": code}}),
+                    other => json!({"result": other.to_json()}),
                 };
                 Answer::Differs(Disagreement {
                     check: Check::Result,
                     markerspec: words_result(&a, &ma),
                     other: words_result(&b, &mb),
-                    outcome: Some(json!({ "result": result })),
+                    outcome: Some(result(&b)),
+                    markerspec_outcome: Some(result(&a)),
                 })
             }
         }
