@@ -91,7 +91,7 @@ fn draw(u: &mut Unstructured<'_>, options: &Options) -> Result<String> {
         s.push_str(if url {
             " ; "
         } else {
-            *pick(u, &["; ", ";", " ; "])?
+            pick(u, &["; ", ";", " ; "])?
         });
         s.push_str(&marker(u, options)?.text);
     }
