@@ -406,6 +406,13 @@ impl Fuzzer {
                 Answer::Differs(d) => {
                     disagreed = true;
                     self.per_target.entry(name.clone()).or_default().0 += 1;
+                    // A disagreement whose signature, unshrunk, is a group's already is
+                    // counted there without shrinking it again.
+                    let quick = signature(&name, &d, &case);
+                    if let Some(g) = self.groups.get_mut(&quick) {
+                        g.count += 1;
+                        continue;
+                    }
                     let (example, d) = self.shrink(t, &case, d);
                     let signature = signature(&name, &d, &example);
                     let finding = Finding {
