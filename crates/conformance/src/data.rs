@@ -14,6 +14,7 @@ groups![
     "extended",
     "extras",
     "findings",
+    "fuzz-findings",
     "limits",
     "marker-syntax",
     "operators",

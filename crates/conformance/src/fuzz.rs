@@ -474,6 +474,18 @@ impl Fuzzer {
                 _ => None,
             }
         };
+        // Parentheses around the whole marker, every layer at once.
+        if let Some(candidate) = unwrapped(&best.0.input) {
+            if let Some(d) = holds(&candidate, &mut budget) {
+                best = (
+                    FuzzCase {
+                        input: candidate,
+                        ..case.clone()
+                    },
+                    d,
+                );
+            }
+        }
         // The tree: each comparison on its own (for a requirement, with its name).
         for candidate in clauses(case) {
             if candidate.len() < best.0.input.len() {
@@ -802,6 +814,31 @@ fn tokenize(text: &str) -> Vec<String> {
         out.push(t);
     }
     out
+}
+
+/// The text without the parentheses that enclose the whole marker (after a requirement's
+/// `;`), every layer, if there are any.
+fn unwrapped(text: &str) -> Option<String> {
+    let start = text.find(';').map_or(0, |i| i + 1);
+    let (head, mut marker) = text.split_at(start);
+    let mut layers = 0;
+    loop {
+        let trimmed = marker.trim();
+        let Some(inner) = trimmed.strip_prefix('(').and_then(|t| t.strip_suffix(')')) else {
+            break;
+        };
+        // The first `(` must close at the last `)`.
+        let tokens = tokenize(trimmed);
+        let closes_last = paren_pairs(&tokens)
+            .iter()
+            .any(|&(open, close)| open == 0 && close == tokens.len() - 1);
+        if !closes_last {
+            break;
+        }
+        marker = inner;
+        layers += 1;
+    }
+    (layers > 0).then(|| format!("{head}{}", if head.is_empty() { marker.trim() } else { marker }))
 }
 
 /// The indexes of matching `(` and `)` tokens.
