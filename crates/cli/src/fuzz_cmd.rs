@@ -189,6 +189,9 @@ fn print_summary(fuzzer: &Fuzzer, seconds: f64) {
             t.name(),
             t.profile().as_str()
         );
+        if let Some(why) = t.given_up() {
+            println!("{:<16} {why}", "");
+        }
     }
     let groups = fuzzer.groups();
     if groups.is_empty() {

@@ -170,3 +170,32 @@ fn an_adapter_that_cannot_start_is_an_error() {
     assert!(String::from_utf8_lossy(&run.stderr).contains("cannot be used"));
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn an_adapter_that_hangs_is_a_finding_and_is_given_up() {
+    let out = temp_dir("hang");
+    // The filter swallows every request holding `~=`: no answer comes, the request times out.
+    let adapter = format!("sed -u '/~=/d' | '{BIN}' conformance --serve");
+    let stdout = fuzz(
+        &adapter,
+        &out,
+        &[
+            "--cases",
+            "300",
+            "--seed",
+            "5",
+            "--no-known",
+            "--timeout",
+            "0.3",
+        ],
+    );
+    let r = report(&out);
+    let groups = r["groups"].as_array().unwrap();
+    let hang = groups
+        .iter()
+        .find(|g| g["check"] == "crash" && g["other"].as_str().unwrap().contains("timeout"))
+        .unwrap_or_else(|| panic!("no hang finding: {r:#}"));
+    assert!(hang["input"].as_str().unwrap().contains("~="), "{hang}");
+    assert!(stdout.contains("given up"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -75,7 +75,10 @@ impl Markerspec {
             "packaging:requirements/error-codes-109",
             "markerspec's version numbers are 64-bit (V002); Python's integers are unbounded",
         ),
-        ("packaging:fuzz-findings/finding-101", PACKAGING_IDENTITY_COMMAS),
+        (
+            "packaging:fuzz-findings/finding-101",
+            PACKAGING_IDENTITY_COMMAS,
+        ),
         ("packaging:fuzz-findings/finding-103", SIXTY_FOUR_BIT),
         ("packaging:fuzz-findings/finding-104", SIXTY_FOUR_BIT),
         ("packaging:fuzz-findings/finding-105", SIXTY_FOUR_BIT),

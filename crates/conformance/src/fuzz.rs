@@ -122,6 +122,12 @@ impl Target {
     pub fn profile(&self) -> Profile {
         self.profile
     }
+
+    /// Why the implementation was given up, if it was (an adapter that hung three times in a
+    /// row): it is asked nothing more.
+    pub fn given_up(&self) -> Option<&str> {
+        self.imp.given_up()
+    }
 }
 
 /// Which kind of answer differed.
@@ -393,7 +399,10 @@ impl Fuzzer {
         let mut disagreed = false;
         for t in 0..self.targets.len() {
             let profile = self.targets[t].profile;
-            if !self.targets[t].imp.supports(profile, case.dialect) {
+            // An adapter given up (it hung three times in a row) is asked nothing more.
+            if !self.targets[t].imp.supports(profile, case.dialect)
+                || self.targets[t].imp.given_up().is_some()
+            {
                 continue;
             }
             let name = self.targets[t].name.clone();
@@ -838,7 +847,16 @@ fn unwrapped(text: &str) -> Option<String> {
         marker = inner;
         layers += 1;
     }
-    (layers > 0).then(|| format!("{head}{}", if head.is_empty() { marker.trim() } else { marker }))
+    (layers > 0).then(|| {
+        format!(
+            "{head}{}",
+            if head.is_empty() {
+                marker.trim()
+            } else {
+                marker
+            }
+        )
+    })
 }
 
 /// The indexes of matching `(` and `)` tokens.
