@@ -226,11 +226,24 @@ fn realistic_environments_give_every_standard_field() {
             &[],
         )
         .unwrap();
+        let lock_file = [Field::Extras, Field::DependencyGroups];
         for f in Field::ALL
             .iter()
             .filter(|f| !f.is_extended() && **f != Field::Extra)
         {
-            assert!(env.get(*f).is_some(), "{f} missing");
+            // The lock-file fields only in lock-file context.
+            assert_eq!(env.get(*f).is_some(), !lock_file.contains(f), "{f}");
         }
+        let env = realistic_environment(
+            &mut Unstructured::new(&b),
+            &Options::valid().lock_file(true),
+            &[],
+        )
+        .unwrap();
+        assert!(lock_file.iter().all(|f| env.get(*f).is_some()));
+        assert!(
+            env.iter().all(|(f, _)| !f.is_extended()),
+            "extended fields in pep508"
+        );
     }
 }
