@@ -230,7 +230,7 @@ impl<'a> Arbitrary<'a> for VersionSpecifiers {
     }
 }
 
-/// [`proptest`] strategies for versions and specifier sets, drawn through the
+/// [`proptest`](mod@proptest) strategies for versions and specifier sets, drawn through the
 /// [`Arbitrary`] implementations from a random byte vector (so proptest shrinks the bytes).
 #[cfg(feature = "proptest")]
 pub mod strategy {

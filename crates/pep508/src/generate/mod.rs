@@ -56,8 +56,8 @@
 //! assert!(rejected_valid > 0);
 //! ```
 //!
-//! The [`arbitrary::Arbitrary`] implementations of [`MarkerTree`](crate::MarkerTree),
-//! [`Requirement`](crate::Requirement), [`Environment`](crate::Environment) and
+//! The [`arbitrary::Arbitrary`] implementations of [`MarkerTree`],
+//! [`Requirement`], [`Environment`] and
 //! [`GeneratedMarker`] use [`Options::valid`] in the extended dialect for trees and
 //! environments (every field) and the `pep508` dialect for requirements; the versions and
 //! specifier sets of `markerspec-pep440` implement it too (its `arbitrary` feature, which this

@@ -1,4 +1,4 @@
-//! [`proptest`] strategies for markers, requirements and environments (feature `proptest`).
+//! [`proptest`](mod@proptest) strategies for markers, requirements and environments (feature `proptest`).
 //!
 //! Each strategy draws a random byte vector and runs the generator of the parent module on
 //! it, so proptest shrinks a failing case by shrinking its bytes (toward shorter, simpler
