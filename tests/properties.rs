@@ -10,10 +10,12 @@ use std::cmp::Ordering;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
+use arbitrary::Unstructured;
 use markerspec::pep440::{Operator, Version, VersionSpecifier, VersionSpecifiers};
+use markerspec::pep508::generate::{self, GeneratedMarker, Options, strategy};
 use markerspec::pep508::{
-    Dialect, EnvValue, Environment, EvalOptions, Evaluation, Field, FieldType, MarkerOperator,
-    MarkerTree, ParseOptions, Profile, Requirement, Truth,
+    Dialect, EnvValue, Environment, EvalOptions, Evaluation, Field, FieldType, MarkerTree,
+    ParseOptions, Profile, Requirement, Truth,
 };
 use proptest::prelude::*;
 
@@ -21,319 +23,41 @@ use proptest::prelude::*;
 // Strategies
 // ---------------------------------------------------------------------------------------------
 
-const ALIASES: &[(&str, Field)] = &[
-    ("os.name", Field::OsName),
-    ("sys.platform", Field::SysPlatform),
-    ("platform.version", Field::PlatformVersion),
-    ("platform.machine", Field::PlatformMachine),
-    (
-        "platform.python_implementation",
-        Field::PlatformPythonImplementation,
-    ),
-    ("python_implementation", Field::PlatformPythonImplementation),
-];
+// The generators are `markerspec_pep508::generate`'s (feature `proptest`), the same that the
+// fuzz targets, `markerspec generate` and `markerspec fuzz` use.
 
-const VOCABULARY: &[&str] = &[
-    "",
-    "posix",
-    "nt",
-    "linux",
-    "win32",
-    "darwin",
-    "x86_64",
-    "AMD64",
-    "arm64",
-    "CPython",
-    "PyPy",
-    "cpython",
-    "Linux",
-    "Windows",
-    "3",
-    "3.8",
-    "3.10",
-    "3.12.1",
-    "3.14.0rc1",
-    "2.7",
-    "6.5.0-1025",
-    "12.4",
-    "535.104.05",
-    "2.17",
-    "cuda",
-    "rocm",
-    "gfx90a",
-    "cp313t",
-    "test",
-    "Test_Extra",
-    "foo.bar",
-    "1.0.*",
-    "1!2.0",
-    "1.0+local.7",
-    " 3.8 ",
-    "#1 SMP",
-];
+/// Any bytes, for the generators to draw from.
+fn bytes() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(any::<u8>(), 0..512)
+}
 
-const OPERATORS: &[MarkerOperator] = &[
-    MarkerOperator::Equal,
-    MarkerOperator::NotEqual,
-    MarkerOperator::LessThan,
-    MarkerOperator::LessThanEqual,
-    MarkerOperator::GreaterThan,
-    MarkerOperator::GreaterThanEqual,
-    MarkerOperator::TildeEqual,
-    MarkerOperator::ExactEqual,
-    MarkerOperator::In,
-    MarkerOperator::NotIn,
-];
-
-/// PEP 440 text with the alternative spellings, separators, case and whitespace.
+/// PEP 440 text with the alternative spellings, separators, case, whitespace and breakage.
 fn version_text() -> impl Strategy<Value = String> {
-    let sep = prop::sample::select(vec!["", ".", "-", "_"]);
-    (
-        prop::option::weighted(0.1, 0u32..3),
-        prop::collection::vec(0u32..20, 1..5),
-        prop::option::weighted(
-            0.3,
-            (
-                sep.clone(),
-                prop::sample::select(vec!["a", "b", "rc", "c", "alpha", "beta", "pre", "RC"]),
-                prop::option::of(0u32..9),
-            ),
-        ),
-        prop::option::weighted(0.2, (sep.clone(), prop::option::of(0u32..9))),
-        prop::option::weighted(0.2, prop::option::of(0u32..9)),
-        prop::option::weighted(0.15, "[a-z0-9]{1,4}([._-][a-z0-9]{1,3}){0,2}"),
-        prop::sample::select(vec!["", "", "", " ", ".*", "x"]),
-    )
-        .prop_map(|(epoch, release, pre, post, dev, local, tail)| {
-            let mut s = String::new();
-            if let Some(e) = epoch {
-                s.push_str(&format!("{e}!"));
-            }
-            let release: Vec<String> = release.iter().map(u32::to_string).collect();
-            s.push_str(&release.join("."));
-            if let Some((sep, kind, n)) = pre {
-                s.push_str(sep);
-                s.push_str(kind);
-                if let Some(n) = n {
-                    s.push_str(&n.to_string());
-                }
-            }
-            if let Some((sep, n)) = post {
-                s.push_str(sep);
-                s.push_str("post");
-                if let Some(n) = n {
-                    s.push_str(&n.to_string());
-                }
-            }
-            if let Some(n) = dev {
-                s.push_str(".dev");
-                if let Some(n) = n {
-                    s.push_str(&n.to_string());
-                }
-            }
-            if let Some(l) = local {
-                s.push('+');
-                s.push_str(&l);
-            }
-            s.push_str(tail);
-            s
-        })
+    bytes()
+        .prop_map(|b| generate::version_text(&mut Unstructured::new(&b), true).unwrap_or_default())
 }
 
-/// The text between the quotes of a literal.
-fn literal_text() -> impl Strategy<Value = String> {
-    prop_oneof![
-        4 => version_text(),
-        3 => prop::sample::select(VOCABULARY).prop_map(str::to_string),
-        2 => "[a-zA-Z0-9 ._*+!@#:;,/()\\[\\]=<>~-]{0,10}",
-        1 => "[a-z\"]{0,6}",
-        1 => "[a-z']{0,6}",
-        // Escapes, read as Python string literals.
-        1 => "([a-z]|\\\\x4[0-9]|\\\\u00e9|\\\\t|\\\\\\\\|\\\\q){0,4}",
-        1 => "[é😀\u{a0}\u{85}\u{2028}ßİ\u{301}\u{b}\u{1c} ]{0,5}",
-    ]
+/// Markers from the whole grammar: fields × operators × literals, with aliases, both quotes,
+/// escapes, odd strings, redundant parentheses and tabs, comparisons of two fields or two
+/// literals, and fields of the other dialect.
+fn ast(dialect: Dialect) -> impl Strategy<Value = GeneratedMarker> {
+    strategy::marker(Options::fuzz().dialect(dialect))
 }
 
-#[derive(Debug, Clone)]
-enum Side {
-    Field(Field, &'static str),
-    Literal(String),
+fn text_of(a: &GeneratedMarker) -> String {
+    a.text.clone()
 }
 
-#[derive(Debug, Clone)]
-enum Ast {
-    /// `lhs op rhs`, with whitespace choices.
-    Cmp(Side, MarkerOperator, Side, [u8; 2]),
-    And(Vec<Ast>, u8),
-    Or(Vec<Ast>, u8),
-    Paren(Box<Ast>),
-}
-
-fn field_side(dialect: Dialect) -> impl Strategy<Value = Side> {
-    let fields: Vec<Field> = Field::ALL
-        .iter()
-        .copied()
-        .filter(|f| dialect == Dialect::Extended || !f.is_extended())
-        .collect();
-    prop_oneof![
-        9 => prop::sample::select(fields).prop_map(|f| Side::Field(f, f.name())),
-        1 => prop::sample::select(ALIASES).prop_map(|(a, f)| Side::Field(f, a)),
-    ]
-}
-
-fn comparison(dialect: Dialect) -> impl Strategy<Value = Ast> {
-    let op = prop::sample::select(OPERATORS);
-    let ws = any::<[u8; 2]>();
-    prop_oneof![
-        6 => (field_side(dialect), op.clone(), literal_text(), ws)
-            .prop_map(|(f, op, l, ws)| Ast::Cmp(f, op, Side::Literal(l), ws)),
-        3 => (literal_text(), prop::sample::select(vec![MarkerOperator::In, MarkerOperator::NotIn, MarkerOperator::Equal]), field_side(dialect), ws)
-            .prop_map(|(l, op, f, ws)| Ast::Cmp(Side::Literal(l), op, f, ws)),
-        1 => (literal_text(), op.clone(), literal_text(), ws)
-            .prop_map(|(a, op, b, ws)| Ast::Cmp(Side::Literal(a), op, Side::Literal(b), ws)),
-        1 => (field_side(dialect), op, field_side(dialect), ws)
-            .prop_map(|(a, op, b, ws)| Ast::Cmp(a, op, b, ws)),
-    ]
-}
-
-fn ast(dialect: Dialect) -> impl Strategy<Value = Ast> {
-    comparison(dialect).prop_recursive(4, 24, 4, |inner| {
-        prop_oneof![
-            (prop::collection::vec(inner.clone(), 2..4), any::<u8>())
-                .prop_map(|(c, ws)| Ast::And(c, ws)),
-            (prop::collection::vec(inner.clone(), 2..4), any::<u8>())
-                .prop_map(|(c, ws)| Ast::Or(c, ws)),
-            inner.prop_map(|a| Ast::Paren(Box::new(a))),
-        ]
-    })
-}
-
-fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '.'
-}
-
-/// Appends `wsp*` chosen by `seed`, at least one character where two words would touch.
-fn gap(out: &mut String, seed: u8, next: char) {
-    let needed = out.chars().last().is_some_and(is_word) && is_word(next);
-    let n = match seed % 4 {
-        0 if !needed => 0,
-        3 => 2,
-        _ => 1,
-    };
-    for i in 0..n {
-        out.push(if (seed >> (2 + i)) & 3 == 0 {
-            '\t'
-        } else {
-            ' '
-        });
-    }
-}
-
-fn write_side(out: &mut String, side: &Side) {
-    match side {
-        Side::Field(_, spelling) => out.push_str(spelling),
-        Side::Literal(text) => {
-            let q = if text.contains('"') { '\'' } else { '"' };
-            out.push(q);
-            out.push_str(text);
-            out.push(q);
-        }
-    }
-}
-
-fn first_char(ast: &Ast) -> char {
-    match ast {
-        Ast::Cmp(Side::Field(_, s), ..) => s.chars().next().unwrap_or('x'),
-        Ast::Cmp(Side::Literal(t), ..) => {
-            if t.contains('"') {
-                '\''
-            } else {
-                '"'
-            }
-        }
-        Ast::And(c, _) | Ast::Or(c, _) => first_char(&c[0]),
-        Ast::Paren(_) => '(',
-    }
-}
-
-fn print(out: &mut String, ast: &Ast, in_and: bool) {
-    match ast {
-        Ast::Cmp(lhs, op, rhs, ws) => {
-            write_side(out, lhs);
-            let op_text = op.as_str();
-            gap(out, ws[0], op_text.chars().next().unwrap_or('='));
-            out.push_str(op_text);
-            let next = match rhs {
-                Side::Field(_, s) => s.chars().next().unwrap_or('x'),
-                Side::Literal(t) if t.contains('"') => '\'',
-                Side::Literal(_) => '"',
-            };
-            gap(out, ws[1], next);
-            write_side(out, rhs);
-        }
-        Ast::And(children, ws) | Ast::Or(children, ws) => {
-            let or = matches!(ast, Ast::Or(..));
-            if or && in_and {
-                out.push('(');
-            }
-            for (i, c) in children.iter().enumerate() {
-                if i > 0 {
-                    gap(out, ws.rotate_left(i as u32), 'a');
-                    out.push_str(if or { "or" } else { "and" });
-                    gap(out, ws.rotate_right(i as u32), first_char(c));
-                }
-                print(out, c, !or);
-            }
-            if or && in_and {
-                out.push(')');
-            }
-        }
-        Ast::Paren(inner) => {
-            out.push('(');
-            print(out, inner, false);
-            out.push(')');
-        }
-    }
-}
-
-fn text_of(ast: &Ast) -> String {
-    let mut s = String::new();
-    print(&mut s, ast, false);
-    s
-}
-
-/// Whether every parser must accept the marker: one standard field (not the lock-file fields)
-/// against one plain literal in every comparison. Other markers may be rejected by a dialect,
-/// a behaviour profile or a context rule.
-fn must_parse(ast: &Ast, config: Config) -> bool {
+/// Whether every parser must accept the marker under `profile` ([`GeneratedMarker::must_parse`]
+/// in the `spec-2026` and `packaging` profiles; the `uv` profile rejects what uv rejects:
+/// `===`, `and`/`or` without whitespace after them). Under `spec-2026` the legacy `extra` is an
+/// error in lock-file context (SPEC Appendix E.5), so a marker whose text mentions `extra` is not
+/// required to parse there (a literal that mentions it only weakens the check).
+fn must_parse(a: &GeneratedMarker, config: Config) -> bool {
     let profile = config.profile;
-    match ast {
-        // uv has no `===` marker operator.
-        Ast::Cmp(_, MarkerOperator::ExactEqual, _, _) if profile == Profile::Uv => false,
-        Ast::Cmp(lhs, _, rhs, _) => {
-            let (field, literal) = match (lhs, rhs) {
-                (Side::Field(f, _), Side::Literal(l)) | (Side::Literal(l), Side::Field(f, _)) => {
-                    (*f, l)
-                }
-                _ => return false,
-            };
-            !field.is_extended()
-                && !matches!(field, Field::Extras | Field::DependencyGroups)
-                // spec-2026: the legacy `extra` is an error in lock-file context (SPEC E.5).
-                && (field != Field::Extra || !config.lock_file || profile != Profile::Spec2026)
-                && !literal.contains(['\\', '\n', '\r', '\0'])
-        }
-        Ast::And(c, ws) | Ast::Or(c, ws) => {
-            // uv reads `and` and `or` only when whitespace follows them.
-            let spaced = profile != Profile::Uv
-                || c.iter()
-                    .enumerate()
-                    .skip(1)
-                    .all(|(i, a)| ws.rotate_right(i as u32) % 4 != 0 || is_word(first_char(a)));
-            spaced && c.iter().all(|a| must_parse(a, config))
-        }
-        Ast::Paren(inner) => must_parse(inner, config),
-    }
+    a.must_parse
+        && matches!(profile, Profile::Spec2026 | Profile::Packaging)
+        && !(profile == Profile::Spec2026 && config.lock_file && a.text.contains("extra"))
 }
 
 /// A dialect, a behaviour profile and lock-file context.
@@ -387,7 +111,7 @@ fn marker() -> impl Strategy<Value = (MarkerTree, Config)> {
 /// A value every evaluation can read: a string or set from the vocabulary, Absent or Unknown.
 fn env_value(field: Field, unknown: bool) -> BoxedStrategy<EnvValue> {
     let string = prop_oneof![
-        3 => prop::sample::select(VOCABULARY).prop_map(str::to_string),
+        3 => prop::sample::select(generate::VOCABULARY).prop_map(str::to_string),
         2 => version_text(),
     ];
     let known = if field.field_type() == FieldType::Set {
@@ -474,37 +198,10 @@ fn ordering_operator() -> impl Strategy<Value = Operator> {
     ])
 }
 
+/// Requirements: name, extras, specifiers (bare or in parentheses) or a URL, and a marker
+/// from the whole grammar.
 fn requirement_text() -> impl Strategy<Value = String> {
-    let name = "[A-Za-z0-9]([A-Za-z0-9._-]{0,6}[A-Za-z0-9])?";
-    let extras = prop::collection::vec("[a-zA-Z0-9]([a-z0-9_.-]{0,4}[a-z0-9])?", 0..3);
-    let spec = (
-        prop::sample::select(vec!["==", "!=", "<", "<=", ">", ">=", "~=", "==="]),
-        version_text(),
-    )
-        .prop_map(|(op, v)| format!("{op}{}", v.trim()));
-    let versions = prop_oneof![
-        2 => Just(String::new()),
-        3 => prop::collection::vec(spec, 1..3).prop_map(|s| s.join(", ")),
-        1 => prop::collection::vec(
-            (prop::sample::select(vec![">=", "<", "!="]), version_text()),
-            1..3
-        ).prop_map(|s| format!(" ({})", s.iter().map(|(o, v)| format!("{o}{}", v.trim())).collect::<Vec<_>>().join(","))),
-        1 => "[a-z]{1,5}://[a-z.]{1,8}/[a-zA-Z0-9._/;=-]{0,12}".prop_map(|u| format!(" @ {u}")),
-    ];
-    let marker = prop::option::of(ast(Dialect::Pep508).prop_map(|a| text_of(&a)));
-    (name, extras, versions, marker).prop_map(|(name, extras, versions, marker)| {
-        let mut s = name;
-        if !extras.is_empty() {
-            s.push_str(&format!("[{}]", extras.join(", ")));
-        }
-        let url = versions.starts_with(" @ ");
-        s.push_str(&versions);
-        if let Some(m) = marker {
-            s.push_str(if url { " ; " } else { "; " });
-            s.push_str(&m);
-        }
-        s
-    })
+    strategy::requirement(Options::fuzz())
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -230,12 +230,21 @@ fn check(
     tally: &mut Tally,
     absent_rule: bool,
 ) -> Result<(), String> {
-    let opts = ParseOptions::default()
-        .dialect(Dialect::Extended)
-        .profile(profile)
-        .lock_file(true);
-    let Ok(tree) = MarkerTree::parse_with(text, &opts, &mut Vec::new()) else {
-        return Ok(());
+    // Lock-file context admits `extras`/`dependency_groups`; spec-2026 refuses the legacy
+    // `extra` there (SPEC Appendix E.5), so a marker that reads it is parsed outside one.
+    let parse = |lock_file: bool| {
+        let opts = ParseOptions::default()
+            .dialect(Dialect::Extended)
+            .profile(profile)
+            .lock_file(lock_file);
+        MarkerTree::parse_with(text, &opts, &mut Vec::new())
+    };
+    let (tree, lock_file) = match parse(true) {
+        Ok(tree) => (tree, true),
+        Err(_) => match parse(false) {
+            Ok(tree) => (tree, false),
+            Err(_) => return Ok(()),
+        },
     };
     let mut ctx = Context::new();
     let m = ctx
@@ -346,7 +355,7 @@ fn check(
             &printed,
             &ParseOptions::default()
                 .dialect(Dialect::Extended)
-                .lock_file(true),
+                .lock_file(lock_file),
             &mut Vec::new(),
         )
         .map_err(|e| format!("{text}: printed `{printed}` does not parse: {e}"))?;

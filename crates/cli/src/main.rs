@@ -27,6 +27,8 @@ mod envs;
 mod eval_cmd;
 mod files;
 mod fixtures;
+mod fuzz_cmd;
+mod generate_cmd;
 mod json;
 mod text;
 
@@ -117,6 +119,17 @@ enum Command {
     /// Print an environment document in which the marker holds (exit 0), or `unsatisfiable`
     /// (exit 1); 2 on error.
     Solve(algebra_cmd::SolveArgs),
+    /// Print generated markers, requirements or environments, one per line, reproducible from
+    /// `--seed`: valid text, near misses (valid text changed by one edit) or both.
+    ///
+    /// For fuzzers in other languages and shell pipelines; exits 0.
+    Generate(generate_cmd::GenerateArgs),
+    /// Fuzz other implementations through their conformance adapters: generated cases run
+    /// through markerspec (under the profile each adapter claims) and each adapter; every
+    /// disagreement, crash or hang is shrunk, grouped by cause and written as vectors.
+    ///
+    /// Exits 0 when it ran, whatever it found; 2 on error.
+    Fuzz(fuzz_cmd::FuzzArgs),
 }
 
 fn main() -> ExitCode {
@@ -153,5 +166,7 @@ fn try_main() -> Result<ExitCode, String> {
         Command::Simplify(args) => algebra_cmd::simplify(args),
         Command::Compare(args) => algebra_cmd::compare(args),
         Command::Solve(args) => algebra_cmd::solve(args),
+        Command::Generate(args) => generate_cmd::run(args),
+        Command::Fuzz(args) => fuzz_cmd::run(args),
     }
 }

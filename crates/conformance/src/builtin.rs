@@ -98,6 +98,35 @@ impl Markerspec {
             "packaging:requirements/error-codes-109",
             "markerspec's version numbers are 64-bit (V002); Python's integers are unbounded",
         ),
+        (
+            "packaging:fuzz-findings/finding-101",
+            PACKAGING_IDENTITY_COMMAS,
+        ),
+        ("packaging:fuzz-findings/finding-103", SIXTY_FOUR_BIT),
+        ("packaging:fuzz-findings/finding-104", SIXTY_FOUR_BIT),
+        ("packaging:fuzz-findings/finding-105", SIXTY_FOUR_BIT),
+        ("packaging:fuzz-findings/finding-106", SIXTY_FOUR_BIT),
+        ("packaging:fuzz-findings/finding-107", SIXTY_FOUR_BIT),
+        ("packaging:fuzz-findings/finding-108", SIXTY_FOUR_BIT),
+        ("packaging:fuzz-findings/finding-109", SIXTY_FOUR_BIT),
+        ("packaging:fuzz-findings/finding-110", SIXTY_FOUR_BIT),
+        ("packaging:fuzz-findings/finding-111", SIXTY_FOUR_BIT),
+        ("packaging:fuzz-findings/finding-112", SIXTY_FOUR_BIT),
+        ("packaging:fuzz-findings/finding-113", SIXTY_FOUR_BIT),
+        ("uv:fuzz-findings/finding-131", UV_U64_MAX),
+        ("uv:fuzz-findings/finding-132", UV_U64_MAX),
+        (
+            "uv:fuzz-findings/finding-135",
+            "not yet reproduced: on `darwin`, uv-pep508 0.0.98 answers `\"\" in platform_release` \
+             false when the release is not a version (`5.15.167.4-microsoft-standard-WSL2`); the \
+             `uv` profile still tests the substring (found by `markerspec fuzz`)",
+        ),
+        ("uv:fuzz-findings/finding-133", UV_U64_MAX),
+        ("uv:fuzz-findings/finding-134", UV_U64_MAX),
+        ("uv:fuzz-findings/finding-136", UV_U64_MAX),
+        ("uv:fuzz-findings/finding-137", UV_U64_MAX),
+        ("uv:fuzz-findings/finding-138", UV_U64_MAX),
+        ("uv:fuzz-findings/finding-139", UV_U64_MAX),
         ("uv:limits/nesting-106", UV_NESTING),
         ("uv:limits/nesting-107", UV_NESTING),
         ("uv:limits/nesting-111", UV_NESTING),
@@ -142,6 +171,19 @@ impl Markerspec {
         Ok(env.with_extras(request.extras()))
     }
 }
+
+const SIXTY_FOUR_BIT: &str = "markerspec's version numbers are 64-bit: a literal with a larger \
+     number is no version and compares as a string; Python's integers are unbounded, so packaging \
+     compares it as a version (found by `markerspec fuzz`)";
+
+const PACKAGING_IDENTITY_COMMAS: &str = "packaging's `===` token swallows what follows it up to \
+     whitespace, `;` or `)`, commas and operators included (`n===4,<\u{a0}1` is `===4,<` and then \
+     garbage); markerspec ends the arbitrary string at the comma (found by `markerspec fuzz`)";
+
+const UV_U64_MAX: &str = "uv-pep508 0.0.98 reads a release number of 18446744073709551615 (u64::MAX) \
+     in a marker's version and then answers true where the comparison is false \
+     (`python_version > '7.18446744073709551615'` on Python 3.10), an overflow in its version \
+     ranges; markerspec compares the version as written (found by `markerspec fuzz`)";
 
 const UV_NESTING: &str = "markerspec bounds parenthesis nesting at 200 levels by default (L002, \
      `ParseOptions::max_nesting`), in every profile; uv-pep508 parses by recursion without a limit";

@@ -20,6 +20,7 @@ groups![
     "extended",
     "extras",
     "findings",
+    "fuzz-findings",
     "limits",
     "marker-syntax",
     "operators",

@@ -92,6 +92,7 @@
 pub mod builtin;
 mod case;
 mod data;
+pub mod fuzz;
 pub mod protocol;
 pub mod report;
 mod runner;

@@ -138,6 +138,8 @@
 )]
 
 mod error;
+#[cfg(feature = "arbitrary")]
+pub mod generate;
 mod parse;
 #[cfg(feature = "serde")]
 mod serde_impl;

@@ -109,6 +109,8 @@ mod error;
 mod evaluate;
 mod field;
 mod format;
+#[cfg(feature = "arbitrary")]
+pub mod generate;
 mod guard;
 mod marker;
 mod name;

@@ -55,7 +55,10 @@ pub(crate) fn scan(rest: &str, quote: u8) -> Scan {
         invalid: None,
     };
     let mut prev_backslashes = 0usize;
+    // A backslash before `\r\n` continues the line over both characters.
+    let mut escaped_cr = false;
     for (i, &b) in rest.as_bytes().iter().enumerate() {
+        let after_escaped_cr = std::mem::replace(&mut escaped_cr, false);
         if b == quote {
             out.len = Some(i);
             break;
@@ -70,10 +73,12 @@ pub(crate) fn scan(rest: &str, quote: u8) -> Scan {
                 prev_backslashes += 1;
                 continue;
             }
+            b'\n' if after_escaped_cr => {}
             b'\n' | b'\r' if prev_backslashes.is_multiple_of(2) => {
                 out.invalid
                     .get_or_insert("a quoted string cannot contain a line break");
             }
+            b'\r' => escaped_cr = true,
             0 => {
                 out.invalid
                     .get_or_insert("a quoted string cannot contain a NUL character");
@@ -214,6 +219,17 @@ mod tests {
         assert_eq!(d(r"\101\0").unwrap(), "A\0");
         assert_eq!(d(r"a\qb").unwrap(), r"a\qb");
         assert_eq!(d(r"\\\t").unwrap(), "\\\t");
+    }
+
+    /// Found by `markerspec fuzz` against packaging 26.4: a backslash continues the line over
+    /// `\r\n` as over `\n` or `\r` alone; a second line break is still one.
+    #[test]
+    fn line_continuation_over_crlf() {
+        assert_eq!(d("a\\\r\nb").unwrap(), "ab");
+        assert_eq!(d("a\\\nb").unwrap(), "ab");
+        assert_eq!(d("a\\\rb").unwrap(), "ab");
+        assert!(d("a\\\r\rb").is_err());
+        assert!(d("a\\\n\nb").is_err());
     }
 
     #[test]

@@ -417,3 +417,17 @@ fn requirement_url_ports_are_numbers() {
         );
     }
 }
+
+/// Found by `markerspec fuzz` against uv-pep508 0.0.98: after `not` and its whitespace uv reads
+/// the characters `in` whatever follows them, while a lone `in` still needs a word boundary.
+#[test]
+fn not_in_needs_no_boundary_after_in() {
+    check(&[
+        ("", "'posix' not inos_name", F),
+        ("", "'nt' not inos_name", T),
+    ]);
+    let uv = ParseOptions::default().profile(Profile::Uv);
+    assert!(MarkerTree::parse_with("'posix' inos_name", &uv, &mut |_| {}).is_err());
+    // The other profiles keep the word boundary.
+    assert!("'posix' not inos_name".parse::<MarkerTree>().is_err());
+}

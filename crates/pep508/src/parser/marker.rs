@@ -461,6 +461,12 @@ impl<'a> Parser<'a, '_> {
             if gap && self.keyword("in") {
                 return Ok(MarkerOperator::NotIn);
             }
+            // uv reads the two characters `in` after `not` and its whitespace, whatever
+            // follows them (`"a" not inos_name`; found by `markerspec fuzz`).
+            if gap && self.uv() && self.rest().starts_with("in") {
+                self.pos += 2;
+                return Ok(MarkerOperator::NotIn);
+            }
             return Err(self.error(
                 ErrorKind::ExpectedInAfterNot,
                 Span::new(not_start, self.pos),

@@ -258,6 +258,12 @@ impl<'a> Parser<'a, '_> {
             }
         };
         self.ws();
+        if self.opts.profile.rules().specifier_regex {
+            let rest = self.rest();
+            self.pos += rest
+                .find(|c: char| !is_python_space(c))
+                .unwrap_or(rest.len());
+        }
         let version_start = self.pos;
         let version = if op_text == "===" {
             self.lex(take_while1(|c: char| {

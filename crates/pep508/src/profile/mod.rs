@@ -30,6 +30,10 @@ pub(crate) struct Rules {
     /// A name's trailing `-` or `.` is left over for what follows to reject, and a trailing
     /// `_` belongs to the name (packaging's name regular expression).
     pub(crate) name_regex: bool,
+    /// Any Python whitespace (`\s`: Unicode whitespace and `\x1c`–`\x1f`) may stand between
+    /// a specifier's operator and its version (packaging's specifier regular expression,
+    /// `<\s*+v?+…`); elsewhere in a specifier list only spaces and tabs.
+    pub(crate) specifier_regex: bool,
     /// The living specification's strict reading of the standard fields' comparisons: a
     /// comparison without exactly one variable is an error, `extras`/`dependency_groups` need
     /// lock-file context, misused set fields are errors (the other profiles warn).
@@ -49,6 +53,7 @@ pub(crate) struct Rules {
 const SPEC2026: Rules = Rules {
     uv_syntax: false,
     name_regex: false,
+    specifier_regex: false,
     strict: true,
     constants: true,
     check_standard: None,
@@ -59,6 +64,7 @@ const SPEC2026: Rules = Rules {
 const PACKAGING: Rules = Rules {
     uv_syntax: false,
     name_regex: true,
+    specifier_regex: true,
     strict: false,
     constants: false,
     check_standard: None,
@@ -69,6 +75,7 @@ const PACKAGING: Rules = Rules {
 const UV: Rules = Rules {
     uv_syntax: true,
     name_regex: false,
+    specifier_regex: false,
     strict: false,
     constants: true,
     check_standard: Some(uv::check),
