@@ -25,8 +25,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr;
 
 use markerspec_pep508::{
-    Environment, Field, FieldType, MarkerExpression, MarkerNode, MarkerOperator, MarkerTree,
-    Truth, normalize_name,
+    Environment, Field, FieldType, MarkerExpression, MarkerNode, MarkerOperator, MarkerTree, Truth,
+    normalize_name,
 };
 
 /// A query over the markers of a [`Space`]: a Boolean combination of them.
@@ -69,16 +69,6 @@ pub struct Point {
     pub extras: BTreeSet<String>,
 }
 
-impl Point {
-    /// Whether this point's interpreter is a version uv-pep508 cannot represent (a pre-, dev-,
-    /// post-release or local label), which uv reads as its release alone.
-    pub fn has_non_release_python(&self) -> bool {
-        self.values
-            .get("python_full_version")
-            .is_some_and(|v| !is_release_only(v))
-    }
-}
-
 impl std::fmt::Display for Point {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut first = true;
@@ -95,7 +85,42 @@ impl std::fmt::Display for Point {
 
 /// Whether a version text is a release alone (`3.11.2`), as uv-pep508 models versions.
 pub fn is_release_only(v: &str) -> bool {
-    v.split('.').all(|c| !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()))
+    v.split('.')
+        .all(|c| !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether a version text is one a CPython interpreter reports: a release, or a release with an
+/// `a`/`b`/`rc` pre-release (`3.13.0rc1`), no dev, post or local part.
+pub fn is_cpython_shaped(v: &str) -> bool {
+    let release = v.split(['a', 'b', 'r']).next().unwrap_or("");
+    let rest = &v[release.len()..];
+    is_release_only(release)
+        && ["a", "b", "rc"].iter().any(|p| {
+            rest.strip_prefix(p)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        || is_release_only(v)
+}
+
+/// Which interpreter versions a search may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Versions {
+    /// Every candidate, pre-, dev-, post-releases and local labels included.
+    All,
+    /// Releases and `a`/`b`/`rc` pre-releases, as CPython reports them.
+    CPython,
+    /// Releases only (what uv-pep508 can represent).
+    Releases,
+}
+
+impl Versions {
+    fn admits(self, v: &str) -> bool {
+        match self {
+            Versions::All => true,
+            Versions::CPython => is_cpython_shaped(v),
+            Versions::Releases => is_release_only(v),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -322,7 +347,21 @@ impl<'m> Space<'m> {
                 cands.retain(|c| markerspec_pep508::pep440::Version::from_str(c).is_ok());
             }
             // Release-only versions first, so that a group keeps one when it has one.
-            cands.sort_by_key(|c| !(versiony && is_release_only(c)));
+            // Then the longest release first (`3.14.0rc1` rather than `3.14rc1`).
+            cands.sort_by_key(|c| {
+                let release_len = c
+                    .split(['a', 'b', 'r', '+', 'p', 'd'])
+                    .next()
+                    .unwrap_or("")
+                    .split('.')
+                    .count();
+                (
+                    !(versiony && is_release_only(c)),
+                    std::cmp::Reverse(release_len),
+                )
+            });
+            // One candidate per group and kind (release, CPython pre-release, other), so that
+            // each restriction of [`Versions`] still meets every group it can.
             let mut seen = BTreeSet::new();
             let mut keep = Vec::new();
             for c in cands {
@@ -335,7 +374,14 @@ impl<'m> Space<'m> {
                     .iter()
                     .map(|e| e.evaluate(&env, markers[0].profile()).ok().map(|v| v.truth))
                     .collect();
-                if seen.insert(format!("{signature:?}")) {
+                let kind = if !versiony || is_release_only(&c) {
+                    0
+                } else if is_cpython_shaped(&c) {
+                    1
+                } else {
+                    2
+                };
+                if seen.insert(format!("{kind}{signature:?}")) {
                     keep.push(c);
                 }
             }
@@ -372,19 +418,19 @@ impl<'m> Space<'m> {
         }
     }
 
-    /// A point where `q` holds, if there is one among the candidates; with `releases_only`,
-    /// the Python version is a release (what uv-pep508 can represent).
-    pub fn find(&self, q: &Query, releases_only: bool) -> Option<Point> {
+    /// A point where `q` holds, if there is one among the candidates whose Python version
+    /// `versions` admits.
+    pub fn find(&self, q: &Query, versions: Versions) -> Option<Point> {
         let mut point = Point::default();
         let mut extras = BTreeMap::new();
-        self.search(q, 0, releases_only, &mut point, &mut extras)
+        self.search(q, 0, versions, &mut point, &mut extras)
     }
 
     fn search(
         &self,
         q: &Query,
         depth: usize,
-        releases_only: bool,
+        versions: Versions,
         point: &mut Point,
         extras: &mut BTreeMap<String, bool>,
     ) -> Option<Point> {
@@ -406,11 +452,11 @@ impl<'m> Space<'m> {
         match var {
             Var::Field(f, cands) => {
                 for c in cands {
-                    if releases_only && *f == Field::PythonFullVersion && !is_release_only(c) {
+                    if *f == Field::PythonFullVersion && !versions.admits(c) {
                         continue;
                     }
                     point.values.insert(f.name(), c.clone());
-                    let found = self.search(q, depth + 1, releases_only, point, extras);
+                    let found = self.search(q, depth + 1, versions, point, extras);
                     point.values.remove(f.name());
                     if found.is_some() {
                         return found;
@@ -421,7 +467,7 @@ impl<'m> Space<'m> {
             Var::Extra(name) => {
                 for b in [false, true] {
                     extras.insert(name.clone(), b);
-                    let found = self.search(q, depth + 1, releases_only, point, extras);
+                    let found = self.search(q, depth + 1, versions, point, extras);
                     extras.remove(name);
                     if found.is_some() {
                         return found;
