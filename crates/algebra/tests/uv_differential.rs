@@ -10,14 +10,18 @@
 //! falls in no class. Run with `--nocapture` to see the table and one example per class.
 
 #[path = "support/brute.rs"]
+#[allow(dead_code)]
 mod brute;
+#[path = "support/uv.rs"]
+mod uv;
 
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
 use brute::{Point, Query, Space, Versions};
-use markerspec_pep508::{MarkerTree, ParseOptions, Profile};
+use markerspec_pep508::MarkerTree;
 use serde_json::Value;
+use uv::{parse_uv, uv_theory};
 
 const CORPUS: &str = include_str!("../../../tests/data/lock-markers.txt");
 const UV: &str = include_str!("data/uv-lock-markers.jsonl");
@@ -68,74 +72,6 @@ fn load() -> Data {
         uv_printed,
         pairs,
     }
-}
-
-/// uv-pep508's world knowledge, as a marker the brute force can conjoin (uv-pep508 0.0.98
-/// `marker/algebra.rs`): it builds `platform_system == 'Windows'` as the node
-/// `sys_platform == 'win32'` ("Normalize `platform_system` markers to `sys_platform` nodes"),
-/// so the two are one; and its `and` maps to false a conjunction that lies inside its table of
-/// known-incompatible pairs (`exclusions`).
-fn uv_theory() -> MarkerTree {
-    const SAME: &[(&str, &str)] = &[
-        ("Windows", "win32"),
-        ("Darwin", "darwin"),
-        ("Linux", "linux"),
-        ("AIX", "aix"),
-        ("Emscripten", "emscripten"),
-        ("Android", "android"),
-    ];
-    let mut clauses: Vec<String> = SAME
-        .iter()
-        .map(|(ps, sp)| {
-            format!(
-                "(platform_system == '{ps}' and sys_platform == '{sp}' or \
-                 platform_system != '{ps}' and sys_platform != '{sp}')"
-            )
-        })
-        .collect();
-    // Each excluded pair `a and b` as its negation `a' or b'` (marker syntax has no `not`).
-    let mut excluded: Vec<(String, String)> = ["linux", "darwin", "ios"]
-        .iter()
-        .map(|sp| {
-            (
-                "os_name != 'nt'".to_string(),
-                format!("sys_platform != '{sp}'"),
-            )
-        })
-        .collect();
-    excluded.push((
-        "os_name != 'posix'".into(),
-        "sys_platform != 'win32'".into(),
-    ));
-    for ps in ["FreeBSD", "NetBSD", "OpenBSD", "SunOS", "iOS", "iPadOS"] {
-        for sp in [
-            "aix",
-            "android",
-            "emscripten",
-            "ios",
-            "linux",
-            "darwin",
-            "win32",
-            "cygwin",
-            "wasi",
-        ] {
-            if sp == "ios" && (ps == "iOS" || ps == "iPadOS") {
-                continue;
-            }
-            excluded.push((
-                format!("platform_system != '{ps}'"),
-                format!("sys_platform != '{sp}'"),
-            ));
-        }
-    }
-    clauses.extend(excluded.iter().map(|(a, b)| format!("({a} or {b})")));
-    parse(&clauses.join(" and "))
-}
-
-fn parse_uv(text: &str) -> MarkerTree {
-    let opts = ParseOptions::default().profile(Profile::Uv);
-    MarkerTree::parse_with(text, &opts, &mut Vec::new())
-        .unwrap_or_else(|e| panic!("markerspec parses {text:?} under the uv profile: {e:?}"))
 }
 
 /// The brute-force judge for a few marker texts: under the `spec-2026` profile (the

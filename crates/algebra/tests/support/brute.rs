@@ -10,8 +10,10 @@
 //!   release padded with zeros to three components, each with its last component minus and
 //!   plus one, each of those as a final release, a `rc1` and an `a1` pre-release, a `.dev0`, a
 //!   `.post1` and a `+local` label; plus `0` and `99`;
-//! * string fields: every literal, a string that is none of them, the empty string, and for a
-//!   substring test (`in`) the literal inside a longer string;
+//! * string fields: every literal, a string that is none of them, the empty string; for
+//!   substring tests `"lit" in field`, strings containing each subset of their literals (each
+//!   one and all of them past six), and for `field in "lit"` the literal's first character and
+//!   the rest;
 //! * `extra`: each literal requested or not (extras are a set).
 //!
 //! Candidates are grouped by the truth of every comparison of their field, and one per group
@@ -324,6 +326,8 @@ impl<'m> Space<'m> {
                 f.field_type(),
                 FieldType::Version | FieldType::VersionOrString
             );
+            // Literals of substring tests `"lit" in field`: the field may contain any subset.
+            let mut contained = Vec::new();
             for e in &es {
                 let lit = literal_of(e).unwrap_or("");
                 if versiony {
@@ -331,8 +335,36 @@ impl<'m> Space<'m> {
                 }
                 cands.push(lit.to_string());
                 if matches!(e.operator(), MarkerOperator::In | MarkerOperator::NotIn) {
-                    cands.push(format!("x{lit}x"));
+                    if e.rhs().as_field().is_some() {
+                        contained.push(lit.to_string());
+                    } else {
+                        // `field in "lit"`: the field may be a part of the literal.
+                        let mut chars = lit.chars();
+                        cands.push(chars.next().map(String::from).unwrap_or_default());
+                        cands.push(chars.as_str().to_string());
+                    }
                 }
+            }
+            contained.sort();
+            contained.dedup();
+            // Every subset when there are few, else each one and all of them.
+            let subsets: Vec<Vec<&String>> = if contained.len() <= 6 {
+                (0..1u32 << contained.len())
+                    .map(|bits| {
+                        (0..contained.len())
+                            .filter(|i| bits & (1 << i) != 0)
+                            .map(|i| &contained[i])
+                            .collect()
+                    })
+                    .collect()
+            } else {
+                let mut v: Vec<Vec<&String>> = contained.iter().map(|c| vec![c]).collect();
+                v.push(contained.iter().collect());
+                v
+            };
+            for subset in subsets {
+                let joined: Vec<&str> = subset.iter().map(|s| s.as_str()).collect();
+                cands.push(format!("x{}x", joined.join("x")));
             }
             if versiony {
                 cands.push("0".into());
