@@ -326,3 +326,74 @@ fn report(title: &str, t: &Tally) {
         }
     }
 }
+
+/// markerspec-algebra on the same markers: every `is_disjoint` / `implies` answer equals brute
+/// force (no theory, pre-releases included), every printed form means its input (checked by
+/// brute force on the printed text, parsed back), and the printed forms are no longer in total
+/// than uv-pep508's.
+#[test]
+fn markerspec_algebra_against_brute_force_and_uv() {
+    use markerspec_algebra::{Context, Theory};
+
+    let d = load();
+    let mut ctx = Context::new();
+    let theory = Theory::none();
+    let markers: Vec<_> = d
+        .inputs
+        .iter()
+        .map(|t| ctx.from_marker(&parse(t), &theory).expect("translates"))
+        .collect();
+
+    let mut wrong = Vec::new();
+    let mut ours_len = 0usize;
+    for (i, m) in markers.iter().enumerate() {
+        let printed = ctx.to_marker_string(*m).expect("prints");
+        ours_len += printed.len();
+        let back = parse(&printed);
+        let input = parse(d.inputs[i]);
+        if let Some(p) = Space::new(&[&input, &back]).find(&Query::differ(0, 1), Versions::All) {
+            wrong.push(format!(
+                "line {}: {:?} printed as {printed:?}, differs at {p}",
+                i + 1,
+                d.inputs[i]
+            ));
+        }
+        // The printed form reads back to the same canonical value.
+        let again = ctx.from_marker(&back, &theory).expect("translates");
+        if again != *m {
+            wrong.push(format!("line {}: {printed:?} does not read back to itself", i + 1));
+        }
+    }
+    let uv_len: usize = d.uv_printed.iter().map(String::len).sum();
+
+    let (mut disjoint_vs_uv, mut implies_vs_uv) = (0usize, 0usize);
+    for v in &d.pairs {
+        let i = v["a"].as_u64().expect("a") as usize;
+        let j = v["b"].as_u64().expect("b") as usize;
+        let (a, b) = (parse(d.inputs[i]), parse(d.inputs[j]));
+        let space = Space::new(&[&a, &b]);
+        let disjoint = ctx.is_disjoint(markers[i], markers[j]).expect("is_disjoint");
+        if disjoint != space.find(&Query::and(0, 1), Versions::All).is_none() {
+            wrong.push(format!("lines {} and {}: is_disjoint {disjoint}", i + 1, j + 1));
+        }
+        let implies = ctx.implies(markers[i], markers[j]).expect("implies");
+        if implies != space.find(&Query::and_not(0, 1), Versions::All).is_none() {
+            wrong.push(format!("lines {} and {}: implies {implies}", i + 1, j + 1));
+        }
+        disjoint_vs_uv += usize::from(disjoint != v["disjoint"].as_bool().expect("disjoint"));
+        implies_vs_uv += usize::from(implies != v["implies"].as_bool().expect("implies"));
+    }
+    println!(
+        "printed length: markerspec {ours_len}, uv-pep508 {uv_len}; differs from uv: \
+         is_disjoint {disjoint_vs_uv}, implies {implies_vs_uv} of {} pairs",
+        d.pairs.len()
+    );
+    assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(ours_len <= uv_len, "printed {ours_len} characters, uv {uv_len}");
+    // Every difference from uv is one of the explained disagreements of uv with brute force.
+    let explained = |rows: &[(&str, usize)]| -> usize {
+        rows.iter().filter(|(c, _)| *c != AGREE).map(|(_, n)| n).sum()
+    };
+    assert_eq!(disjoint_vs_uv, explained(EXPECTED_DISJOINT));
+    assert_eq!(implies_vs_uv, explained(EXPECTED_IMPLIES));
+}
