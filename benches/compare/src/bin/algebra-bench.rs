@@ -35,9 +35,10 @@ use markerspec_algebra::{Context, Marker, Theory};
 #[path = "../pairs.rs"]
 mod pairs;
 
+/// The median; NaN for no samples (`--cold-runs 0`).
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
+    xs.get(xs.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 /// Nanoseconds `f` took.
