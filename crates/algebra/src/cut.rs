@@ -366,6 +366,118 @@ impl Cut {
         )
     }
 
+    /// The cut at the same place among the *release-only* versions (`N(.N)*`, epoch 0; SPEC
+    /// §4.3): just below or just above the block of all versions whose trimmed release is some
+    /// `r`, so that two cuts with the same release-only versions below them are equal. Cuts at
+    /// or above epoch 1 move to [`Cut::TOP`] (no release-only version lies there, and the
+    /// region takes the value of epoch 0's tail); the absent value's cuts stay.
+    pub(crate) fn release_only(&self) -> Cut {
+        let atoms = self.atoms();
+        let below = self.side == Side::Below;
+        match atoms.first() {
+            None | Some(Atom::Sec(0)) => return self.clone(),
+            Some(_) => {}
+        }
+        let epoch = match atoms.get(1) {
+            None => {
+                return if below {
+                    Cut::versions_start()
+                } else {
+                    Cut::TOP
+                };
+            }
+            Some(Atom::Num(e)) => *e,
+            Some(_) => return self.clone(),
+        };
+        if epoch > 0 {
+            return Cut::TOP;
+        }
+        let release: Vec<u64> = atoms
+            .iter()
+            .skip(2)
+            .map_while(|a| match a {
+                Atom::Num(n) => Some(*n),
+                _ => None,
+            })
+            .collect();
+        let has_rel_end = matches!(atoms.get(2 + release.len()), Some(Atom::RelEnd));
+        let block = |r: &[u64], side: Side| {
+            let mut a = base_atoms(0, r);
+            a.push(Atom::RelEnd);
+            Cut::new(a, side)
+        };
+        if !has_rel_end && !below {
+            // Above every version whose release starts with `release`: the next release.
+            let Some((last, head)) = release.split_last() else {
+                return Cut::TOP;
+            };
+            let Some(next) = last.checked_add(1) else {
+                return Cut::TOP;
+            };
+            let mut r = head.to_vec();
+            r.push(next);
+            return block(&r, Side::Below);
+        }
+        // The release-only point of this release: below the cut or above it.
+        let point = {
+            let mut a = base_atoms(0, &release);
+            a.extend([
+                Atom::RelEnd,
+                Atom::Pre(PreSlot::Final),
+                Atom::Post(None),
+                Atom::Dev(DevSlot::None),
+                Atom::Local(Vec::new()),
+            ]);
+            a
+        };
+        if self.cmp_atoms(&point) == Ordering::Less {
+            block(&release, Side::Below)
+        } else {
+            block(&release, Side::Above)
+        }
+    }
+
+    /// Versions a specifier bounded by this cut may name, for printing: the least point above
+    /// it, the version its prefix spells when completed, and release-only versions built from
+    /// its release numbers (each prefix of the release, and for the last two numbers also the
+    /// one below). The printer keeps the ones whose specifier gives exactly the wanted set.
+    pub(crate) fn candidate_versions(&self) -> Vec<Version> {
+        let mut out = Vec::new();
+        if let Some(Point::Version(v)) = self.least_point_above() {
+            out.push(v);
+        }
+        if let Some(v) = complete_min(self.atoms().to_vec()).and_then(|a| atoms_to_version(&a)) {
+            out.push(v);
+        }
+        let atoms = self.atoms();
+        let epoch = match atoms.get(1) {
+            Some(Atom::Num(e)) => *e,
+            _ => return out,
+        };
+        let release: Vec<u64> = atoms
+            .iter()
+            .skip(2)
+            .map_while(|a| match a {
+                Atom::Num(n) => Some(*n),
+                _ => None,
+            })
+            .collect();
+        for len in 1..=release.len().max(2) {
+            let mut r: Vec<u64> = release.iter().copied().take(len).collect();
+            r.resize(len, 0);
+            out.push(Version::new(r.clone()).with_epoch(epoch));
+            if let Some(last) = r.last_mut() {
+                if *last > 0 {
+                    *last -= 1;
+                    out.push(Version::new(r).with_epoch(epoch));
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// Whether this cut lies just below a block (a lower bound written `[` or an upper bound
     /// written `)`).
     pub(crate) fn is_below_side(&self) -> bool {

@@ -47,6 +47,13 @@ pub enum Domain {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Var(u32);
 
+impl Var {
+    /// The variable's index in its context (declaration order).
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// A value of a variable, for evaluation and witnesses.
 ///
 /// ```
@@ -410,6 +417,16 @@ pub struct Context {
     and_cache: HashMap<(Marker, Marker), Marker>,
     disjoint_cache: HashMap<(Marker, Marker), bool>,
     limits: Limits,
+    /// What each variable stands for, when it was declared by the marker translation.
+    pub(crate) meta: Vec<Option<crate::translate::VarMeta>>,
+    /// The string literals each string variable has been compared with.
+    pub(crate) literals: std::collections::BTreeMap<Var, std::collections::BTreeSet<Box<str>>>,
+    /// The theory the context serves, fixed by the first `from_marker`.
+    pub(crate) theory: Option<crate::theory::Theory>,
+    /// The last theory constraint built, keyed by its rules' text.
+    pub(crate) theory_cache: Option<(String, Marker)>,
+    /// The printer's spelling of a version variable's set, and whether it has a top-level `or`.
+    pub(crate) version_text_cache: HashMap<(Var, VersionSet), (String, bool)>,
 }
 
 impl Default for Context {
@@ -557,6 +574,11 @@ impl Context {
             and_cache: HashMap::new(),
             disjoint_cache: HashMap::new(),
             limits,
+            meta: Vec::new(),
+            literals: std::collections::BTreeMap::new(),
+            theory: None,
+            theory_cache: None,
+            version_text_cache: HashMap::new(),
         }
     }
 
@@ -836,6 +858,7 @@ impl Context {
     /// A wrong or foreign variable.
     pub fn string_eq(&mut self, var: Var, literal: &str) -> Result<Marker, Error> {
         self.domain_of(var, Domain::String)?;
+        self.literals.entry(var).or_default().insert(literal.into());
         self.mk(
             var,
             Edges::Strings {
@@ -1403,6 +1426,39 @@ impl Context {
     }
 
     // ----- inspection and printing -----
+
+    /// The variables `m` depends on, in the context's variable order.
+    ///
+    /// # Errors
+    ///
+    /// A foreign marker.
+    pub fn support(&self, m: Marker) -> Result<Vec<Var>, Error> {
+        self.check(m)?;
+        let mut seen = std::collections::HashSet::new();
+        let mut vars = std::collections::BTreeSet::new();
+        let mut stack = vec![m];
+        while let Some(x) = stack.pop() {
+            if x.is_const() || !seen.insert(x.index()) {
+                continue;
+            }
+            if let Some(node) = self.nodes.get(x.index()) {
+                vars.insert(node.var);
+                stack.extend(node.edges.children());
+            }
+        }
+        let mut out: Vec<Var> = vars.into_iter().collect();
+        out.sort_by(|a, b| self.var_cmp(*a, *b));
+        Ok(out)
+    }
+
+    /// The domain of a variable.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::UnknownVariable`] for a variable of another context.
+    pub fn domain(&self, var: Var) -> Result<Domain, Error> {
+        Ok(self.info(var)?.domain)
+    }
 
     /// The number of decision nodes reachable from `m`.
     ///

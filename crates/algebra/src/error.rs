@@ -56,6 +56,35 @@ pub enum ErrorKind {
     /// A `===` specifier, which no set of version intervals expresses; code
     /// `arbitrary-equality`.
     ArbitraryEquality,
+    /// A marker depends on a field that the environment leaves Unknown or missing; code
+    /// `unknown-field`.
+    UnknownField {
+        /// The field's name.
+        field: String,
+    },
+    /// pep508 could not evaluate a comparison in the environment (an undefined comparison
+    /// under the `packaging` profile, a missing field); code `evaluation`.
+    Evaluation {
+        /// pep508's message.
+        message: String,
+    },
+    /// A context used with two theories; code `mixed-theories`.
+    MixedTheories {
+        /// The context's theory.
+        first: &'static str,
+        /// The theory of the call.
+        second: &'static str,
+    },
+    /// A witness that no environment realises (an opaque comparison the values could not
+    /// satisfy); code `unverified-witness`.
+    UnverifiedWitness,
+    /// A marker that cannot be written in marker syntax: the negation of a comparison that
+    /// has no complement operator (for example `not (platform_release >= "5")`); code
+    /// `unprintable`.
+    Unprintable {
+        /// The comparison.
+        comparison: String,
+    },
 }
 
 /// The limit an [`ErrorKind::Intractable`] operation reached.
@@ -84,8 +113,9 @@ impl Error {
         &self.kind
     }
 
-    /// The stable code: `intractable`, `foreign-marker`, `unknown-variable`, `wrong-domain` or
-    /// `arbitrary-equality`.
+    /// The stable code: `intractable`, `foreign-marker`, `unknown-variable`, `wrong-domain`,
+    /// `arbitrary-equality`, `unknown-field`, `evaluation`, `mixed-theories`,
+    /// `unverified-witness` or `unprintable`.
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self.kind {
@@ -94,6 +124,11 @@ impl Error {
             ErrorKind::UnknownVariable => "unknown-variable",
             ErrorKind::WrongDomain { .. } => "wrong-domain",
             ErrorKind::ArbitraryEquality => "arbitrary-equality",
+            ErrorKind::UnknownField { .. } => "unknown-field",
+            ErrorKind::Evaluation { .. } => "evaluation",
+            ErrorKind::MixedTheories { .. } => "mixed-theories",
+            ErrorKind::UnverifiedWitness => "unverified-witness",
+            ErrorKind::Unprintable { .. } => "unprintable",
         }
     }
 }
@@ -116,6 +151,23 @@ impl fmt::Display for Error {
             }
             ErrorKind::ArbitraryEquality => {
                 f.write_str("`===` is not a set of version intervals; model it as its own atom")
+            }
+            ErrorKind::UnknownField { field } => {
+                write!(
+                    f,
+                    "the marker depends on `{field}`, which the environment does not know"
+                )
+            }
+            ErrorKind::Evaluation { message } => write!(f, "cannot evaluate: {message}"),
+            ErrorKind::MixedTheories { first, second } => write!(
+                f,
+                "this context serves the theory `{first}`; use another context for `{second}`"
+            ),
+            ErrorKind::UnverifiedWitness => {
+                f.write_str("no environment realises the witness (an opaque comparison)")
+            }
+            ErrorKind::Unprintable { comparison } => {
+                write!(f, "`not ({comparison})` has no marker syntax")
             }
         }
     }

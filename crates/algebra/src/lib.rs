@@ -18,13 +18,42 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Scope of this crate (today)
+//! # Scope of this crate
 //!
-//! The engine and its exact value domains: variables of three [`Domain`]s, atoms over them
-//! ([`VersionSet`]s, string literals, booleans), and the operations. Translating a pep508
-//! `MarkerTree` into it (field registry, profiles, `python_version` as a function of
-//! `python_full_version`, theories of world knowledge, the short printed form) is not here yet;
-//! see the end of this page.
+//! The engine and its exact value domains (variables of three [`Domain`]s, atoms over them:
+//! [`VersionSet`]s, string literals, booleans, and the operations), and markers on top of it:
+//!
+//! * [`Context::from_marker`]`(&MarkerTree, &Theory) -> Result<Marker, Error>`: a pep508 marker
+//!   translated under the profile it was parsed with, conjoined with the theory's rules
+//!   (canonical for the theory); [`Context::translate`] is the same without a theory.
+//! * [`Context::to_marker_string`]`(Marker) -> Result<String, Error>`: marker syntax back, the
+//!   shortest of a minimised DNF, CNF and factored form; `true`/`false` for the constants
+//!   ([`Marker::TRUE`]/[`Marker::FALSE`] in the API).
+//! * [`Context::evaluate_env`], [`Context::residual`] (the marker left over the fields an
+//!   [`Environment`](markerspec_pep508::Environment) leaves Unknown) and
+//!   [`Context::witness_environment`] (a [`Witness`] as a complete environment).
+//! * [`Theory`]: world knowledge as a value ([`Theory::none`], [`Theory::platform`]).
+//!
+//! These names are stable. The translation's table (which variable stands for which field,
+//! what is exact and what is an *opaque* atom) is in the docs of [`Context::from_marker`]'s
+//! module and in `spec/SPEC.md`, section "Algebra".
+//!
+//! ```
+//! use markerspec_algebra::{Context, RelationKind, Theory};
+//! use markerspec_pep508::MarkerTree;
+//!
+//! let mut ctx = Context::new();
+//! let a: MarkerTree = "python_full_version >= '3.11' and python_full_version < '3.12'".parse().unwrap();
+//! let b: MarkerTree = "python_full_version == '3.11.*'".parse().unwrap();
+//! let (ma, mb) = (ctx.from_marker(&a, &Theory::none())?, ctx.from_marker(&b, &Theory::none())?);
+//! // Not equivalent: 3.11.0rc1 is in `== '3.11.*'`, not in `>= '3.11'`.
+//! let rel = ctx.relate(ma, mb)?;
+//! assert_eq!(rel.kind(), RelationKind::Implies);
+//! let w = ctx.witness_environment(mb, rel.b_not_a.as_ref().expect("a 3.11 pre-release"))?;
+//! assert!(!ctx.evaluate_env(ma, &w)?);
+//! assert_eq!(ctx.to_marker_string(mb)?, r#"python_version == "3.11""#);
+//! # Ok::<(), markerspec_algebra::Error>(())
+//! ```
 //!
 //! # Design, and why
 //!
@@ -111,16 +140,25 @@
 //! * `restrict` is exact where the assumption holds and unspecified elsewhere (that is its
 //!   contract); it is a heuristic for size, not a minimiser.
 //!
-//! # Still to do for markers
+//! # Approximations of the marker translation
 //!
-//! A `from_marker` module over pep508's public API once its field registry and explicit constants
-//! land: one variable per field in registry order (per-literal booleans for set fields and
-//! substring tests), `python_version` mapped onto `python_full_version` with
-//! [`VersionSet::python_version_preimage`], the
-//! SPEC 0.2 domains (release-only extended versions with ⊥, the negation table of §4.3), each
-//! profile's semantics, theories (§4.4 invariants, platform rules) as explicit markers conjoined
-//! or used with `restrict`, witnesses rendered as environment documents, and a printer back to
-//! marker syntax (intervals to specifiers) choosing the shortest of DNF/CNF/factored forms.
+//! Each comparison's value in an environment is exactly pep508's (the brute-force tests check
+//! it on the corpora). What the algebra does not know is some relations *between* atoms:
+//!
+//! * *Opaque* comparisons are boolean atoms whose relations to other atoms are unknown:
+//!   `"L" in F` on a string field (a substring test), `===`, `in`/`not in` on
+//!   `platform_release`, literal-left version comparisons under `packaging`, and under `uv`
+//!   every standard comparison except `extra`, the list fields and `==`/`!=` on plain string
+//!   fields. A relation or witness involving them may be a false "overlapping"
+//!   ([`Context::witness_environment`] then reports [`ErrorKind::UnverifiedWitness`]);
+//!   simplification stays exact.
+//! * A standard version field whose value is no PEP 440 version is modelled by its text; the
+//!   model leaves out values that read as a wildcard (`3.12.*`), and spellings of a version
+//!   other than its canonical one in `==` text comparisons with a non-specifier literal.
+//! * `python_version` is read through `python_full_version` (its first two release
+//!   components): environments where the two disagree are outside the model.
+//! * Extended `Version` fields range over release-only versions and ⊥ (SPEC §4.3).
+//!
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -131,9 +169,14 @@
 mod cut;
 mod dd;
 mod error;
+mod print;
 mod range;
+mod theory;
+mod translate;
 
 pub use cut::{Cut, Point};
 pub use dd::{Context, Domain, Label, Limits, Marker, Relation, RelationKind, Value, Var, Witness};
 pub use error::{Error, ErrorKind, Limit};
 pub use range::VersionSet;
+pub use theory::{PLATFORM_INSTANCE_SOURCES, PLATFORM_RULES, Rule, Theory};
+pub use translate::default_environment;

@@ -318,6 +318,25 @@ impl VersionSet {
         self.intervals().find_map(|(lo, hi)| lo.point_between(hi))
     }
 
+    /// The set with every cut moved to its place among the release-only versions
+    /// ([`Cut::release_only`]): the one set that holds the same release-only versions (and the
+    /// same absent value) as `self` and is a union of whole release blocks. Two sets with the
+    /// same release-only points give the same result, which makes diagrams over an extended
+    /// `Version` field (SPEC §4.3) canonical on that field's domain.
+    #[must_use]
+    pub fn release_only(&self) -> VersionSet {
+        let mut bounds: Vec<Cut> = Vec::with_capacity(self.bounds.len());
+        for c in &self.bounds {
+            let c = c.release_only();
+            if bounds.last() == Some(&c) {
+                bounds.pop();
+            } else {
+                bounds.push(c);
+            }
+        }
+        VersionSet { bounds }
+    }
+
     pub(crate) fn bounds(&self) -> &[Cut] {
         &self.bounds
     }

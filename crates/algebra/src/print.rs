@@ -1,0 +1,716 @@
+//! Printing a marker back to marker syntax: the shortest of a minimised DNF, a minimised CNF
+//! and the diagram's factored form, each comparison written in its shortest exact spelling.
+//!
+//! Everything here reads the diagram through [`Context::paths`], which depends only on the
+//! function and the variable order, so the printed form depends on neither construction
+//! history nor thread.
+
+use markerspec_pep440::Version;
+use markerspec_pep508::{Field, MarkerExpression, MarkerOperator as O, MarkerValue, SmallStr};
+
+use crate::cut::Cut;
+use crate::dd::{Context, Label, Marker, Var};
+use crate::error::{Error, ErrorKind};
+use crate::range::VersionSet;
+use crate::translate::VarMeta;
+
+/// A literal of a cube: a variable and what holds for it.
+type Lit = (Var, Label);
+
+/// Printed text, and whether it has an `or` at its top level (it needs parentheses inside an
+/// `and`).
+#[derive(Clone, Debug)]
+struct Text {
+    s: String,
+    or: bool,
+}
+
+/// The most cubes a form may have before the printer gives up on it.
+const MAX_CUBES: usize = 256;
+
+impl Context {
+    /// `m` in marker syntax: deterministic (it depends only on the function `m` denotes under
+    /// the context's theory, and on the variable order), the shortest of a minimised DNF, a
+    /// minimised CNF and a factored form. The constants print as `true` and `false` (which
+    /// pep508 reads back as [`MarkerTree::TRUE`](markerspec_pep508::MarkerTree::TRUE) and
+    /// `FALSE`); version ranges use `python_version` where it says the same as
+    /// `python_full_version`, wildcards (`== "3.11.*"`) where they are exact.
+    ///
+    /// Under a theory ([`Context::from_marker`]) the printed marker is equal to `m` wherever
+    /// the theory holds: the rules are not printed.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Theory};
+    /// use markerspec_pep508::MarkerTree;
+    ///
+    /// let mut ctx = Context::new();
+    /// let t: MarkerTree = "(os_name == 'nt' and extra == 'a') or (os_name == 'nt' and extra == 'b')"
+    ///     .parse()
+    ///     .unwrap();
+    /// let m = ctx.from_marker(&t, &Theory::none())?;
+    /// assert_eq!(
+    ///     ctx.to_marker_string(m)?,
+    ///     r#"(extra == "a" or extra == "b") and os_name == "nt""#
+    /// );
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Unprintable`] for the negation of an opaque comparison without a
+    /// complement operator; [`ErrorKind::Intractable`] past the limits.
+    pub fn to_marker_string(&mut self, m: Marker) -> Result<String, Error> {
+        let theory = self.theory();
+        let care = self.theory_constraint(&theory)?;
+        let s = self.simplify_under(m, care)?;
+        if s.is_true() {
+            return Ok("true".into());
+        }
+        if s.is_false() {
+            return Ok("false".into());
+        }
+        // What may be printed: anything between `s and care` and `s or not care`.
+        let upper = self.or(s, !care)?;
+        let mut best: Option<String> = None;
+        let consider = |t: Result<String, Error>, best: &mut Option<String>| -> Result<(), Error> {
+            match t {
+                Ok(t) => {
+                    if best.as_ref().is_none_or(|b| shorter(&t, b)) {
+                        *best = Some(t);
+                    }
+                    Ok(())
+                }
+                Err(e) if e.code() == "intractable" || e.code() == "unprintable" => Ok(()),
+                Err(e) => Err(e),
+            }
+        };
+        let dnf = self.print_dnf(s, upper, false);
+        consider(dnf, &mut best)?;
+        let lower_not = self.or(!s, !care)?;
+        let cnf = self.print_dnf(!s, lower_not, true);
+        consider(cnf, &mut best)?;
+        let factored = self.print_factored(s);
+        consider(factored, &mut best)?;
+        match best {
+            Some(b) => Ok(b),
+            None => {
+                // Report why: the DNF's own error.
+                self.print_dnf(s, upper, false)
+            }
+        }
+    }
+
+    /// `m` with what `care` makes redundant removed: restricted to `care`, then every
+    /// variable that can be dropped (existentially or universally) without changing `m`
+    /// where `care` holds, in the variable order.
+    fn simplify_under(&mut self, m: Marker, care: Marker) -> Result<Marker, Error> {
+        if care.is_true() {
+            return Ok(m);
+        }
+        let target = self.and(m, care)?;
+        let mut s = self.restrict(m, care)?;
+        for var in self.support(s)? {
+            for quantify in [true, false] {
+                let t = if quantify {
+                    self.exists(s, var)?
+                } else {
+                    self.forall(s, var)?
+                };
+                if self.and(t, care)? == target {
+                    s = t;
+                    break;
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    /// A minimised cover of `f` (cubes that imply `upper`, together covering `f`), printed as
+    /// a DNF, or with `negate` as the CNF of `not f` read back (each cube negated).
+    fn print_dnf(&mut self, f: Marker, upper: Marker, negate: bool) -> Result<String, Error> {
+        let paths = self.paths(f)?;
+        if paths.len() > MAX_CUBES {
+            return Err(Error::intractable(crate::error::Limit::Steps));
+        }
+        let mut cubes: Vec<Vec<Lit>> = Vec::with_capacity(paths.len());
+        for cube in paths {
+            cubes.push(self.expand(cube, upper)?);
+        }
+        // Irredundant: drop a cube that the others cover (within `upper`).
+        let mut keep: Vec<bool> = vec![true; cubes.len()];
+        for i in (0..cubes.len()).rev() {
+            let mut others = Marker::FALSE;
+            for (j, c) in cubes.iter().enumerate() {
+                if j != i && keep.get(j).copied().unwrap_or(false) {
+                    let m = self.cube_marker(c)?;
+                    others = self.or(others, m)?;
+                }
+            }
+            let Some(ci) = cubes.get(i) else { continue };
+            let mi = self.cube_marker(ci)?;
+            // Redundant when the others already cover the part of `f` this cube covers.
+            let need = self.and(f, mi)?;
+            if self.implies(need, others)? {
+                if let Some(k) = keep.get_mut(i) {
+                    *k = false;
+                }
+            }
+        }
+        let mut kept: Vec<Vec<Lit>> = cubes
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(c, k)| k.then_some(c))
+            .collect();
+        kept.dedup();
+        let mut parts: Vec<Text> = Vec::with_capacity(kept.len());
+        for cube in &kept {
+            let mut lits: Vec<Text> = Vec::with_capacity(cube.len());
+            let mut skip_absent = None;
+            for (var, label) in cube {
+                if let (Some(VarMeta::Text { .. }), Label::StringIn(_)) = (self.meta(*var), label) {
+                    skip_absent = Some(());
+                }
+            }
+            for (var, label) in cube {
+                let label = if negate {
+                    negate_label(label)
+                } else {
+                    label.clone()
+                };
+                if skip_absent.is_some() {
+                    // `V is no version and its text is x` prints as `field == "x"` (and,
+                    // negated, `field != "x"`).
+                    let own = if negate {
+                        negate_label(&label)
+                    } else {
+                        label.clone()
+                    };
+                    if let (Some(VarMeta::Version { .. }), Label::Versions(set)) =
+                        (self.meta(*var), &own)
+                    {
+                        if *set == VersionSet::absent() {
+                            continue;
+                        }
+                    }
+                }
+                lits.push(self.literal_text(*var, &label)?);
+            }
+            parts.push(if negate {
+                join(&lits, " or ")
+            } else {
+                join(&lits, " and ")
+            });
+        }
+        if parts.is_empty() {
+            return Ok(if negate { "true" } else { "false" }.into());
+        }
+        Ok(if negate {
+            join(&parts, " and ").s
+        } else {
+            join(&parts, " or ").s
+        })
+    }
+
+    /// Drops each literal of the cube whose removal keeps the cube inside `upper`.
+    fn expand(&mut self, mut cube: Vec<Lit>, upper: Marker) -> Result<Vec<Lit>, Error> {
+        let mut i = cube.len();
+        while i > 0 {
+            i -= 1;
+            let mut trial = cube.clone();
+            trial.remove(i);
+            let m = self.cube_marker(&trial)?;
+            if self.implies(m, upper)? {
+                cube = trial;
+            }
+        }
+        Ok(cube)
+    }
+
+    fn label_marker(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
+        match label {
+            Label::Versions(set) => self.version_set(var, set),
+            Label::StringIn(v) => {
+                let mut acc = Marker::FALSE;
+                for s in v {
+                    let m = self.string_eq(var, s)?;
+                    acc = self.or(acc, m)?;
+                }
+                Ok(acc)
+            }
+            Label::StringNotIn(v) => {
+                let mut acc = Marker::FALSE;
+                for s in v {
+                    let m = self.string_eq(var, s)?;
+                    acc = self.or(acc, m)?;
+                }
+                Ok(!acc)
+            }
+            Label::Bool(b) => {
+                let m = self.boolean(var)?;
+                Ok(if *b { m } else { !m })
+            }
+        }
+    }
+
+    fn cube_marker(&mut self, cube: &[Lit]) -> Result<Marker, Error> {
+        let mut acc = Marker::TRUE;
+        for (var, label) in cube {
+            let m = self.label_marker(*var, label)?;
+            acc = self.and(acc, m)?;
+        }
+        Ok(acc)
+    }
+
+    /// The diagram itself: at each node, `label and (child)` for each child, joined by `or`.
+    fn print_factored(&mut self, m: Marker) -> Result<String, Error> {
+        if self.node_count(m)? > 64 {
+            return Err(Error::intractable(crate::error::Limit::Steps));
+        }
+        Ok(self.factored(m, 0)?.s)
+    }
+
+    fn factored(&mut self, m: Marker, depth: usize) -> Result<Text, Error> {
+        if m.is_true() {
+            return Ok(Text {
+                s: "true".into(),
+                or: false,
+            });
+        }
+        if depth > 64 {
+            return Err(Error::intractable(crate::error::Limit::Depth));
+        }
+        // The first variable and its groups: read from the paths' first literal.
+        let paths = self.paths(m)?;
+        let Some(var) = paths.first().and_then(|p| p.first()).map(|(v, _)| *v) else {
+            return Ok(Text {
+                s: "false".into(),
+                or: false,
+            });
+        };
+        let mut groups: Vec<(Label, Marker)> = Vec::new();
+        for p in &paths {
+            let Some((v, label)) = p.first() else {
+                continue;
+            };
+            if *v != var {
+                // A path that skips the variable: the marker does not test it there; fall back.
+                return Err(Error::intractable(crate::error::Limit::Steps));
+            }
+            if groups.iter().any(|(l, _)| l == label) {
+                continue;
+            }
+            let lm = self.label_marker(var, label)?;
+            let child = self.restrict(m, lm)?;
+            groups.push((label.clone(), child));
+        }
+        let mut alts: Vec<Text> = Vec::new();
+        for (label, child) in groups {
+            let lit = self.literal_text(var, &label)?;
+            if child.is_true() {
+                alts.push(lit);
+            } else {
+                let sub = self.factored(child, depth + 1)?;
+                alts.push(join(&[lit, sub], " and "));
+            }
+        }
+        Ok(join(&alts, " or "))
+    }
+
+    /// One literal in marker syntax.
+    fn literal_text(&mut self, var: Var, label: &Label) -> Result<Text, Error> {
+        let meta = self.meta(var).cloned();
+        let lit = |f: &str, op: &str, v: &str| Text {
+            s: format!("{f} {op} {}", quote(v)),
+            or: false,
+        };
+        match (meta, label) {
+            (Some(VarMeta::Version { field }), Label::Versions(set)) => {
+                self.version_text(var, field, set)
+            }
+            (Some(VarMeta::Str { field } | VarMeta::Text { field }), Label::StringIn(v)) => {
+                let parts: Vec<Text> = v.iter().map(|s| lit(field.name(), "==", s)).collect();
+                Ok(join(&parts, " or "))
+            }
+            (Some(VarMeta::Str { field } | VarMeta::Text { field }), Label::StringNotIn(v)) => {
+                let parts: Vec<Text> = v.iter().map(|s| lit(field.name(), "!=", s)).collect();
+                Ok(join(&parts, " and "))
+            }
+            (Some(VarMeta::Member { field, literal }), Label::Bool(b)) => Ok(Text {
+                s: format!(
+                    "{} {} {}",
+                    quote(&literal),
+                    if *b { "in" } else { "not in" },
+                    field.name()
+                ),
+                or: false,
+            }),
+            (Some(VarMeta::Extra { name }), Label::Bool(b)) => {
+                Ok(lit("extra", if *b { "==" } else { "!=" }, &name))
+            }
+            (Some(VarMeta::Opaque { expr, .. }), Label::Bool(true)) => Ok(Text {
+                s: expr.to_string(),
+                or: false,
+            }),
+            (Some(VarMeta::Opaque { expr, .. }), Label::Bool(false)) => {
+                let flipped = match expr.operator() {
+                    O::Equal => Some(O::NotEqual),
+                    O::NotEqual => Some(O::Equal),
+                    O::In => Some(O::NotIn),
+                    O::NotIn => Some(O::In),
+                    _ => None,
+                };
+                match flipped {
+                    Some(op) => Ok(Text {
+                        s: MarkerExpression::new(expr.lhs().clone(), op, expr.rhs().clone())
+                            .to_string(),
+                        or: false,
+                    }),
+                    None => Err(Error::new(ErrorKind::Unprintable {
+                        comparison: expr.to_string(),
+                    })),
+                }
+            }
+            _ => {
+                let name = self.name(var)?.to_owned();
+                Err(Error::new(ErrorKind::Unprintable { comparison: name }))
+            }
+        }
+    }
+
+    /// A comparison's marker, as the translation reads it (`spec-2026`).
+    fn comparison(&mut self, field: Field, op: O, v: &str) -> Result<Marker, Error> {
+        let e = MarkerExpression::new(
+            MarkerValue::Field(field),
+            op,
+            MarkerValue::Literal(SmallStr::from(v)),
+        );
+        self.translate_expression(&e, markerspec_pep508::Profile::Spec2026)
+    }
+
+    /// The shortest exact spelling of "`field`'s version is in `set`".
+    fn version_text(&mut self, var: Var, field: Field, set: &VersionSet) -> Result<Text, Error> {
+        if let Some((s, or)) = self.version_text_cache.get(&(var, set.clone())) {
+            return Ok(Text {
+                s: s.clone(),
+                or: *or,
+            });
+        }
+        let t = self.version_text_uncached(var, field, set)?;
+        self.version_text_cache
+            .insert((var, set.clone()), (t.s.clone(), t.or));
+        Ok(t)
+    }
+
+    fn version_text_uncached(
+        &mut self,
+        var: Var,
+        field: Field,
+        set: &VersionSet,
+    ) -> Result<Text, Error> {
+        let target = self.version_set(var, set)?;
+        let fields: &[Field] = if field == Field::PythonFullVersion {
+            &[Field::PythonVersion, Field::PythonFullVersion]
+        } else {
+            std::slice::from_ref(&field)
+        };
+        let mut cuts: Vec<Cut> = Vec::new();
+        for (lo, hi) in set.intervals() {
+            cuts.push(lo.clone());
+            cuts.push(hi.clone());
+        }
+        let mut versions: Vec<Version> = cuts.iter().flat_map(Cut::candidate_versions).collect();
+        versions.sort();
+        versions.dedup();
+        // Every atomic comparison whose set is made of this set's cuts.
+        let mut atoms: Vec<(String, Marker)> = Vec::new();
+        for &f in fields {
+            for v in &versions {
+                let text = v.to_string();
+                let mut forms: Vec<(O, String)> = [
+                    O::Equal,
+                    O::NotEqual,
+                    O::LessThan,
+                    O::LessThanEqual,
+                    O::GreaterThan,
+                    O::GreaterThanEqual,
+                ]
+                .into_iter()
+                .map(|op| (op, text.clone()))
+                .collect();
+                if v.pre().is_none()
+                    && v.post().is_none()
+                    && v.dev().is_none()
+                    && v.local().is_empty()
+                    && v.epoch() == 0
+                {
+                    forms.push((O::Equal, format!("{text}.*")));
+                    forms.push((O::NotEqual, format!("{text}.*")));
+                }
+                for (op, lit) in forms {
+                    let m = self.comparison(f, op, &lit)?;
+                    if m.is_true() || m.is_false() {
+                        continue;
+                    }
+                    let t = format!("{} {} {}", f.name(), op.as_str(), quote(&lit));
+                    atoms.push((t, m));
+                }
+            }
+        }
+        if field.is_extended() {
+            for op in [O::Equal, O::NotEqual] {
+                let m = self.comparison(field, op, "")?;
+                atoms.push((format!("{} {} \"\"", field.name(), op.as_str()), m));
+            }
+        }
+        // Keep the atoms that are exact pieces: the atom, or its complement, a union of
+        // the set's intervals or holes, i.e. its cuts are the set's (checked through the
+        // markers: `atom and target` or `atom and not target` is the atom or false).
+        let mut best: Option<Text> = None;
+        let offer = |t: Text, best: &mut Option<Text>| {
+            if best.as_ref().is_none_or(|b| better(&t.s, &b.s)) {
+                *best = Some(t);
+            }
+        };
+        for (t, m) in &atoms {
+            if *m == target {
+                offer(
+                    Text {
+                        s: t.clone(),
+                        or: false,
+                    },
+                    &mut best,
+                );
+            }
+        }
+        if let Some(b) = &best {
+            return Ok(b.clone());
+        }
+        // Conjunctions: atoms that contain the target, greedily, shortest first.
+        let mut sups: Vec<&(String, Marker)> = Vec::new();
+        for a in &atoms {
+            if self.implies(target, a.1)? {
+                sups.push(a);
+            }
+        }
+        sups.sort_by(|a, b| score(&a.0).cmp(&score(&b.0)));
+        // The best pair, when one is exact; else a greedy conjunction.
+        let mut pair: Option<(usize, Text)> = None;
+        for (i, a) in sups.iter().enumerate() {
+            for b in sups.iter().skip(i + 1) {
+                let cost = score(&a.0).0 + score(&b.0).0;
+                if pair.as_ref().is_some_and(|(c, _)| *c <= cost) {
+                    continue;
+                }
+                if self.and(a.1, b.1)? == target {
+                    let (lo, hi) = if b.0.contains(" >") || b.0.contains(" ==") {
+                        (b, a)
+                    } else {
+                        (a, b)
+                    };
+                    let t = join(
+                        &[
+                            Text {
+                                s: lo.0.clone(),
+                                or: false,
+                            },
+                            Text {
+                                s: hi.0.clone(),
+                                or: false,
+                            },
+                        ],
+                        " and ",
+                    );
+                    pair = Some((cost, t));
+                }
+            }
+        }
+        match pair {
+            Some((_, t)) => offer(t, &mut best),
+            None => {
+                if let Some(t) = self.greedy(&sups, target, true)? {
+                    offer(t, &mut best);
+                }
+            }
+        }
+        // Disjunctions of intervals, each the shortest single atom or pair inside the target.
+        let mut subs: Vec<&(String, Marker)> = Vec::new();
+        for a in &atoms {
+            if self.implies(a.1, target)? {
+                subs.push(a);
+            }
+        }
+        subs.sort_by(|a, b| score(&a.0).cmp(&score(&b.0)));
+        let mut pieces: Vec<Text> = Vec::new();
+        let mut covered = Marker::FALSE;
+        for (lo, hi) in set.intervals() {
+            let piece = self.version_set(var, &VersionSet::interval(lo.clone(), hi.clone()))?;
+            if self.implies(piece, covered)? {
+                continue;
+            }
+            // A single atom inside the target covering the piece…
+            let mut found = None;
+            for a in &subs {
+                if self.implies(piece, a.1)? {
+                    found = Some(Text {
+                        s: a.0.clone(),
+                        or: false,
+                    });
+                    covered = self.or(covered, a.1)?;
+                    break;
+                }
+            }
+            if found.is_none() {
+                // … or a conjunction of atoms containing the piece, inside the target.
+                let mut ps: Vec<&(String, Marker)> = Vec::new();
+                for a in &atoms {
+                    if self.implies(piece, a.1)? {
+                        ps.push(a);
+                    }
+                }
+                ps.sort_by(|a, b| score(&a.0).cmp(&score(&b.0)));
+                let mut acc = Marker::TRUE;
+                let mut used: Vec<Text> = Vec::new();
+                for a in &ps {
+                    let next = self.and(acc, a.1)?;
+                    if next != acc {
+                        acc = next;
+                        used.push(Text {
+                            s: a.0.clone(),
+                            or: false,
+                        });
+                    }
+                    if self.implies(acc, target)? {
+                        break;
+                    }
+                }
+                if self.implies(acc, target)? && self.implies(piece, acc)? {
+                    covered = self.or(covered, acc)?;
+                    found = Some(join(&used, " and "));
+                }
+            }
+            match found {
+                Some(t) => pieces.push(t),
+                None => {
+                    pieces.clear();
+                    break;
+                }
+            }
+        }
+        if !pieces.is_empty() && covered == target {
+            offer(join(&pieces, " or "), &mut best);
+        }
+        best.ok_or_else(|| {
+            Error::new(ErrorKind::Unprintable {
+                comparison: format!("{} in {set}", field.name()),
+            })
+        })
+    }
+
+    /// Conjunction (or disjunction) of atoms from `atoms`, added in order when they change
+    /// the result, until it equals `target`.
+    fn greedy(
+        &mut self,
+        atoms: &[&(String, Marker)],
+        target: Marker,
+        and: bool,
+    ) -> Result<Option<Text>, Error> {
+        let mut acc = if and { Marker::TRUE } else { Marker::FALSE };
+        let mut used: Vec<Text> = Vec::new();
+        for a in atoms {
+            let next = if and {
+                self.and(acc, a.1)?
+            } else {
+                self.or(acc, a.1)?
+            };
+            if next != acc {
+                acc = next;
+                used.push(Text {
+                    s: a.0.clone(),
+                    or: false,
+                });
+            }
+            if acc == target {
+                // Drop atoms made redundant by later ones.
+                let mut i = 0;
+                while i < used.len() && used.len() > 1 {
+                    let mut trial = Marker::TRUE;
+                    for (j, u) in used.iter().enumerate() {
+                        if j != i {
+                            let m = atoms
+                                .iter()
+                                .find(|x| x.0 == u.s)
+                                .map_or(Marker::TRUE, |x| x.1);
+                            trial = self.and(trial, m)?;
+                        }
+                    }
+                    if and && trial == target {
+                        used.remove(i);
+                    } else {
+                        i += 1;
+                    }
+                }
+                // Lower bounds before upper bounds, as people write ranges.
+                used.sort_by_key(|u| !(u.s.contains(" >") || u.s.contains(" ==")));
+                return Ok(Some(join(&used, if and { " and " } else { " or " })));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The complement of a label.
+fn negate_label(label: &Label) -> Label {
+    match label {
+        Label::Versions(set) => Label::Versions(set.complement()),
+        Label::StringIn(v) => Label::StringNotIn(v.clone()),
+        Label::StringNotIn(v) => Label::StringIn(v.clone()),
+        Label::Bool(b) => Label::Bool(!b),
+    }
+}
+
+/// Joins parts with `sep` (` and ` or ` or `), parenthesising `or`-parts inside an `and`.
+fn join(parts: &[Text], sep: &str) -> Text {
+    if parts.len() == 1 {
+        if let Some(p) = parts.first() {
+            return p.clone();
+        }
+    }
+    let is_and = sep == " and ";
+    let s = parts
+        .iter()
+        .map(|p| {
+            if is_and && p.or {
+                format!("({})", p.s)
+            } else {
+                p.s.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(sep);
+    Text {
+        s,
+        or: !is_and && parts.len() > 1,
+    }
+}
+
+/// A quoted string as pep508 prints it (it reads back as the same string).
+fn quote(s: &str) -> String {
+    MarkerValue::Literal(SmallStr::from(s)).to_string()
+}
+
+/// A version comparison's cost: its length, plus two for `>` and `<=`, so that of two
+/// spellings at most two characters apart the half-open `>=`/`<` form wins (the form
+/// people write); ties broken by text order.
+fn score(s: &str) -> (usize, &str) {
+    let odd = s.matches(" > ").count() + s.matches(" <= ").count();
+    (s.len() + 2 * odd, s)
+}
+
+fn better(a: &str, b: &str) -> bool {
+    score(a) < score(b)
+}
+
+/// Shorter, ties broken by text order (deterministic).
+fn shorter(a: &str, b: &str) -> bool {
+    (a.len(), a) < (b.len(), b)
+}

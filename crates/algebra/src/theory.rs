@@ -1,0 +1,280 @@
+//! Theories: world knowledge as values. A [`Theory`] is a list of rules, each a marker that
+//! holds in every real environment, with its source; operations that take a theory conjoin
+//! the rules, so that equivalence, disjointness and printing take them into account.
+
+use markerspec_pep508::{Dialect, MarkerTree, ParseOptions};
+
+use crate::dd::{Context, Marker};
+use crate::error::{Error, ErrorKind};
+use crate::translate::VarMeta;
+
+/// One rule of a theory: a marker (extended dialect, `spec-2026` profile) that holds in every
+/// environment the theory admits, and where the knowledge comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// A short stable name.
+    pub id: &'static str,
+    /// The rule as a marker.
+    pub text: &'static str,
+    /// The source (a document, a specification section, a table in another tool).
+    pub source: &'static str,
+}
+
+/// World knowledge passed to operations: [`Theory::none`] or [`Theory::platform`].
+///
+/// A theory has a name and a version; a rule added or changed is a new version, so a lock file
+/// can record which knowledge its markers were simplified with.
+///
+/// ```
+/// use markerspec_algebra::{Context, Theory};
+/// use markerspec_pep508::MarkerTree;
+///
+/// let t = Theory::platform();
+/// assert_eq!((t.name(), t.version()), ("platform", 1));
+/// let mut ctx = Context::new();
+/// let win: MarkerTree = "sys_platform == 'win32'".parse().unwrap();
+/// let nt: MarkerTree = "os_name == 'nt'".parse().unwrap();
+/// let (a, b) = (ctx.from_marker(&win, &t)?, ctx.from_marker(&nt, &t)?);
+/// assert!(ctx.implies(a, b)?); // `sys_platform == 'win32'` ⇒ `os_name == 'nt'`
+/// assert_eq!(a, b); // and conversely: one marker under this theory
+/// assert_eq!(ctx.to_marker_string(a)?, r#"os_name == "nt""#); // its shortest spelling
+/// # Ok::<(), markerspec_algebra::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Theory {
+    name: &'static str,
+    version: u32,
+    rules: &'static [Rule],
+    /// Rules instantiated on the literals a context has seen (variant prefixes, ABI tags).
+    instances: bool,
+}
+
+const CPYTHON_OS: &str = "CPython docs, `os.name` and `sys.platform` (https://docs.python.org/3/library/sys.html#sys.platform)";
+const CPYTHON_SYSTEM: &str = "CPython docs, `platform.system()`; uv-pep508 `marker/algebra.rs` (platform_system ↔ sys_platform table)";
+
+/// The rules of [`Theory::platform`], version 1.
+pub const PLATFORM_RULES: &[Rule] = &[
+    Rule {
+        id: "win32-nt",
+        text: "sys_platform == 'win32' and os_name == 'nt' or sys_platform != 'win32' and os_name != 'nt'",
+        source: CPYTHON_OS,
+    },
+    Rule {
+        id: "unix-posix",
+        text: "sys_platform != 'linux' and sys_platform != 'darwin' and sys_platform != 'cygwin' and sys_platform != 'freebsd' and sys_platform != 'aix' and sys_platform != 'ios' and sys_platform != 'android' and sys_platform != 'emscripten' and sys_platform != 'wasi' or os_name == 'posix'",
+        source: CPYTHON_OS,
+    },
+    Rule {
+        id: "windows-win32",
+        text: "platform_system == 'Windows' and sys_platform == 'win32' or platform_system != 'Windows' and sys_platform != 'win32'",
+        source: CPYTHON_SYSTEM,
+    },
+    Rule {
+        id: "linux-linux",
+        text: "platform_system == 'Linux' and sys_platform == 'linux' or platform_system != 'Linux' and sys_platform != 'linux'",
+        source: CPYTHON_SYSTEM,
+    },
+    Rule {
+        id: "darwin-darwin",
+        text: "platform_system == 'Darwin' and sys_platform == 'darwin' or platform_system != 'Darwin' and sys_platform != 'darwin'",
+        source: CPYTHON_SYSTEM,
+    },
+    Rule {
+        id: "cuda-driver",
+        text: "'cuda' in gpu_backends and cuda_version != '' or 'cuda' not in gpu_backends and cuda_version == ''",
+        source: "spec/SPEC.md §4.4 I1",
+    },
+    Rule {
+        id: "one-libc",
+        text: "glibc_version == '' or musl_version == ''",
+        source: "spec/SPEC.md §4.4 I5",
+    },
+    Rule {
+        id: "abi-threading",
+        text: "'free-threading' not in sys_abi_features or 'gil-enabled' not in sys_abi_features",
+        source: "spec/SPEC.md §4.4 I7, §8.1 (PEP 780)",
+    },
+    Rule {
+        id: "abi-width",
+        text: "'32-bit' not in sys_abi_features or '64-bit' not in sys_abi_features",
+        source: "spec/SPEC.md §4.4 I7, §8.1 (PEP 780)",
+    },
+];
+
+/// The instantiated rules' sources, for documentation.
+pub const PLATFORM_INSTANCE_SOURCES: &[(&str, &str)] = &[
+    (
+        "variant-prefix",
+        "for each literal `n :: f :: v`: `\"n :: f :: v\" in variant_properties` ⇒ `\"n :: f\" in variant_features` ⇒ `\"n\" in variant_namespaces` (spec/SPEC.md §4.4 I4, PEP 825)",
+    ),
+    (
+        "abi-tag-threading",
+        "for each `python_abi_tag` literal L of a CPython tag (`cpNNN…`): `python_abi_tag == L` ⇒ `\"free-threading\" in sys_abi_features` when L ends in `t`, else ⇒ `\"free-threading\" not in sys_abi_features` (PEP 703 ABI tag `t`, PEP 780)",
+    ),
+];
+
+impl Theory {
+    /// No world knowledge: every combination of field values is possible.
+    #[must_use]
+    pub fn none() -> Theory {
+        Theory {
+            name: "none",
+            version: 1,
+            rules: &[],
+            instances: false,
+        }
+    }
+
+    /// The default platform theory, version 1: [`PLATFORM_RULES`] and the instantiated rules of
+    /// [`PLATFORM_INSTANCE_SOURCES`].
+    #[must_use]
+    pub fn platform() -> Theory {
+        Theory {
+            name: "platform",
+            version: 1,
+            rules: PLATFORM_RULES,
+            instances: true,
+        }
+    }
+
+    /// A theory by name (`none`, `platform`).
+    #[must_use]
+    pub fn by_name(name: &str) -> Option<Theory> {
+        match name {
+            "none" => Some(Theory::none()),
+            "platform" => Some(Theory::platform()),
+            _ => None,
+        }
+    }
+
+    /// The theory's name.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The theory's version.
+    #[must_use]
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// The fixed rules.
+    #[must_use]
+    pub fn rules(&self) -> &'static [Rule] {
+        self.rules
+    }
+}
+
+impl Context {
+    /// Fixes the context's theory on first use; another theory later is an error.
+    pub(crate) fn use_theory(&mut self, theory: &Theory) -> Result<(), Error> {
+        match &self.theory {
+            None => {
+                self.theory = Some(theory.clone());
+                Ok(())
+            }
+            Some(t) if t == theory => Ok(()),
+            Some(t) => Err(Error::new(ErrorKind::MixedTheories {
+                first: t.name,
+                second: theory.name,
+            })),
+        }
+    }
+
+    /// The theory the context serves (fixed by the first [`from_marker`](Self::from_marker)),
+    /// [`Theory::none`] before.
+    #[must_use]
+    pub fn theory(&self) -> Theory {
+        self.theory.clone().unwrap_or_else(Theory::none)
+    }
+
+    /// The conjunction of `theory`'s rules, instantiated on the literals the context has seen
+    /// so far: a marker that holds in every environment the theory admits.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Intractable`] past the limits.
+    pub fn theory_constraint(&mut self, theory: &Theory) -> Result<Marker, Error> {
+        let mut texts: Vec<String> = theory.rules.iter().map(|r| r.text.to_owned()).collect();
+        if theory.instances {
+            texts.extend(self.instance_rules());
+        }
+        let key = texts.join("\n");
+        if let Some((k, m)) = &self.theory_cache {
+            if *k == key {
+                return Ok(*m);
+            }
+        }
+        let opts = ParseOptions::default().dialect(Dialect::Extended);
+        let mut acc = Marker::TRUE;
+        for t in &texts {
+            let tree = MarkerTree::parse_with(t, &opts, &mut Vec::new()).map_err(|e| {
+                Error::new(ErrorKind::Evaluation {
+                    message: format!("theory rule `{t}`: {e}"),
+                })
+            })?;
+            let m = self.translate(&tree)?;
+            acc = self.and(acc, m)?;
+        }
+        self.theory_cache = Some((key, acc));
+        Ok(acc)
+    }
+
+    fn instance_rules(&self) -> Vec<String> {
+        use markerspec_pep508::Field;
+        let mut out = Vec::new();
+        let q = |s: &str| format!("{s:?}");
+        for meta in self.meta.iter().flatten() {
+            if let VarMeta::Member { field, literal } = meta {
+                let parts: Vec<&str> = literal.split(" :: ").collect();
+                match (field, parts.as_slice()) {
+                    (Field::VariantProperties, [n, f, _]) => {
+                        out.push(format!(
+                            "{} not in variant_properties or {} in variant_features",
+                            q(literal),
+                            q(&format!("{n} :: {f}"))
+                        ));
+                        out.push(format!(
+                            "{} not in variant_features or {} in variant_namespaces",
+                            q(&format!("{n} :: {f}")),
+                            q(n)
+                        ));
+                    }
+                    (Field::VariantFeatures, [n, _]) => out.push(format!(
+                        "{} not in variant_features or {} in variant_namespaces",
+                        q(literal),
+                        q(n)
+                    )),
+                    _ => {}
+                }
+            }
+        }
+        for (var, lits) in &self.literals {
+            if !matches!(
+                self.meta(*var),
+                Some(VarMeta::Str {
+                    field: Field::PythonAbiTag
+                })
+            ) {
+                continue;
+            }
+            for l in lits {
+                let cpython = l.strip_prefix("cp").is_some_and(|r| {
+                    r.trim_end_matches('t').chars().all(|c| c.is_ascii_digit()) && r.len() > 1
+                });
+                if !cpython {
+                    continue;
+                }
+                let feature = if l.ends_with('t') { "in" } else { "not in" };
+                out.push(format!(
+                    "python_abi_tag != {} or 'free-threading' {feature} sys_abi_features",
+                    q(l)
+                ));
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+}

@@ -1,0 +1,937 @@
+//! Translation of a pep508 [`MarkerTree`] into the algebra, and back from the algebra to
+//! environments: evaluation against an [`Environment`], residuals, witnesses as environments.
+//!
+//! One variable per field value, declared on first use with the field's registry rank, so the
+//! variable order is the registry order whatever the order of translation:
+//!
+//! | field | variable(s) |
+//! | --- | --- |
+//! | standard `Version` (`python_full_version`, `implementation_version`), `Version \| String` (`platform_release`) | a [`Domain::Version`] variable whose absent point stands for "not a PEP 440 version", and a [`Domain::String`] variable `F#text` holding the text in that case |
+//! | `python_version` | `python_full_version`'s variable, through [`VersionSet::python_version_preimage`]; its text variable `python_version#text` |
+//! | standard `String` | a [`Domain::String`] variable |
+//! | extended `Version` (and `nvidia_driver_version`, a `Version` field in SPEC 0.2) | a [`Domain::Version`] variable; absent is ⊥ (SPEC §4.3); sets are moved onto whole release blocks ([`VersionSet::release_only`]) |
+//! | extended `String` | a [`Domain::String`] variable; `""` is ⊥ |
+//! | `Set` fields | one [`Domain::Bool`] variable per member literal, `"L" in F` |
+//! | `extra` | one [`Domain::Bool`] variable per normalised name, `extra == "n"` |
+//! | anything else | an *opaque* [`Domain::Bool`] variable per comparison and profile, evaluated by pep508 |
+//!
+//! The opaque comparisons are where the translation is not exact *between* atoms (it is exact
+//! for each atom: its value in an environment is pep508's): `"L" in F` on a string field
+//! (substring), `===`, containment on `platform_release`, version comparisons with the literal
+//! on the left under `packaging`, the `uv` profile's version and `platform_*` rules, and the
+//! comparisons a profile leaves undefined (`packaging`'s `~=` on strings).
+
+use markerspec_pep440::{Version, VersionSpecifier};
+use markerspec_pep508::{
+    EnvValue, Environment, Field, FieldType, MarkerExpression, MarkerNode, MarkerOperator as O,
+    MarkerTree, MarkerValue, Profile, Truth, normalize_name,
+};
+
+use crate::dd::{Context, Domain, Marker, Value, Var, Witness};
+use crate::error::{Error, ErrorKind};
+use crate::range::VersionSet;
+use crate::theory::Theory;
+
+/// What a variable stands for.
+#[derive(Clone, Debug)]
+pub(crate) enum VarMeta {
+    /// The version of a version-typed field (`python_full_version` also for `python_version`).
+    Version { field: Field },
+    /// The text of a standard version field whose value is not a PEP 440 version.
+    Text { field: Field },
+    /// A string field.
+    Str { field: Field },
+    /// `"literal" in field` for a set field.
+    Member { field: Field, literal: Box<str> },
+    /// `extra == "name"`.
+    Extra { name: Box<str> },
+    /// One comparison, evaluated by pep508 under `profile`.
+    Opaque {
+        expr: Box<MarkerExpression>,
+        profile: Profile,
+    },
+}
+
+/// Which operand is the field.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    FieldLeft,
+    LiteralLeft,
+}
+
+/// The longest literal whose substrings are enumerated for `field in "L"`.
+const MAX_SUBSTRING_LITERAL: usize = 96;
+
+fn is_extended_version(f: Field) -> bool {
+    f.is_extended()
+        && matches!(
+            f.field_type(),
+            FieldType::Version | FieldType::VersionOrString
+        )
+}
+
+/// Python's `str.strip()` whitespace (as pep508 strips a version literal).
+fn strip(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
+}
+
+/// Whether `op + literal` would read as another operator (pep508's rule).
+fn continues_operator(l: &str) -> bool {
+    l.starts_with(['=', '!', '<', '>', '~'])
+}
+
+fn mirror(op: O) -> Option<O> {
+    Some(match op {
+        O::Equal => O::Equal,
+        O::NotEqual => O::NotEqual,
+        O::LessThan => O::GreaterThan,
+        O::LessThanEqual => O::GreaterThanEqual,
+        O::GreaterThan => O::LessThan,
+        O::GreaterThanEqual => O::LessThanEqual,
+        _ => return None,
+    })
+}
+
+/// `op literal` as a PEP 440 specifier, as pep508 reads a comparison (`None` for `===`'s
+/// text comparison and for text that is no specifier).
+fn specifier(op: O, literal: &str) -> Option<VersionSpecifier> {
+    use markerspec_pep440::Operator as P;
+    let p = match op {
+        O::Equal => P::Equal,
+        O::NotEqual => P::NotEqual,
+        O::LessThan => P::LessThan,
+        O::LessThanEqual => P::LessThanEqual,
+        O::GreaterThan => P::GreaterThan,
+        O::GreaterThanEqual => P::GreaterThanEqual,
+        O::TildeEqual => P::TildeEqual,
+        O::ExactEqual | O::In | O::NotIn => return None,
+    };
+    let text = strip(literal);
+    if continues_operator(text) {
+        return None;
+    }
+    VersionSpecifier::from_parts(p, text).ok()
+}
+
+/// Every substring of `s` (the empty one included), sorted, without repeats.
+fn substrings(s: &str) -> Vec<String> {
+    let idx: Vec<usize> = s
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(s.len()))
+        .collect();
+    let mut out = Vec::new();
+    for (a, &i) in idx.iter().enumerate() {
+        for &j in idx.iter().skip(a) {
+            if let Some(sub) = s.get(i..j) {
+                out.push(sub.to_owned());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The canonical spelling of a variant string: parts joined by ` :: ` (SPEC §9).
+pub(crate) fn variant_canonical(s: &str) -> String {
+    s.split("::")
+        .map(|p| p.trim_matches([' ', '\t']))
+        .collect::<Vec<_>>()
+        .join(" :: ")
+}
+
+fn member_literal(field: Field, literal: &str) -> String {
+    match field {
+        Field::VariantNamespaces | Field::VariantFeatures | Field::VariantProperties => {
+            variant_canonical(literal)
+        }
+        Field::Extras | Field::DependencyGroups => normalize_name(literal),
+        _ => literal.to_owned(),
+    }
+}
+
+fn rank(field: Field, sub: u32) -> u32 {
+    // Field indices are small (the registry has a few dozen fields).
+    u32::try_from(field.index()).unwrap_or(u32::MAX / 8) * 8 + sub
+}
+
+impl Context {
+    fn meta_var(
+        &mut self,
+        rank: u32,
+        name: &str,
+        domain: Domain,
+        meta: VarMeta,
+    ) -> Result<Var, Error> {
+        let var = self.variable(rank, name, domain)?;
+        let i = var.index();
+        if self.meta.len() <= i {
+            self.meta.resize(i + 1, None);
+        }
+        if let Some(slot) = self.meta.get_mut(i) {
+            if slot.is_none() {
+                *slot = Some(meta);
+            }
+        }
+        Ok(var)
+    }
+
+    pub(crate) fn meta(&self, var: Var) -> Option<&VarMeta> {
+        self.meta.get(var.index()).and_then(Option::as_ref)
+    }
+
+    fn version_var(&mut self, field: Field) -> Result<Var, Error> {
+        let field = if field == Field::PythonVersion {
+            Field::PythonFullVersion
+        } else {
+            field
+        };
+        self.meta_var(
+            rank(field, 0),
+            field.name(),
+            Domain::Version,
+            VarMeta::Version { field },
+        )
+    }
+
+    fn text_var(&mut self, field: Field) -> Result<Var, Error> {
+        let f = if field == Field::PythonVersion {
+            Field::PythonFullVersion
+        } else {
+            field
+        };
+        let sub = if field == Field::PythonVersion { 2 } else { 1 };
+        self.meta_var(
+            rank(f, sub),
+            &format!("{}#text", field.name()),
+            Domain::String,
+            VarMeta::Text { field },
+        )
+    }
+
+    fn str_var(&mut self, field: Field) -> Result<Var, Error> {
+        self.meta_var(
+            rank(field, 0),
+            field.name(),
+            Domain::String,
+            VarMeta::Str { field },
+        )
+    }
+
+    fn member(&mut self, field: Field, literal: &str) -> Result<Marker, Error> {
+        let literal = member_literal(field, literal);
+        let var = self.meta_var(
+            rank(field, 3),
+            &format!("{literal:?} in {}", field.name()),
+            Domain::Bool,
+            VarMeta::Member {
+                field,
+                literal: literal.into(),
+            },
+        )?;
+        self.boolean(var)
+    }
+
+    fn extra(&mut self, name: &str) -> Result<Marker, Error> {
+        let name = normalize_name(name);
+        let var = self.meta_var(
+            rank(Field::Extra, 3),
+            &format!("extra == {name:?}"),
+            Domain::Bool,
+            VarMeta::Extra { name: name.into() },
+        )?;
+        self.boolean(var)
+    }
+
+    fn opaque(&mut self, e: &MarkerExpression, profile: Profile) -> Result<Marker, Error> {
+        let field = e.field().unwrap_or(Field::Extra);
+        // The profile is part of the name where the standard fields' meaning depends on it.
+        let name = if e.field().is_some_and(Field::is_extended) {
+            format!("[opaque] {e}")
+        } else {
+            format!("[{}] {e}", profile.as_str())
+        };
+        let var = self.meta_var(
+            rank(field, 4),
+            &name,
+            Domain::Bool,
+            VarMeta::Opaque {
+                expr: Box::new(e.clone()),
+                profile,
+            },
+        )?;
+        self.boolean(var)
+    }
+
+    /// The marker of a tree: its comparisons translated under the profile the tree was parsed
+    /// with ([`MarkerTree::profile`]), joined by the algebra's `and`/`or`, then conjoined with
+    /// `theory`'s rules over the fields and literals the context knows
+    /// ([`Theory::constraint`]). The result is canonical for the theory: two trees translated in
+    /// one context give the same [`Marker`] exactly when they hold in the same environments that
+    /// the theory admits (as far as the opaque comparisons, listed in the crate docs, allow).
+    ///
+    /// A context serves one theory: the first call fixes it, and a later call with another one
+    /// is [`ErrorKind::MixedTheories`].
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Theory};
+    /// use markerspec_pep508::MarkerTree;
+    ///
+    /// let mut ctx = Context::new();
+    /// let a: MarkerTree = "python_version >= '3.9' and python_version < '3.11'".parse().unwrap();
+    /// let b: MarkerTree = "python_version == '3.9' or python_version == '3.10'".parse().unwrap();
+    /// let ma = ctx.from_marker(&a, &Theory::none())?;
+    /// let mb = ctx.from_marker(&b, &Theory::none())?;
+    /// assert_eq!(ma, mb);
+    /// assert_eq!(ctx.to_marker_string(ma)?, r#"python_version >= "3.9" and python_version < "3.11""#);
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Intractable`] past the limits; [`ErrorKind::MixedTheories`].
+    pub fn from_marker(&mut self, tree: &MarkerTree, theory: &Theory) -> Result<Marker, Error> {
+        self.use_theory(theory)?;
+        let m = self.translate_node(tree.node(), tree.profile())?;
+        let c = self.theory_constraint(theory)?;
+        self.and(m, c)
+    }
+
+    /// The exact translation of a tree, without any theory: equal to the tree in every
+    /// environment (as pep508 evaluates it), with no rule of world knowledge conjoined.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Intractable`] past the limits.
+    pub fn translate(&mut self, tree: &MarkerTree) -> Result<Marker, Error> {
+        self.translate_node(tree.node(), tree.profile())
+    }
+
+    fn translate_node(&mut self, node: &MarkerNode, profile: Profile) -> Result<Marker, Error> {
+        match node {
+            MarkerNode::True => Ok(Marker::TRUE),
+            MarkerNode::False => Ok(Marker::FALSE),
+            MarkerNode::Expression(e) => self.translate_expression(e, profile),
+            MarkerNode::And(children) => {
+                let mut acc = Marker::TRUE;
+                for c in children.iter() {
+                    let m = self.translate_node(c, profile)?;
+                    acc = self.and(acc, m)?;
+                }
+                Ok(acc)
+            }
+            MarkerNode::Or(children) => {
+                let mut acc = Marker::FALSE;
+                for c in children.iter() {
+                    let m = self.translate_node(c, profile)?;
+                    acc = self.or(acc, m)?;
+                }
+                Ok(acc)
+            }
+        }
+    }
+
+    /// One comparison under `profile`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Intractable`] past the limits.
+    pub fn translate_expression(
+        &mut self,
+        e: &MarkerExpression,
+        profile: Profile,
+    ) -> Result<Marker, Error> {
+        let (field, literal, side) = match (e.lhs(), e.rhs()) {
+            (MarkerValue::Field(f), MarkerValue::Literal(l)) => (*f, &**l, Side::FieldLeft),
+            (MarkerValue::Literal(l), MarkerValue::Field(f)) => (*f, &**l, Side::LiteralLeft),
+            _ => return self.opaque(e, profile),
+        };
+        let op = e.operator();
+        if field.is_extended() {
+            return self.extended(e, field, op, literal, side, profile);
+        }
+        match profile {
+            Profile::Spec2026 => self.standard_spec(e, field, op, literal, side, profile),
+            Profile::Packaging => self.standard_packaging(e, field, op, literal, side),
+            Profile::Uv => self.standard_uv(e, field, op, literal, side),
+        }
+    }
+
+    /// A string rule (`spec/SPEC.md` §5.2) on a string variable: `==`-like, `!=`, `<`/`>`
+    /// false, `field in "L"` as membership in L's substrings. `None` where the rule needs an
+    /// opaque atom (`"L" in field`, long literals).
+    fn string_rule(
+        &mut self,
+        var: Var,
+        op: O,
+        literal: &str,
+        side: Side,
+        exclude: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Marker>, Error> {
+        let eq = |ctx: &mut Context, l: &str| {
+            if exclude(l) {
+                Ok(Marker::FALSE)
+            } else {
+                ctx.string_eq(var, l)
+            }
+        };
+        Ok(Some(match op {
+            O::Equal | O::LessThanEqual | O::GreaterThanEqual | O::TildeEqual | O::ExactEqual => {
+                eq(self, literal)?
+            }
+            O::NotEqual => !eq(self, literal)?,
+            O::LessThan | O::GreaterThan => Marker::FALSE,
+            O::In | O::NotIn => {
+                if side == Side::LiteralLeft || literal.len() > MAX_SUBSTRING_LITERAL {
+                    return Ok(None);
+                }
+                let mut acc = Marker::FALSE;
+                for s in substrings(literal) {
+                    let m = eq(self, &s)?;
+                    acc = self.or(acc, m)?;
+                }
+                if op == O::In { acc } else { !acc }
+            }
+        }))
+    }
+
+    fn standard_spec(
+        &mut self,
+        e: &MarkerExpression,
+        field: Field,
+        op: O,
+        literal: &str,
+        side: Side,
+        profile: Profile,
+    ) -> Result<Marker, Error> {
+        match field.field_type() {
+            FieldType::Extra => match op {
+                O::Equal => self.extra(literal),
+                O::NotEqual => Ok(!self.extra(literal)?),
+                _ => Ok(Marker::FALSE),
+            },
+            FieldType::Set => match (op, side) {
+                (O::In, Side::LiteralLeft) => self.member(field, literal),
+                (O::NotIn, Side::LiteralLeft) => Ok(!self.member(field, literal)?),
+                _ => self.opaque(e, profile),
+            },
+            FieldType::String => {
+                let var = self.str_var(field)?;
+                match self.string_rule(var, op, literal, side, &|_| false)? {
+                    Some(m) => Ok(m),
+                    None => self.opaque(e, profile),
+                }
+            }
+            FieldType::Version | FieldType::VersionOrString => {
+                if matches!(op, O::In | O::NotIn) {
+                    return if field.field_type() == FieldType::Version {
+                        Ok(Marker::FALSE)
+                    } else {
+                        self.opaque(e, profile)
+                    };
+                }
+                let op2 = match side {
+                    Side::FieldLeft => Some(op),
+                    Side::LiteralLeft => mirror(op),
+                };
+                if op2 == Some(O::ExactEqual) {
+                    return self.opaque(e, profile);
+                }
+                let spec = op2.and_then(|o| specifier(o, literal));
+                match spec {
+                    Some(spec) if !continues_operator(literal) => {
+                        let set = version_field_set(field, &spec);
+                        let v = self.version_var(field)?;
+                        let on_versions = self.version_set(v, &set)?;
+                        let fallback = self.text_fallback(field, op, literal, side)?;
+                        self.or(on_versions, fallback)
+                    }
+                    _ => self.text_rule_everywhere(e, field, op, literal, side, profile),
+                }
+            }
+        }
+    }
+
+    /// `V is not a version and the string rule holds on its text`.
+    fn text_fallback(
+        &mut self,
+        field: Field,
+        op: O,
+        literal: &str,
+        side: Side,
+    ) -> Result<Marker, Error> {
+        let v = self.version_var(field)?;
+        let t = self.text_var(field)?;
+        let absent = self.version_set(v, &VersionSet::absent())?;
+        // A text that reads as a version is never held by the text variable, and the model
+        // leaves out texts that read as a wildcard (`3.12.*`: see the crate docs).
+        let rule = self
+            .string_rule(t, op, literal, side, &not_a_text_value)?
+            .unwrap_or(Marker::FALSE);
+        self.and(absent, rule)
+    }
+
+    /// The string rule on the value's text, for a literal that is no specifier: on versions,
+    /// the text equals the literal only for the version the literal spells (when it is a
+    /// version written canonically); elsewhere the text variable.
+    fn text_rule_everywhere(
+        &mut self,
+        e: &MarkerExpression,
+        field: Field,
+        op: O,
+        literal: &str,
+        side: Side,
+        profile: Profile,
+    ) -> Result<Marker, Error> {
+        let point = match literal.parse::<Version>() {
+            Ok(v) if v.to_string() == literal && field != Field::PythonVersion => Some(v),
+            Ok(_) => return self.opaque(e, profile),
+            Err(_) => None,
+        };
+        let eq_versions = match point {
+            Some(v) => {
+                let var = self.version_var(field)?;
+                self.equals(var, &Value::Version(v))?
+            }
+            None => Marker::FALSE,
+        };
+        let eq_text = self.text_fallback(field, O::Equal, literal, side)?;
+        let eq = self.or(eq_versions, eq_text)?;
+        match op {
+            O::Equal | O::LessThanEqual | O::GreaterThanEqual | O::TildeEqual => Ok(eq),
+            O::NotEqual => Ok(!eq),
+            O::LessThan | O::GreaterThan => Ok(Marker::FALSE),
+            O::ExactEqual | O::In | O::NotIn => self.opaque(e, profile),
+        }
+    }
+
+    /// pypa/packaging 26.x for the standard fields.
+    fn standard_packaging(
+        &mut self,
+        e: &MarkerExpression,
+        field: Field,
+        op: O,
+        literal: &str,
+        side: Side,
+    ) -> Result<Marker, Error> {
+        let profile = Profile::Packaging;
+        match field.field_type() {
+            FieldType::Extra => match op {
+                O::Equal => self.extra(literal),
+                O::NotEqual => Ok(!self.extra(literal)?),
+                _ => self.opaque(e, profile),
+            },
+            FieldType::Set => match (op, side) {
+                (O::In, Side::LiteralLeft) => self.member(field, literal),
+                (O::NotIn, Side::LiteralLeft) => Ok(!self.member(field, literal)?),
+                (
+                    O::Equal
+                    | O::LessThan
+                    | O::LessThanEqual
+                    | O::GreaterThan
+                    | O::GreaterThanEqual,
+                    Side::LiteralLeft,
+                ) => Ok(Marker::FALSE),
+                (O::NotEqual, Side::LiteralLeft) => Ok(Marker::TRUE),
+                _ => self.opaque(e, profile),
+            },
+            FieldType::String if !matches!(op, O::TildeEqual | O::ExactEqual) => {
+                let var = self.str_var(field)?;
+                match self.string_rule(var, op, literal, side, &|_| false)? {
+                    Some(m) => Ok(m),
+                    None => self.opaque(e, profile),
+                }
+            }
+            FieldType::Version | FieldType::VersionOrString
+                if side == Side::FieldLeft && !matches!(op, O::ExactEqual | O::In | O::NotIn) =>
+            {
+                if continues_operator(strip(literal)) {
+                    // packaging reads `== "=3.12"` as `===3.12`.
+                    return self.opaque(e, profile);
+                }
+                match specifier(op, literal) {
+                    // A value that is no version satisfies no specifier.
+                    Some(spec) => {
+                        let set = version_field_set(field, &spec);
+                        let v = self.version_var(field)?;
+                        self.version_set(v, &set)
+                    }
+                    None if op == O::TildeEqual => self.opaque(e, profile),
+                    None => self.text_rule_everywhere(e, field, op, literal, side, profile),
+                }
+            }
+            _ => self.opaque(e, profile),
+        }
+    }
+
+    /// uv-pep508 0.0.98 for the standard fields: exact for `extra`, the list fields and the
+    /// plain string fields' `==`/`!=`; every other comparison opaque.
+    fn standard_uv(
+        &mut self,
+        e: &MarkerExpression,
+        field: Field,
+        op: O,
+        literal: &str,
+        side: Side,
+    ) -> Result<Marker, Error> {
+        let profile = Profile::Uv;
+        let plain = matches!(
+            field,
+            Field::OsName
+                | Field::SysPlatform
+                | Field::PlatformMachine
+                | Field::PlatformPythonImplementation
+                | Field::ImplementationName
+        );
+        match (field.field_type(), op) {
+            (FieldType::Set, O::In) if side == Side::LiteralLeft => self.member(field, literal),
+            (FieldType::Set, O::NotIn) if side == Side::LiteralLeft => {
+                Ok(!self.member(field, literal)?)
+            }
+            (FieldType::String, O::Equal) if plain => {
+                let var = self.str_var(field)?;
+                self.string_eq(var, literal)
+            }
+            (FieldType::String, O::NotEqual) if plain => {
+                let var = self.str_var(field)?;
+                Ok(!self.string_eq(var, literal)?)
+            }
+            _ => self.opaque(e, profile),
+        }
+    }
+
+    /// The extended fields, in every profile: SPEC §4.3.
+    fn extended(
+        &mut self,
+        e: &MarkerExpression,
+        field: Field,
+        op: O,
+        literal: &str,
+        side: Side,
+        profile: Profile,
+    ) -> Result<Marker, Error> {
+        match field.field_type() {
+            FieldType::Set => match (op, side) {
+                (O::In, Side::LiteralLeft) => self.member(field, literal),
+                (O::NotIn, Side::LiteralLeft) => Ok(!self.member(field, literal)?),
+                _ => self.opaque(e, profile),
+            },
+            FieldType::String | FieldType::Extra => {
+                let var = self.str_var(field)?;
+                if literal.is_empty() {
+                    return match op {
+                        O::Equal => self.string_eq(var, ""),
+                        O::NotEqual => Ok(!self.string_eq(var, "")?),
+                        _ => self.opaque(e, profile),
+                    };
+                }
+                if matches!(op, O::TildeEqual | O::ExactEqual) {
+                    return self.opaque(e, profile);
+                }
+                // ⊥ (`""`) contains nothing and is contained in nothing.
+                match self.string_rule(var, op, literal, side, &str::is_empty)? {
+                    Some(m) => Ok(m),
+                    None => self.opaque(e, profile),
+                }
+            }
+            FieldType::Version | FieldType::VersionOrString => {
+                let var = self.version_var(field)?;
+                if literal.is_empty() {
+                    let absent = self.version_set(var, &VersionSet::absent())?;
+                    return match op {
+                        O::Equal => Ok(absent),
+                        O::NotEqual => Ok(!absent),
+                        _ => self.opaque(e, profile),
+                    };
+                }
+                let op2 = match side {
+                    Side::FieldLeft => Some(op),
+                    Side::LiteralLeft => mirror(op),
+                };
+                match op2.and_then(|o| specifier(o, literal)) {
+                    Some(spec) if op2 != Some(O::ExactEqual) && !continues_operator(literal) => {
+                        let mut set = version_field_set(field, &spec);
+                        if op2 == Some(O::NotEqual) {
+                            set = set.union(&VersionSet::absent());
+                        }
+                        self.version_set(var, &set)
+                    }
+                    _ => self.opaque(e, profile),
+                }
+            }
+        }
+    }
+
+    // ----- environments -----
+
+    /// The value `env` gives a variable: `Ok(None)` when the field is Unknown or missing.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Evaluation`] when pep508 cannot evaluate an opaque comparison.
+    pub(crate) fn env_value(&self, var: Var, env: &Environment) -> Result<Option<Value>, Error> {
+        let Some(meta) = self.meta(var) else {
+            return Err(Error::new(ErrorKind::UnknownVariable));
+        };
+        let string_of = |f: Field| -> Option<Option<String>> {
+            match env.get(f) {
+                Some(EnvValue::String(s)) => Some(Some(s.to_string())),
+                Some(EnvValue::Absent) => Some(Some(String::new())),
+                Some(EnvValue::Set(_)) => Some(None),
+                Some(EnvValue::Unknown) | None => None,
+            }
+        };
+        Ok(match meta {
+            VarMeta::Version { field } => {
+                string_of(*field).map(|s| match s.and_then(|s| s.parse::<Version>().ok()) {
+                    Some(v) => Value::Version(v),
+                    None => Value::Absent,
+                })
+            }
+            VarMeta::Text { field } | VarMeta::Str { field } => {
+                string_of(*field).map(|s| Value::String(s.unwrap_or_default()))
+            }
+            VarMeta::Member { field, literal } => match env.get(*field) {
+                Some(EnvValue::Set(items)) => Some(Value::Bool(
+                    items.iter().any(|i| member_literal(*field, i) == **literal),
+                )),
+                Some(EnvValue::Absent | EnvValue::String(_)) => Some(Value::Bool(false)),
+                None if matches!(field, Field::Extras | Field::DependencyGroups) => {
+                    Some(Value::Bool(false))
+                }
+                Some(EnvValue::Unknown) | None => None,
+            },
+            VarMeta::Extra { name } => Some(Value::Bool(env.extras().any(|x| x == &**name))),
+            VarMeta::Opaque { expr, profile } => {
+                let r = expr.evaluate(env, *profile).map_err(|e| {
+                    Error::new(ErrorKind::Evaluation {
+                        message: e.to_string(),
+                    })
+                })?;
+                match r.truth {
+                    Truth::True => Some(Value::Bool(true)),
+                    Truth::False => Some(Value::Bool(false)),
+                    Truth::Unknown => None,
+                }
+            }
+        })
+    }
+
+    /// The value of `m` in `env`, reading each variable as the translation defines it.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::UnknownField`] when `m` depends on a field that `env` leaves Unknown or
+    /// missing (see [`residual`](Self::residual)); [`ErrorKind::Evaluation`] when pep508
+    /// cannot evaluate an opaque comparison in `env`.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Theory};
+    /// use markerspec_pep508::{Environment, Field, MarkerTree};
+    ///
+    /// let mut ctx = Context::new();
+    /// let t: MarkerTree = "python_version >= '3.13' and sys_platform == 'linux'".parse().unwrap();
+    /// let m = ctx.from_marker(&t, &Theory::none())?;
+    /// let env = Environment::new()
+    ///     .with(Field::PythonFullVersion, "3.13.0rc1")
+    ///     .with(Field::PythonVersion, "3.13")
+    ///     .with(Field::SysPlatform, "linux");
+    /// assert!(ctx.evaluate_env(m, &env)?);
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
+    pub fn evaluate_env(&self, m: Marker, env: &Environment) -> Result<bool, Error> {
+        let support = self.support(m)?;
+        let mut values = Vec::with_capacity(support.len());
+        for var in support {
+            match self.env_value(var, env)? {
+                Some(v) => values.push((var, v)),
+                None => {
+                    return Err(Error::new(ErrorKind::UnknownField {
+                        field: self.field_of(var).map_or("", Field::name).to_owned(),
+                    }));
+                }
+            }
+        }
+        self.evaluate(m, |var| {
+            values
+                .iter()
+                .find(|(v, _)| *v == var)
+                .map_or(Value::Bool(false), |(_, x)| x.clone())
+        })
+    }
+
+    /// The field a variable reads.
+    pub(crate) fn field_of(&self, var: Var) -> Option<Field> {
+        match self.meta(var)? {
+            VarMeta::Version { field }
+            | VarMeta::Text { field }
+            | VarMeta::Str { field }
+            | VarMeta::Member { field, .. } => Some(*field),
+            VarMeta::Extra { .. } => Some(Field::Extra),
+            VarMeta::Opaque { expr, .. } => expr.field(),
+        }
+    }
+
+    /// `m` with every field that `env` knows (Known or Absent) replaced by its value: a marker
+    /// over the fields `env` leaves Unknown or missing only (`true` or `false` when those do
+    /// not matter). `extra` is known: the environment's requested extras.
+    ///
+    /// # Errors
+    ///
+    /// As [`evaluate_env`](Self::evaluate_env), without [`ErrorKind::UnknownField`].
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Theory};
+    /// use markerspec_pep508::{Dialect, EnvValue, Environment, Field, MarkerTree, ParseOptions};
+    ///
+    /// let mut ctx = Context::new();
+    /// let opts = ParseOptions::default().dialect(Dialect::Extended);
+    /// let t = MarkerTree::parse_with("os_name == 'nt' or cuda_version >= '12'", &opts, &mut Vec::new()).unwrap();
+    /// let m = ctx.from_marker(&t, &Theory::none())?;
+    /// let mut env = Environment::new().with(Field::OsName, "posix");
+    /// env.set(Field::CudaVersion, EnvValue::Unknown).unwrap();
+    /// let r = ctx.residual(m, &env)?;
+    /// assert_eq!(ctx.to_marker_string(r)?, r#"cuda_version >= "12""#);
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
+    pub fn residual(&mut self, m: Marker, env: &Environment) -> Result<Marker, Error> {
+        let mut cube = Marker::TRUE;
+        for var in self.support(m)? {
+            if let Some(value) = self.env_value(var, env)? {
+                let eq = self.equals(var, &value)?;
+                cube = self.and(cube, eq)?;
+            }
+        }
+        self.restrict(m, cube)
+    }
+
+    /// A complete environment in which the witness's values hold: each field from the
+    /// witness's variables (a version, a string, set members, requested extras), every other
+    /// standard field from a fixed default (CPython 3.12.0 on x86-64 Linux), and every other
+    /// extended field Absent; `python_version` follows `python_full_version`. Checked: `m`
+    /// holds in the result.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::UnverifiedWitness`] when no environment was found in which `m` holds with
+    /// these values (an opaque comparison the witness could not satisfy).
+    pub fn witness_environment(&self, m: Marker, w: &Witness) -> Result<Environment, Error> {
+        let mut env = default_environment();
+        let mut sets: Vec<(Field, Vec<Box<str>>)> = Vec::new();
+        let mut extras: Vec<String> = Vec::new();
+        let mut full_version: Option<Option<Version>> = None;
+        for (var, value) in w.iter() {
+            let Some(meta) = self.meta(var) else { continue };
+            match (meta, value) {
+                (VarMeta::Version { field }, Value::Version(v)) => {
+                    env = env.with(*field, v.to_string());
+                    if *field == Field::PythonFullVersion {
+                        full_version = Some(Some(v.clone()));
+                    }
+                }
+                (VarMeta::Version { field }, Value::Absent) => {
+                    if field.is_extended() {
+                        let _ = env.set(*field, EnvValue::Absent);
+                    } else {
+                        env = env.with(*field, "not-a-version");
+                        if *field == Field::PythonFullVersion {
+                            full_version = Some(None);
+                        }
+                    }
+                }
+                (VarMeta::Text { field }, Value::String(s)) => {
+                    let f = if *field == Field::PythonVersion {
+                        Field::PythonFullVersion
+                    } else {
+                        *field
+                    };
+                    env = env.with(f, s.clone());
+                    if *field == Field::PythonVersion {
+                        env = env.with(Field::PythonVersion, s.clone());
+                    }
+                }
+                (VarMeta::Str { field }, Value::String(s)) => {
+                    if s.is_empty() && field.is_extended() {
+                        let _ = env.set(*field, EnvValue::Absent);
+                    } else {
+                        env = env.with(*field, s.clone());
+                    }
+                }
+                (VarMeta::Member { field, literal }, Value::Bool(true)) => {
+                    match sets.iter_mut().find(|(f, _)| f == field) {
+                        Some((_, items)) => items.push(literal.clone()),
+                        None => sets.push((*field, vec![literal.clone()])),
+                    }
+                }
+                (VarMeta::Extra { name }, Value::Bool(true)) => extras.push(name.to_string()),
+                _ => {}
+            }
+        }
+        if let Some(Some(v)) = &full_version {
+            let r = v.release();
+            let pv = format!(
+                "{}.{}",
+                r.first().copied().unwrap_or(0),
+                r.get(1).copied().unwrap_or(0)
+            );
+            env = env.with(Field::PythonVersion, pv);
+        }
+        for (field, items) in sets {
+            let _ = env.set(field, EnvValue::Set(items));
+        }
+        env = env.with_extras(extras);
+        if self.evaluate_env(m, &env).unwrap_or(false) {
+            Ok(env)
+        } else {
+            Err(Error::new(ErrorKind::UnverifiedWitness))
+        }
+    }
+}
+
+/// Whether a text is outside the text variable's domain: a version, or a version wildcard.
+fn not_a_text_value(l: &str) -> bool {
+    l.parse::<Version>().is_ok()
+        || l.strip_suffix(".*")
+            .is_some_and(|p| p.parse::<Version>().is_ok())
+}
+
+/// The set of a version field's values satisfying `spec` (never ⊥): `python_version` as a
+/// set of `python_full_version`s; extended fields moved onto release blocks.
+fn version_field_set(field: Field, spec: &VersionSpecifier) -> VersionSet {
+    let set = if field == Field::PythonVersion {
+        VersionSet::python_version_preimage(spec)
+    } else {
+        VersionSet::from_specifier(spec)
+    }
+    .unwrap_or_default();
+    if is_extended_version(field) {
+        set.release_only()
+    } else {
+        set
+    }
+}
+
+/// The fixed environment a witness starts from: CPython 3.12.0 on x86-64 Linux, no extras,
+/// every extended field Absent.
+#[must_use]
+pub fn default_environment() -> Environment {
+    let mut env = Environment::new()
+        .with(Field::OsName, "posix")
+        .with(Field::SysPlatform, "linux")
+        .with(Field::PlatformMachine, "x86_64")
+        .with(Field::PlatformPythonImplementation, "CPython")
+        .with(Field::PlatformRelease, "6.8.0")
+        .with(Field::PlatformSystem, "Linux")
+        .with(Field::PlatformVersion, "#1 SMP")
+        .with(Field::PythonVersion, "3.12")
+        .with(Field::PythonFullVersion, "3.12.0")
+        .with(Field::ImplementationName, "cpython")
+        .with(Field::ImplementationVersion, "3.12.0");
+    for f in Field::ALL {
+        if f.is_extended() {
+            let _ = env.set(*f, EnvValue::Absent);
+        }
+    }
+    env
+}
