@@ -7,9 +7,13 @@
 //! Fields of a case: `source`, `test`, `relation`, `a`, optional `b`, `upstream` (whether the
 //! upstream test asserts the relation holds — `false` for `assert!(!…)`), `ours` (whether it
 //! holds under the specification, `spec-2026`, with no theory; or `"invalid"` when `a` or `b`
-//! is not a marker there), and `reason`, required where `ours` differs from `upstream`.
+//! is not a marker there), and `reason`, required where `ours` differs from `upstream`. Where
+//! markerspec-algebra is knowingly inexact (an opaque comparison, see the crate docs), `algebra`
+//! holds its answer and `algebra_reason` why; the test checks that answer, so it fails once the
+//! algebra becomes exact there.
 //!
-//! The answers are checked by brute-force evaluation (`support/brute.rs`). To regenerate `ours`
+//! The answers are checked by brute-force evaluation (`support/brute.rs`) and by
+//! markerspec-algebra (`Context::from_marker` with the `none` theory). To regenerate `ours`
 //! and the automatic reasons after adding cases, run with `MARKERSPEC_BLESS=1` and review the
 //! diff; a reason written by hand is kept while `ours` does not change.
 
@@ -23,6 +27,7 @@ mod uv;
 use std::collections::BTreeMap;
 
 use brute::{Query, Space, Versions};
+use markerspec_algebra::{Context, Theory};
 use markerspec_pep508::{MarkerTree, ParseOptions, Profile};
 use serde_json::{Value, json};
 
@@ -62,6 +67,31 @@ fn holds(case: &Value, profile: Profile, versions: Versions) -> Result<bool, Str
     Ok(Space::new(&refs).find(&query(relation), versions).is_none())
 }
 
+/// Whether the relation holds according to markerspec-algebra (spec-2026, no theory).
+fn algebra_holds(case: &Value) -> Result<bool, String> {
+    let mut ctx = Context::new();
+    let none = Theory::none();
+    let a = parse_in(case["a"].as_str().expect("a"), Profile::Spec2026)?;
+    let ma = ctx.from_marker(&a, &none).map_err(|e| e.to_string())?;
+    let mb = match case.get("b").and_then(Value::as_str) {
+        Some(b) => {
+            let b = parse_in(b, Profile::Spec2026)?;
+            ctx.from_marker(&b, &none).map_err(|e| e.to_string())?
+        }
+        None => ma,
+    };
+    let err = |e: markerspec_algebra::Error| e.to_string();
+    Ok(match case["relation"].as_str().expect("relation") {
+        "equivalent" => ctx.equivalent(ma, mb),
+        "implies" => ctx.implies(ma, mb).map_err(err)?,
+        "disjoint" => ctx.is_disjoint(ma, mb).map_err(err)?,
+        "complement" => ctx.equivalent(ma, ctx.not(mb)),
+        "true" => ma.is_true(),
+        "false" => ma.is_false(),
+        other => return Err(format!("unknown relation {other:?}")),
+    })
+}
+
 /// Whether the relation holds where uv's world knowledge ([`uv::uv_theory`]) holds.
 fn holds_with_uv_theory(case: &Value) -> Result<bool, String> {
     let mut trees = vec![parse_in(case["a"].as_str().expect("a"), Profile::Spec2026)?];
@@ -80,6 +110,12 @@ fn holds_with_uv_theory(case: &Value) -> Result<bool, String> {
 /// The reason given automatically for a difference from upstream, when one explains it.
 fn auto_reason(case: &Value, upstream: bool) -> String {
     let source = case["source"].as_str().unwrap_or("");
+    if holds(case, Profile::Spec2026, Versions::Pep440) == Ok(upstream) {
+        return "non-version values: a standard `Version` field may hold a value that is not a \
+                PEP 440 version (SPEC §4.2: `\"\"` for what cannot be calculated), which \
+                satisfies no specifier; upstream assumes a version"
+            .into();
+    }
     if holds(case, Profile::Spec2026, Versions::Releases) == Ok(upstream) {
         if holds(case, Profile::Spec2026, Versions::CPython) == Ok(upstream) {
             return "post/dev/local versions: the answer differs only on a version with a \
@@ -163,6 +199,24 @@ fn ported_cases_hold_by_brute_force() {
                 "{label}: recorded {:?}, brute force {ours}",
                 case.get("ours")
             ));
+        }
+        if let Value::Bool(exact) = ours {
+            // A known approximation of the algebra is recorded with its reason, and checked
+            // both ways: it fails once the algebra becomes exact there.
+            let expected = match case.get("algebra") {
+                Some(Value::Bool(b)) => {
+                    let reason = case.get("algebra_reason").and_then(Value::as_str);
+                    if reason.is_none_or(str::is_empty) {
+                        failures.push(format!("{label}: `algebra` without `algebra_reason`"));
+                    }
+                    *b
+                }
+                _ => exact,
+            };
+            match algebra_holds(&case) {
+                Ok(got) if got == expected => {}
+                other => failures.push(format!("{label}: markerspec-algebra {other:?}")),
+            }
         }
         if differs
             && recorded_reason

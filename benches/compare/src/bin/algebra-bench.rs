@@ -1,6 +1,6 @@
 //! `algebra-bench`: markerspec-algebra against uv-pep508 0.0.98's marker algebra, side by side in
-//! one process, on real lock-file markers (default `tests/data/lock-markers.txt`) and the pair
-//! sample of `pairs.rs` (every consecutive pair and 2,000 seeded random pairs).
+//! one process, on real lock-file markers (default `crates/algebra/tests/data/lock-markers.txt`)
+//! and the pair sample of `pairs.rs` (every consecutive pair and 2,000 seeded random pairs).
 //!
 //! ```text
 //! cargo +nightly run --release --manifest-path benches/compare/Cargo.toml --bin algebra-bench \
@@ -184,7 +184,7 @@ fn cold_child(input: &Input) -> Result<(), String> {
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let mut file =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/lock-markers.txt").to_string();
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../crates/algebra/tests/data/lock-markers.txt").to_string();
     let mut passes = 21usize;
     let mut cold_runs = 11usize;
     let mut child = false;

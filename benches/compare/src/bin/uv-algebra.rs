@@ -3,7 +3,7 @@
 //! whose data file `crates/algebra/tests/data/uv-lock-markers.jsonl` this writes).
 //!
 //! ```text
-//! uv-algebra [FILE]        (default: tests/data/lock-markers.txt)
+//! uv-algebra [FILE]        (default: crates/algebra/tests/data/lock-markers.txt)
 //! ```
 //!
 //! One line per input marker, in input order:
@@ -46,7 +46,7 @@ fn printed(m: MarkerTree) -> String {
 
 fn main() -> ExitCode {
     let file = std::env::args().nth(1).unwrap_or_else(|| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/lock-markers.txt").to_string()
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../crates/algebra/tests/data/lock-markers.txt").to_string()
     });
     let text = match std::fs::read_to_string(&file) {
         Ok(t) => t,

@@ -9,7 +9,8 @@
 //!   `python_version` literal `X.Y` and a wildcard `X.Y.*` read as `X.Y`), the literal, its
 //!   release padded with zeros to three components, each with its last component minus and
 //!   plus one, each of those as a final release, a `rc1` and an `a1` pre-release, a `.dev0`, a
-//!   `.post1` and a `+local` label; plus `0` and `99`;
+//!   `.post1` and a `+local` label; plus `0`, `99`, the empty string and another string that
+//!   is not a version (SPEC §4.2: a standard field that cannot be calculated is `""`);
 //! * string fields: every literal, a string that is none of them, the empty string; for
 //!   substring tests `"lit" in field`, strings containing each subset of their literals (each
 //!   one and all of them past six), and for `field in "lit"` the literal's first character and
@@ -104,11 +105,15 @@ pub fn is_cpython_shaped(v: &str) -> bool {
         || is_release_only(v)
 }
 
-/// Which interpreter versions a search may use.
+/// Which values of the `Version` fields (`python_full_version`, `implementation_version`) a
+/// search may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Versions {
-    /// Every candidate, pre-, dev-, post-releases and local labels included.
+    /// Every candidate: pre-, dev-, post-releases, local labels, and values that are not
+    /// versions (`""`).
     All,
+    /// Every PEP 440 version, no value that is not one.
+    Pep440,
     /// Releases and `a`/`b`/`rc` pre-releases, as CPython reports them.
     CPython,
     /// Releases only (what uv-pep508 can represent).
@@ -119,6 +124,7 @@ impl Versions {
     fn admits(self, v: &str) -> bool {
         match self {
             Versions::All => true,
+            Versions::Pep440 => markerspec_pep508::pep440::Version::from_str(v).is_ok(),
             Versions::CPython => is_cpython_shaped(v),
             Versions::Releases => is_release_only(v),
         }
@@ -201,8 +207,12 @@ fn version_neighbours(lit: &str, out: &mut Vec<String>) {
     }
 }
 
-/// `major.minor` of a version text, as `python_version` derives from `python_full_version`.
+/// `major.minor` of a version text, as `python_version` derives from `python_full_version`; a
+/// value that is not a version is kept as it is.
 fn major_minor(v: &str) -> String {
+    if markerspec_pep508::pep440::Version::from_str(v).is_err() {
+        return v.to_string();
+    }
     let digits: String = v
         .chars()
         .take_while(|c| c.is_ascii_digit() || *c == '.')
@@ -370,14 +380,16 @@ impl<'m> Space<'m> {
                 cands.push("0".into());
                 cands.push("99".into());
             }
-            // A version field holds a version in every real environment (and uv-pep508 can
-            // hold nothing else); other fields may hold any string.
-            if f.field_type() != FieldType::Version {
-                cands.push("zz-none-of-these".into());
-                cands.push(String::new());
-            } else {
+            // Any field may hold the empty string (the living spec's value for what cannot be
+            // calculated; SPEC §4.2: Known(""), which for a `Version` field satisfies no
+            // specifier) or another string; for a `Version` field these are the values that are
+            // not PEP 440 versions, which no interpreter reports and uv-pep508 cannot hold
+            // ([`Versions`] leaves them out except with `All`).
+            if f.field_type() == FieldType::Version {
                 cands.retain(|c| markerspec_pep508::pep440::Version::from_str(c).is_ok());
             }
+            cands.push("zz-none-of-these".into());
+            cands.push(String::new());
             // Release-only versions first, so that a group keeps one when it has one.
             // Then the longest release first (`3.14.0rc1` rather than `3.14rc1`).
             cands.sort_by_key(|c| {
@@ -484,7 +496,7 @@ impl<'m> Space<'m> {
         match var {
             Var::Field(f, cands) => {
                 for c in cands {
-                    if *f == Field::PythonFullVersion && !versions.admits(c) {
+                    if f.field_type() == FieldType::Version && !versions.admits(c) {
                         continue;
                     }
                     point.values.insert(f.name(), c.clone());
