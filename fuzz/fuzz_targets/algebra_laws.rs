@@ -7,9 +7,10 @@
 //! `(A) or (B)` gives the `and` / `or` of the translations (canonicity through the translation);
 //! the translation evaluates as pep508 evaluates the tree, on a generated environment whose
 //! values are known; every witness of `relate` makes its cell hold, both in the algebra and
-//! when the trees are evaluated on the witness environment; under `spec-2026`, the printed form
-//! parses and translates back to the same value. A marker past the algebra's limits is
-//! `Corpus::Reject` (a coded `intractable` error, never a hang: the time guard still applies).
+//! when pep508 evaluates the trees on the witness environment (an independent judge: the
+//! `algebra` target checks witnesses, the printed form and `relate`'s symmetry with the
+//! algebra's own evaluation). A marker past the algebra's limits is `Corpus::Reject` (a coded
+//! `intractable` error, never a hang: the time guard still applies).
 
 #![no_main]
 
@@ -19,7 +20,7 @@ use markerspec_algebra::{Context, ErrorKind, Marker, Theory};
 use markerspec_fuzz::{
     MAX_INPUT, MarkerCase, gen_environment, gen_known_value, gen_marker, options, within_budget,
 };
-use markerspec_pep508::{EnvValue, Environment, MarkerTree, Profile};
+use markerspec_pep508::{EnvValue, Environment, MarkerTree};
 
 fuzz_target!(|data: &[u8]| -> Corpus {
     if data.len() > MAX_INPUT {
@@ -137,19 +138,6 @@ fn check(a: &MarkerCase, ta: &MarkerTree, b: &MarkerCase, tb: &MarkerTree, env: 
         }
     }
 
-    // The printed form reads back (spec-2026: the printer writes that profile's syntax).
-    for (m, case) in [(ma, a), (mb, b)] {
-        if case.config.profile != Profile::Spec2026 {
-            continue;
-        }
-        let Ok(printed) = ctx.to_marker_string(m) else { continue };
-        let back = MarkerTree::parse_with(&printed, &options(case.config), &mut Vec::new())
-            .unwrap_or_else(|e| panic!("{:?} printed as {printed:?}, which fails: {e}", case.text));
-        let Some(again) = ok(ctx.from_marker(&back, &none), "translate printed") else {
-            return Corpus::Reject;
-        };
-        assert_eq!(again, m, "{:?} printed as {printed:?} means something else", case.text);
-    }
     Corpus::Keep
 }
 
