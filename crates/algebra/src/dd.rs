@@ -430,6 +430,9 @@ pub struct Context {
     pub(crate) theory_cache: Option<(String, Marker)>,
     /// The printer's spelling of a version variable's set, and whether it has a top-level `or`.
     pub(crate) version_text_cache: HashMap<(Var, VersionSet), (String, bool)>,
+    /// The printer's marker for one edge label (it builds the same literals again and again
+    /// while it minimises a cover).
+    pub(crate) label_cache: HashMap<(Var, Label), Marker>,
 }
 
 impl Default for Context {
@@ -450,7 +453,7 @@ impl Default for Context {
 /// assert_eq!(paths, vec![vec![(os, Label::StringNotIn(vec!["nt".into()]))]]);
 /// # Ok::<(), markerspec_algebra::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Label {
     /// The version variable's value is in the set.
     Versions(VersionSet),
@@ -582,6 +585,7 @@ impl Context {
             theory: None,
             theory_cache: None,
             version_text_cache: HashMap::default(),
+            label_cache: HashMap::default(),
         }
     }
 

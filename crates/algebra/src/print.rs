@@ -136,24 +136,33 @@ impl Context {
         for cube in paths {
             cubes.push(self.expand(cube, upper)?);
         }
-        // Irredundant: drop a cube that the others cover (within `upper`).
+        // Irredundant: drop a cube that the others cover (within `upper`). From the last cube
+        // down, "the others" are every earlier cube (none dropped yet: `prefix`) and the later
+        // cubes still kept (`suffix`), so each cube's marker is built once and each test costs
+        // two `or`s, not one per other cube.
+        let mut markers: Vec<Marker> = Vec::with_capacity(cubes.len());
+        for c in &cubes {
+            markers.push(self.cube_marker(c)?);
+        }
+        let mut prefix: Vec<Marker> = Vec::with_capacity(markers.len() + 1);
+        let mut acc = Marker::FALSE;
+        prefix.push(acc);
+        for m in &markers {
+            acc = self.or(acc, *m)?;
+            prefix.push(acc);
+        }
         let mut keep: Vec<bool> = vec![true; cubes.len()];
-        for i in (0..cubes.len()).rev() {
-            let mut others = Marker::FALSE;
-            for (j, c) in cubes.iter().enumerate() {
-                if j != i && keep.get(j).copied().unwrap_or(false) {
-                    let m = self.cube_marker(c)?;
-                    others = self.or(others, m)?;
-                }
-            }
-            let Some(ci) = cubes.get(i) else { continue };
-            let mi = self.cube_marker(ci)?;
+        let mut suffix = Marker::FALSE;
+        for (i, (&mi, &before)) in markers.iter().zip(&prefix).enumerate().rev() {
+            let others = self.or(before, suffix)?;
             // Redundant when the others already cover the part of `f` this cube covers.
             let need = self.and(f, mi)?;
             if self.implies(need, others)? {
                 if let Some(k) = keep.get_mut(i) {
                     *k = false;
                 }
+            } else {
+                suffix = self.or(suffix, mi)?;
             }
         }
         let mut kept: Vec<Vec<Lit>> = cubes
@@ -227,6 +236,16 @@ impl Context {
     }
 
     fn label_marker(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
+        let key = (var, label.clone());
+        if let Some(m) = self.label_cache.get(&key) {
+            return Ok(*m);
+        }
+        let m = self.label_marker_uncached(var, label)?;
+        self.label_cache.insert(key, m);
+        Ok(m)
+    }
+
+    fn label_marker_uncached(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
         match label {
             Label::Versions(set) => self.version_set(var, set),
             Label::StringIn(v) => {
