@@ -1434,6 +1434,17 @@ impl Context {
 
     // ----- inspection and printing -----
 
+    /// The top variable of `m` and its children, each with the union of the edges that lead
+    /// to it, in edge order (`None` for a constant).
+    pub(crate) fn groups(&self, m: Marker) -> Result<Option<Groups>, Error> {
+        self.check(m)?;
+        let Some(var) = self.top(m) else {
+            return Ok(None);
+        };
+        let edges = self.edges(m, var)?;
+        Ok(Some((var, group_edges(&edges))))
+    }
+
     /// The variables `m` depends on, in the context's variable order.
     ///
     /// # Errors
@@ -1614,6 +1625,9 @@ impl Context {
         Ok(out)
     }
 }
+
+/// A node's variable and its children, each with the label of the edges leading to it.
+pub(crate) type Groups = (Var, Vec<(Marker, Label)>);
 
 /// A node on the current path of [`Context::paths`]: its variable, its groups of edges, and the
 /// next group to visit.

@@ -34,7 +34,8 @@
 //!   [`Context::witness_environment`] (a [`Witness`] as a complete environment).
 //! * [`Theory`]: world knowledge as a value ([`Theory::none`], [`Theory::platform`]).
 //!
-//! These names are stable. The translation's table (which variable stands for which field,
+//! These names are stable; the printed form has a version, [`PRINT_FORM_VERSION`]. The
+//! translation's table (which variable stands for which field,
 //! what is exact and what is an *opaque* atom) is in the docs of [`Context::from_marker`]'s
 //! module and in `spec/SPEC.md`, section "Algebra".
 //!
@@ -177,6 +178,7 @@ mod translate;
 pub use cut::{Cut, Point};
 pub use dd::{Context, Domain, Label, Limits, Marker, Relation, RelationKind, Value, Var, Witness};
 pub use error::{Error, ErrorKind, Limit};
+pub use print::PRINT_FORM_VERSION;
 pub use range::VersionSet;
 pub use theory::{PLATFORM_INSTANCE_SOURCES, PLATFORM_RULES, Rule, Theory};
 pub use translate::default_environment;

@@ -14,6 +14,10 @@ use crate::error::{Error, ErrorKind};
 use crate::range::VersionSet;
 use crate::translate::VarMeta;
 
+/// The version of the printed form (`spec/SPEC.md` §21.4): a lock file that stores printed
+/// markers can record it, and a change to the printer that changes any output is a new version.
+pub const PRINT_FORM_VERSION: u32 = 1;
+
 /// A literal of a cube: a variable and what holds for it.
 type Lit = (Var, Label);
 
@@ -91,6 +95,7 @@ impl Context {
         consider(cnf, &mut best)?;
         let factored = self.print_factored(s);
         consider(factored, &mut best)?;
+
         match best {
             Some(b) => Ok(b),
             None => {
@@ -136,26 +141,25 @@ impl Context {
         for cube in paths {
             cubes.push(self.expand(cube, upper)?);
         }
-        // Irredundant: drop a cube that the others cover (within `upper`). From the last cube
-        // down, "the others" are every earlier cube (none dropped yet: `prefix`) and the later
-        // cubes still kept (`suffix`), so each cube's marker is built once and each test costs
-        // two `or`s, not one per other cube.
+        // Irredundant: drop a cube when the others (the earlier ones, and the later ones still
+        // kept) cover the part of `f` it covers; last to first.
         let mut markers: Vec<Marker> = Vec::with_capacity(cubes.len());
         for c in &cubes {
             markers.push(self.cube_marker(c)?);
         }
         let mut prefix: Vec<Marker> = Vec::with_capacity(markers.len() + 1);
-        let mut acc = Marker::FALSE;
-        prefix.push(acc);
+        prefix.push(Marker::FALSE);
         for m in &markers {
-            acc = self.or(acc, *m)?;
-            prefix.push(acc);
+            let last = prefix.last().copied().unwrap_or(Marker::FALSE);
+            prefix.push(self.or(last, *m)?);
         }
         let mut keep: Vec<bool> = vec![true; cubes.len()];
         let mut suffix = Marker::FALSE;
-        for (i, (&mi, &before)) in markers.iter().zip(&prefix).enumerate().rev() {
+        for i in (0..cubes.len()).rev() {
+            let (Some(&mi), Some(&before)) = (markers.get(i), prefix.get(i)) else {
+                continue;
+            };
             let others = self.or(before, suffix)?;
-            // Redundant when the others already cover the part of `f` this cube covers.
             let need = self.and(f, mi)?;
             if self.implies(need, others)? {
                 if let Some(k) = keep.get_mut(i) {
@@ -220,19 +224,39 @@ impl Context {
         })
     }
 
-    /// Drops each literal of the cube whose removal keeps the cube inside `upper`.
-    fn expand(&mut self, mut cube: Vec<Lit>, upper: Marker) -> Result<Vec<Lit>, Error> {
-        let mut i = cube.len();
-        while i > 0 {
-            i -= 1;
-            let mut trial = cube.clone();
-            trial.remove(i);
-            let m = self.cube_marker(&trial)?;
-            if self.implies(m, upper)? {
-                cube = trial;
+    /// Drops each literal of the cube whose removal keeps the cube inside `upper` (last to
+    /// first, against the literals before it and the ones after it still kept).
+    fn expand(&mut self, cube: Vec<Lit>, upper: Marker) -> Result<Vec<Lit>, Error> {
+        let mut lits: Vec<Marker> = Vec::with_capacity(cube.len());
+        for (var, label) in &cube {
+            lits.push(self.label_marker(*var, label)?);
+        }
+        let mut prefix: Vec<Marker> = Vec::with_capacity(lits.len() + 1);
+        prefix.push(Marker::TRUE);
+        for m in &lits {
+            let last = prefix.last().copied().unwrap_or(Marker::TRUE);
+            prefix.push(self.and(last, *m)?);
+        }
+        let mut keep = vec![true; cube.len()];
+        let mut suffix = Marker::TRUE;
+        for j in (0..cube.len()).rev() {
+            let (Some(&before), Some(&lj)) = (prefix.get(j), lits.get(j)) else {
+                continue;
+            };
+            let without = self.and(before, suffix)?;
+            if self.implies(without, upper)? {
+                if let Some(k) = keep.get_mut(j) {
+                    *k = false;
+                }
+            } else {
+                suffix = self.and(suffix, lj)?;
             }
         }
-        Ok(cube)
+        Ok(cube
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(l, k)| k.then_some(l))
+            .collect())
     }
 
     fn label_marker(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
@@ -285,10 +309,19 @@ impl Context {
         if self.node_count(m)? > 64 {
             return Err(Error::intractable(crate::error::Limit::Steps));
         }
-        Ok(self.factored(m, 0)?.s)
+        let mut memo = std::collections::HashMap::new();
+        Ok(self.factored(m, 0, &mut memo)?.s)
     }
 
-    fn factored(&mut self, m: Marker, depth: usize) -> Result<Text, Error> {
+    fn factored(
+        &mut self,
+        m: Marker,
+        depth: usize,
+        memo: &mut std::collections::HashMap<Marker, Text>,
+    ) -> Result<Text, Error> {
+        if let Some(t) = memo.get(&m) {
+            return Ok(t.clone());
+        }
         if m.is_true() {
             return Ok(Text {
                 s: "true".into(),
@@ -298,41 +331,30 @@ impl Context {
         if depth > 64 {
             return Err(Error::intractable(crate::error::Limit::Depth));
         }
-        // The first variable and its groups: read from the paths' first literal.
-        let paths = self.paths(m)?;
-        let Some(var) = paths.first().and_then(|p| p.first()).map(|(v, _)| *v) else {
+        let Some((var, groups)) = self.groups(m)? else {
             return Ok(Text {
                 s: "false".into(),
                 or: false,
             });
         };
-        let mut groups: Vec<(Label, Marker)> = Vec::new();
-        for p in &paths {
-            let Some((v, label)) = p.first() else {
-                continue;
-            };
-            if *v != var {
-                // A path that skips the variable: the marker does not test it there; fall back.
-                return Err(Error::intractable(crate::error::Limit::Steps));
-            }
-            if groups.iter().any(|(l, _)| l == label) {
-                continue;
-            }
-            let lm = self.label_marker(var, label)?;
-            let child = self.restrict(m, lm)?;
-            groups.push((label.clone(), child));
-        }
+        let groups: Vec<(Label, Marker)> = groups
+            .into_iter()
+            .filter(|(child, _)| !child.is_false())
+            .map(|(child, label)| (label, child))
+            .collect();
         let mut alts: Vec<Text> = Vec::new();
         for (label, child) in groups {
             let lit = self.literal_text(var, &label)?;
             if child.is_true() {
                 alts.push(lit);
             } else {
-                let sub = self.factored(child, depth + 1)?;
+                let sub = self.factored(child, depth + 1, memo)?;
                 alts.push(join(&[lit, sub], " and "));
             }
         }
-        Ok(join(&alts, " or "))
+        let t = join(&alts, " or ");
+        memo.insert(m, t.clone());
+        Ok(t)
     }
 
     /// One literal in marker syntax.

@@ -806,6 +806,90 @@ impl Context {
         self.restrict(m, cube)
     }
 
+    /// `exists field. m`: true where some value of `field` makes `m` true (every variable that
+    /// reads the field is quantified). Dropping `extra` soundly:
+    /// `(platform_machine == 'x86_64' and extra == 'b') or extra == 'a'` without extras is
+    /// `true`, not `platform_machine == 'x86_64'` (uv #14805).
+    ///
+    /// # Errors
+    ///
+    /// Past the limits.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Theory};
+    /// use markerspec_pep508::{Field, MarkerTree};
+    ///
+    /// let mut ctx = Context::new();
+    /// let t: MarkerTree = "(platform_machine == 'x86_64' and extra == 'b') or extra == 'a'".parse().unwrap();
+    /// let m = ctx.from_marker(&t, &Theory::none())?;
+    /// let any = ctx.exists_field(m, Field::Extra)?;
+    /// assert!(any.is_true());
+    /// let all = ctx.forall_field(m, Field::Extra)?;
+    /// assert!(all.is_false()); // with no extra requested, nothing applies
+    /// let t2: MarkerTree = "(platform_machine == 'x86_64' and extra == 'b') or (sys_platform == 'linux' and extra == 'a')".parse().unwrap();
+    /// let m2 = ctx.from_marker(&t2, &Theory::none())?;
+    /// let e2 = ctx.exists_field(m2, Field::Extra)?;
+    /// assert_eq!(ctx.to_marker_string(e2)?, r#"sys_platform == "linux" or platform_machine == "x86_64""#);
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
+    pub fn exists_field(&mut self, m: Marker, field: Field) -> Result<Marker, Error> {
+        let mut acc = m;
+        for var in self.support(m)? {
+            if self.field_of(var) == Some(field) {
+                acc = self.exists(acc, var)?;
+            }
+        }
+        Ok(acc)
+    }
+
+    /// `forall field. m`: true where every value of `field` makes `m` true.
+    ///
+    /// # Errors
+    ///
+    /// Past the limits.
+    pub fn forall_field(&mut self, m: Marker, field: Field) -> Result<Marker, Error> {
+        Ok(!self.exists_field(!m, field)?)
+    }
+
+    /// A complete environment in which `m` holds, or `None` when `m` is unsatisfiable: a
+    /// [`solve`](Self::solve) witness made into an environment with
+    /// [`witness_environment`](Self::witness_environment), preferring valid versions for the
+    /// standard version fields (an environment document cannot hold anything else there).
+    ///
+    /// # Errors
+    ///
+    /// As [`witness_environment`](Self::witness_environment); past the limits.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Theory};
+    /// use markerspec_pep508::MarkerTree;
+    ///
+    /// let mut ctx = Context::new();
+    /// let t: MarkerTree = "python_full_version != '3.12.*' and sys_platform == 'darwin'".parse().unwrap();
+    /// let m = ctx.from_marker(&t, &Theory::none())?;
+    /// let env = ctx.solve_environment(m)?.expect("satisfiable");
+    /// assert!(t.evaluate(&env).unwrap());
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
+    pub fn solve_environment(&mut self, m: Marker) -> Result<Option<Environment>, Error> {
+        let mut target = m;
+        for var in self.support(m)? {
+            if let Some(VarMeta::Version { field }) = self.meta(var) {
+                if !field.is_extended() {
+                    let versions = self.version_set(var, &VersionSet::versions())?;
+                    let narrowed = self.and(target, versions)?;
+                    if !narrowed.is_false() {
+                        target = narrowed;
+                    }
+                }
+            }
+        }
+        match self.solve(target)? {
+            None => Ok(None),
+            Some(w) => self.witness_environment(target, &w).map(Some),
+        }
+    }
+
     /// A complete environment in which the witness's values hold: each field from the
     /// witness's variables (a version, a string, set members, requested extras), every other
     /// standard field from a fixed default (CPython 3.12.0 on x86-64 Linux), and every other
@@ -825,6 +909,13 @@ impl Context {
             let Some(meta) = self.meta(var) else { continue };
             match (meta, value) {
                 (VarMeta::Version { field }, Value::Version(v)) => {
+                    // An extended field's values are release-only (SPEC §4.3); its sets are
+                    // unions of release blocks, so the release is in the same set.
+                    let v = if field.is_extended() {
+                        &Version::new(v.release().iter().copied())
+                    } else {
+                        v
+                    };
                     env = env.with(*field, v.to_string());
                     if *field == Field::PythonFullVersion {
                         full_version = Some(Some(v.clone()));
@@ -866,6 +957,22 @@ impl Context {
                 }
                 (VarMeta::Extra { name }, Value::Bool(true)) => extras.push(name.to_string()),
                 _ => {}
+            }
+        }
+        if full_version == Some(None) {
+            // No version: `python_version` reads the same text (unless the witness set its own).
+            let has_own = w.iter().any(|(var, _)| {
+                matches!(
+                    self.meta(var),
+                    Some(VarMeta::Text {
+                        field: Field::PythonVersion
+                    })
+                )
+            });
+            if !has_own {
+                if let Some(EnvValue::String(s)) = env.get(Field::PythonFullVersion).cloned() {
+                    env = env.with(Field::PythonVersion, s.to_string());
+                }
             }
         }
         if let Some(Some(v)) = &full_version {

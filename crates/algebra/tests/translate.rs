@@ -214,6 +214,8 @@ struct Tally {
     comparisons: usize,
     skipped_errors: usize,
     printed: usize,
+    witnesses: usize,
+    unverified: usize,
 }
 
 /// Checks one marker text under one profile; `Err` describes a disagreement.
@@ -267,6 +269,34 @@ fn check(
             return Err(format!(
                 "{text} [{profile:?}]: pep508 says {expected}, the algebra {got}, in {env:?}"
             ));
+        }
+    }
+    // Witness environments: one where the marker holds, one where it does not, checked by
+    // pep508.
+    for (target, want) in [(m, true), (!m, false)] {
+        match ctx.solve_environment(target) {
+            Ok(Some(env))
+                if !absent_rule
+                    && tree
+                        .fields()
+                        .iter()
+                        .any(|f| f.is_extended() && env.get(*f) == Some(&EnvValue::Absent)) =>
+            {
+                // The evaluator does not implement SPEC §4.3's absent rule yet.
+                tally.skipped_errors += 1;
+            }
+            Ok(Some(env)) => match tree.evaluate(&env) {
+                Ok(got) if got == want => tally.witnesses += 1,
+                Ok(got) => {
+                    return Err(format!(
+                        "{text} [{profile:?}]: witness for {want} gives {got}: {env:?}"
+                    ));
+                }
+                Err(_) => tally.skipped_errors += 1,
+            },
+            Ok(None) => {}
+            Err(e) if e.code() == "unverified-witness" => tally.unverified += 1,
+            Err(e) => return Err(format!("{text}: solve: {e}")),
         }
     }
     // The printed form reads back as the same marker (spec-2026 markers only: the printer

@@ -40,6 +40,11 @@ pub(crate) struct EvalArgs {
     /// unknown (one line per input line with `-`).
     #[arg(long, conflicts_with = "explain")]
     json: bool,
+    /// Print the residual marker instead of `unknown: FIELDS`: the marker left over the fields
+    /// the environment leaves Unknown or missing (`true` / `false` when they do not matter).
+    /// Exit codes as without it.
+    #[arg(long, conflicts_with_all = ["explain", "json"])]
+    residual: bool,
     /// With `-`: threads answering the lines (default: the number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     jobs: Option<u16>,
@@ -112,6 +117,9 @@ pub(crate) fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     let envs = args.envs.build()?;
     let opts = args.lang.options();
     if text == "-" {
+        if args.residual {
+            return Err("`--residual` takes one marker, not `-`".into());
+        }
         return run_batch(&Batch {
             opts,
             mode: Mode::Eval {
@@ -134,6 +142,31 @@ pub(crate) fn eval(args: EvalArgs) -> Result<ExitCode, String> {
     }
     let answers: Vec<Result<Evaluation, Error>> =
         envs.iter().map(|e| evaluate(&parsed, &e.env)).collect();
+    if args.residual {
+        let mut code = 0;
+        for (named, answer) in envs.iter().zip(&answers) {
+            let line = match (parsed.marker(), answer) {
+                (_, Err(e)) => {
+                    eprint!("{}", render_error(e, text));
+                    code = 2;
+                    continue;
+                }
+                (None, Ok(_)) => "true".to_owned(),
+                (Some(m), Ok(_)) => crate::algebra_cmd::residual(m, &named.env)?,
+            };
+            code = code.max(match line.as_str() {
+                "true" => 0,
+                "false" => 1,
+                _ => 3,
+            });
+            if envs.len() > 1 {
+                println!("{}: {line}", named.name);
+            } else {
+                println!("{line}");
+            }
+        }
+        return Ok(ExitCode::from(code));
+    }
     if args.explain {
         for (k, named) in envs.iter().enumerate() {
             if envs.len() > 1 {

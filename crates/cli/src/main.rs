@@ -2,12 +2,12 @@
 //!
 //! Exit codes (stable):
 //!
-//! | code | `eval` | `parse` | `check` | `env` |
-//! | --- | --- | --- | --- | --- |
-//! | 0 | the marker is true (or, with `-`, every line was answered) | the input is valid | every requirement is valid | detected |
-//! | 1 | the marker is false | — | — | — |
-//! | 2 | error: invalid input, unreadable file, bad flag | invalid input | an invalid requirement, or an error | error (an interpreter given with `--python` that fails, an invalid override) |
-//! | 3 | the result is unknown (an environment value is unknown) | — | — | — |
+//! | code | `eval` | `parse` | `check` | `env` | `simplify`, `compare` | `solve` |
+//! | --- | --- | --- | --- | --- | --- | --- |
+//! | 0 | the marker is true (or, with `-`, every line was answered) | the input is valid | every requirement is valid | detected | answered | satisfiable |
+//! | 1 | the marker is false | — | — | — | — | unsatisfiable |
+//! | 2 | error: invalid input, unreadable file, bad flag | invalid input | an invalid requirement, or an error | error (an interpreter given with `--python` that fails, an invalid override) | error | error |
+//! | 3 | the result is unknown (an environment value is unknown) | — | — | — | — | — |
 //!
 //! Without `--env`, `--fixture` or `--python-platform`, `eval` and `check` evaluate against this
 //! machine as `markerspec env` detects it; `--set`, `--extra` and `--python-version` change
@@ -18,6 +18,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use markerspec_pep508::{Dialect, ParseOptions, Profile};
 
+mod algebra_cmd;
 mod batch;
 mod check_cmd;
 mod conformance_cmd;
@@ -97,6 +98,21 @@ enum Command {
     /// With `-`, answers each line of stdin with one line, an empty line for a blank or `#`
     /// line, `error: CODE message` for an invalid one.
     Eval(eval_cmd::EvalArgs),
+    /// Print a marker in its simplest form (`true` / `false` for the constants), equal to the
+    /// input wherever `--assume` holds.
+    ///
+    /// With `-`, answers each line of stdin with one line (`error: …` for an invalid one).
+    /// Exits 0, or 2 on error.
+    Simplify(algebra_cmd::SimplifyArgs),
+    /// Print how two markers relate: `equivalent`, `implies` (A ⇒ B), `implied-by`,
+    /// `disjoint` or `overlapping`; with `--json`, then one JSON object with the relation and
+    /// an environment in which each of the four cells holds (`null` when none does).
+    ///
+    /// With `-`, reads `A<TAB>B` lines from stdin. Exits 0, or 2 on error.
+    Compare(algebra_cmd::CompareArgs),
+    /// Print an environment document in which the marker holds (exit 0), or `unsatisfiable`
+    /// (exit 1); 2 on error.
+    Solve(algebra_cmd::SolveArgs),
 }
 
 fn main() -> ExitCode {
@@ -125,5 +141,8 @@ fn try_main() -> Result<ExitCode, String> {
         Command::Conformance(args) => conformance_cmd::run(args),
         Command::Parse(args) => eval_cmd::parse(args),
         Command::Eval(args) => eval_cmd::eval(args),
+        Command::Simplify(args) => algebra_cmd::simplify(args),
+        Command::Compare(args) => algebra_cmd::compare(args),
+        Command::Solve(args) => algebra_cmd::solve(args),
     }
 }

@@ -1,0 +1,310 @@
+//! `markerspec simplify`, `compare` and `solve`: the marker algebra (`markerspec-algebra`) on
+//! the command line.
+
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+use markerspec_algebra::{Context, Marker, Relation, RelationKind, Theory};
+use markerspec_pep508::{Environment, MarkerTree, ParseOptions};
+
+use crate::Language;
+use crate::text::render_error;
+
+/// The theory option shared by the algebra commands.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct TheoryArg {
+    /// World knowledge to reason with: `none` (every combination of values is possible) or
+    /// `platform` (`sys_platform == "win32"` ⇔ `os_name == "nt"`, `platform_system` ⇔
+    /// `sys_platform`, … see SPEC.md "Algebra"). Output under `platform` is equal to the input
+    /// only in environments that obey those rules.
+    #[arg(long, default_value = "none", value_parser = parse_theory)]
+    theory: Theory,
+}
+
+fn parse_theory(s: &str) -> Result<Theory, String> {
+    Theory::by_name(s).ok_or_else(|| format!("unknown theory `{s}`, expected `none` or `platform`"))
+}
+
+/// Arguments of `markerspec simplify`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct SimplifyArgs {
+    #[command(flatten)]
+    lang: Language,
+    #[command(flatten)]
+    theory: TheoryArg,
+    /// A marker known to hold (a project's `requires-python` as `python_full_version >= …`, a
+    /// target platform): the output equals the input wherever it holds.
+    #[arg(long, value_name = "MARKER")]
+    assume: Option<String>,
+    /// A marker; `-` reads one per line from stdin and answers each with one line.
+    text: String,
+}
+
+/// Arguments of `markerspec compare`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct CompareArgs {
+    #[command(flatten)]
+    lang: Language,
+    #[command(flatten)]
+    theory: TheoryArg,
+    /// Also print one JSON object: `relation` and `witnesses` (`a_and_b`, `a_not_b`,
+    /// `b_not_a`, `neither`, each an environment document or `null`).
+    #[arg(long)]
+    json: bool,
+    /// The first marker; `-` reads `A<TAB>B` lines from stdin.
+    a: String,
+    /// The second marker (not with `-`).
+    b: Option<String>,
+}
+
+/// Arguments of `markerspec solve`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct SolveArgs {
+    #[command(flatten)]
+    lang: Language,
+    #[command(flatten)]
+    theory: TheoryArg,
+    /// Print `{"satisfiable": …, "witness": ENV|null}` instead of the bare document.
+    #[arg(long)]
+    json: bool,
+    /// A marker.
+    text: String,
+}
+
+/// A marker read and translated, or the rendered error.
+fn marker(
+    ctx: &mut Context,
+    text: &str,
+    opts: &ParseOptions,
+    theory: &Theory,
+) -> Result<Marker, String> {
+    let tree =
+        MarkerTree::parse_with(text, opts, &mut Vec::new()).map_err(|e| render_error(&e, text))?;
+    ctx.from_marker(&tree, theory)
+        .map_err(|e| format!("error[{}]: {e}\n", e.code()))
+}
+
+/// One line's answer for `-`: the error's first line.
+fn one_line(e: &str) -> String {
+    let first = e.lines().next().unwrap_or("").trim();
+    if first.starts_with("error") {
+        first.to_owned()
+    } else {
+        format!("error: {first}")
+    }
+}
+
+fn simplify_one(
+    ctx: &mut Context,
+    text: &str,
+    args: &SimplifyArgs,
+    assume: Marker,
+) -> Result<String, String> {
+    let opts = args.lang.options();
+    let m = marker(ctx, text, &opts, &args.theory.theory)?;
+    let r = ctx
+        .restrict(m, assume)
+        .map_err(|e| format!("error[{}]: {e}\n", e.code()))?;
+    ctx.to_marker_string(r)
+        .map_err(|e| format!("error[{}]: {e}\n", e.code()))
+}
+
+pub(crate) fn simplify(args: SimplifyArgs) -> Result<ExitCode, String> {
+    let mut ctx = Context::new();
+    let opts = args.lang.options();
+    let assume = match &args.assume {
+        Some(a) => match marker(&mut ctx, a, &opts, &args.theory.theory) {
+            Ok(m) => m,
+            Err(e) => {
+                eprint!("{e}");
+                return Ok(ExitCode::from(2));
+            }
+        },
+        None => Marker::TRUE,
+    };
+    if args.text == "-" {
+        let stdin = std::io::stdin();
+        let mut out = std::io::stdout().lock();
+        for line in stdin.lock().lines() {
+            let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
+            let answer = if line.trim().is_empty() || line.trim_start().starts_with('#') {
+                String::new()
+            } else {
+                match simplify_one(&mut ctx, &line, &args, assume) {
+                    Ok(s) => s,
+                    Err(e) => one_line(&e),
+                }
+            };
+            if writeln!(out, "{answer}").is_err() {
+                break;
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    match simplify_one(&mut ctx, &args.text, &args, assume) {
+        Ok(s) => {
+            println!("{s}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprint!("{e}");
+            Ok(ExitCode::from(2))
+        }
+    }
+}
+
+fn relation_word(kind: RelationKind) -> &'static str {
+    match kind {
+        RelationKind::Equivalent => "equivalent",
+        RelationKind::Implies => "implies",
+        RelationKind::ImpliedBy => "implied-by",
+        RelationKind::Disjoint => "disjoint",
+        RelationKind::Overlapping => "overlapping",
+    }
+}
+
+fn env_json(env: &Environment) -> Result<serde_json::Value, String> {
+    serde_json::to_value(env).map_err(|e| e.to_string())
+}
+
+/// An environment in which a cell holds, as a document (`null` when the cell is empty).
+fn cell(ctx: &mut Context, m: Marker) -> Result<serde_json::Value, String> {
+    match ctx
+        .solve_environment(m)
+        .map_err(|e| format!("error[{}]: {e}\n", e.code()))?
+    {
+        None => Ok(serde_json::Value::Null),
+        Some(env) => env_json(&env),
+    }
+}
+
+fn compare_one(
+    ctx: &mut Context,
+    a: &str,
+    b: &str,
+    args: &CompareArgs,
+) -> Result<(String, serde_json::Value), String> {
+    let opts = args.lang.options();
+    let ma = marker(ctx, a, &opts, &args.theory.theory)?;
+    let mb = marker(ctx, b, &opts, &args.theory.theory)?;
+    let err = |e: markerspec_algebra::Error| format!("error[{}]: {e}\n", e.code());
+    let rel: Relation = ctx.relate(ma, mb).map_err(err)?;
+    let word = relation_word(rel.kind());
+    let cells = [
+        ctx.and(ma, mb).map_err(err)?,
+        ctx.and(ma, !mb).map_err(err)?,
+        ctx.and(!ma, mb).map_err(err)?,
+        ctx.and(!ma, !mb).map_err(err)?,
+    ];
+    let [c0, c1, c2, c3] = cells;
+    let doc = serde_json::json!({
+        "relation": word,
+        "witnesses": {
+            "a_and_b": cell(ctx, c0)?,
+            "a_not_b": cell(ctx, c1)?,
+            "b_not_a": cell(ctx, c2)?,
+            "neither": cell(ctx, c3)?,
+        }
+    });
+    Ok((word.to_owned(), doc))
+}
+
+pub(crate) fn compare(args: CompareArgs) -> Result<ExitCode, String> {
+    let mut ctx = Context::new();
+    if args.a == "-" {
+        if args.b.is_some() {
+            return Err("with `-`, compare reads `A<TAB>B` lines from stdin and takes no B".into());
+        }
+        let stdin = std::io::stdin();
+        let mut out = std::io::stdout().lock();
+        for line in stdin.lock().lines() {
+            let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
+            let answer = if line.trim().is_empty() || line.trim_start().starts_with('#') {
+                String::new()
+            } else {
+                match line.split_once('\t') {
+                    None => "error: expected `A<TAB>B`".to_owned(),
+                    Some((a, b)) => match compare_one(&mut ctx, a, b, &args) {
+                        Ok((word, doc)) if args.json => {
+                            let _ = word;
+                            doc.to_string()
+                        }
+                        Ok((word, _)) => word,
+                        Err(e) => one_line(&e),
+                    },
+                }
+            };
+            if writeln!(out, "{answer}").is_err() {
+                break;
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(b) = &args.b else {
+        return Err("compare needs two markers, or `-` to read `A<TAB>B` lines".into());
+    };
+    match compare_one(&mut ctx, &args.a, b, &args) {
+        Ok((word, doc)) => {
+            println!("{word}");
+            if args.json {
+                println!("{doc}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprint!("{e}");
+            Ok(ExitCode::from(2))
+        }
+    }
+}
+
+pub(crate) fn solve(args: SolveArgs) -> Result<ExitCode, String> {
+    let mut ctx = Context::new();
+    let opts = args.lang.options();
+    let m = match marker(&mut ctx, &args.text, &opts, &args.theory.theory) {
+        Ok(m) => m,
+        Err(e) => {
+            eprint!("{e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let err = |e: markerspec_algebra::Error| format!("error[{}]: {e}", e.code());
+    match ctx.solve_environment(m).map_err(err)? {
+        None => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::json!({"satisfiable": false, "witness": null})
+                );
+            } else {
+                println!("unsatisfiable");
+            }
+            Ok(ExitCode::from(1))
+        }
+        Some(env) => {
+            let doc = env_json(&env)?;
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::json!({"satisfiable": true, "witness": doc})
+                );
+            } else {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// `eval --residual`: per environment, the marker left over the fields it leaves Unknown or
+/// missing (`true` / `false` when they do not matter).
+pub(crate) fn residual(tree: &MarkerTree, env: &Environment) -> Result<String, String> {
+    let mut ctx = Context::new();
+    let err = |e: markerspec_algebra::Error| format!("error[{}]: {e}", e.code());
+    let m = ctx.from_marker(tree, &Theory::none()).map_err(err)?;
+    let r = ctx.residual(m, env).map_err(err)?;
+    ctx.to_marker_string(r).map_err(err)
+}

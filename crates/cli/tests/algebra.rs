@@ -1,0 +1,264 @@
+//! `simplify`, `compare`, `solve` and `eval --residual`: the real binary in a fresh temporary
+//! folder with a cleared environment.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+struct Run {
+    out: Output,
+    cmd: String,
+}
+
+impl Run {
+    fn code(&self) -> i32 {
+        self.out.status.code().unwrap_or(-1)
+    }
+    fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.out.stdout).into_owned()
+    }
+    #[track_caller]
+    fn expect(&self, code: i32, stdout: &str) -> &Self {
+        assert!(
+            self.code() == code && self.stdout() == stdout,
+            "command: {}\nexpected exit {code} and stdout {stdout:?}\ngot exit {}\nstdout: {:?}\nstderr:\n{}",
+            self.cmd,
+            self.code(),
+            self.stdout(),
+            String::from_utf8_lossy(&self.out.stderr)
+        );
+        self
+    }
+}
+
+fn temp_dir() -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("markerspec-algebra-cli-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run_in(dir: &PathBuf, args: &[&str], stdin: Option<&str>) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_markerspec"));
+    cmd.args(args).current_dir(dir).env_clear();
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    if let Some(input) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    Run {
+        out,
+        cmd: format!("markerspec {args:?}"),
+    }
+}
+
+fn run(args: &[&str]) -> Run {
+    run_in(&temp_dir(), args, None)
+}
+
+#[test]
+fn simplify_prints_the_short_form_and_the_constants_as_words() {
+    run(&[
+        "simplify",
+        "python_version >= '3.8' and python_version < '3.9' or python_version == '3.9'",
+    ])
+    .expect(
+        0,
+        "python_version >= \"3.8\" and python_version < \"3.10\"\n",
+    );
+    run(&["simplify", "os_name == 'nt' or os_name != 'nt'"]).expect(0, "true\n");
+    run(&["simplify", "os_name == 'nt' and os_name == 'posix'"]).expect(0, "false\n");
+    // Under an assumption: equal to the input wherever it holds.
+    run(&[
+        "simplify",
+        "--assume",
+        "python_full_version >= '3.10'",
+        "python_version >= '3.8' and sys_platform == 'linux'",
+    ])
+    .expect(0, "sys_platform == \"linux\"\n");
+    // One line per input line; errors as one line.
+    run_in(
+        &temp_dir(),
+        &["simplify", "-"],
+        Some("extra == 'a' or extra == 'a'\n\nnope == 'x'\npython_full_version == '3.11.*'\n"),
+    )
+    .expect(0, "extra == \"a\"\n\nerror[M002]: unknown marker variable `nope`\npython_version == \"3.11\"\n");
+    run(&["simplify", "nope"]).expect(2, "");
+}
+
+#[test]
+fn simplify_reads_the_dialect_and_profile() {
+    run(&[
+        "simplify",
+        "--dialect",
+        "extended",
+        "cuda_version >= '12' or cuda_version < '12' or cuda_version == ''",
+    ])
+    .expect(0, "true\n");
+    // packaging reads `in` on a version as a substring test: not a constant there.
+    run(&["simplify", "python_version in '3.10 3.11'"]).expect(0, "false\n");
+    run(&[
+        "simplify",
+        "--profile",
+        "packaging",
+        "python_version in '3.10 3.11'",
+    ])
+    .expect(0, "python_version in \"3.10 3.11\"\n");
+}
+
+#[test]
+fn compare_prints_the_relation_and_checked_witnesses() {
+    run(&[
+        "compare",
+        "python_version >= '3.9'",
+        "python_version >= '3.8'",
+    ])
+    .expect(0, "implies\n");
+    run(&[
+        "compare",
+        "python_version >= '3.8'",
+        "python_version >= '3.9'",
+    ])
+    .expect(0, "implied-by\n");
+    run(&["compare", "os_name == 'nt'", "os_name == 'posix'"]).expect(0, "disjoint\n");
+    run(&[
+        "compare",
+        "extra == 'a' and extra == 'b'",
+        "extra == 'b' and extra == 'a'",
+    ])
+    .expect(0, "equivalent\n");
+    // Pre-releases: `== 3.11.*` holds on 3.11.0rc1, `>= 3.11` does not.
+    let r = run(&[
+        "compare",
+        "--json",
+        "python_full_version == '3.11.*'",
+        "python_full_version >= '3.11' and python_full_version < '3.12'",
+    ]);
+    let out = r.stdout();
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("implied-by"), "{out}");
+    let doc: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(doc["relation"], "implied-by");
+    assert!(doc["witnesses"]["b_not_a"].is_null());
+    let dir = temp_dir();
+    // Each witness is an environment document that `eval --env` accepts, and its cell holds.
+    for (cell, a, b) in [("a_and_b", 0, 0), ("a_not_b", 0, 1), ("neither", 1, 1)] {
+        let path = dir.join(format!("{cell}.json"));
+        std::fs::write(&path, doc["witnesses"][cell].to_string()).unwrap();
+        let p = path.to_str().unwrap();
+        run_in(
+            &dir,
+            &["eval", "--env", p, "python_full_version == '3.11.*'"],
+            None,
+        )
+        .expect(a, if a == 0 { "true\n" } else { "false\n" });
+        run_in(
+            &dir,
+            &[
+                "eval",
+                "--env",
+                p,
+                "python_full_version >= '3.11' and python_full_version < '3.12'",
+            ],
+            None,
+        )
+        .expect(b, if b == 0 { "true\n" } else { "false\n" });
+    }
+    // Lines `A<TAB>B` from stdin.
+    run_in(
+        &temp_dir(),
+        &["compare", "-"],
+        Some("os_name == 'nt'\tsys_platform == 'linux'\nextra == 'a'\textra == 'a' or extra == 'b'\nbad\n"),
+    )
+    .expect(0, "overlapping\nimplies\nerror: expected `A<TAB>B`\n");
+}
+
+#[test]
+fn compare_under_the_platform_theory_knows_windows() {
+    run(&["compare", "sys_platform == 'win32'", "os_name == 'nt'"]).expect(0, "overlapping\n");
+    run(&[
+        "compare",
+        "--theory",
+        "platform",
+        "sys_platform == 'win32'",
+        "os_name == 'nt'",
+    ])
+    .expect(0, "equivalent\n");
+    run(&[
+        "compare",
+        "--theory",
+        "platform",
+        "sys_platform == 'linux'",
+        "os_name == 'nt'",
+    ])
+    .expect(0, "disjoint\n");
+    run(&[
+        "compare",
+        "--theory",
+        "platform",
+        "platform_system == 'Darwin'",
+        "os_name == 'posix'",
+    ])
+    .expect(0, "implies\n");
+}
+
+#[test]
+fn solve_prints_a_witness_or_unsatisfiable() {
+    let marker = "python_full_version >= '3.13' and sys_platform == 'darwin' and platform_machine != 'arm64'";
+    let r = run(&["solve", marker]);
+    assert_eq!(r.code(), 0);
+    let dir = temp_dir();
+    let path = dir.join("w.json");
+    std::fs::write(&path, r.stdout()).unwrap();
+    run_in(
+        &dir,
+        &["eval", "--env", path.to_str().unwrap(), marker],
+        None,
+    )
+    .expect(0, "true\n");
+    run(&[
+        "solve",
+        "python_version < '3.8' and python_version >= '3.8'",
+    ])
+    .expect(1, "unsatisfiable\n");
+    run(&["solve", "--json", "os_name == 'a' and os_name == 'b'"])
+        .expect(1, "{\"satisfiable\":false,\"witness\":null}\n");
+}
+
+#[test]
+fn eval_residual_prints_what_is_left_over_unknown_fields() {
+    run(&[
+        "eval",
+        "--dialect",
+        "extended",
+        "--fixture",
+        "linux-x86_64-cpython-3.12",
+        "--set",
+        "cuda_version=?",
+        "--residual",
+        "sys_platform == 'linux' and cuda_version >= '12' or os_name == 'nt'",
+    ])
+    .expect(3, "cuda_version >= \"12\"\n");
+    run(&[
+        "eval",
+        "--fixture",
+        "linux-x86_64-cpython-3.12",
+        "--residual",
+        "sys_platform == 'linux'",
+    ])
+    .expect(0, "true\n");
+}
