@@ -977,8 +977,13 @@ impl Context {
         }
         if let Some(Some(v)) = &full_version {
             let r = v.release();
+            // The epoch stays (`1!2.3`): `python_version == "1!2.*"` is read on it.
+            let epoch = match v.epoch() {
+                0 => String::new(),
+                e => format!("{e}!"),
+            };
             let pv = format!(
-                "{}.{}",
+                "{epoch}{}.{}",
                 r.first().copied().unwrap_or(0),
                 r.get(1).copied().unwrap_or(0)
             );
