@@ -158,8 +158,9 @@ fn diagnostics_md_severities_match_the_code_table() {
 
 #[test]
 fn diagnostics_added_by_0_2_are_not_implemented_yet() {
+    // The section empties as the implementation catches up; its rows, while there are any,
+    // must not be implemented yet.
     let planned = spec_pairs(between(SPEC, "### 12.3", "\n## 13."));
-    assert!(planned.len() >= 5, "{}", describe(&planned));
     let implemented: Pairs = DIAGNOSTIC_CODES
         .iter()
         .map(|(_, name, severity, _)| {

@@ -130,14 +130,26 @@ fn parse(
     input: &str,
     profile: Profile,
 ) -> Result<(String, Option<MarkerTree>), String> {
-    let opts = ParseOptions::default().profile(profile).lock_file(true);
-    match kind {
-        "requirement" => Requirement::parse_with(input, &opts, &mut |_| {})
-            .map(|r| (r.to_string(), r.marker().cloned()))
-            .map_err(|e| e.code().to_string()),
-        _ => MarkerTree::parse_with(input, &opts, &mut |_| {})
-            .map(|m| (m.to_string(), Some(m)))
-            .map_err(|e| e.code().to_string()),
+    let parse_in = |lock_file: bool| {
+        let opts = ParseOptions::default()
+            .profile(profile)
+            .lock_file(lock_file);
+        match kind {
+            "requirement" => Requirement::parse_with(input, &opts, &mut |_| {})
+                .map(|r| (r.to_string(), r.marker().cloned()))
+                .map_err(|e| e.code().to_string()),
+            _ => MarkerTree::parse_with(input, &opts, &mut |_| {})
+                .map(|m| (m.to_string(), Some(m)))
+                .map_err(|e| e.code().to_string()),
+        }
+    };
+    match parse_in(true) {
+        // spec-2026 rejects the legacy `extra` in lock-file context (`M014`, SPEC Appendix
+        // E.5), where packaging raises `UndefinedEnvironmentName` when it evaluates (those
+        // evaluations are counted, not compared, below); the other contexts read the marker
+        // without lock-file context.
+        Err(code) if code == "M014" => parse_in(false),
+        r => r,
     }
 }
 

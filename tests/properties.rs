@@ -305,7 +305,8 @@ fn text_of(ast: &Ast) -> String {
 /// Whether every parser must accept the marker: one standard field (not the lock-file fields)
 /// against one plain literal in every comparison. Other markers may be rejected by a dialect,
 /// a behaviour profile or a context rule.
-fn must_parse(ast: &Ast, profile: Profile) -> bool {
+fn must_parse(ast: &Ast, config: Config) -> bool {
+    let profile = config.profile;
     match ast {
         // uv has no `===` marker operator.
         Ast::Cmp(_, MarkerOperator::ExactEqual, _, _) if profile == Profile::Uv => false,
@@ -318,6 +319,8 @@ fn must_parse(ast: &Ast, profile: Profile) -> bool {
             };
             !field.is_extended()
                 && !matches!(field, Field::Extras | Field::DependencyGroups)
+                // spec-2026: the legacy `extra` is an error in lock-file context (SPEC E.5).
+                && (field != Field::Extra || !config.lock_file || profile != Profile::Spec2026)
                 && !literal.contains(['\\', '\n', '\r', '\0'])
         }
         Ast::And(c, ws) | Ast::Or(c, ws) => {
@@ -327,9 +330,9 @@ fn must_parse(ast: &Ast, profile: Profile) -> bool {
                     .enumerate()
                     .skip(1)
                     .all(|(i, a)| ws.rotate_right(i as u32) % 4 != 0 || is_word(first_char(a)));
-            spaced && c.iter().all(|a| must_parse(a, profile))
+            spaced && c.iter().all(|a| must_parse(a, config))
         }
-        Ast::Paren(inner) => must_parse(inner, profile),
+        Ast::Paren(inner) => must_parse(inner, config),
     }
 }
 
@@ -528,7 +531,7 @@ proptest! {
                 prop_assert_eq!(&again, &tree, "{:?} → {:?}", text, shown);
                 prop_assert_eq!(again.to_string(), shown);
             }
-            Err(e) => prop_assert!(!must_parse(&a, config.profile), "{:?} must parse: {}", text, e),
+            Err(e) => prop_assert!(!must_parse(&a, config), "{:?} must parse: {}", text, e),
         }
     }
 

@@ -139,6 +139,8 @@ const PROVIDER_DIAGNOSTICS: &[&str] = &[
     "override-ignored",
     "invalid-environment",
     "invalid-override",
+    "unknown-environment-key",
+    "newer-environment-version",
 ];
 
 #[test]

@@ -10,7 +10,14 @@ printed forms and error messages differ by design). It exits 1 when they do not.
     python3 benches/compare/whole_process.py \\
         --markerspec target/release/markerspec --uv-loop target/compare/release/uv-loop \\
         [--env spec/environments/linux-x86_64-cpython-3.12.json] [--input FILE] \\
-        [--repeat 100] [--runs 7] [-- EXTRA MARKERSPEC ARGS, e.g. --profile uv]
+        [--repeat 100] [--runs 7] [--startup-runs 51] [-- EXTRA MARKERSPEC ARGS, e.g. --profile uv]
+
+`--uv-loop` defaults to the `uv-loop` under `$COMPARE_TARGET_DIR` when that is set (the
+`--target-dir` the comparison workspace was built with), else under `target/compare`.
+
+Besides the medians of each command, it prints the median of the pair-by-pair ratios (each run
+of uv-loop divided by the markerspec run next to it), which holds when the machine's speed
+drifts between runs, and the start-up cost: each command with an empty stdin.
 """
 
 import argparse
@@ -60,11 +67,14 @@ def agree(mode, ours, peer):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--markerspec", default=str(ROOT / "target/release/markerspec"))
-    ap.add_argument("--uv-loop", default=str(ROOT / "target/compare/release/uv-loop"))
+    compare_target = Path(os.environ.get("COMPARE_TARGET_DIR") or ROOT / "target/compare")
+    ap.add_argument("--uv-loop", default=str(compare_target / "release/uv-loop"))
     ap.add_argument("--env", default=str(ROOT / "spec/environments/linux-x86_64-cpython-3.12.json"))
     ap.add_argument("--input", default=str(ROOT / "tests/data/requires-dist-gpu-stack.txt"))
     ap.add_argument("--repeat", type=int, default=100, help="copies of the input on stdin")
     ap.add_argument("--runs", type=int, default=7, help="timed runs of each command")
+    ap.add_argument("--startup-runs", type=int, default=51,
+                    help="runs of each command with an empty stdin (0: none)")
     ap.add_argument("extra", nargs="*", help="more arguments for markerspec (after --)")
     args = ap.parse_args()
 
@@ -98,18 +108,46 @@ def main():
                     wall, cpu, _ = run(cmd, stdin_path)
                     times[(mode, who)][0].append(wall)
                     times[(mode, who)][1].append(cpu)
+        empty = stdin_path + ".empty"
+        Path(empty).write_bytes(b"")
+        start = {(mode, who): ([], []) for mode in pairs for who in (0, 1)}
+        try:
+            for _ in range(args.startup_runs):
+                for mode, cmds in pairs.items():
+                    for who, cmd in enumerate(cmds):
+                        wall, cpu, _ = run(cmd, empty)
+                        start[(mode, who)][0].append(wall)
+                        start[(mode, who)][1].append(cpu)
+        finally:
+            os.unlink(empty)
     finally:
         os.unlink(stdin_path)
 
     med = {k: (statistics.median(w), statistics.median(c)) for k, (w, c) in times.items()}
+
+    def pair_ratio(t, mode, i):
+        """The median over runs of uv-loop's figure over markerspec's, run next to each other."""
+        return statistics.median(b / a for a, b in zip(t[(mode, 0)][i], t[(mode, 1)][i]) if a > 0)
+
     print(f"{lines} lines on stdin ({Path(args.input).name} x{args.repeat}), {args.runs} interleaved runs, medians")
     print()
-    print("| command | markerspec | uv-loop (uv-pep508) | markerspec is faster by |")
-    print("| --- | --- | --- | --- |")
+    print("| command | markerspec | uv-loop (uv-pep508) | ratio of medians | median of pair ratios |")
+    print("| --- | --- | --- | --- | --- |")
     for mode in pairs:
         (w0, c0), (w1, c1) = med[(mode, 0)], med[(mode, 1)]
-        print(f"| `{mode} -` wall | {w0 * 1e3:.0f} ms | {w1 * 1e3:.0f} ms | {w1 / w0:.2f}x |")
-        print(f"| `{mode} -` CPU | {c0 * 1e3:.0f} ms | {c1 * 1e3:.0f} ms | {c1 / c0:.2f}x |")
+        rw, rc = pair_ratio(times, mode, 0), pair_ratio(times, mode, 1)
+        print(f"| `{mode} -` wall | {w0 * 1e3:.1f} ms | {w1 * 1e3:.1f} ms | {w1 / w0:.2f}x | {rw:.2f}x |")
+        print(f"| `{mode} -` CPU | {c0 * 1e3:.1f} ms | {c1 * 1e3:.1f} ms | {c1 / c0:.2f}x | {rc:.2f}x |")
+    if args.startup_runs:
+        print()
+        print(f"Start-up: empty stdin, {args.startup_runs} interleaved runs, medians")
+        print()
+        print("| command | markerspec wall | markerspec CPU | uv-loop wall | uv-loop CPU |")
+        print("| --- | --- | --- | --- | --- |")
+        for mode in pairs:
+            m0 = [statistics.median(x) * 1e3 for x in start[(mode, 0)]]
+            m1 = [statistics.median(x) * 1e3 for x in start[(mode, 1)]]
+            print(f"| `{mode} -` | {m0[0]:.2f} ms | {m0[1]:.2f} ms | {m1[0]:.2f} ms | {m1[1]:.2f} ms |")
 
 
 if __name__ == "__main__":

@@ -43,6 +43,12 @@ impl Context {
     /// Under a theory ([`Context::from_marker`]) the printed marker is equal to `m` wherever
     /// the theory holds: the rules are not printed.
     ///
+    /// The output reads as `m` under the `spec-2026` profile, except that an opaque comparison
+    /// of a marker parsed under `packaging` or `uv` is printed as written, and means what it
+    /// means under that profile (`python_version in "3.10 3.11"` from `packaging` is a
+    /// substring test there, false under `spec-2026`): print such markers for readers of that
+    /// profile.
+    ///
     /// ```
     /// use markerspec_algebra::{Context, Theory};
     /// use markerspec_pep508::MarkerTree;

@@ -565,8 +565,8 @@ impl Context {
         }
     }
 
-    /// uv-pep508 0.0.98 for the standard fields: exact for `extra`, the list fields and the
-    /// plain string fields' `==`/`!=`; every other comparison opaque.
+    /// uv-pep508 0.0.98 for the standard fields: exact for `extra` with a name, the list
+    /// fields and the plain string fields' `==`/`!=`; every other comparison opaque.
     fn standard_uv(
         &mut self,
         e: &MarkerExpression,
@@ -584,7 +584,13 @@ impl Context {
                 | Field::PlatformPythonImplementation
                 | Field::ImplementationName
         );
+        let name_like = !literal.is_empty()
+            && literal
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
         match (field.field_type(), op) {
+            (FieldType::Extra, O::Equal) if name_like => self.extra(literal),
+            (FieldType::Extra, O::NotEqual) if name_like => Ok(!self.extra(literal)?),
             (FieldType::Set, O::In) if side == Side::LiteralLeft => self.member(field, literal),
             (FieldType::Set, O::NotIn) if side == Side::LiteralLeft => {
                 Ok(!self.member(field, literal)?)
@@ -994,10 +1000,109 @@ impl Context {
         }
         env = env.with_extras(extras);
         if self.evaluate_env(m, &env).unwrap_or(false) {
-            Ok(env)
-        } else {
-            Err(Error::new(ErrorKind::UnverifiedWitness))
+            return Ok(env);
         }
+        // Opaque comparisons: for each, in order, a value built from its literal that gives it
+        // the witness's value, keeping the opaque comparisons of the same field satisfied.
+        let wanted: Vec<(Var, bool)> = w
+            .iter()
+            .filter_map(|(var, value)| match (self.meta(var), value) {
+                (Some(VarMeta::Opaque { .. }), Value::Bool(b)) => Some((var, *b)),
+                _ => None,
+            })
+            .collect();
+        let python = |f: Option<Field>| match f {
+            Some(Field::PythonVersion) => Some(Field::PythonFullVersion),
+            f => f,
+        };
+        let holds = |ctx: &Context, env: &Environment, field: Field| {
+            wanted.iter().all(|(v, b)| {
+                python(ctx.field_of(*v)) != Some(field)
+                    || ctx.env_value(*v, env).ok().flatten() == Some(Value::Bool(*b))
+            })
+        };
+        for (var, _) in &wanted {
+            let Some(VarMeta::Opaque { expr, .. }) = self.meta(*var) else {
+                continue;
+            };
+            let (Some(field), Some(literal)) = (
+                python(expr.field()),
+                expr.lhs().as_literal().or(expr.rhs().as_literal()),
+            ) else {
+                continue;
+            };
+            if field.field_type() == FieldType::Set
+                || field == Field::Extra
+                || holds(self, &env, field)
+            {
+                continue;
+            }
+            for candidate in opaque_candidates(literal) {
+                let mut trial = env.clone().with(field, candidate.clone());
+                if field == Field::PythonFullVersion {
+                    trial = trial.with(Field::PythonVersion, python_version_text(&candidate));
+                }
+                if holds(self, &trial, field) {
+                    env = trial;
+                    break;
+                }
+            }
+        }
+        if self.evaluate_env(m, &env).unwrap_or(false) {
+            return Ok(env);
+        }
+        Err(Error::new(ErrorKind::UnverifiedWitness))
+    }
+}
+
+/// Values to try for a field compared with `literal` by an opaque comparison: the literal, the
+/// literal inside a longer string, parts of it, and versions around it.
+fn opaque_candidates(literal: &str) -> Vec<String> {
+    let mut out = vec![
+        literal.to_owned(),
+        format!("{literal}x"),
+        format!("x{literal}"),
+        String::from("other"),
+    ];
+    out.extend(literal.split_whitespace().map(str::to_owned));
+    let bare = strip(literal).trim_start_matches(['=', '!', '<', '>', '~']);
+    let bare = bare.strip_suffix(".*").unwrap_or(bare);
+    if let Ok(v) = bare.parse::<Version>() {
+        let r: Vec<u64> = v.release().to_vec();
+        let text = |r: &[u64]| r.iter().map(u64::to_string).collect::<Vec<_>>().join(".");
+        out.push(text(&r));
+        let mut up = r.clone();
+        up.push(1);
+        out.push(text(&up));
+        if let Some((last, head)) = r.split_last() {
+            let mut next = head.to_vec();
+            next.push(last + 1);
+            out.push(text(&next));
+            if *last > 0 {
+                let mut prev = head.to_vec();
+                prev.push(last - 1);
+                out.push(text(&prev));
+            }
+        }
+        out.push("0".into());
+    }
+    out.dedup();
+    out
+}
+
+/// The `python_version` of a `python_full_version` text: its first two release components, or
+/// the text itself when it is no version.
+fn python_version_text(full: &str) -> String {
+    match full.parse::<Version>() {
+        Ok(v) => {
+            let r = v.release();
+            format!(
+                "{}.{}",
+                r.first().copied().unwrap_or(0),
+                r.get(1).copied().unwrap_or(0)
+            )
+        }
+        Err(_) => full.to_owned(),
     }
 }
 

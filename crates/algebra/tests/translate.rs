@@ -4,7 +4,10 @@
 //! from the marker's literals and their neighbours (pre-, post- and dev-releases, the next and
 //! previous releases, other strings, subsets of the set literals and extras), the algebra's
 //! `evaluate_env` equals pep508's `evaluate`. The printed form is checked too: read back, it
-//! translates to the same marker (canonical form), so it means the same.
+//! translates to the same marker (canonical form), so it means the same; `restrict` agrees
+//! with the marker wherever its assumption holds; the residual over one Unknown field, then
+//! evaluated with that field known, gives the marker's value; each witness environment makes
+//! the marker (or its negation) hold by pep508's evaluation.
 
 use std::collections::BTreeMap;
 
@@ -216,6 +219,7 @@ struct Tally {
     printed: usize,
     witnesses: usize,
     unverified: usize,
+    residuals: usize,
 }
 
 /// Checks one marker text under one profile; `Err` describes a disagreement.
@@ -241,6 +245,14 @@ fn check(
     let cands = candidates(&tree, absent_rule);
     let extras = extras_of(&tree);
     let fields: Vec<(&Field, &Vec<EnvValue>)> = cands.iter().collect();
+    // `restrict` under an assumption: equal to the marker wherever the assumption holds.
+    let assumption: MarkerTree = "python_full_version >= '3.10' and sys_platform != 'win32'"
+        .parse()
+        .map_err(|e| format!("{e}"))?;
+    let a = ctx.translate(&assumption).map_err(|e| e.to_string())?;
+    let restricted = ctx.restrict(m, a).map_err(|e| e.to_string())?;
+    // The residual with one field the marker reads made Unknown.
+    let hidden = tree.fields().into_iter().find(|f| *f != Field::Extra);
     let rounds = 48;
     for _ in 0..rounds {
         let mut env = default_environment();
@@ -270,6 +282,26 @@ fn check(
                 "{text} [{profile:?}]: pep508 says {expected}, the algebra {got}, in {env:?}"
             ));
         }
+        if ctx.evaluate_env(a, &env).unwrap_or(false)
+            && ctx.evaluate_env(restricted, &env).ok() != Some(expected)
+        {
+            return Err(format!(
+                "{text} [{profile:?}]: restricted differs in {env:?}"
+            ));
+        }
+        if let Some(f) = hidden {
+            let mut partial = env.clone();
+            let _ = partial.set(f, EnvValue::Unknown);
+            let r = ctx
+                .residual(m, &partial)
+                .map_err(|e| format!("{text}: residual: {e}"))?;
+            if ctx.evaluate_env(r, &env).ok() != Some(expected) {
+                return Err(format!(
+                    "{text} [{profile:?}]: the residual over `{f}` differs in {env:?}"
+                ));
+            }
+            tally.residuals += 1;
+        }
     }
     // Witness environments: one where the marker holds, one where it does not, checked by
     // pep508.
@@ -295,7 +327,12 @@ fn check(
                 Err(_) => tally.skipped_errors += 1,
             },
             Ok(None) => {}
-            Err(e) if e.code() == "unverified-witness" => tally.unverified += 1,
+            Err(e) if e.code() == "unverified-witness" => {
+                tally.unverified += 1;
+                if std::env::var_os("SHOW_UNVERIFIED").is_some() {
+                    eprintln!("UNVERIFIED {profile:?} {text}");
+                }
+            }
             Err(e) => return Err(format!("{text}: solve: {e}")),
         }
     }

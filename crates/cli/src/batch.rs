@@ -11,12 +11,13 @@
 //!   [`LINE_LIMIT`] with `error: L001 …` (without holding the line in memory); a line that is
 //!   not UTF-8 with `error: I001 …`; in each case the stream goes on.
 
+use std::fmt;
 use std::io::{self, Read, Write};
 
 use markerspec_pep508::{Error, Evaluation, ParseOptions, Truth, Warning};
 
 use crate::envs::NamedEnv;
-use crate::text::{Parsed, parse_text};
+use crate::text::{Parsed, eval_text, parse_text};
 
 /// The longest line answered, in bytes (the library's default input limit, 1 MiB).
 pub(crate) const LINE_LIMIT: usize = 1 << 20;
@@ -45,7 +46,16 @@ pub(crate) struct Batch<'a> {
     /// How lines are read; a marker evaluates under the profile it was parsed with.
     pub(crate) opts: ParseOptions,
     pub(crate) mode: Mode<'a>,
-    pub(crate) jobs: usize,
+    /// Threads answering a large block; `None` for the number of cores (asked only when a
+    /// block is large enough to share).
+    pub(crate) jobs: Option<usize>,
+}
+
+/// The number of cores this process may use (asked once).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES
+        .get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
 }
 
 impl Batch<'_> {
@@ -115,8 +125,15 @@ impl Batch<'_> {
     /// Answers the lines of BLOCK (complete lines, the last newline removed), in order, on
     /// up to `jobs` threads.
     fn answer_block(&self, block: &[u8], out: &mut Vec<u8>) {
-        let lines = block.iter().filter(|b| **b == b'\n').count() + 1;
-        let jobs = self.jobs.min(lines / LINES_PER_JOB).max(1);
+        let jobs = if self.jobs == Some(1) {
+            1
+        } else {
+            let lines = memchr::memchr_iter(b'\n', block).count() + 1;
+            match lines / LINES_PER_JOB {
+                0 | 1 => 1,
+                most => self.jobs.unwrap_or_else(cores).min(most),
+            }
+        };
         if jobs == 1 {
             return self.answer_lines(block, out);
         }
@@ -163,35 +180,75 @@ impl Batch<'_> {
         }
     }
 
+    /// Answers the lines of BLOCK. The block is checked for UTF-8 once (a block that is valid
+    /// is valid line by line); only a block that is not is checked again line by line.
     fn answer_lines(&self, block: &[u8], out: &mut Vec<u8>) {
-        for line in block.split(|b| *b == b'\n') {
-            self.answer(line, out);
+        if let Ok(text) = std::str::from_utf8(block) {
+            let mut start = 0;
+            for end in memchr::memchr_iter(b'\n', block) {
+                self.answer_text(&text[start..end], out);
+                start = end + 1;
+            }
+            return self.answer_text(&text[start..], out);
         }
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', block) {
+            self.answer(&block[start..end], out);
+            start = end + 1;
+        }
+        self.answer(&block[start..], out);
     }
 
     /// Answers one line (without its newline), appending the answer and a newline to OUT.
     fn answer(&self, line: &[u8], out: &mut Vec<u8>) {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.len() > LINE_LIMIT {
-            return too_long(line.len(), out);
+        let bare = line.strip_suffix(b"\r").unwrap_or(line);
+        if bare.len() > LINE_LIMIT {
+            return too_long(bare.len(), out);
         }
-        let text = match std::str::from_utf8(line) {
-            Ok(t) => t,
+        match std::str::from_utf8(line) {
+            Ok(text) => self.answer_text(text, out),
             Err(e) => {
                 let _ = writeln!(
                     out,
                     "error: I001 the line is not valid UTF-8 (byte {})",
                     e.valid_up_to()
                 );
+            }
+        }
+    }
+
+    /// Answers one line of text (without its newline), appending the answer and a newline to
+    /// OUT.
+    fn answer_text(&self, line: &str, out: &mut Vec<u8>) {
+        let text = line.strip_suffix('\r').unwrap_or(line);
+        if text.len() > LINE_LIMIT {
+            return too_long(text.len(), out);
+        }
+        // A line starting with a letter is neither blank nor a comment: trim (Unicode
+        // whitespace) only the others.
+        if !text
+            .as_bytes()
+            .first()
+            .is_some_and(u8::is_ascii_alphanumeric)
+        {
+            let trimmed = text.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                out.push(b'\n');
                 return;
             }
-        };
-        let trimmed = text.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            out.push(b'\n');
-            return;
         }
         let mut warnings: Vec<Warning> = Vec::new();
+        // The common case, one environment answered as text: evaluate without keeping the
+        // parsed input, and print without formatting.
+        if let Mode::Eval { envs, json: false } = &self.mode
+            && let [env] = &envs[..]
+        {
+            match eval_text(text, &self.opts, &mut warnings, &env.env) {
+                Ok(ev) => push_answer(&ev, out),
+                Err(e) => push_error(&e, out),
+            }
+            return;
+        }
         let parsed = parse_text(text, &self.opts, &mut warnings);
         match &self.mode {
             Mode::Parse { json } => match parsed {
@@ -203,9 +260,11 @@ impl Batch<'_> {
                     out.push(b'\n');
                 }
                 Ok(p) => {
+                    // Formatted straight into the buffer (`fmt::Write`, no I/O error plumbing).
+                    let mut w = Appender(out);
                     let _ = match &p {
-                        Parsed::Marker(m) => writeln!(out, "{m}"),
-                        Parsed::Requirement(r) => writeln!(out, "{r}"),
+                        Parsed::Marker(m) => fmt::write(&mut w, format_args!("{m}\n")),
+                        Parsed::Requirement(r) => fmt::write(&mut w, format_args!("{r}\n")),
                     };
                 }
             },
@@ -235,11 +294,44 @@ impl Batch<'_> {
     }
 }
 
+/// Formats into a byte buffer.
+struct Appender<'a>(&'a mut Vec<u8>);
+
+impl fmt::Write for Appender<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
 fn too_long(len: usize, out: &mut Vec<u8>) {
     let _ = writeln!(
         out,
         "error: L001 input is {len} bytes long, more than the limit of {LINE_LIMIT} bytes"
     );
+}
+
+/// `true`, `false` or `unknown: FIELD,…` and a newline, appended to OUT.
+fn push_answer(e: &Evaluation, out: &mut Vec<u8>) {
+    match e.truth {
+        Truth::True => out.extend_from_slice(b"true\n"),
+        Truth::False => out.extend_from_slice(b"false\n"),
+        Truth::Unknown => {
+            out.extend_from_slice(b"unknown: ");
+            for (k, f) in e.unknown.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(f.name().as_bytes());
+            }
+            out.push(b'\n');
+        }
+    }
+}
+
+/// `error: CODE message` and a newline, appended to OUT.
+fn push_error(e: &Error, out: &mut Vec<u8>) {
+    let _ = writeln!(out, "error: {} {}", e.code(), e.message());
 }
 
 /// `true`, `false` or `unknown: FIELD,…`.
@@ -255,20 +347,34 @@ pub(crate) fn answer_text(e: &Evaluation) -> String {
 }
 
 /// The width of environment column K's header `[K]`, at least that of `unknown`.
-fn column_width(k: usize) -> usize {
+pub(crate) fn column_width(k: usize) -> usize {
     format!("[{k}]").len().max("unknown".len())
 }
 
-/// The legend (`[1] NAME` per environment) and the header row of the table.
-pub(crate) fn table_header(envs: &[NamedEnv]) -> String {
+/// The legend of a table: `[K] NAME` per environment, one a line.
+pub(crate) fn table_legend(envs: &[NamedEnv]) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
     for (k, e) in envs.iter().enumerate() {
         let _ = writeln!(s, "[{}] {}", k + 1, e.name);
     }
-    for k in 1..=envs.len() {
+    s
+}
+
+/// The environment columns' headers, `[1]  [2] …`, each padded to its column.
+pub(crate) fn column_headers(count: usize) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    for k in 1..=count {
         let _ = write!(s, "{:<w$}  ", format!("[{k}]"), w = column_width(k));
     }
+    s
+}
+
+/// The legend (`[1] NAME` per environment) and the header row of the table.
+pub(crate) fn table_header(envs: &[NamedEnv]) -> String {
+    let mut s = table_legend(envs);
+    s.push_str(&column_headers(envs.len()));
     s.push_str("input\n");
     s
 }

@@ -8,6 +8,8 @@
 //! - In `pyproject.toml`, `{include-group = "…"}` is followed (a cycle is an error), and an
 //!   optional dependency is evaluated only when its extra is requested (`--extra NAME`,
 //!   `--all-extras`), as pip and uv install them.
+//! - With several environments, each requirement gets one answer per environment (a column
+//!   each, as `eval` prints them) and the summary counts per environment.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -625,18 +627,15 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
         }
     }
     let envs = args.envs.build()?;
-    let [named] = envs.as_slice() else {
-        return Err(
-            "check evaluates in one environment at a time; for a matrix of environments, use              `eval` with several `--env`/`--fixture` and `-`"
-                .into(),
-        );
-    };
-    let env = &named.env;
     let opts = args.lang.options();
-    let requested: Vec<String> = env.extras().map(normalize_name).collect();
-    let (mut applies, mut not, mut unknown, mut invalid, mut skipped, mut errors) =
-        (0, 0, 0, 0, 0, 0);
-    let mut requirements = 0;
+    // The extras each environment requests.
+    let requested: Vec<Vec<String>> = envs
+        .iter()
+        .map(|n| n.env.extras().map(normalize_name).collect())
+        .collect();
+    let several = envs.len() > 1;
+    let mut counts = vec![Counts::default(); envs.len()];
+    let (mut invalid, mut skipped, mut errors, mut requirements) = (0, 0, 0, 0);
     let location = |file: usize, line: usize| format!("{}:{line}", reader.sources[file].label);
     let width = reader
         .entries
@@ -647,6 +646,14 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
         })
         .max()
         .unwrap_or(0);
+    if several {
+        print!("{}", crate::batch::table_legend(&envs));
+        println!(
+            "{:width$}  {}requirement",
+            "",
+            crate::batch::column_headers(envs.len())
+        );
+    }
     for entry in &reader.entries {
         let item = match entry {
             Entry::Skipped(s) => {
@@ -667,9 +674,16 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
         };
         let loc = location(item.file, item.line);
         let source = &reader.sources[item.file];
+        // Whether each environment requests the item's extra (always, without one).
+        let wanted: Vec<bool> = requested
+            .iter()
+            .map(|r| match &item.extra {
+                Some(extra) => args.all_extras || r.contains(&normalize_name(extra)),
+                None => true,
+            })
+            .collect();
         if let Some(extra) = &item.extra
-            && !args.all_extras
-            && !requested.contains(&normalize_name(extra))
+            && !wanted.contains(&true)
         {
             skipped += 1;
             println!(
@@ -697,61 +711,127 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
         for w in &warnings {
             eprint!("{}", warning_text(source, item, w));
         }
-        let env = match &item.extra {
-            Some(extra) if !requested.contains(&normalize_name(extra)) => {
-                let mut all = requested.clone();
-                all.push(normalize_name(extra));
-                &env.clone().with_extras(all)
-            }
-            _ => env,
-        };
-        let evaluation = match req.marker() {
-            None => Ok(None),
-            Some(m) => m.evaluate_tristate(env).map(Some),
-        };
-        let answer = match evaluation {
-            Err(e) => {
-                invalid += 1;
-                println!("{loc:width$}  invalid  {req}{context}");
-                eprint!("{}", error_text(source, item, &e));
+        let mut cells = Vec::with_capacity(envs.len());
+        for (k, named) in envs.iter().enumerate() {
+            if !wanted[k] {
+                counts[k].skipped += 1;
+                cells.push("skipped".to_owned());
                 continue;
             }
-            Ok(None) => {
-                applies += 1;
-                "true".to_owned()
-            }
-            Ok(Some(e)) => match e.truth {
-                Truth::True => {
-                    applies += 1;
+            // An optional dependency evaluates with its extra requested (`--all-extras`).
+            let env = match &item.extra {
+                Some(extra) if !requested[k].contains(&normalize_name(extra)) => {
+                    let mut all = requested[k].clone();
+                    all.push(normalize_name(extra));
+                    &named.env.clone().with_extras(all)
+                }
+                _ => &named.env,
+            };
+            let evaluation = match req.marker() {
+                None => Ok(None),
+                Some(m) => m.evaluate_tristate(env).map(Some),
+            };
+            let cell = match evaluation {
+                Err(e) => {
+                    counts[k].invalid += 1;
+                    if several {
+                        eprint!("[{}] {}", k + 1, error_text(source, item, &e));
+                    } else {
+                        eprint!("{}", error_text(source, item, &e));
+                    }
+                    if several { "error" } else { "invalid" }.to_owned()
+                }
+                Ok(None) => {
+                    counts[k].applies += 1;
                     "true".to_owned()
                 }
-                Truth::False => {
-                    not += 1;
-                    "false".to_owned()
-                }
-                Truth::Unknown => {
-                    unknown += 1;
-                    let names: Vec<&str> = e.unknown.iter().map(|f| f.name()).collect();
-                    format!("unknown ({})", names.join(","))
-                }
-            },
-        };
-        println!("{loc:width$}  {answer:<7}  {req}{context}");
+                Ok(Some(e)) => match e.truth {
+                    Truth::True => {
+                        counts[k].applies += 1;
+                        "true".to_owned()
+                    }
+                    Truth::False => {
+                        counts[k].not += 1;
+                        "false".to_owned()
+                    }
+                    Truth::Unknown if several => {
+                        counts[k].unknown += 1;
+                        "unknown".to_owned()
+                    }
+                    Truth::Unknown => {
+                        counts[k].unknown += 1;
+                        let names: Vec<&str> = e.unknown.iter().map(|f| f.name()).collect();
+                        format!("unknown ({})", names.join(","))
+                    }
+                },
+            };
+            cells.push(cell);
+        }
+        if several {
+            print!("{loc:width$}  ");
+            for (k, cell) in cells.iter().enumerate() {
+                print!("{cell:<w$}  ", w = crate::batch::column_width(k + 1));
+            }
+            println!("{req}{context}");
+        } else {
+            println!("{loc:width$}  {:<7}  {req}{context}", cells[0]);
+        }
     }
-    let errors = if errors > 0 {
+    let errors_note = if errors > 0 {
         format!(" ({errors} of them errors)")
     } else {
         String::new()
     };
-    println!(
-        "{requirements} requirement(s): {applies} apply, {not} do not, {unknown} unknown, \
-         {invalid} invalid; {skipped} line(s) not evaluated{errors}"
-    );
-    Ok(ExitCode::from(if invalid > 0 || !errors.is_empty() {
-        2
+    let eval_errors: usize = counts.iter().map(|c| c.invalid).sum();
+    if let [c] = counts.as_slice() {
+        println!(
+            "{requirements} requirement(s): {} apply, {} do not, {} unknown, {} invalid; \
+             {skipped} line(s) not evaluated{errors_note}",
+            c.applies,
+            c.not,
+            c.unknown,
+            invalid + c.invalid
+        );
     } else {
-        0
-    }))
+        println!(
+            "{requirements} requirement(s), {invalid} invalid; {skipped} line(s) not \
+             evaluated{errors_note}"
+        );
+        for (k, c) in counts.iter().enumerate() {
+            let extra = if c.skipped > 0 {
+                format!(", {} optional (extra not requested)", c.skipped)
+            } else {
+                String::new()
+            };
+            println!(
+                "[{}] {} apply, {} do not, {} unknown, {} error(s){extra}",
+                k + 1,
+                c.applies,
+                c.not,
+                c.unknown,
+                c.invalid
+            );
+        }
+    }
+    Ok(ExitCode::from(
+        if invalid > 0 || eval_errors > 0 || errors > 0 {
+            2
+        } else {
+            0
+        },
+    ))
+}
+
+/// The answers counted in one environment.
+#[derive(Debug, Clone, Default)]
+struct Counts {
+    applies: usize,
+    not: usize,
+    unknown: usize,
+    /// Requirements whose marker could not be evaluated here.
+    invalid: usize,
+    /// Optional dependencies whose extra this environment does not request.
+    skipped: usize,
 }
 
 #[cfg(test)]

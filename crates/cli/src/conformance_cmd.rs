@@ -76,6 +76,7 @@ pub(crate) struct ConformanceArgs {
 }
 
 pub(crate) fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
+    crate::guard_children();
     if args.serve {
         let info = ServeInfo::new(
             "markerspec",

@@ -48,6 +48,7 @@ fn print_warnings(facts: &Facts) {
 }
 
 pub(crate) fn run(args: EnvArgs) -> Result<ExitCode, String> {
+    crate::guard_children();
     let facts = match &args.fixture {
         Some(name) => FixtureProvider::builtin(name)
             .map_err(|e| e.message().to_owned())?

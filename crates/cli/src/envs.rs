@@ -27,6 +27,13 @@ pub(crate) struct EnvOptions {
     /// `x86_64-manylinux_2_28`, …) instead of detecting this machine.
     #[arg(long, value_name = "PLATFORM", conflicts_with_all = ["env_files", "fixtures"])]
     pub(crate) python_platform: Option<String>,
+    /// A wheel's tags as the target: `PYTHON-ABI-PLATFORM` (`cp313-cp313-manylinux_2_28_x86_64`)
+    /// or a wheel file name ending in them. The tags set the fields they decide (Python version
+    /// and implementation, ABI, platform, C library floor); the others stay unknown. A
+    /// compressed tag set (`cp312.cp313-abi3-manylinux_2_28_x86_64.manylinux_2_28_aarch64`)
+    /// gives one environment per combination. Repeatable: one column per environment.
+    #[arg(long = "wheel-tag", value_name = "TAGS")]
+    pub(crate) wheel_tags: Vec<String>,
     /// The target's Python version, as CPython (`3.11`, `3.12.4`, `3.13t` for free-threaded):
     /// sets the Python fields (`python_version`, `python_full_version`, the implementation,
     /// `python_abi_tag`, the GIL member of `sys_abi_features`) in every environment.
@@ -41,10 +48,10 @@ pub(crate) struct EnvOptions {
     #[arg(long = "extra", value_name = "NAME")]
     pub(crate) extras: Vec<String>,
     /// When detecting this machine: the Python interpreter to ask (default: `python3` on PATH).
-    #[arg(long, value_name = "PATH", conflicts_with_all = ["env_files", "fixtures", "python_platform"])]
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["env_files", "fixtures", "python_platform", "wheel_tags"])]
     pub(crate) python: Option<OsString>,
     /// When detecting this machine: do not probe GPUs (the GPU fields are Unknown).
-    #[arg(long, conflicts_with_all = ["env_files", "fixtures", "python_platform"])]
+    #[arg(long, conflicts_with_all = ["env_files", "fixtures", "python_platform", "wheel_tags"])]
     pub(crate) no_gpu: bool,
 }
 
@@ -66,7 +73,8 @@ impl EnvOptions {
     }
 
     /// Every environment asked for, with `--python-version`, `--set` and `--extra` applied to
-    /// each. Detects this machine when no `--env`, `--fixture` or `--python-platform` is given.
+    /// each. Detects this machine when no `--env`, `--fixture`, `--python-platform` or
+    /// `--wheel-tag` is given.
     pub(crate) fn build(&self) -> Result<Vec<NamedEnv>, String> {
         // Checked first: a typo is reported before any detection runs.
         let sets = self
@@ -77,8 +85,11 @@ impl EnvOptions {
         let mut envs = Vec::new();
         for path in &self.env_files {
             let text = crate::files::read_user_file(path, "environment file", ENV_FILE_LIMIT)?;
-            let env = crate::json::environment_document(&text)
+            let (env, warnings) = crate::json::environment_document(&text)
                 .map_err(|e| format!("invalid environment file {}: {e}", path.display()))?;
+            for warning in warnings {
+                eprintln!("markerspec: warning: {}: {warning}", path.display());
+            }
             envs.push(NamedEnv {
                 name: path.display().to_string(),
                 env,
@@ -103,7 +114,15 @@ impl EnvOptions {
                 env,
             });
         }
+        for tags in &self.wheel_tags {
+            for one in expand_wheel_tags(tags)? {
+                let env =
+                    Environment::for_wheel_tags(&one).map_err(|e| format!("--wheel-tag: {e}"))?;
+                envs.push(NamedEnv { name: one, env });
+            }
+        }
         if envs.is_empty() {
+            crate::guard_children();
             let facts = DetectOptions {
                 python: self.python.clone(),
                 gpu: !self.no_gpu,
@@ -150,6 +169,47 @@ impl EnvOptions {
     }
 }
 
+/// The most environments one `--wheel-tag` may expand to.
+const MAX_TAG_COMBINATIONS: usize = 64;
+
+/// The `PYTHON-ABI-PLATFORM` triples of `--wheel-tag TAGS`: TAGS itself, or the last three
+/// dash-separated parts of a wheel file name, with each compressed tag set (`cp312.cp313`)
+/// expanded into every combination, in the order written.
+pub(crate) fn expand_wheel_tags(tags: &str) -> Result<Vec<String>, String> {
+    let trimmed = tags.strip_suffix(".whl").unwrap_or(tags);
+    let parts: Vec<&str> = trimmed.split('-').collect();
+    let triple = match parts.len() {
+        3 if !tags.ends_with(".whl") => &parts[..],
+        n if n >= 5 && tags.ends_with(".whl") => &parts[n - 3..],
+        _ => {
+            return Err(format!(
+                "--wheel-tag: `{tags}` is not PYTHON-ABI-PLATFORM wheel tags (e.g. \
+                 `cp313-cp313-manylinux_2_28_x86_64`) nor a wheel file name"
+            ));
+        }
+    };
+    let sets: Vec<Vec<&str>> = triple.iter().map(|t| t.split('.').collect()).collect();
+    if sets.iter().flatten().any(|t| t.is_empty()) {
+        return Err(format!("--wheel-tag: `{tags}` has an empty tag"));
+    }
+    let count: usize = sets.iter().map(Vec::len).product();
+    if count > MAX_TAG_COMBINATIONS {
+        return Err(format!(
+            "--wheel-tag: `{tags}` expands to {count} tag triples, more than \
+             {MAX_TAG_COMBINATIONS}"
+        ));
+    }
+    let mut out = Vec::with_capacity(count);
+    for python in &sets[0] {
+        for abi in &sets[1] {
+            for platform in &sets[2] {
+                out.push(format!("{python}-{abi}-{platform}"));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Reads `FIELD=VALUE` as `--set` takes it: an unknown field gets a did-you-mean, the value is
 /// checked with the rules of environment documents and `MARKERSPEC_<FIELD>` overrides.
 pub(crate) fn parse_set(text: &str) -> Result<(Field, EnvValue), String> {
@@ -182,16 +242,20 @@ pub(crate) fn parse_set(text: &str) -> Result<(Field, EnvValue), String> {
 
 /// `` `NAME` is not a marker field `` with a did-you-mean when one name is close.
 pub(crate) fn unknown_field(name: &str) -> String {
-    let best = Field::ALL
+    match close_field(name) {
+        Some(n) => format!("`{name}` is not a marker field; did you mean `{n}`?"),
+        None => format!("`{name}` is not a marker field"),
+    }
+}
+
+/// The field whose name is closest to `name`, when it is close enough to be a typo.
+pub(crate) fn close_field(name: &str) -> Option<&'static str> {
+    Field::ALL
         .iter()
         .map(|f| (edit_distance(name, f.name()), f.name()))
-        .min();
-    match best {
-        Some((d, n)) if d <= 2.max(name.len() / 4) => {
-            format!("`{name}` is not a marker field; did you mean `{n}`?")
-        }
-        _ => format!("`{name}` is not a marker field"),
-    }
+        .min()
+        .filter(|(d, _)| *d <= 2.max(name.len() / 4))
+        .map(|(_, n)| n)
 }
 
 /// Levenshtein distance over characters (names are short).
@@ -218,20 +282,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// `markerspec_env::validate` checks them, and the standard version fields must hold a
 /// PEP 440 version (`python_full_version` may end in `+`, as some builds print it).
 pub(crate) fn check_value(field: Field, value: EnvValue) -> Result<EnvValue, String> {
-    let value = markerspec_env::validate(field, value)?;
-    if !field.is_extended()
-        && field.field_type() == FieldType::Version
-        && let EnvValue::String(s) = &value
-        && !s.is_empty()
-    {
-        let v = s.strip_suffix('+').unwrap_or(s);
-        if v.parse::<markerspec_pep508::pep440::Version>().is_err() {
-            return Err(format!(
-                "`{s}` is not a PEP 440 version; expected a version such as `3.12`"
-            ));
-        }
-    }
-    Ok(value)
+    markerspec_env::check_input(field, value)
 }
 
 /// The lines of `--fixture list`: each built-in fixture with a one-line description.
@@ -262,7 +313,14 @@ pub(crate) fn describe(env: &Environment) -> String {
     let mut parts = Vec::new();
     let system = s(Field::PlatformSystem).unwrap_or_else(|| "?".into());
     let machine = s(Field::PlatformMachine).unwrap_or_else(|| "?".into());
-    parts.push(format!("{system} {machine}"));
+    // The CPU, when emulation hides it from `platform_machine` (Rosetta 2).
+    let host = match s(Field::HostArch) {
+        Some(host) if host != markerspec_env::canonical_arch(&machine, None) => {
+            format!(" on {host}")
+        }
+        _ => String::new(),
+    };
+    parts.push(format!("{system} {machine}{host}"));
     let python = format!(
         "{} {}{}",
         s(Field::PlatformPythonImplementation).unwrap_or_else(|| "Python".into()),
@@ -286,10 +344,21 @@ pub(crate) fn describe(env: &Environment) -> String {
         parts.push(format!("musl {v}"));
     }
     if let Some(v) = s(Field::CudaVersion) {
-        let cc = s(Field::CudaComputeCapability)
-            .map(|c| format!(", compute {c}"))
-            .unwrap_or_default();
+        let cc = match (
+            s(Field::CudaComputeCapability),
+            s(Field::CudaComputeCapabilityMax),
+        ) {
+            (Some(lo), Some(hi)) if lo != hi => format!(", compute {lo}–{hi}"),
+            (Some(lo), _) => format!(", compute {lo}"),
+            _ => String::new(),
+        };
         parts.push(format!("CUDA {v}{cc}"));
+    }
+    if let Some(v) = s(Field::CudnnVersion) {
+        let built = s(Field::CudnnCudaVersion)
+            .map(|c| format!(" (CUDA {c})"))
+            .unwrap_or_default();
+        parts.push(format!("cuDNN {v}{built}"));
     }
     if let Some(v) = s(Field::RocmVersion) {
         parts.push(format!("ROCm {v} {}", set(Field::RocmGpuArchs).join(",")));
@@ -331,6 +400,39 @@ mod tests {
             unknown_field("zzzzzzzz"),
             "`zzzzzzzz` is not a marker field"
         );
+    }
+
+    #[test]
+    fn wheel_tags_expand_compressed_sets_and_file_names() {
+        assert_eq!(
+            expand_wheel_tags("cp313-cp313-manylinux_2_28_x86_64").unwrap(),
+            ["cp313-cp313-manylinux_2_28_x86_64"]
+        );
+        assert_eq!(
+            expand_wheel_tags("py2.py3-none-any").unwrap(),
+            ["py2-none-any", "py3-none-any"]
+        );
+        assert_eq!(
+            expand_wheel_tags(
+                "numpy-2.1.0-cp312-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
+            )
+            .unwrap(),
+            [
+                "cp312-abi3-manylinux_2_17_x86_64",
+                "cp312-abi3-manylinux2014_x86_64"
+            ]
+        );
+        for bad in [
+            "cp312-cp312",
+            "a-b-c-d",
+            "cp312..cp313-none-any",
+            "x-y-z.whl",
+        ] {
+            assert!(expand_wheel_tags(bad).is_err(), "{bad}");
+        }
+        let huge = format!("{0}-{0}-{0}", ["a"; 5].join("."));
+        let e = expand_wheel_tags(&huge).unwrap_err();
+        assert!(e.contains("125"), "{e}");
     }
 
     #[test]

@@ -53,10 +53,8 @@ pub(crate) struct EvalArgs {
     text: Option<String>,
 }
 
-fn jobs(n: Option<u16>) -> usize {
-    n.map(usize::from).unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    })
+fn jobs(n: Option<u16>) -> Option<usize> {
+    n.map(usize::from)
 }
 
 fn run_batch(batch: &Batch<'_>) -> Result<ExitCode, String> {

@@ -2,8 +2,8 @@
 //! `eval --json`, and environment documents read strictly.
 
 use markerspec_pep508::{
-    EnvValue, Environment, Error, Evaluation, Field, FieldType, MarkerNode, MarkerTree,
-    MarkerValue, Requirement, Truth, VersionOrUrl,
+    Environment, Error, Evaluation, MarkerNode, MarkerTree, MarkerValue, Requirement, Truth,
+    VersionOrUrl,
 };
 use serde_json::{Value, json};
 
@@ -110,141 +110,40 @@ pub fn answers(
     }
 }
 
-/// Reads an environment document (SPEC §11) as `--env` takes it.
-///
-/// Stricter than reading it as any JSON: a duplicate key is an error, a value of the wrong
-/// JSON type names the field and the type expected, an unknown key gets a did-you-mean, and
-/// values follow the rules of `--set` and the `MARKERSPEC_<FIELD>` overrides. `extra` (a
-/// string or a list of strings) requests extras.
-pub fn environment_document(text: &str) -> Result<Environment, String> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Document(entries) = serde_json::from_str(text).map_err(|e| {
-        let message = e.to_string();
-        if message.contains("invalid type") && e.line() == 1 && e.column() <= 2 {
-            "expected a JSON object of field name → value".to_owned()
-        } else {
-            message
-        }
-    })?;
-    let mut env = Environment::new();
-    let mut extras = Vec::new();
-    for (key, value) in entries {
-        let field =
-            Field::from_canonical_name(&key).ok_or_else(|| crate::envs::unknown_field(&key))?;
-        let kind = |v: &Value| match v {
-            Value::Null => "null",
-            Value::Bool(_) => "a boolean",
-            Value::Number(_) => "a number",
-            Value::String(_) => "a string",
-            Value::Array(_) => "a list",
-            Value::Object(_) => "an object",
-        };
-        let strings = |items: &[Value], what: &str| {
-            items
-                .iter()
-                .map(|i| match i {
-                    Value::String(s) => Ok(s.as_str().into()),
-                    other => Err(format!(
-                        "`{key}` must be {what}, found a list holding {}",
-                        kind(other)
-                    )),
-                })
-                .collect::<Result<Vec<Box<str>>, String>>()
-        };
-        if field == Field::Extra {
-            match &value {
-                Value::Null => {}
-                Value::String(s) if s.is_empty() => {}
-                Value::String(s) => extras.push(s.clone()),
-                Value::Array(items) => extras.extend(
-                    strings(items, "a string or a list of strings")?
-                        .into_iter()
-                        .map(String::from),
-                ),
-                other => {
-                    return Err(format!(
-                        "`extra` must be a string or a list of strings, found {}",
-                        kind(other)
-                    ));
+/// Reads an environment document (SPEC §11) as `--env` takes it, with
+/// [`markerspec_env::EnvironmentDocument`]: a duplicate key is an error, a value of the wrong
+/// JSON type names the field and the type expected, values follow the rules of `--set` and the
+/// `MARKERSPEC_<FIELD>` overrides, and `extra` (a string or a list of strings) requests extras.
+/// A key that names no field is ignored with the warning `unknown-environment-key` (with a
+/// did-you-mean when a field's name is close), so that documents of a later specification
+/// version load; the warnings are returned for the caller to print.
+pub fn environment_document(text: &str) -> Result<(Environment, Vec<String>), String> {
+    let doc = markerspec_env::EnvironmentDocument::parse(text)?;
+    let warnings = doc
+        .warnings()
+        .iter()
+        .map(|w| match w {
+            markerspec_env::DocumentWarning::UnknownKey(key) => {
+                match crate::envs::close_field(key) {
+                    Some(name) => format!("{w} (did you mean `{name}`?)"),
+                    None => w.to_string(),
                 }
             }
-            continue;
-        }
-        let is_set = field.field_type() == FieldType::Set;
-        let value = match value {
-            Value::Null => EnvValue::Unknown,
-            Value::String(s) if !is_set => {
-                if s.is_empty() && field.is_extended() {
-                    EnvValue::Absent
-                } else {
-                    EnvValue::String(s.into())
-                }
-            }
-            Value::Array(items) if is_set => {
-                let items = strings(&items, "a list of strings")?;
-                if items.is_empty() && field.is_extended() {
-                    EnvValue::Absent
-                } else {
-                    EnvValue::Set(items)
-                }
-            }
-            other => {
-                let expected = if is_set {
-                    "a list of strings"
-                } else {
-                    "a string"
-                };
-                return Err(format!(
-                    "`{key}` must be {expected} (or null for Unknown), found {}",
-                    kind(&other)
-                ));
-            }
-        };
-        let value = crate::envs::check_value(field, value).map_err(|e| format!("`{key}`: {e}"))?;
-        env.set(field, value).map_err(|e| e.to_string())?;
-    }
-    Ok(env.with_extras(extras))
-}
-
-/// A JSON object's entries in order, refusing duplicate keys.
-struct Document(Vec<(String, Value)>);
-
-impl<'de> serde::Deserialize<'de> for Document {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Document;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a JSON object of field name → value")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Document, A::Error> {
-                let mut entries: Vec<(String, Value)> = Vec::new();
-                let mut seen = std::collections::HashSet::new();
-                while let Some(key) = map.next_key::<String>()? {
-                    if !seen.insert(key.clone()) {
-                        return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
-                    }
-                    let value: Value = map.next_value()?;
-                    entries.push((key, value));
-                }
-                Ok(Document(entries))
-            }
-        }
-        d.deserialize_map(Visitor)
-    }
+            _ => w.to_string(),
+        })
+        .collect();
+    Ok((doc.to_environment(), warnings))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use markerspec_pep508::{EnvValue, Field};
 
     #[test]
     fn environment_documents() {
-        let env = environment_document(
-            "\u{feff}{\"python_version\": \"3.12\", \"cuda_version\": \"\", \"extra\": [\"Test\"]}",
+        let (env, warnings) = environment_document(
+            "\u{feff}{\"python_version\": \"3.12\", \"cuda_version\": \"\", \"extra\": [\"Test\"], \"python_versoin\": \"3\"}",
         )
         .unwrap();
         assert_eq!(
@@ -253,6 +152,12 @@ mod tests {
         );
         assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::Absent));
         assert_eq!(env.extras().collect::<Vec<_>>(), ["test"]);
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].starts_with("unknown-environment-key: `python_versoin`")
+                && warnings[0].ends_with("(did you mean `python_version`?)"),
+            "{warnings:?}"
+        );
         for (doc, needle) in [
             (
                 r#"{"python_version": "3.12", "python_version": "3.13"}"#,
@@ -267,10 +172,6 @@ mod tests {
                 "`gpu_backends` must be a list of strings",
             ),
             (r#"{"gpu_backends": [1]}"#, "found a list holding a number"),
-            (
-                r#"{"python_versoin": "3"}"#,
-                "did you mean `python_version`",
-            ),
             (r#"{"python_version": "abc"}"#, "not a PEP 440 version"),
             (r#"{"cuda_version": "twelve"}"#, "`cuda_version`"),
             ("[1]", "expected a JSON object"),

@@ -9,9 +9,9 @@
 //! | 2 | error: invalid input, unreadable file, bad flag | invalid input | an invalid requirement, or an error | error (an interpreter given with `--python` that fails, an invalid override) | error | error |
 //! | 3 | the result is unknown (an environment value is unknown) | — | — | — | — | — |
 //!
-//! Without `--env`, `--fixture` or `--python-platform`, `eval` and `check` evaluate against this
-//! machine as `markerspec env` detects it; `--set`, `--extra` and `--python-version` change
-//! whichever environments are used.
+//! Without `--env`, `--fixture`, `--python-platform` or `--wheel-tag`, `eval` and `check`
+//! evaluate against this machine as `markerspec env` detects it; `--set`, `--extra` and
+//! `--python-version` change whichever environments are used.
 
 use std::process::ExitCode;
 
@@ -69,10 +69,14 @@ enum Command {
     /// Detect this machine and print every marker field with its value and where it came from.
     ///
     /// Runs the host's C library loader, the Python interpreter (`python3`, or `--python`) and
-    /// the GPU probe, each with a time limit; `MARKERSPEC_<FIELD>` and `CONDA_OVERRIDE_CUDA`
-    /// override what is detected. Exits 0, or 2 on error.
+    /// the GPU probe, each with a time limit; `MARKERSPEC_<FIELD>` and conda's
+    /// `CONDA_OVERRIDE_CUDA`, `CONDA_OVERRIDE_GLIBC` and `CONDA_OVERRIDE_CUDA_ARCH` override
+    /// what is detected. Exits 0, or 2 on error.
     Env(env_cmd::EnvArgs),
     /// List each requirement of a file with whether it applies to this machine (or `--env`).
+    ///
+    /// With several environments (`--env`, `--fixture`, `--wheel-tag`, any mix), one column per
+    /// environment and a count per environment in the summary.
     ///
     /// Reads requirements files (following `-r` and `-c`), `pyproject.toml` (dependencies,
     /// optional dependencies when their extra is requested, dependency groups with
@@ -119,17 +123,22 @@ fn main() -> ExitCode {
     // Detection runs this program again as its isolated GPU probe (when no
     // `markerspec-gpu-probe` sits beside it).
     markerspec_env::run_probe_if_requested();
-    // SIGINT, SIGTERM, SIGHUP and SIGQUIT take the children (the interpreter, the GPU probe,
-    // conformance adapters) with this process, each with its whole process group.
-    if let Err(error) = markerspec_process::kill_children_on_signal() {
-        eprintln!("markerspec: warning: children may outlive an interrupt: {error}");
-    }
     match try_main() {
         Ok(code) => code,
         Err(message) => {
             eprintln!("markerspec: {message}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Makes SIGINT, SIGTERM, SIGHUP and SIGQUIT take the children (the interpreter, the GPU
+/// probe, conformance adapters) with this process, each with its whole process group. Called
+/// by the commands that start children, before they do: the others (`parse`, `eval` and
+/// `check` with given environments) start no thread for it.
+pub(crate) fn guard_children() {
+    if let Err(error) = markerspec_process::kill_children_on_signal() {
+        eprintln!("markerspec: warning: children may outlive an interrupt: {error}");
     }
 }
 

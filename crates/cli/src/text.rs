@@ -1,7 +1,8 @@
 //! Reading one line of user text as a marker or a requirement, and rendering its diagnostics.
 
 use markerspec_pep508::{
-    Dialect, Error, Field, MarkerTree, ParseOptions, Requirement, Severity, Span, Warning, render,
+    Dialect, Environment, Error, Evaluation, Field, FieldSet, MarkerTree, ParseOptions,
+    Requirement, Severity, Span, Truth, Warning, render,
 };
 
 /// What the user typed: a bare marker or a requirement line.
@@ -69,15 +70,48 @@ pub(crate) fn parse_text(
 /// (canonical or PEP 345 alias, in either dialect, so that the `pep508` dialect reports "this
 /// is an extended field" rather than a requirement syntax error). No allocation.
 pub(crate) fn looks_like_marker(text: &str) -> bool {
-    let t = text.trim_start();
-    if t.starts_with(['"', '\'', '(']) {
+    // Most lines start with a letter: trim (Unicode whitespace) only when they do not.
+    let t = match text.as_bytes().first() {
+        Some(b) if b.is_ascii_alphanumeric() => text,
+        _ => text.trim_start(),
+    };
+    let bytes = t.as_bytes();
+    if matches!(bytes.first(), Some(b'"' | b'\'' | b'(')) {
         return true;
     }
-    let end = t
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-        .unwrap_or(t.len());
+    // Every marker variable is ASCII: scan bytes, and look at a non-ASCII character only where
+    // the ASCII word stops (a letter there makes the word longer, so no variable).
+    let end = bytes
+        .iter()
+        .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_' || *c == b'.'))
+        .unwrap_or(bytes.len());
+    if t[end..].chars().next().is_some_and(char::is_alphanumeric) {
+        return false;
+    }
     let word = &t[..end];
     !word.is_empty() && Field::from_name(word, Dialect::Extended).is_some()
+}
+
+/// Reads TEXT as [`parse_text`] does and evaluates it against ENV (a requirement without a
+/// marker is true), without keeping what was parsed: the batch `eval -` path, where a line's
+/// answer is all that is printed.
+pub(crate) fn eval_text(
+    text: &str,
+    opts: &ParseOptions,
+    warnings: &mut Vec<Warning>,
+    env: &Environment,
+) -> Result<Evaluation, Error> {
+    if !looks_like_marker(text) {
+        let r = Requirement::parse_with(text, opts, warnings)?;
+        return match r.marker() {
+            None => Ok(Evaluation {
+                truth: Truth::True,
+                unknown: FieldSet::default(),
+            }),
+            Some(m) => m.evaluate_tristate(env),
+        };
+    }
+    parse_text(text, opts, warnings).and_then(|p| crate::eval_cmd::evaluate(&p, env))
 }
 
 /// The longest input a diagnostic shows whole; longer inputs are shown as a window around the
@@ -156,10 +190,19 @@ mod tests {
             "os.name == 'nt'",
             "cuda_version >= '12'",
             "extras",
+            "os_name\u{a0}== 'nt'",
         ] {
             assert!(looks_like_marker(m), "{m}");
         }
-        for r in ["numpy>=2", "pyton_version >= '3'", "", "é", "requests[x]"] {
+        for r in [
+            "numpy>=2",
+            "pyton_version >= '3'",
+            "",
+            "é",
+            "requests[x]",
+            "os_nameé == 'x'",
+            "os_name2",
+        ] {
             assert!(!looks_like_marker(r), "{r}");
         }
     }

@@ -476,7 +476,7 @@ fn a_filter_that_selects_nothing_is_an_error() {
     // The footer counts what ran.
     let r = run_in(&dir, &["conformance", "--filter", "spec-examples"]);
     r.expect_code(0)
-        .expect_stdout_contains("68 of ")
+        .expect_stdout_contains("77 of ")
         .expect_stdout_contains("cases selected; checks run: builtin ");
 }
 

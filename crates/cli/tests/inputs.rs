@@ -248,10 +248,6 @@ fn environment_documents_name_what_is_wrong() {
             r#"{"gpu_backends": "cuda"}"#,
             "`gpu_backends` must be a list of strings",
         ),
-        (
-            r#"{"python_versoin": "3.12"}"#,
-            "did you mean `python_version`?",
-        ),
     ] {
         std::fs::write(dir.join("env.json"), doc).unwrap();
         let r = run_in(&dir, &["eval", "--env", "env.json", "os_name == 'nt'"], b"");
@@ -259,6 +255,33 @@ fn environment_documents_name_what_is_wrong() {
         assert!(r.stderr.contains(needle), "{doc}: {}", r.stderr);
         assert!(!r.stderr.contains("untagged"), "{}", r.stderr);
     }
+}
+
+#[test]
+fn environment_documents_warn_about_keys_they_do_not_know() {
+    let dir = temp_dir("envdoc-keys");
+    std::fs::write(
+        dir.join("env.json"),
+        r#"{"$version": "0.2", "os_name": "nt", "python_versoin": "3.12"}"#,
+    )
+    .unwrap();
+    let r = run_in(&dir, &["eval", "--env", "env.json", "os_name == 'nt'"], b"");
+    assert_eq!((r.code, r.stdout.as_str()), (0, "true\n"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "warning: env.json: unknown-environment-key: `python_versoin` is not a field"
+        ) && r.stderr.contains("did you mean `python_version`?"),
+        "{}",
+        r.stderr
+    );
+    std::fs::write(
+        dir.join("env.json"),
+        r#"{"$version": "1.0", "os_name": "nt"}"#,
+    )
+    .unwrap();
+    let r = run_in(&dir, &["eval", "--env", "env.json", "os_name == 'nt'"], b"");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("$version"), "{}", r.stderr);
 }
 
 #[test]
@@ -505,4 +528,221 @@ fn check_pyproject_include_group_cycle_is_an_error() {
         "{}",
         r.stdout
     );
+}
+
+#[test]
+fn batch_eval_prints_every_unknown_field_and_reads_the_first_token_by_character() {
+    // Two unknown fields, a marker variable followed by a non-breaking space (a separator in
+    // the uv profile), a package whose name only starts like a variable, and a CRLF line.
+    let input = "cuda_version >= '12' or rocm_version >= '6'\n\
+                 os_name\u{a0}== 'posix'\n\
+                 os_nameé == 'x'\n\
+                 os_name2 ; os_name == 'posix'\r\n";
+    let dir = temp_dir("batch-unknown");
+    std::fs::write(
+        dir.join("env.json"),
+        r#"{"os_name": "posix", "cuda_version": null, "rocm_version": null}"#,
+    )
+    .unwrap();
+    let r = run_in(
+        &dir,
+        &[
+            "eval",
+            "--dialect",
+            "extended",
+            "--profile",
+            "uv",
+            "--env",
+            "env.json",
+            "-",
+        ],
+        input.as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", r.stdout);
+    assert_eq!(lines[0], "unknown: cuda_version,rocm_version");
+    assert_eq!(lines[1], "true");
+    assert!(
+        lines[2].starts_with("error: R"),
+        "a requirement: {}",
+        lines[2]
+    );
+    assert_eq!(lines[3], "true");
+}
+
+#[test]
+fn wheel_tags_are_environments_and_compressed_sets_are_columns() {
+    let r = run(
+        &[
+            "eval",
+            "--wheel-tag",
+            "cp313-cp313-manylinux_2_28_x86_64",
+            "sys_platform == 'linux' and python_version >= '3.13' and platform_machine == 'x86_64'",
+        ],
+        b"",
+    );
+    assert_eq!((r.code, r.stdout.as_str()), (0, "true\n"), "{}", r.stderr);
+    // Fields the tags do not decide stay unknown.
+    let r = run(
+        &[
+            "eval",
+            "--wheel-tag",
+            "cp313-cp313-manylinux_2_28_x86_64",
+            "platform_release >= '6'",
+        ],
+        b"",
+    );
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (3, "unknown: platform_release\n"),
+        "{}",
+        r.stderr
+    );
+    // A wheel file name with compressed sets: one column per combination, beside a fixture.
+    let r = run(
+        &[
+            "eval",
+            "--fixture",
+            WINDOWS,
+            "--wheel-tag",
+            "pkg-1.0-cp312.cp313-abi3-manylinux_2_17_x86_64.win_amd64.whl",
+            "-",
+        ],
+        b"sys_platform == 'win32'\npython_version >= '3.13'\n",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "[1] windows-amd64-cpython-3.11\n\
+         [2] cp312-abi3-manylinux_2_17_x86_64\n\
+         [3] cp312-abi3-win_amd64\n\
+         [4] cp313-abi3-manylinux_2_17_x86_64\n\
+         [5] cp313-abi3-win_amd64\n\
+         [1]      [2]      [3]      [4]      [5]      input\n\
+         true     false    true     false    true     sys_platform == 'win32'\n\
+         false    false    false    true     true     python_version >= '3.13'\n"
+    );
+    for bad in ["cp312-cp312", "cp312-cp312-nonsense_platform"] {
+        let r = run(&["eval", "--wheel-tag", bad, "os_name == 'nt'"], b"");
+        assert_eq!(r.code, 2, "{bad}: {}", r.stdout);
+        assert!(r.stderr.contains("--wheel-tag"), "{bad}: {}", r.stderr);
+    }
+    // Not with the options that only apply to detecting this machine.
+    let r = run(
+        &[
+            "eval",
+            "--wheel-tag",
+            "py3-none-any",
+            "--no-gpu",
+            "os_name == 'nt'",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("cannot be used with"), "{}", r.stderr);
+    // And on check.
+    let dir = temp_dir("wheel-check");
+    std::fs::write(
+        dir.join("requirements.txt"),
+        "pywin32 ; sys_platform == 'win32'\n",
+    )
+    .unwrap();
+    let r = run_in(
+        &dir,
+        &[
+            "check",
+            "--wheel-tag",
+            "cp312-cp312-win_amd64",
+            "requirements.txt",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .starts_with("requirements.txt:1  true     pywin32; sys_platform == \"win32\"\n"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn check_answers_one_column_per_environment() {
+    let dir = temp_dir("check-matrix");
+    std::fs::write(
+        dir.join("pyproject.toml"),
+        "[project]\nname = \"x\"\nversion = \"1\"\ndependencies = [\n  \"numpy>=2 ; python_version >= '3.12'\",\n  \"pywin32 ; sys_platform == 'win32'\",\n  \"requests\",\n  \"bad[\",\n]\n[project.optional-dependencies]\ngpu = [\"cupy ; sys_platform == 'linux'\"]\n",
+    )
+    .unwrap();
+    let r = run_in(
+        &dir,
+        &[
+            "check",
+            "--fixture",
+            LINUX,
+            "--fixture",
+            WINDOWS,
+            "pyproject.toml",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 2, "an invalid requirement: {}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines[0], format!("[1] {LINUX}"));
+    assert_eq!(lines[1], format!("[2] {WINDOWS}"));
+    assert!(
+        lines[2].ends_with("[1]      [2]      requirement"),
+        "{}",
+        r.stdout
+    );
+    let row = |needle: &str| -> Vec<&str> {
+        let line = lines
+            .iter()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no row for {needle}: {}", r.stdout));
+        line.split_whitespace().skip(1).take(2).collect()
+    };
+    assert_eq!(row("numpy"), ["true", "false"]);
+    assert_eq!(row("pywin32"), ["false", "true"]);
+    assert_eq!(row("requests"), ["true", "true"]);
+    assert_eq!(row("bad["), ["invalid", "bad["]);
+    assert!(
+        r.stdout
+            .contains("skipped  cupy ; sys_platform == 'linux'  [extra: gpu]"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("4 requirement(s), 1 invalid; 1 line(s) not evaluated\n[1] 2 apply, 1 do not, 0 unknown, 0 error(s)\n[2] 2 apply, 1 do not, 0 unknown, 0 error(s)\n"),
+        "{}",
+        r.stdout
+    );
+    // With the extra requested, the optional dependency is a row with its extra named.
+    let r = run_in(
+        &dir,
+        &[
+            "check",
+            "--fixture",
+            LINUX,
+            "--fixture",
+            WINDOWS,
+            "--extra",
+            "gpu",
+            "pyproject.toml",
+        ],
+        b"",
+    );
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("cupy"))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert_eq!(
+        line.split_whitespace().skip(1).take(2).collect::<Vec<_>>(),
+        ["true", "false"],
+        "{line}"
+    );
+    assert!(line.contains("[extra: gpu]"), "{line}");
 }

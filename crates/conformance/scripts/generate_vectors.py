@@ -46,7 +46,27 @@ sys.path.insert(0, str(ROOT / "adapters" / "packaging"))
 import packaging  # noqa: E402
 from packaging.version import InvalidVersion, Version  # noqa: E402
 
-import adapter as pkg_adapter  # noqa: E402
+import adapter as pkg_module  # noqa: E402
+from markerspec_adapter import _serve  # noqa: E402
+
+
+class PackagingAdapter:
+    """adapters/packaging/adapter.py called in this process, one request at a time."""
+
+    EVAL_ERRORS = {"UndefinedComparison": "E002", "UndefinedEnvironmentName": "E001"}
+
+    def __init__(self):
+        self.tool = pkg_module.Packaging()
+        self.tool.check()
+
+    def parse(self, req):
+        return _serve(self.tool, dict(req, op="parse"))
+
+    def evaluate(self, req):
+        return _serve(self.tool, dict(req, op="evaluate"))
+
+
+pkg_adapter = PackagingAdapter()
 
 PROTOCOL = "markerspec-adapter/1"
 ORACLE = ROOT / "tests" / "data" / "packaging-oracle"
@@ -123,7 +143,7 @@ EXTENDED_FIELDS = {
     "musl_version": "Version",
     "gpu_backends": "Set",
     "cuda_version": "Version",
-    "nvidia_driver_version": "VersionOrString",
+    "nvidia_driver_version": "Version",
     "cuda_compute_capability": "Version",
     "cuda_compute_capabilities": "Set",
     "cudnn_version": "Version",
@@ -131,8 +151,15 @@ EXTENDED_FIELDS = {
     "cutensor_version": "Version",
     "rocm_version": "Version",
     "rocm_gpu_archs": "Set",
+    "host_arch": "String",
+    "cuda_compute_capability_max": "Version",
+    "cudnn_cuda_version": "Version",
 }
 OPS = ["==", "!=", "<", "<=", ">", ">=", "~=", "===", "in", "not in"]
+# A quoted literal compared with a standard version field on its right (`"3.*" == python_version`).
+LITERAL_LEFT_VERSION = re.compile(
+    r"""\s*(["'])(.*?)\1\s*(===|==|!=)\s*(python_version|python_full_version|implementation_version|platform_release)\s*"""
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -631,6 +658,17 @@ class Builder:
             if case.get(k) is not None:
                 out[k] = case[k]
         out["see"] = case["see"]
+        pkg = expect.get("packaging") or {}
+        if (pkg.get("result") == {"error": "E001"} and (expect.get("spec-2026") or {}).get("error") == "M011"
+                and "packaging quirk" not in out["see"]):
+            # spec/SPEC.md Appendix E.6: a defect the profile reproduces, not a reading of the text.
+            out["see"] += "; packaging quirk: the right-hand literal is read as a variable name"
+        literal_left = LITERAL_LEFT_VERSION.fullmatch(case["input"])
+        if (literal_left and (literal_left.group(3) == "===" or "*" in literal_left.group(2))
+                and pkg and pkg != expect.get("spec-2026") and "packaging quirk" not in out["see"]):
+            # Appendix E.6: packaging reads `"L" op f` as `Specifier(op + value).contains(L)`, so
+            # a wildcard literal on the left is a version it cannot parse (pypa/packaging #934).
+            out["see"] += "; packaging quirk: a literal-left wildcard or === (pypa/packaging #934)"
         if case.get("note"):
             out["note"] = case["note"]
         out["expect"] = OrderedDict((p, expect[p]) for p in ("spec-2026", "packaging", "uv") if p in expect)
@@ -848,14 +886,17 @@ def extended_cases(b: Builder):
         "glibc_version": ("2.35", ["2.28", "2.35", "2.40", "2.*", ""]),
         "musl_version": ("1.2.5", ["1.2", "1.2.5", "1.3", ""]),
         "cuda_compute_capability": ("8.6", ["8.0", "8.6", "9.0", "8.*", ""]),
+        "cuda_compute_capability_max": ("9.0", ["8.6", "9", "9.0", "10.0", "9.*", ""]),
+        "nvidia_driver_version": ("550.144.03", ["550.54.15", "550.144.3", "550", "abc", "", "550.*", "550.144.03"]),
         "cudnn_version": ("9.1.0", ["8.9", "9.1", "9.1.0", ""]),
+        "cudnn_cuda_version": ("12.8", ["11.8", "12", "12.8", "12.*", ""]),
         "nccl_version": ("2.21.5", ["2.18", "2.21.5", "3", ""]),
         "cutensor_version": ("2.0.1", ["2", "2.0.1", "2.1", ""]),
         "rocm_version": ("6.3.1", ["6.2", "6.3.1", "7", ""]),
     }
     for field, (value, lits) in version_values.items():
         cat = "extended-versions"
-        see = "spec/SPEC.md §5.1 Version fields; §8"
+        see = "spec/SPEC.md §4.3 absent value, §5.1 Version fields; §8"
         ops = OPS if field == "cuda_version" else ["==", "!=", "<", ">=", "~=", "===", "in"]
         for op in ops:
             for lit in lits:
@@ -871,17 +912,7 @@ def extended_cases(b: Builder):
                 if field != "cuda_version":
                     break
                 add_extended(b, "extended", cat, m, [ext_env(**{field: env_value})], see + "; PEP 440 prereleases and locals")
-    # Version | String: nvidia_driver_version.
-    for op in OPS:
-        for lit in ["550.54.15", "550.144.3", "550", "abc", "", "550.*", "550.144.03"]:
-            for m in orientations("nvidia_driver_version", op, lit):
-                add_extended(b, "extended", "extended-version-or-string", m, [
-                    ext_env(nvidia_driver_version="550.144.03"),
-                    ext_env(nvidia_driver_version="r550_00"),
-                    ext_env(),
-                    ext_env(nvidia_driver_version=None),
-                ], "spec/SPEC.md §5.3, §8.7")
-    # Strings: python_abi_tag, interpreter_arch, variant_label.
+    # Strings: python_abi_tag, interpreter_arch, host_arch, variant_label.
     for op in OPS:
         for lit in ["cp313", "cp313t", "cp3", "", "CP313t"]:
             for m in orientations("python_abi_tag", op, lit):
@@ -897,6 +928,14 @@ def extended_cases(b: Builder):
                     ext_env(interpreter_arch="x86"),
                     ext_env(interpreter_arch=None),
                 ], "spec/SPEC.md §8.3")
+        for lit in ["aarch64", "x86_64", "arm64", "AMD64", ""]:
+            for m in orientations("host_arch", op, lit):
+                add_extended(b, "extended", "host-arch", m, [
+                    ext_env(host_arch="aarch64"),
+                    ext_env(host_arch="x86_64"),
+                    ext_env(),
+                    ext_env(host_arch=None),
+                ], "spec/SPEC.md §8.12, §8.3")
     for raw in ["AMD64", "arm64", "i686", "x86_64", "PowerPC64LE", "mips"]:
         add_extended(b, "extended", "interpreter-arch", 'interpreter_arch == "' + {"AMD64": "x86_64", "arm64": "aarch64", "i686": "x86", "x86_64": "x86_64", "PowerPC64LE": "ppc64le", "mips": "mips"}[raw] + '"',
                      [ext_env(interpreter_arch=raw)], "spec/SPEC.md §8.3 and §11: environment values are mapped to the canonical spelling")
@@ -904,7 +943,7 @@ def extended_cases(b: Builder):
     set_values = {
         "sys_abi_features": (["gil-enabled", "64-bit"], ["gil-enabled", "free-threading", "debug", "64-bit", "32-bit", "future-feature", "Free-Threading", "64 bit", ""]),
         "gpu_backends": (["cuda"], ["cuda", "rocm", "metal", "xpu", "CUDA", "cuda ", "", "cu-da"]),
-        "cuda_compute_capabilities": (["8.6", "9.0"], ["8.6", "9.0", "7.5", "sm_86", "86", "8.6.0", ""]),
+        "cuda_compute_capabilities": (["8.6", "9.0"], ["8.6", "9.0", "7.5", "sm_86", "86", "8.6.0", "9.00", "09.0", "10.0", ""]),
         "rocm_gpu_archs": (["gfx90a"], ["gfx90a", "gfx942", "GFX90A", "gfx90a:sramecc+", "90a", ""]),
     }
     for field, (value, lits) in set_values.items():
@@ -922,19 +961,18 @@ def extended_cases(b: Builder):
                 add_extended(b, "extended", "extended-sets", f"{json.dumps(lits[0])} {op} {field}", [ext_env(**{field: value})], see)
     # Every extended field: absent and unknown, and rejected in the pep508 dialect.
     probe = {
-        "Version": ('{f} >= "1"', '{f} == ""', '{f} != ""'),
-        "VersionOrString": ('{f} >= "1"', '{f} == ""', '{f} != ""'),
-        "String": ('{f} == "x"', '{f} == ""', '{f} != ""'),
+        "Version": ('{f} >= "1"', '{f} != "1"', '{f} == ""', '{f} != ""'),
+        "String": ('{f} == "x"', '{f} != "x"', '{f} in "x"', '{f} == ""', '{f} != ""'),
         "Set": ('"x" in {f}', '"x" not in {f}'),
     }
     for field, typ in EXTENDED_FIELDS.items():
         lit = {"variant_namespaces": "nvidia", "variant_features": "nvidia :: sm_arch", "variant_properties": "nvidia :: sm_arch :: 90_real",
                "sys_abi_features": "debug", "gpu_backends": "cuda", "cuda_compute_capabilities": "9.0", "rocm_gpu_archs": "gfx942",
-               "variant_label": "cu128", "interpreter_arch": "riscv64", "python_abi_tag": "cp312"}.get(field, "1")
+               "variant_label": "cu128", "interpreter_arch": "riscv64", "host_arch": "riscv64", "python_abi_tag": "cp312"}.get(field, "1")
         for tmpl in probe[typ]:
             m = tmpl.format(f=field).replace('"x"', json.dumps(lit)).replace('== "x"', f"== {json.dumps(lit)}")
             add_extended(b, "extended", "absent-and-unknown", m, [ext_env(), ext_env(**{field: None}), MISSING],
-                         "spec/SPEC.md §4.2 absence principle; §11 a missing field is Unknown")
+                         "spec/SPEC.md §4.3 absent-value rule; §11 a missing field is Unknown")
             # The pep508 dialect rejects the name (packaging rejects it too).
             c = {"kind": "marker", "input": m, "dialect": "pep508", "see": "spec/SPEC.md §2 dialects"}
             b.add_standard("extended", "pep508-dialect", c)
@@ -1105,6 +1143,35 @@ def error_code_cases(b: Builder):
         b.add_standard(group, "error-codes", c)
 
 
+def merged_text_cases(b: Builder):
+    """spec/SPEC.md Appendix E.5: the classes of the merged text that no other case pins."""
+    base = {"kind": "marker", "fixture": DEFAULT_FIXTURE, "_evaluate": True}
+    # A missing value: Unknown under spec-2026, packaging's UndefinedEnvironmentName.
+    see = "spec/SPEC.md Appendix E.5, missing values; §6.1"
+    for text in ['python_full_version >= "3.12"', 'os_name == "posix" or python_full_version >= "3.12"',
+                 'os_name == "nt" and python_full_version >= "3.12"']:
+        # No fixture: the environment holds only the fields given, so the others are missing.
+        c = {"kind": "marker", "input": text, "see": see, "_evaluate": True,
+             "environment": {"os_name": "posix", "sys_platform": "linux"}}
+        b.add_standard("operators", "merged-text", c)
+    # Extra names normalised on both sides against the requested extras.
+    see = "spec/SPEC.md Appendix E.5, extra-name normalisation; §5.5"
+    for text, extras in [('extra == "Foo_Bar"', ["foo-bar"]), ('extra == "foo-bar"', ["Foo.Bar"]),
+                         ('extra != "FOO_BAR"', ["foo-bar"]), ('"foo.bar" == extra', ["Foo__Bar"])]:
+        b.add_standard("operators", "merged-text", dict(base, input=text, see=see, extras=extras))
+    # platform_version is `Version | String` in the merged text; packaging 26.4 compares strings.
+    see = "spec/SPEC.md Appendix E.5, platform_version; packaging quirk: compared as a string"
+    for value in ["13", "13.0.1", "Darwin Kernel Version 24.1.0"]:
+        for text in ['platform_version >= "12"', 'platform_version < "12"', 'platform_version == "13.0"',
+                     'platform_version ~= "13.0"', '"12" < platform_version', 'platform_version == "Darwin Kernel Version 24.1.0"']:
+            b.add_standard("operators", "merged-text", dict(base, input=text, see=see, environment={"platform_version": value}))
+    # The legacy `extra` in lock-file context.
+    see = "spec/SPEC.md Appendix E.5, the legacy extra in lock files"
+    for text in ['extra == "gpu"', '"gpu" != extra', '"cuda" in extras or extra == "gpu"']:
+        b.add_standard("extras", "merged-text", dict(base, input=text, see=see, lock_file=True,
+                                                     environment={"extras": ["cuda"]}))
+
+
 def uv_tracking_cases(b: Builder):
     """Inputs on which uv-pep508 0.0.98 and the `uv` profile's reading of it were checked: URL
     authorities (uv parses URLs with the WHATWG rules, so an scp-style `host:path` is an invalid
@@ -1199,6 +1266,7 @@ def main():
     limits_cases(b)
     error_code_cases(b)
     uv_tracking_cases(b)
+    merged_text_cases(b)
     extended_cases(b)
     variant_cases(b)
     if b.mismatches:

@@ -21,6 +21,11 @@ pub struct Markerspec {
     _private: (),
 }
 
+/// The reason for the declared `packaging` divergences on the legacy `extra` in lock files.
+const PACKAGING_LOCK_FILE_EXTRA: &str = "packaging 26.4 leaves `extra` undefined in lock-file \
+     context (`UndefinedEnvironmentName`, E001); the `packaging` profile does not know the \
+     context when it evaluates and compares `extra` with the requested extras";
+
 impl Markerspec {
     /// The implementation.
     pub fn new() -> Markerspec {
@@ -40,6 +45,24 @@ impl Markerspec {
             "uv prints the simplified decision-diagram form of a marker (`python_version <= \"3.12\"` \
              as `python_full_version < '3.13'`, comparisons it dropped left out); markerspec \
              reproduces what uv accepts and evaluates, and prints the marker as written",
+        ),
+        (
+            "packaging:extras/merged-text-100",
+            PACKAGING_LOCK_FILE_EXTRA,
+        ),
+        (
+            "packaging:extras/merged-text-101",
+            PACKAGING_LOCK_FILE_EXTRA,
+        ),
+        (
+            "packaging:extras/merged-text-102",
+            PACKAGING_LOCK_FILE_EXTRA,
+        ),
+        (
+            "uv:findings/boolean-logic-110",
+            "the words `true` and `false` as a whole marker are markerspec's printed constants, \
+             read back under the `uv` profile so that every printed marker parses; uv-pep508 \
+             0.0.98 rejects them",
         ),
         (
             "packaging:marker-syntax/escapes-118",

@@ -18,6 +18,15 @@ pub use markerspec_pep508::Dialect;
 /// ([`markerspec_pep508::Profile`]) and are pinned by the vectors. `standard` is derived by the
 /// suite from `spec-2026` (see [`Profile::Standard`]) for tools that implement the standard
 /// fields with two-valued logic; the vectors never pin it.
+///
+/// ```
+/// use markerspec_conformance::Profile;
+///
+/// let p: Profile = "spec-2026".parse().unwrap();
+/// assert_eq!(p, Profile::Spec2026);
+/// assert_eq!(Profile::Packaging.as_str(), "packaging");
+/// assert!("pip".parse::<Profile>().is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Profile {
     /// The living specification as markerspec reads it (three-valued, extended fields).
@@ -141,6 +150,15 @@ fn standard_outcome(
 }
 
 /// What the input is: a whole dependency specifier or a bare marker.
+///
+/// ```
+/// use markerspec_conformance::{Cases, Kind};
+///
+/// let cases = Cases::all();
+/// let requirements = cases.iter().filter(|c| c.kind() == Kind::Requirement).count();
+/// assert!(requirements > 0 && requirements < cases.len());
+/// assert_eq!(Kind::Marker.as_str(), "marker");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
@@ -161,6 +179,14 @@ impl Kind {
 }
 
 /// One value of an environment document (`spec/SPEC.md` §11).
+///
+/// ```
+/// use markerspec_conformance::{Cases, EnvValue};
+///
+/// let cases = Cases::all();
+/// let env = cases.get("versions/prereleases-117").unwrap().environment();
+/// assert_eq!(env.get("python_full_version"), Some(&EnvValue::String("3.14.0rc1".into())));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum EnvValue {
     /// `null`: the value is Unknown.
@@ -212,6 +238,16 @@ pub type Environment = BTreeMap<String, EnvValue>;
 /// In the vectors: `{"parses": false, "error": "M002"}` for an input that must be rejected, or
 /// `{"canonical": "…", "result": …}` for one that must be accepted, where `canonical` (the
 /// printed form) and `result` (the evaluation in the case's environment) are each optional.
+///
+/// ```
+/// use markerspec_conformance::{Cases, Outcome, Profile};
+///
+/// let cases = Cases::all();
+/// let outcome = cases.get("versions/prereleases-117").unwrap().expected(Profile::Spec2026).unwrap();
+/// assert!(outcome.parses());
+/// assert_eq!(outcome.result().map(|r| r.to_json()), Some(serde_json::json!(false)));
+/// assert!(!Outcome::Invalid { error: Some("M002".into()) }.parses());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     /// The input must be rejected; `error` is the diagnostic code when one is pinned.
@@ -230,6 +266,14 @@ pub enum Outcome {
 }
 
 /// An expected (or observed) evaluation result.
+///
+/// ```
+/// use markerspec_conformance::Expected;
+///
+/// let unknown = Expected::Unknown(vec!["cuda_version".into()]);
+/// assert_eq!(unknown.to_json(), "unknown: cuda_version");
+/// assert_eq!(Expected::Error(Some("E002".into())).to_json(), serde_json::json!({"error": "E002"}));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Expected {
     /// The marker holds.
@@ -431,6 +475,18 @@ struct RawGroup {
 
 /// One test case: an input, how to read it, an environment, and the expected outcome under each
 /// profile that pins one.
+///
+/// ```
+/// use markerspec_conformance::{Cases, Expected, Kind, Outcome, Profile};
+///
+/// let cases = Cases::all();
+/// let case = cases.get("versions/prereleases-117").expect("a shipped case");
+/// assert_eq!(case.kind(), Kind::Marker);
+/// assert_eq!(case.input(), r#"python_version < "3.14.0rc1""#);
+/// assert_eq!(case.fixture(), Some("linux-x86_64-cpython-3.14.0rc1"));
+/// let Some(Outcome::Valid { result, .. }) = case.expected(Profile::Spec2026) else { panic!() };
+/// assert_eq!(result, &Some(Expected::False)); // `python_version` is 3.14, after 3.14.0rc1
+/// ```
 #[derive(Debug, Clone)]
 pub struct Case {
     group: String,
@@ -481,7 +537,7 @@ impl Case {
     pub fn group(&self) -> &str {
         &self.group
     }
-    /// The name within the group, e.g. `prerelease-104`.
+    /// The name within the group, e.g. `prereleases-117`.
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -547,6 +603,14 @@ impl Case {
 }
 
 /// Why a vector file could not be loaded.
+///
+/// ```
+/// use markerspec_conformance::Cases;
+///
+/// let mut cases = Cases::new();
+/// let err = cases.load_slice("mine", b"[1, 2").unwrap_err();
+/// assert!(err.to_string().starts_with("mine"), "{err}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadError {
     group: String,
@@ -604,14 +668,11 @@ impl Default for Cases {
 }
 
 impl Cases {
-    /// No cases; the fixtures of `spec/environments/` that the shipped vectors use are known.
+    /// No cases; the fixtures of `spec/environments/` that the shipped vectors use are known
+    /// (embedded in this crate).
     pub fn new() -> Cases {
-        let mut fixtures = BTreeMap::new();
-        for (name, text) in crate::data::FIXTURES {
-            let doc: Environment = serde_json::from_str(text)
-                .unwrap_or_else(|e| panic!("embedded fixture {name} is invalid: {e}"));
-            fixtures.insert((*name).to_string(), doc);
-        }
+        let fixtures: BTreeMap<String, Environment> = serde_json::from_str(crate::data::FIXTURES)
+            .unwrap_or_else(|e| panic!("the embedded fixtures are invalid: {e}"));
         Cases {
             cases: Vec::new(),
             names: BTreeSet::new(),
@@ -619,7 +680,7 @@ impl Cases {
         }
     }
 
-    /// Every shipped case (`spec/vectors/*.json`, embedded in this crate).
+    /// Every shipped case (`spec/vectors/*.json`, embedded in this crate from its `vectors/`).
     pub fn all() -> Cases {
         let mut cases = Cases::new();
         for (group, text) in crate::data::GROUPS {

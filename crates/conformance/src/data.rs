@@ -1,10 +1,16 @@
 //! The shipped vectors and the fixtures they name, embedded at compile time.
+//!
+//! The vectors live in this crate (`vectors/`, which the repository's `spec/vectors` points to),
+//! so that the published crate carries them. `fixtures.json` holds the environment fixtures of
+//! `markerspec-env` (`crates/env/fixtures/`, the repository's `spec/environments`) that cases
+//! name, one object keyed by fixture name; `tests/fixtures_sync.rs` fails when it differs from
+//! those files and rewrites it when run with `MARKERSPEC_SYNC_FIXTURES=1`.
 
 macro_rules! groups {
     ($($name:literal),* $(,)?) => {
-        /// `(group, contents)` of every file in `spec/vectors/` except `schema.json`.
+        /// `(group, contents)` of every file in `vectors/` except `schema.json`.
         pub(crate) const GROUPS: &[(&str, &str)] = &[
-            $(($name, include_str!(concat!("../../../spec/vectors/", $name, ".json"))),)*
+            $(($name, include_str!(concat!("../vectors/", $name, ".json"))),)*
         ];
     };
 }
@@ -23,23 +29,5 @@ groups![
     "versions",
 ];
 
-macro_rules! fixtures {
-    ($($name:literal),* $(,)?) => {
-        /// `(name, contents)` of the fixtures of `spec/environments/` that cases may name.
-        pub(crate) const FIXTURES: &[(&str, &str)] = &[
-            $(($name, include_str!(concat!("../../../spec/environments/", $name, ".json"))),)*
-        ];
-    };
-}
-
-fixtures![
-    "linux-aarch64-pypy-3.10",
-    "linux-x86_64-cpython-3.12",
-    "linux-x86_64-cpython-3.12-wsl2",
-    "linux-x86_64-cpython-3.13-untagged",
-    "linux-x86_64-cpython-3.14.0rc1",
-    "linux-x86_64-cpython-3.9",
-    "macos-arm64-cpython-3.13",
-    "windows-amd64-cpython-3.11",
-    "windows-arm64-cpython-3.12",
-];
+/// The fixtures that cases may name: a JSON object from fixture name to environment document.
+pub(crate) const FIXTURES: &str = include_str!("../fixtures.json");

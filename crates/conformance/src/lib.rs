@@ -3,9 +3,9 @@
 //!
 //! # Scope of this crate
 //!
-//! The vectors of `spec/vectors/*.json` (embedded: [`Cases::all`]), an [`Implementation`] trait
-//! for the code under test, a [`Runner`] with include/exclude filters and declared
-//! divergences, and the client and server of the JSON-lines adapter protocol
+//! The vectors of `spec/vectors/*.json` (this crate's `vectors/`, embedded: [`Cases::all`]), an
+//! [`Implementation`] trait for the code under test, a [`Runner`] with include/exclude filters
+//! and declared divergences, and the client and server of the JSON-lines adapter protocol
 //! (`spec/PROTOCOL.md`, [`protocol`]) through which the `markerspec conformance` command drives
 //! implementations written in any language. It depends on `markerspec-pep508` only for the
 //! built-in implementation ([`builtin::Markerspec`]).
@@ -29,7 +29,7 @@
 //!
 //! An outcome is `{"parses": false, "error": "M002"}` or `{"canonical": "…", "result": R}`
 //! where `R` is `true`, `false`, `"unknown: f1,f2"` or `{"error": "E002"}`; `canonical` and
-//! `result` are each optional. `spec/vectors/schema.json` is the JSON Schema.
+//! `result` are each optional. `vectors/schema.json` is the JSON Schema.
 //!
 //! # Running the suite from another crate
 //!
@@ -83,7 +83,7 @@
 //! ```
 //!
 //! [`Report::assert`] panics with every failure, not just the first. The environment variable
-//! `MARKERSPEC_TEST` narrows a run (`MARKERSPEC_TEST=versions,-versions/prerelease-104`; see
+//! `MARKERSPEC_TEST` narrows a run (`MARKERSPEC_TEST=versions,-versions/prereleases-117`; see
 //! [`Filter`]). External programs are run through the protocol by [`protocol::Adapter`], which
 //! implements [`Implementation`] too.
 
@@ -103,3 +103,8 @@ pub use runner::{
     CaseResult, Cause, Check, Divergence, Evaluated, Filter, Implementation, Observed, Parsed,
     Report, Request, Runner, Status, TestResult,
 };
+
+// The README's examples run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -36,6 +36,18 @@ pub const MAX_FAILED_STARTS: usize = 3;
 pub const MAX_CONSECUTIVE_TIMEOUTS: usize = 3;
 
 /// What an adapter says about itself in the handshake.
+///
+/// ```
+/// use markerspec_conformance::protocol::Hello;
+/// use markerspec_conformance::Profile;
+///
+/// let line = serde_json::json!({
+///     "protocol": "markerspec-adapter/1", "name": "mine", "version": "1.0",
+///     "profiles": ["standard"], "dialects": ["pep508"], "codes": false,
+/// });
+/// let hello = Hello::from_json(&line).unwrap();
+/// assert_eq!(hello.profiles, [Profile::Standard]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hello {
     /// Its name, e.g. `packaging`.
@@ -210,6 +222,19 @@ impl CallError {
 }
 
 /// An external implementation reached through the adapter protocol.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use markerspec_conformance::protocol::Adapter;
+/// use markerspec_conformance::{Cases, Runner};
+///
+/// let mut adapter = Adapter::start("python3 adapters/packaging/adapter.py", Duration::from_secs(10));
+/// if let Some(problem) = adapter.problem() {
+///     eprintln!("the adapter is unusable: {problem}");
+/// }
+/// let report = Runner::new().divergences(adapter.divergences()).run(&Cases::all(), &mut adapter);
+/// println!("{:?}", report.counts());
+/// ```
 pub struct Adapter {
     command: String,
     timeout: Duration,
@@ -683,6 +708,31 @@ impl ServeInfo {
 ///
 /// # Errors
 /// Reading or writing failed.
+///
+/// An implementation answering the protocol over stdin and stdout is an adapter; here the
+/// requests come from memory:
+///
+/// ```
+/// use markerspec_conformance::builtin::Markerspec;
+/// use markerspec_conformance::protocol::{ServeInfo, parse_response, serve};
+/// use markerspec_conformance::{Dialect, Parsed, Profile, TestResult};
+///
+/// let info = ServeInfo::new("markerspec", "0.1.0", &[Profile::Spec2026], &[Dialect::Pep508], true);
+/// let requests = concat!(
+///     r#"{"id": 0, "op": "hello"}"#, "\n",
+///     r#"{"id": 1, "op": "parse", "kind": "marker", "input": "os_name == 'nt'"}"#, "\n",
+/// );
+/// let mut out = Vec::new();
+/// serve(&mut Markerspec::new(), &info, requests.as_bytes(), &mut out).unwrap();
+/// let lines: Vec<serde_json::Value> = String::from_utf8(out)
+///     .unwrap()
+///     .lines()
+///     .map(|l| serde_json::from_str(l).unwrap())
+///     .collect();
+/// assert_eq!(lines[0]["name"], "markerspec");
+/// let parsed = parse_response(&lines[1]).unwrap();
+/// assert_eq!(parsed, TestResult::Ok(Parsed::Valid { canonical: Some(r#"os_name == "nt""#.into()) }));
+/// ```
 pub fn serve(
     implementation: &mut dyn Implementation,
     info: &ServeInfo,

@@ -1,8 +1,10 @@
 //! Running cases against an implementation: the [`Implementation`] trait, filters, declared
 //! divergences and the [`Report`].
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::panic::{self, AssertUnwindSafe, catch_unwind};
+use std::sync::Once;
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -99,6 +101,32 @@ pub enum TestResult<T> {
 /// [`Implementation::evaluate`] when some profile pins an evaluation result. Every call is
 /// wrapped in `catch_unwind`: a panic is reported as a crash of that case, never as a panic
 /// of the runner.
+///
+/// The crate documentation has a complete implementation; `examples/embed-conformance` in the
+/// repository is a whole program. The smallest one accepts everything:
+///
+/// ```
+/// use markerspec_conformance::{
+///     Cases, Evaluated, Implementation, Parsed, Request, Runner, Status, TestResult,
+/// };
+///
+/// struct AcceptsAll;
+///
+/// impl Implementation for AcceptsAll {
+///     fn name(&self) -> &str {
+///         "accepts-all"
+///     }
+///     fn parse(&mut self, _: &Request<'_>) -> TestResult<Parsed> {
+///         TestResult::Ok(Parsed::Valid { canonical: None })
+///     }
+///     fn evaluate(&mut self, _: &Request<'_>) -> TestResult<Evaluated> {
+///         TestResult::Skip("no evaluator".into())
+///     }
+/// }
+///
+/// let report = Runner::new().include("marker-syntax").run(&Cases::all(), &mut AcceptsAll);
+/// assert!(report.counts()[&Status::Fail] > 0); // it accepts what must be rejected
+/// ```
 pub trait Implementation {
     /// The implementation's name in reports, e.g. `markerspec`.
     fn name(&self) -> &str;
@@ -157,9 +185,18 @@ impl Check {
 /// A declared divergence: cases on which an implementation is known, and accepted, to differ.
 ///
 /// Declared as `(selector, reason)`. A selector is `[PROFILE:]PATTERN[#CHECK]`: `PATTERN` is a
-/// group (`versions`), a case (`versions/prerelease-104`), a glob over full names with `*`
-/// (`versions/prerelease-*`), `@CATEGORY`, or `*`; the optional profile limits it to one
+/// group (`versions`), a case (`versions/prereleases-117`), a glob over full names with `*`
+/// (`versions/prereleases-*`), `@CATEGORY`, or `*`; the optional profile limits it to one
 /// profile, and the optional check (`parse`, `canonical`, `result`) to one kind of mismatch.
+///
+/// ```
+/// use markerspec_conformance::{Check, Divergence, Profile};
+///
+/// let d = Divergence::new("packaging:@escapes#parse", "no `\\N{NAME}` escapes").unwrap();
+/// assert!(d.covers(Check::Parse) && !d.covers(Check::Result));
+/// assert!(Divergence::new("pip:versions", "no such profile").is_err());
+/// # let _ = Profile::Packaging;
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Divergence {
     profile: Option<Profile>,
@@ -258,6 +295,16 @@ fn glob(pattern: &str, text: &str) -> bool {
 /// names, or whose full name it matches as a `*` glob. Terms apply in order, a leading `-`
 /// excludes, and the last term that matches a case decides; with no include term every case
 /// starts included.
+///
+/// ```
+/// use markerspec_conformance::{Cases, Filter};
+///
+/// let cases = Cases::all();
+/// let filter = Filter::parse("versions,-versions/prereleases-117");
+/// assert!(filter.selects(cases.get("versions/prereleases-118").unwrap()));
+/// assert!(!filter.selects(cases.get("versions/prereleases-117").unwrap()));
+/// assert!(!filter.selects(cases.get("extras/extra-100").unwrap()));
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
     terms: Vec<(bool, String)>,
@@ -442,6 +489,22 @@ fn result_json<T>(r: &TestResult<T>, ok: impl Fn(&T) -> Value) -> Value {
 }
 
 /// The result of one case under one profile.
+///
+/// One entry of [`Report::results`]; see [`Report`] for a run.
+///
+/// ```
+/// use markerspec_conformance::builtin::Markerspec;
+/// use markerspec_conformance::{Cases, Profile, Runner, Status};
+///
+/// let report = Runner::new()
+///     .include("versions/prereleases-117")
+///     .profiles(&[Profile::Spec2026])
+///     .run(&Cases::all(), &mut Markerspec::new());
+/// let result = &report.results[0];
+/// assert_eq!(result.case, "versions/prereleases-117");
+/// assert_eq!(result.status, Status::Pass);
+/// assert!(!result.failed());
+/// ```
 #[derive(Debug, Clone)]
 pub struct CaseResult {
     /// `group/name`.
@@ -741,6 +804,28 @@ pub struct Cause {
 }
 
 /// Every result of one implementation.
+///
+/// ```
+/// use markerspec_conformance::builtin::Markerspec;
+/// use markerspec_conformance::{Cases, Profile, Runner, Status, report};
+///
+/// let cases = Cases::all();
+/// let report = Runner::new()
+///     .include("versions/prereleases-1")
+///     .profiles(&[Profile::Packaging])
+///     .blacklist(Markerspec::BLACKLIST)
+///     .run(&cases, &mut Markerspec::new());
+/// assert!(report.ok(), "{:?}", report.failures());
+/// assert!(report.counts()[&Status::Pass] > 0);
+/// assert!(report.causes().is_empty()); // failures grouped by cause: none
+/// let json = report.to_json();
+/// assert_eq!(json["implementation"], "builtin");
+/// // The same reports as a table, JUnit XML, Markdown or one HTML page.
+/// let reports = [report];
+/// assert!(report::matrix(&reports).contains("builtin"));
+/// assert!(report::junit(&reports).starts_with("<?xml"));
+/// assert!(report::html(&cases, &reports).starts_with("<!DOCTYPE html>"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct Report {
     /// The implementation's name.
@@ -946,7 +1031,7 @@ impl Default for Runner {
 
 impl Runner {
     /// A runner for every case and profile, filtered by the `MARKERSPEC_TEST` environment
-    /// variable when it is set (`MARKERSPEC_TEST=versions,-versions/prerelease-104`).
+    /// variable when it is set (`MARKERSPEC_TEST=versions,-versions/prereleases-117`).
     pub fn new() -> Runner {
         let filter = std::env::var("MARKERSPEC_TEST")
             .map(|s| Filter::parse(&s))
@@ -1186,9 +1271,43 @@ impl Runner {
     }
 }
 
-/// Runs `f`, turning a panic into [`TestResult::Crash`].
+thread_local! {
+    /// Set while this thread runs an implementation's callback: its panics are reported as
+    /// crashes, so the panic hook stays quiet, and records where the panic happened here.
+    static GUARDED: Cell<Option<Option<String>>> = const { Cell::new(None) };
+}
+
+/// Installs, once per process, a panic hook that stays quiet for panics inside [`guarded`]
+/// (recording their location instead) and hands every other panic to the hook that was
+/// installed before, so an implementation that panics on thousands of cases does not flood
+/// stderr, and the embedding program's own panics print as usual.
+fn install_quiet_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            let quiet = GUARDED.with(|g| match g.take() {
+                Some(_) => {
+                    g.set(Some(info.location().map(|l| l.to_string())));
+                    true
+                }
+                None => false,
+            });
+            if !quiet {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Runs `f`, turning a panic into [`TestResult::Crash`] (with the panic's message and
+/// location; nothing is printed).
 fn guarded<T>(f: impl FnOnce() -> TestResult<T>) -> TestResult<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    install_quiet_hook();
+    let outer = GUARDED.with(|g| g.replace(Some(None)));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    let location = GUARDED.with(|g| g.replace(outer)).flatten();
+    match result {
         Ok(r) => r,
         Err(payload) => {
             let msg = payload
@@ -1196,7 +1315,10 @@ fn guarded<T>(f: impl FnOnce() -> TestResult<T>) -> TestResult<T> {
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "a non-string panic payload".to_string());
-            TestResult::Crash(format!("panicked: {msg}"))
+            match location {
+                Some(at) => TestResult::Crash(format!("panicked at {at}: {msg}")),
+                None => TestResult::Crash(format!("panicked: {msg}")),
+            }
         }
     }
 }

@@ -9,7 +9,7 @@ use markerspec_conformance::{
 };
 
 fn vectors_dir() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/vectors"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/vectors"))
 }
 
 /// The builtin's declared divergences for one profile.
@@ -130,6 +130,11 @@ fn uv_divergences_are_only_printed_forms_and_nesting() {
             continue;
         }
         let case = cases.get(&r.case).unwrap();
+        // The words `true` and `false` are the printed form of the constants, which every
+        // profile that prints them reads back; uv-pep508 rejects them (a declared divergence).
+        if matches!(case.input(), "true" | "false") {
+            continue;
+        }
         match case.expected(Profile::Uv) {
             Some(Outcome::Valid { .. }) => {}
             other => panic!(
@@ -246,8 +251,9 @@ fn coverage() {
         "extended-versions",
         "extended-strings",
         "extended-sets",
-        "extended-version-or-string",
         "interpreter-arch",
+        "host-arch",
+        "merged-text",
         "absent-and-unknown",
         "three-valued-logic",
         "variant-properties",

@@ -34,10 +34,10 @@ fn warm(c: &mut Criterion) {
     group.bench_function("all-layers", |b| {
         b.iter(|| layers.provide(std::hint::black_box(fact_fields())).unwrap())
     });
-    let cuda = GpuProvider::new();
-    cuda.provide(gpu_fields()).unwrap();
-    group.bench_function("cuda", |b| {
-        b.iter(|| cuda.provide(std::hint::black_box(gpu_fields())).unwrap())
+    let gpu = GpuProvider::new();
+    gpu.provide(gpu_fields()).unwrap();
+    group.bench_function("gpu", |b| {
+        b.iter(|| gpu.provide(std::hint::black_box(gpu_fields())).unwrap())
     });
     group.finish();
 }
@@ -55,11 +55,11 @@ fn cold(c: &mut Criterion) {
         .library_path_var(&empty)
         .path_var(&empty);
     let in_child = GpuProvider::with_detector(detector.clone());
-    group.bench_function("cuda-no-libraries-child", |b| {
+    group.bench_function("gpu-no-libraries-child", |b| {
         b.iter(|| in_child.provide(gpu_fields()).unwrap())
     });
     let in_process = GpuProvider::with_detector(detector).in_process(true);
-    group.bench_function("cuda-no-libraries-in-process", |b| {
+    group.bench_function("gpu-no-libraries-in-process", |b| {
         b.iter(|| in_process.provide(gpu_fields()).unwrap())
     });
     group.bench_function("host", |b| {

@@ -13,6 +13,21 @@ use crate::provider::{EnvironmentProvider, Layers, ProviderError};
 use crate::python::PythonProvider;
 
 /// How to detect this machine: what `markerspec env` and `markerspec eval` without `--env` use.
+///
+/// ```
+/// use markerspec_env::DetectOptions;
+/// use markerspec_pep508::Field;
+///
+/// // The host and the interpreter, without the GPU probe.
+/// let options = DetectOptions { gpu: false, ..DetectOptions::from_process() };
+/// let facts = options.detect()?;
+/// let os = facts.get(Field::OsName).expect("the host answers os_name");
+/// println!("os_name = {:?} [{}]", os.value, os.provenance);
+/// for warning in facts.warnings() {
+///     println!("warning: {warning}"); // no python3 on PATH, say
+/// }
+/// # Ok::<(), markerspec_env::ProviderError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct DetectOptions {
     /// The interpreter to ask. `None` asks `python3` on `PATH` and, when there is none, leaves
@@ -103,6 +118,14 @@ impl DetectOptions {
 }
 
 /// The variant fields without a wheel: Absent (SPEC §8.11).
+///
+/// ```
+/// use markerspec_env::{Layers, NoWheelContext, variant_fields};
+/// use markerspec_pep508::{EnvValue, Field};
+///
+/// let facts = Layers::new().with(NoWheelContext).provide(variant_fields()).unwrap();
+/// assert_eq!(facts.value(Field::VariantLabel), Some(&EnvValue::Absent));
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoWheelContext;
 

@@ -72,6 +72,16 @@ impl fmt::Display for Provenance {
 }
 
 /// One field's value and where it came from.
+///
+/// ```
+/// use markerspec_env::FixtureProvider;
+/// use markerspec_pep508::{EnvValue, Field};
+///
+/// let facts = FixtureProvider::builtin("linux-x86_64-cpython-3.12").unwrap().facts();
+/// let fact = facts.get(Field::SysPlatform).unwrap();
+/// assert_eq!(fact.value, EnvValue::String("linux".into()));
+/// assert_eq!(fact.provenance.layer(), "fixture");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fact {
     /// The value: Known (a string or a set), Absent, or Unknown.
@@ -299,6 +309,14 @@ impl Facts {
 
 /// Every field that describes the target rather than the caller's request: the standard and
 /// extended fields, without `extra`, `extras` and `dependency_groups`.
+///
+/// ```
+/// use markerspec_pep508::Field;
+///
+/// let fields = markerspec_env::fact_fields();
+/// assert!(fields.contains(Field::PythonVersion) && fields.contains(Field::CudaVersion));
+/// assert!(!fields.contains(Field::Extra));
+/// ```
 pub fn fact_fields() -> FieldSet {
     Field::ALL
         .iter()
@@ -308,6 +326,13 @@ pub fn fact_fields() -> FieldSet {
 }
 
 /// The variant fields (PEP 825): they describe a wheel, not a machine.
+///
+/// ```
+/// use markerspec_pep508::Field;
+///
+/// assert!(markerspec_env::variant_fields().contains(Field::VariantLabel));
+/// assert!(!markerspec_env::variant_fields().contains(Field::CudaVersion));
+/// ```
 pub fn variant_fields() -> FieldSet {
     [
         Field::VariantLabel,

@@ -3,18 +3,18 @@
 
 use std::path::Path;
 
-use markerspec_pep508::{EnvValue, Environment, Field, FieldSet, FieldType};
+use markerspec_pep508::{Environment, FieldSet};
 
+use crate::document::EnvironmentDocument;
 use crate::facts::{Facts, Provenance, fact_fields};
 use crate::provider::{EnvironmentProvider, ProviderError, ProviderErrorKind};
-use crate::values::validate;
 
 macro_rules! fixtures {
     ($($name:literal),* $(,)?) => {
-        /// Every built-in fixture of `spec/environments/`: (name, JSON text).
-        /// `spec/environments/README.md` describes each.
+        /// Every built-in fixture: (name, JSON text). They live in this crate's `fixtures/`
+        /// (the repository's `spec/environments` points there), whose `README.md` describes each.
         pub const FIXTURES: &[(&str, &str)] = &[
-            $(($name, include_str!(concat!("../../../spec/environments/", $name, ".json"))),)*
+            $(($name, include_str!(concat!("../fixtures/", $name, ".json"))),)*
         ];
     };
 }
@@ -26,6 +26,8 @@ fixtures!(
     "linux-x86_64-cpython-3.10-rocm-mi250",
     "linux-x86_64-cpython-3.12",
     "linux-x86_64-cpython-3.12-alpine-musl",
+    "linux-x86_64-cpython-3.12-ci-gpu-masked",
+    "linux-x86_64-cpython-3.12-conda-cudnn",
     "linux-x86_64-cpython-3.12-gpu-timeout",
     "linux-x86_64-cpython-3.12-h100-cuda12.8",
     "linux-x86_64-cpython-3.12-wsl2",
@@ -36,24 +38,28 @@ fixtures!(
     "linux-x86_64-cpython-3.9",
     "macos-arm64-cpython-3.13",
     "macos-arm64-cpython-3.13-apple-silicon",
+    "macos-x86_64-cpython-3.12-rosetta",
     "windows-amd64-cpython-3.11",
     "windows-amd64-cpython-3.12-32bit",
     "windows-arm64-cpython-3.12",
 );
 
 /// The names of the built-in fixtures.
+///
+/// ```
+/// assert!(markerspec_env::fixture_names().any(|n| n == "windows-amd64-cpython-3.11"));
+/// ```
 pub fn fixture_names() -> impl Iterator<Item = &'static str> {
     FIXTURES.iter().map(|(name, _)| *name)
 }
 
 /// A fixed environment from a fixture: a JSON document of SPEC §11.
 ///
-/// - keys: field names (`extra`, `extras` and `dependency_groups` are the caller's request, not
-///   facts, and are ignored here); any other key is `invalid-environment`;
-/// - `null` is Unknown; `""` and `[]` are Absent for extended fields and the empty string or
-///   set for standard ones; a missing field is Unknown;
-/// - extended values are checked and canonicalised as override values are (PEP 440 versions,
-///   set member formats, the architecture table), naming the key when invalid.
+/// The document is read by [`EnvironmentDocument`]: `$version`, keys that name no field
+/// ignored with the warning `unknown-environment-key` (kept in [`facts`](Self::facts)'
+/// warnings), `null` Unknown, `""` and `[]` Absent for extended fields, a missing field
+/// Unknown, values checked and canonicalised as override values are. `extra`, `extras` and
+/// `dependency_groups` are the caller's request, not facts, and are ignored here.
 ///
 /// Every value's provenance is `fixture (NAME)`. Override variables do not apply to a fixture:
 /// an environment given explicitly is used as given (SPEC §10.1).
@@ -122,46 +128,17 @@ impl FixtureProvider {
                 format!("invalid-environment in `{name}`: {message}"),
             )
         };
-        // A UTF-8 byte-order mark is accepted; a key written twice is an error, not "the last
-        // one wins".
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let doc: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| invalid(format!("not JSON: {e}")))?;
-        if !doc.is_object() {
-            return Err(invalid("not a JSON object".into()));
-        }
-        let Entries(map) = serde_json::from_str(text).map_err(|e| invalid(e.to_string()))?;
+        let doc = EnvironmentDocument::parse(text).map_err(invalid)?;
         let mut facts = Facts::new();
         let provenance = Provenance::new("fixture", name.to_owned());
-        for (key, value) in map {
-            let Some(field) = Field::from_canonical_name(&key) else {
-                return Err(invalid(format!("`{key}` is not a marker field")));
-            };
-            if !fact_fields().contains(field) {
-                continue;
+        for (field, value) in doc.values() {
+            // `extra`, `extras` and `dependency_groups` are the caller's request, not facts.
+            if fact_fields().contains(field) {
+                facts.insert(field, value.clone(), provenance.clone());
             }
-            let is_set = field.field_type() == FieldType::Set;
-            let value = match value {
-                serde_json::Value::Null => EnvValue::Unknown,
-                serde_json::Value::String(s) if s.is_empty() && field.is_extended() => {
-                    EnvValue::Absent
-                }
-                serde_json::Value::String(s) if !is_set => EnvValue::String(s.into()),
-                serde_json::Value::Array(items) if is_set => {
-                    let items: Option<Vec<Box<str>>> = items
-                        .into_iter()
-                        .map(|v| v.as_str().map(Into::into))
-                        .collect();
-                    EnvValue::Set(
-                        items
-                            .ok_or_else(|| invalid(format!("`{key}` must be a list of strings")))?,
-                    )
-                }
-                _ if is_set => return Err(invalid(format!("`{key}` must be a list of strings"))),
-                _ => return Err(invalid(format!("`{key}` must be a string"))),
-            };
-            let value = validate(field, value).map_err(|why| invalid(format!("`{key}`: {why}")))?;
-            facts.insert(field, value, provenance.clone());
+        }
+        for warning in doc.warnings() {
+            facts.warn(format!("{name}: {warning}"));
         }
         Ok(FixtureProvider {
             name: name.to_owned(),
@@ -182,35 +159,6 @@ impl FixtureProvider {
     /// The fixture as an evaluator's environment.
     pub fn environment(&self) -> Environment {
         self.facts().to_environment()
-    }
-}
-
-/// A JSON object's entries in order, refusing a key written twice.
-struct Entries(Vec<(String, serde_json::Value)>);
-
-impl<'de> serde::Deserialize<'de> for Entries {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Entries;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Entries, A::Error> {
-                let mut entries: Vec<(String, serde_json::Value)> = Vec::new();
-                while let Some(key) = map.next_key::<String>()? {
-                    if entries.iter().any(|(k, _)| *k == key) {
-                        return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
-                    }
-                    entries.push((key, map.next_value()?));
-                }
-                Ok(Entries(entries))
-            }
-        }
-        d.deserialize_map(Visitor)
     }
 }
 
@@ -242,28 +190,27 @@ impl EnvironmentProvider for FixtureProvider {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use markerspec_pep508::{Dialect, MarkerTree, ParseOptions, Truth};
+    use markerspec_pep508::{Dialect, EnvValue, Field, MarkerTree, ParseOptions, Truth};
 
     #[test]
     fn every_builtin_fixture_is_valid_and_listed_once() {
         let mut names: Vec<&str> = fixture_names().collect();
         for name in &names {
-            FixtureProvider::builtin(name).unwrap();
+            let fixture = FixtureProvider::builtin(name).unwrap();
+            let warnings = fixture.facts().warnings().to_vec();
+            assert!(warnings.is_empty(), "{name}: {warnings:?}");
         }
         names.sort();
         names.dedup();
         assert_eq!(names.len(), FIXTURES.len());
-        let on_disk = std::fs::read_dir(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../spec/environments"
-        ))
-        .unwrap()
-        .filter_map(|e| {
-            let p = e.unwrap().path();
-            (p.extension()? == "json")
-                .then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
-        })
-        .count();
+        let on_disk = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures"))
+            .unwrap()
+            .filter_map(|e| {
+                let p = e.unwrap().path();
+                (p.extension()? == "json")
+                    .then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
+            })
+            .count();
         assert_eq!(
             on_disk,
             FIXTURES.len(),
@@ -293,8 +240,8 @@ mod tests {
                 .contains("linux-x86_64-cpython-3.12-h100-cuda12.8")
         );
         for (doc, needle) in [
-            (r#"{"cuda_verison": "12"}"#, "cuda_verison"),
             (r#"{"cuda_version": "twelve"}"#, "cuda_version"),
+            (r#"{"$version": "1.0"}"#, "$version"),
             (r#"{"gpu_backends": "cuda"}"#, "list of strings"),
             (r#"{"gpu_backends": ["CUDA"]}"#, "gpu_backends"),
             (r#"{"python_version": ["3"]}"#, "must be a string"),
@@ -302,13 +249,30 @@ mod tests {
                 r#"{"os_name": "nt", "os_name": "posix"}"#,
                 "duplicate key `os_name`",
             ),
-            ("[1]", "not a JSON object"),
+            ("[1]", "expected a JSON object"),
         ] {
             let err = FixtureProvider::from_json("t", doc).unwrap_err();
             assert_eq!(err.kind(), ProviderErrorKind::InvalidEnvironment);
             assert!(err.message().contains(needle), "{err}");
             assert!(err.message().contains("invalid-environment"), "{err}");
         }
+    }
+
+    #[test]
+    fn unknown_keys_are_warnings_kept_with_the_facts() {
+        let f = FixtureProvider::from_json(
+            "t",
+            r#"{"$version": "0.2", "os_name": "nt", "cuda_verison": "12"}"#,
+        )
+        .unwrap();
+        let facts = f.facts();
+        assert_eq!(facts.string(Field::OsName), Some("nt"));
+        assert_eq!(facts.warnings().len(), 1, "{:?}", facts.warnings());
+        assert!(
+            facts.warnings()[0].starts_with("t: unknown-environment-key: `cuda_verison`"),
+            "{:?}",
+            facts.warnings()
+        );
     }
 
     #[test]
@@ -366,10 +330,11 @@ mod tests {
                 r#"cuda_version < "12""#,
                 False,
             ),
+            // SPEC §4.3: `!=` is true on an Absent field (0.1: false).
             (
                 "linux-x86_64-cpython-3.10-laptop-no-gpu",
                 r#"cuda_version != "12.8""#,
-                False,
+                True,
             ),
             ("linux-x86_64-cpython-3.12-wsl2-rtx4090", cuda12, True),
             ("linux-aarch64-cpython-3.10-jetson-orin", cuda12, True),
@@ -452,6 +417,76 @@ mod tests {
         ];
         for (fixture, marker, want) in cases {
             assert_eq!(eval(fixture, marker), *want, "{fixture}: {marker}");
+        }
+    }
+
+    /// The fixtures of SPEC 0.2's detection rules, each evaluated as the SPEC says.
+    #[test]
+    fn fixtures_of_the_0_2_detection_rules() {
+        use Truth::{False, True};
+        let rosetta = "macos-x86_64-cpython-3.12-rosetta";
+        let masked = "linux-x86_64-cpython-3.12-ci-gpu-masked";
+        let conda = "linux-x86_64-cpython-3.12-conda-cudnn";
+        let cuda12 = r#""cuda" in gpu_backends and cuda_version >= "12""#;
+        // SPEC §8.10: the cu12 wheel's cuDNN, only when no usable cuDNN is found.
+        let cudnn =
+            r#""cuda" in gpu_backends and (cudnn_version == "" or cudnn_cuda_version < "12")"#;
+        let cases: &[(&str, &str, Truth)] = &[
+            // §8.12: under Rosetta 2 every 0.1 field says x86_64; host_arch says the CPU.
+            (
+                rosetta,
+                r#"host_arch == "aarch64" and interpreter_arch == "x86_64""#,
+                True,
+            ),
+            (
+                rosetta,
+                r#"platform_machine == "x86_64" and sys_platform == "darwin""#,
+                True,
+            ),
+            (rosetta, r#"host_arch == "x86_64""#, False),
+            (rosetta, r#""cuda" in gpu_backends"#, False),
+            (
+                "macos-arm64-cpython-3.13-apple-silicon",
+                r#"host_arch == "aarch64" and interpreter_arch == "aarch64""#,
+                True,
+            ),
+            (
+                "windows-amd64-cpython-3.12-32bit",
+                r#"host_arch == "x86_64" and interpreter_arch == "x86""#,
+                True,
+            ),
+            // §8.5: an install step run with CUDA_VISIBLE_DEVICES="" still sees its GPUs, so
+            // the CUDA build is chosen (tests/device_masks.rs detects this fixture's GPU facts).
+            (masked, cuda12, True),
+            (
+                masked,
+                r#""cuda" not in gpu_backends or cuda_version < "12""#,
+                False,
+            ),
+            // §8.8: "any device of at least 9.0", which the minimum cannot say.
+            (masked, r#"cuda_compute_capability_max >= "9.0""#, True),
+            (masked, r#"cuda_compute_capability >= "9.0""#, False),
+            (masked, r#""9.0" in cuda_compute_capabilities"#, True),
+            // §8.10: the conda environment's cuDNN 9 (built for CUDA 12.6, found through the
+            // interpreter's RPATH) serves the cu12 wheel: no duplicate from PyPI.
+            (conda, cudnn, False),
+            (
+                conda,
+                r#"cudnn_version >= "9" and cudnn_cuda_version >= "12""#,
+                True,
+            ),
+            // Without a cuDNN the wheel's copy is needed.
+            ("linux-x86_64-cpython-3.12-wsl2-rtx4090", cudnn, True),
+        ];
+        for (fixture, marker, want) in cases {
+            assert_eq!(eval(fixture, marker), *want, "{fixture}: {marker}");
+        }
+        // The 0.2 fixtures say which rules they follow, and every key is a field.
+        for name in [rosetta, masked, conda] {
+            let text = FIXTURES.iter().find(|(n, _)| *n == name).unwrap().1;
+            let doc = EnvironmentDocument::parse(text).unwrap();
+            assert_eq!(doc.version(), (0, 2), "{name}");
+            assert!(doc.warnings().is_empty(), "{name}: {:?}", doc.warnings());
         }
     }
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use markerspec_pep508::{Field, FieldSet};
 
 use crate::facts::{Facts, Provenance};
+use crate::host_arch::{self, HostOs};
 use crate::libc::{self, Libc};
 use crate::provider::{EnvironmentProvider, ProviderError};
 
@@ -36,7 +37,7 @@ const INTERPRETER_FIELDS: [Field; 8] = [
 const LIBC_PROGRAMS: [&str; 4] = ["/bin/sh", "/usr/bin/env", "/bin/dash", "/bin/ls"];
 
 /// Operating-system facts without Python: `os_name`, `sys_platform`, `platform_system`,
-/// `platform_release`, `platform_version`, `platform_machine` and the C library
+/// `platform_release`, `platform_version`, `platform_machine`, `host_arch` and the C library
 /// (`glibc_version`, `musl_version`).
 ///
 /// The values are those Python's `os.name`, `sys.platform` and `platform` module give on the
@@ -51,6 +52,14 @@ const LIBC_PROGRAMS: [&str; 4] = ["/bin/sh", "/usr/bin/env", "/bin/dash", "/bin/
 ///   `platform_release` (`10`, or `11` from build 22000, as Python 3.12 reports it) from
 ///   `cmd /c ver`.
 ///
+/// `host_arch` (SPEC §8.12), the CPU's architecture seen through emulation, mapped through the
+/// table of §8.3: on macOS, `sysctl -in sysctl.proc_translated` (`1` in a process Rosetta 2
+/// translates, whose host is then `aarch64`; `uname -m` otherwise); on Windows,
+/// `PROCESSOR_ARCHITEW6432`, else `PROCESSOR_ARCHITECTURE` (§8.12's fallback: `IsWow64Process2`,
+/// which would also see x64 emulation on Windows on Arm, needs code this crate does not have);
+/// elsewhere the kernel's `uname().machine`, without the pointer-size correction of
+/// `interpreter_arch`. Emulation by `qemu-user` is not seen.
+///
 /// The C library (Linux only; Absent elsewhere): the `PT_INTERP` program header of `/bin/sh`
 /// (then `/usr/bin/env`, `/bin/dash`, `/bin/ls`) names the dynamic loader. A musl loader
 /// (`ld-musl-*.so.1`) is run without arguments and its `Version X.Y.Z` banner read (PEP 656);
@@ -62,9 +71,19 @@ const LIBC_PROGRAMS: [&str; 4] = ["/bin/sh", "/usr/bin/env", "/bin/dash", "/bin/
 /// Interpreter-dependent fields (`python_version`, `sys_abi_features`, …) are answered
 /// Unknown: they are the python provider's business. Results are computed once per provider
 /// value and kept.
+///
+/// ```
+/// use markerspec_env::{EnvironmentProvider, HostProvider, fact_fields};
+/// use markerspec_pep508::Field;
+///
+/// let facts = HostProvider::new().provide(fact_fields()).unwrap();
+/// # #[cfg(target_os = "linux")]
+/// assert_eq!(facts.string(Field::SysPlatform), Some("linux"));
+/// ```
 #[derive(Debug)]
 pub struct HostProvider {
     libc_programs: Vec<PathBuf>,
+    sysctl: PathBuf,
     timeout: Duration,
     cache: OnceLock<Facts>,
 }
@@ -79,6 +98,7 @@ impl Clone for HostProvider {
     fn clone(&self) -> Self {
         HostProvider {
             libc_programs: self.libc_programs.clone(),
+            sysctl: self.sysctl.clone(),
             timeout: self.timeout,
             cache: OnceLock::new(),
         }
@@ -90,6 +110,7 @@ impl HostProvider {
     pub fn new() -> HostProvider {
         HostProvider {
             libc_programs: LIBC_PROGRAMS.iter().map(PathBuf::from).collect(),
+            sysctl: PathBuf::from(host_arch::SYSCTL),
             timeout: Duration::from_secs(5),
             cache: OnceLock::new(),
         }
@@ -106,7 +127,15 @@ impl HostProvider {
         self
     }
 
-    /// How long the C library's loader may run.
+    /// The `sysctl` program asked on macOS whether this process runs under Rosetta 2 (default
+    /// `/usr/sbin/sysctl`).
+    #[must_use]
+    pub fn sysctl_program(mut self, program: impl Into<PathBuf>) -> HostProvider {
+        self.sysctl = program.into();
+        self
+    }
+
+    /// How long the C library's loader (and, on macOS, `sysctl`) may run.
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> HostProvider {
         self.timeout = timeout;
@@ -116,6 +145,15 @@ impl HostProvider {
     fn detect(&self) -> Facts {
         let mut facts = Facts::new();
         os_facts(&mut facts);
+        let os = HostOs::current();
+        let translated = if os == HostOs::MacOs {
+            host_arch::proc_translated(&self.sysctl, self.timeout)
+        } else {
+            Ok(None)
+        };
+        let (value, provenance) =
+            host_arch::host_arch(os, facts.string(Field::PlatformMachine), translated);
+        facts.insert(Field::HostArch, value, provenance);
         let unknown = Provenance::new("host", "none")
             .with_detail("interpreter-dependent: the host provider does not run Python");
         for field in INTERPRETER_FIELDS {
@@ -181,7 +219,7 @@ impl EnvironmentProvider for HostProvider {
         OS_FIELDS
             .into_iter()
             .chain(INTERPRETER_FIELDS)
-            .chain([Field::GlibcVersion, Field::MuslVersion])
+            .chain([Field::GlibcVersion, Field::MuslVersion, Field::HostArch])
             .collect()
     }
 
@@ -325,6 +363,11 @@ mod tests {
         assert_eq!(
             facts.string(Field::PlatformMachine),
             Some(std::env::consts::ARCH)
+        );
+        // The kernel's machine, canonical: this test's own architecture on a native build.
+        assert_eq!(
+            facts.string(Field::HostArch),
+            Some(markerspec_pep508::canonical_arch(std::env::consts::ARCH, None).as_str())
         );
         // This machine runs glibc or musl; exactly one of them is known.
         let glibc = facts.value(Field::GlibcVersion).unwrap();

@@ -65,16 +65,19 @@
 //!
 //! The [`EnvironmentProvider`] trait and the providers that ship with markerspec:
 //!
-//! - [`HostProvider`]: the operating system's standard fields (`uname`) and the C library
-//!   (`glibc_version`, `musl_version`), without Python;
+//! - [`HostProvider`]: the operating system's standard fields (`uname`), the CPU's
+//!   architecture seen through emulation (`host_arch`) and the C library (`glibc_version`,
+//!   `musl_version`), without Python;
 //! - [`PythonProvider`]: one run of a Python interpreter with an embedded probe script, for
 //!   every standard field, `sys_abi_features`, `python_abi_tag`, `interpreter_arch` and the C
 //!   library the interpreter runs on;
 //! - [`GpuProvider`]: the GPU fields, from `markerspec-gpu`'s isolated probe of each vendor's
 //!   stack (NVIDIA's CUDA, AMD's ROCm), with provenance layers named after the stack;
 //! - [`FixtureProvider`]: fixed environments from SPEC §11 documents, including the built-in
-//!   fixtures of `spec/environments/` ([`FIXTURES`]);
-//! - [`Overrides`]: the `MARKERSPEC_<FIELD>` variables and `CONDA_OVERRIDE_CUDA`.
+//!   fixtures of `spec/environments/`, this crate's `fixtures/` ([`FIXTURES`]);
+//! - [`Overrides`]: the `MARKERSPEC_<FIELD>` variables and conda's `CONDA_OVERRIDE_CUDA`,
+//!   `CONDA_OVERRIDE_GLIBC` and `CONDA_OVERRIDE_CUDA_ARCH`, completed by the derivations of
+//!   SPEC §10.3 and checked against the invariants of §4.4 ([`check_invariants`]).
 //!
 //! Values are [`Facts`]: per field a [`markerspec_pep508::EnvValue`] (Known, Absent or
 //! Unknown) with a [`Provenance`] that names the layer and method, and says why a value is
@@ -117,8 +120,10 @@
 //!   caller passes ([`DetectOptions::vars`]). The command line passes its own environment.
 //!   Overrides are the user's own and are recorded as provenance; they are ignored, with a
 //!   warning, in a set-user-ID or set-group-ID process ([`process_is_setid`]).
-//! - Fixtures and environment documents are validated as overrides are (versions, set member
-//!   formats, the architecture table) and rejected with `invalid-environment`.
+//! - Fixtures and environment documents ([`EnvironmentDocument`]) are validated as overrides
+//!   are (versions, set member formats, the architecture table, the invariants of SPEC §4.4)
+//!   and rejected with `invalid-environment`; a key that names no field is ignored with the
+//!   warning `unknown-environment-key`.
 //!
 //! Every provider is `Send + Sync` and cheap to construct; detection happens in
 //! [`EnvironmentProvider::provide`]. The host and python providers keep their answer per
@@ -127,10 +132,13 @@
 #![forbid(unsafe_code)]
 
 mod detect;
+mod document;
 mod facts;
 mod fixture;
 mod gpu;
 mod host;
+mod host_arch;
+mod invariants;
 mod libc;
 mod overrides;
 mod provider;
@@ -138,17 +146,27 @@ mod python;
 mod values;
 
 pub use detect::{DetectOptions, NoWheelContext};
+pub use document::{DOCUMENT_VERSION, DocumentWarning, EnvironmentDocument, VERSION_KEY};
 pub use facts::{Fact, Facts, Provenance, fact_fields, variant_fields};
 pub use fixture::{FIXTURES, FixtureProvider, fixture_names};
 #[allow(deprecated)]
 pub use gpu::CudaProvider;
-pub use gpu::{GPU_FIELDS, GpuProvider};
+pub use gpu::{DEVICE_MASKS, GPU_FIELDS, GpuProvider};
 pub use host::HostProvider;
-pub use overrides::{CONDA_OVERRIDE_CUDA, Overrides, override_variable, process_is_setid};
+pub use invariants::{Violation, check_invariants};
+pub use overrides::{
+    CONDA_OVERRIDE_CUDA, CONDA_OVERRIDE_CUDA_ARCH, CONDA_OVERRIDE_GLIBC, Overrides,
+    override_variable, process_is_setid,
+};
 pub use provider::{EnvironmentProvider, Layers, ProviderError, ProviderErrorKind};
 pub use python::{DEFAULT_PYTHON, PROBE_SCRIPT, PythonProvider};
-pub use values::{canonical_arch, parse_override, validate};
+pub use values::{canonical_arch, check_input, parse_override, validate};
 
 /// Re-exported from `markerspec-gpu`: call it first thing in `main` (see [the crate
 /// docs](crate#the-gpu-probe-and-main)).
 pub use markerspec_gpu::run_probe_if_requested;
+
+// The README's examples run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -1,13 +1,34 @@
-//! The override layer: `MARKERSPEC_<FIELD>` variables and `CONDA_OVERRIDE_CUDA` (SPEC §10.3).
+//! The override layer: `MARKERSPEC_<FIELD>` variables and conda's `CONDA_OVERRIDE_CUDA`,
+//! `CONDA_OVERRIDE_GLIBC` and `CONDA_OVERRIDE_CUDA_ARCH` (SPEC §10.3), the derivations that
+//! keep the invariants of §4.4 after a partial override, and their check.
 
+use markerspec_pep440::Version;
 use markerspec_pep508::{EnvValue, Field, FieldSet};
 
 use crate::facts::{Facts, Provenance};
+use crate::invariants::check_invariants;
 use crate::provider::{EnvironmentProvider, ProviderError, ProviderErrorKind};
 use crate::values::parse_override;
 
-/// The conda variable read for `cuda_version` when `MARKERSPEC_CUDA_VERSION` is unset.
+/// The conda variable read for `cuda_version` when `MARKERSPEC_CUDA_VERSION` is unset (CEP 30,
+/// `__cuda`).
 pub const CONDA_OVERRIDE_CUDA: &str = "CONDA_OVERRIDE_CUDA";
+
+/// The conda variable read for `glibc_version` when `MARKERSPEC_GLIBC_VERSION` is unset, on
+/// Linux only (CEP 30, `__glibc`).
+pub const CONDA_OVERRIDE_GLIBC: &str = "CONDA_OVERRIDE_GLIBC";
+
+/// The conda variable read for the compute-capability fields when none of their
+/// `MARKERSPEC_` variables is set (CEP 46, `__cuda_arch`): `X.Y`, or `X.Y=build` whose build
+/// string is ignored.
+pub const CONDA_OVERRIDE_CUDA_ARCH: &str = "CONDA_OVERRIDE_CUDA_ARCH";
+
+/// The compute-capability fields, which `CONDA_OVERRIDE_CUDA_ARCH` sets together.
+const CC_FIELDS: [Field; 3] = [
+    Field::CudaComputeCapabilities,
+    Field::CudaComputeCapability,
+    Field::CudaComputeCapabilityMax,
+];
 
 /// The override variable of an extended field: `MARKERSPEC_` and the name in upper case.
 ///
@@ -23,6 +44,19 @@ pub fn override_variable(field: Field) -> Option<String> {
         .then(|| format!("MARKERSPEC_{}", field.name().to_ascii_uppercase()))
 }
 
+/// Whether `name` is a variable [`Overrides`] reads.
+fn is_override_name(name: &str) -> bool {
+    [
+        CONDA_OVERRIDE_CUDA,
+        CONDA_OVERRIDE_GLIBC,
+        CONDA_OVERRIDE_CUDA_ARCH,
+    ]
+    .contains(&name)
+        || Field::ALL
+            .iter()
+            .any(|&f| override_variable(f).as_deref() == Some(name))
+}
+
 /// The override variables, read from a map the caller passes in (the CLI passes
 /// `std::env::vars()`; tests pass their own), never from the process environment directly.
 ///
@@ -33,11 +67,36 @@ pub fn override_variable(field: Field) -> Option<String> {
 /// | a valid value | Known (canonicalised: sets sorted, `AMD64` → `x86_64`, …) |
 /// | an invalid value | error `invalid-override`, naming the variable and the expected form |
 ///
-/// Only variables named after an extended field count; other `MARKERSPEC_*` names are left
-/// alone. `CONDA_OVERRIDE_CUDA` is read for `cuda_version` only when `MARKERSPEC_CUDA_VERSION`
-/// is unset. An overridden `cuda_version` (or `rocm_version`) adds `cuda` (`rocm`) to
-/// `gpu_backends` when non-empty and removes it when empty, unless `MARKERSPEC_GPU_BACKENDS`
-/// is set; an Unknown `gpu_backends` stays Unknown.
+/// Only variables named after an extended field count, and three of conda's, each read only
+/// when the `MARKERSPEC_` variable of its field is unset:
+///
+/// - `CONDA_OVERRIDE_CUDA` for `cuda_version` (CEP 30);
+/// - `CONDA_OVERRIDE_GLIBC` for `glibc_version` (CEP 30), on Linux only: elsewhere it is
+///   ignored with the warning `override-ignored`;
+/// - `CONDA_OVERRIDE_CUDA_ARCH` for the compute-capability fields (CEP 46), when none of
+///   `MARKERSPEC_CUDA_COMPUTE_CAPABILITY`, `…_CAPABILITIES`, `…_CAPABILITY_MAX` is set: `X.Y`
+///   (or `X.Y=build`, the build string ignored) sets the set to {`X.Y`} and both scalars to
+///   `X.Y`. As in conda, it is ignored, with `override-ignored`, when `cuda_version` is Absent
+///   after the overrides.
+///
+/// Then the fields that were not overridden are derived from those that were (SPEC §10.3), so
+/// that one variable keeps the invariants of §4.4:
+///
+/// | overridden | derived, when not itself overridden |
+/// | --- | --- |
+/// | `cuda_version` non-empty / empty | `gpu_backends` gains / loses `cuda`; when empty, the compute-capability fields are Absent |
+/// | `gpu_backends` without `cuda` / `rocm` | `cuda_version` and the compute-capability fields / `rocm_gpu_archs` Absent |
+/// | `gpu_backends` with `cuda` / `rocm` while `cuda_version` / `rocm_gpu_archs` is Absent | that field Unknown |
+/// | `cuda_compute_capabilities` | `cuda_compute_capability` (minimum), `cuda_compute_capability_max` (maximum) |
+/// | `cuda_compute_capability` alone | the set {value}, the maximum the value |
+/// | `rocm_gpu_archs` non-empty / empty | `gpu_backends` gains / loses `rocm` |
+/// | `glibc_version` or `musl_version` non-empty | the other Absent |
+/// | `cudnn_version` empty / non-empty | `cudnn_cuda_version` Absent / Unknown |
+/// | `variant_properties` | `variant_features`, `variant_namespaces` |
+///
+/// A `gpu_backends` that is Unknown stays Unknown; a value that cannot be derived is Unknown.
+/// Finally the invariants are checked: a violation the overrides brought in is
+/// `invalid-override`, naming the invariant and the variables.
 ///
 /// ```
 /// use markerspec_env::{Facts, Overrides, Provenance};
@@ -50,14 +109,28 @@ pub fn override_variable(field: Field) -> Option<String> {
 /// assert_eq!(facts.string(Field::CudaVersion), Some("12.4"));
 /// assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Set(vec!["cuda".into()])));
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Overrides {
-    /// (field, variable, raw value), in registry order.
+    /// (field, variable, raw value), in registry order. `CONDA_OVERRIDE_CUDA_ARCH` is one
+    /// entry under `cuda_compute_capability`.
     entries: Vec<(Field, String, String)>,
     /// Override variables whose values are not UTF-8: an error when the overrides are read.
     not_utf8: Vec<String>,
     /// Set-ID execution: every override is ignored, with a warning.
     ignored: bool,
+    /// Whether `CONDA_OVERRIDE_GLIBC` applies (the platform is Linux).
+    linux: bool,
+}
+
+impl Default for Overrides {
+    fn default() -> Self {
+        Overrides {
+            entries: Vec::new(),
+            not_utf8: Vec::new(),
+            ignored: false,
+            linux: cfg!(target_os = "linux"),
+        }
+    }
 }
 
 impl Overrides {
@@ -75,10 +148,7 @@ impl Overrides {
     {
         let vars: Vec<(String, String)> = vars
             .into_iter()
-            .filter(|(k, _)| {
-                let k = k.as_ref();
-                k.starts_with("MARKERSPEC_") || k == CONDA_OVERRIDE_CUDA
-            })
+            .filter(|(k, _)| is_override_name(k.as_ref()))
             .map(|(k, v)| (k.as_ref().to_owned(), v.as_ref().to_owned()))
             .collect();
         let lookup = |name: &str| vars.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v);
@@ -87,18 +157,30 @@ impl Overrides {
             let Some(var) = override_variable(field) else {
                 continue;
             };
+            let conda = match field {
+                Field::CudaVersion => Some(CONDA_OVERRIDE_CUDA),
+                Field::GlibcVersion => Some(CONDA_OVERRIDE_GLIBC),
+                _ => None,
+            };
             if let Some(value) = lookup(&var) {
                 entries.push((field, var, value.clone()));
-            } else if field == Field::CudaVersion {
-                if let Some(value) = lookup(CONDA_OVERRIDE_CUDA) {
-                    entries.push((field, CONDA_OVERRIDE_CUDA.to_owned(), value.clone()));
-                }
+            } else if let Some(conda) = conda
+                && let Some(value) = lookup(conda)
+            {
+                entries.push((field, conda.to_owned(), value.clone()));
             }
+        }
+        let cc_set = entries.iter().any(|(f, _, _)| CC_FIELDS.contains(f));
+        if !cc_set && let Some(value) = lookup(CONDA_OVERRIDE_CUDA_ARCH) {
+            entries.push((
+                Field::CudaComputeCapability,
+                CONDA_OVERRIDE_CUDA_ARCH.to_owned(),
+                value.clone(),
+            ));
         }
         Overrides {
             entries,
-            not_utf8: Vec::new(),
-            ignored: false,
+            ..Overrides::default()
         }
     }
 
@@ -120,11 +202,7 @@ impl Overrides {
             match v.as_ref().to_str() {
                 Some(v) => text.push((k.to_owned(), v.to_owned())),
                 None => {
-                    let named = k == CONDA_OVERRIDE_CUDA
-                        || Field::ALL
-                            .iter()
-                            .any(|&f| override_variable(f).as_deref() == Some(k));
-                    if named {
+                    if is_override_name(k) {
                         // A later valid value of the same variable replaces it.
                         text.retain(|(name, _)| name != k);
                         not_utf8.push(k.to_owned());
@@ -149,6 +227,14 @@ impl Overrides {
         self
     }
 
+    /// Whether the platform is Linux, where `CONDA_OVERRIDE_GLIBC` applies (default: whether
+    /// this program was built for Linux).
+    #[must_use]
+    pub fn linux(mut self, linux: bool) -> Overrides {
+        self.linux = linux;
+        self
+    }
+
     /// Whether no override variable is set.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty() && self.not_utf8.is_empty()
@@ -161,7 +247,14 @@ impl Overrides {
             .map(|(_, k, v)| (k.as_str(), v.as_str()))
     }
 
-    /// Parses every variable into facts, without the `gpu_backends` coupling.
+    /// The entries that apply here: `CONDA_OVERRIDE_GLIBC` only on Linux.
+    fn applicable(&self) -> impl Iterator<Item = &(Field, String, String)> {
+        self.entries
+            .iter()
+            .filter(|(_, var, _)| self.linux || var != CONDA_OVERRIDE_GLIBC)
+    }
+
+    /// Parses every variable into facts, without the derivations.
     ///
     /// # Errors
     /// `invalid-override` for the first invalid value, naming the variable.
@@ -171,32 +264,41 @@ impl Overrides {
             return Ok(facts);
         }
         if let Some(var) = self.not_utf8.first() {
-            return Err(ProviderError::new(
-                "override",
-                ProviderErrorKind::InvalidOverride,
-                format!("invalid-override: the value of {var} is not valid UTF-8"),
-            ));
+            return Err(invalid(format!("the value of {var} is not valid UTF-8")));
         }
-        for (field, var, raw) in &self.entries {
-            let value = parse_override(*field, raw).map_err(|expected| {
-                ProviderError::new(
-                    "override",
-                    ProviderErrorKind::InvalidOverride,
-                    format!(
-                        "invalid-override: {var}={raw:?} is not valid for `{field}`: {expected}"
-                    ),
-                )
-            })?;
-            facts.insert(*field, value, Provenance::new("override", var.clone()));
+        for (field, var, raw) in self.applicable() {
+            let provenance = Provenance::new("override", var.clone());
+            if var == CONDA_OVERRIDE_CUDA_ARCH {
+                // CEP 46: `X.Y` or `X.Y=build`.
+                let capability = raw.split_once('=').map_or(raw.as_str(), |(cc, _)| cc);
+                let value = parse_override(Field::CudaComputeCapabilities, capability)
+                    .map_err(|expected| invalid_value(var, raw, *field, &expected))?;
+                let scalar = match &value {
+                    EnvValue::Set(items) => EnvValue::String(items[0].clone()),
+                    other => other.clone(),
+                };
+                facts.insert(Field::CudaComputeCapabilities, value, provenance.clone());
+                facts.insert(
+                    Field::CudaComputeCapability,
+                    scalar.clone(),
+                    provenance.clone(),
+                );
+                facts.insert(Field::CudaComputeCapabilityMax, scalar, provenance);
+                continue;
+            }
+            let value = parse_override(*field, raw)
+                .map_err(|expected| invalid_value(var, raw, *field, &expected))?;
+            facts.insert(*field, value, provenance);
         }
         Ok(facts)
     }
 
-    /// Applies the overrides to `facts` (the requested fields only), then the coupling of
-    /// `cuda_version` and `rocm_version` to `gpu_backends`.
+    /// Applies the overrides to `facts` (the requested fields only), then the derivations, then
+    /// checks the invariants (see the type's docs).
     ///
     /// # Errors
-    /// `invalid-override` for the first invalid value, naming the variable.
+    /// `invalid-override` for the first invalid value, naming the variable, or for an invariant
+    /// of SPEC §4.4 that the overrides break.
     pub fn apply(&self, facts: &mut Facts, request: FieldSet) -> Result<(), ProviderError> {
         if self.ignored {
             if !self.is_empty() {
@@ -213,27 +315,250 @@ impl Overrides {
             }
             return Ok(());
         }
+        if !self.linux
+            && self
+                .entries
+                .iter()
+                .any(|(_, v, _)| v == CONDA_OVERRIDE_GLIBC)
+        {
+            facts.warn(format!(
+                "override-ignored: {CONDA_OVERRIDE_GLIBC} applies on Linux only (CEP 30)"
+            ));
+        }
+        let before: Vec<&'static str> = check_invariants(|f| facts.value(f).cloned())
+            .into_iter()
+            .map(|v| v.invariant)
+            .collect();
         let mut values = self.facts()?;
         values.retain(request);
-        let set = |field: Field| self.entries.iter().find(|(f, _, _)| *f == field);
-        let backends_set = set(Field::GpuBackends).is_some();
-        let mut coupled = Vec::new();
-        for (field, member) in [(Field::CudaVersion, "cuda"), (Field::RocmVersion, "rocm")] {
-            if let (Some((_, var, _)), false) = (set(field), backends_set) {
-                let present = !matches!(
-                    values.value(field),
-                    Some(EnvValue::Absent) | Some(EnvValue::Unknown) | None
-                );
-                coupled.push((member, present, var.clone()));
+        let overridden = values.fields();
+        // CEP 46: `CONDA_OVERRIDE_CUDA_ARCH` means nothing without `__cuda`.
+        let arch = |v: &Facts| {
+            v.get(Field::CudaComputeCapability)
+                .is_some_and(|f| f.provenance.method() == CONDA_OVERRIDE_CUDA_ARCH)
+        };
+        if arch(&values) && cuda_absent_after(facts, &values) {
+            for field in CC_FIELDS {
+                values.remove(field);
+            }
+            facts.warn(format!(
+                "override-ignored: {CONDA_OVERRIDE_CUDA_ARCH} is ignored because `cuda_version` \
+                 is absent (CEP 46)"
+            ));
+        }
+        let overridden_now = values.fields();
+        facts.overlay(values);
+        derive(facts, overridden_now, request);
+        let after = check_invariants(|f| facts.value(f).cloned());
+        if let Some(broken) = after.iter().find(|v| !before.contains(&v.invariant)) {
+            let vars: Vec<&str> = self
+                .applicable()
+                .filter(|(f, _, _)| overridden.contains(*f) || broken.fields.contains(f))
+                .map(|(_, var, _)| var.as_str())
+                .collect();
+            return Err(invalid(format!(
+                "{broken}; set by {}",
+                if vars.is_empty() {
+                    "the override variables".to_owned()
+                } else {
+                    vars.join(", ")
+                }
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn invalid(message: String) -> ProviderError {
+    ProviderError::new(
+        "override",
+        ProviderErrorKind::InvalidOverride,
+        format!("invalid-override: {message}"),
+    )
+}
+
+fn invalid_value(var: &str, raw: &str, field: Field, expected: &str) -> ProviderError {
+    invalid(format!(
+        "{var}={raw:?} is not valid for `{field}`: {expected}"
+    ))
+}
+
+/// Whether `cuda_version` is Absent once `values` (the overrides) and the derivations from
+/// `gpu_backends` apply over `facts`.
+fn cuda_absent_after(facts: &Facts, values: &Facts) -> bool {
+    if let Some(v) = values.value(Field::CudaVersion) {
+        return *v == EnvValue::Absent;
+    }
+    match values.value(Field::GpuBackends) {
+        Some(EnvValue::Absent) => true,
+        Some(EnvValue::Set(items)) if !items.iter().any(|i| &**i == "cuda") => true,
+        Some(EnvValue::Set(_)) => false,
+        _ => facts.value(Field::CudaVersion) == Some(&EnvValue::Absent),
+    }
+}
+
+/// Whether a value is present (Known and not empty), absent, or unknown.
+fn presence(value: Option<&EnvValue>) -> Option<bool> {
+    match value? {
+        EnvValue::Unknown => None,
+        EnvValue::Absent => Some(false),
+        EnvValue::String(s) => Some(!s.is_empty()),
+        EnvValue::Set(items) => Some(!items.is_empty()),
+    }
+}
+
+/// The derivations of SPEC §10.3: each field that was not overridden is computed from the ones
+/// that were.
+fn derive(facts: &mut Facts, overridden: FieldSet, request: FieldSet) {
+    let from = |facts: &Facts, field: Field| {
+        let method = facts
+            .get(field)
+            .map(|f| f.provenance.method().to_owned())
+            .unwrap_or_default();
+        Provenance::new("override", method)
+    };
+    let set_derived = |facts: &mut Facts, field: Field, value: EnvValue, source: Field| {
+        if overridden.contains(field) || !request.contains(field) {
+            return;
+        }
+        let p = from(facts, source).with_detail(format!("derived from `{source}`"));
+        facts.insert(field, value, p);
+    };
+    let ov = |f: Field| overridden.contains(f);
+
+    // One C library.
+    for (set, other) in [
+        (Field::GlibcVersion, Field::MuslVersion),
+        (Field::MuslVersion, Field::GlibcVersion),
+    ] {
+        if ov(set) && presence(facts.value(set)) == Some(true) {
+            set_derived(facts, other, EnvValue::Absent, set);
+        }
+    }
+    // cuDNN's CUDA version follows cuDNN.
+    if ov(Field::CudnnVersion) {
+        let v = match presence(facts.value(Field::CudnnVersion)) {
+            Some(false) => EnvValue::Absent,
+            _ => EnvValue::Unknown,
+        };
+        set_derived(facts, Field::CudnnCudaVersion, v, Field::CudnnVersion);
+    }
+    // Variant sets from the properties.
+    if ov(Field::VariantProperties) {
+        for (field, parts) in [(Field::VariantFeatures, 2), (Field::VariantNamespaces, 1)] {
+            let v = match facts.value(Field::VariantProperties) {
+                Some(EnvValue::Set(items)) => EnvValue::Set(
+                    items
+                        .iter()
+                        .map(|p| {
+                            p.split(" :: ")
+                                .take(parts)
+                                .collect::<Vec<_>>()
+                                .join(" :: ")
+                                .into_boxed_str()
+                        })
+                        .collect(),
+                ),
+                Some(EnvValue::Absent) => EnvValue::Absent,
+                _ => EnvValue::Unknown,
+            };
+            set_derived(facts, field, v, Field::VariantProperties);
+        }
+    }
+    // The compute-capability scalars from the set, or the set from the minimum.
+    let cc = |facts: &Facts, f: Field| facts.value(f).cloned();
+    if ov(Field::CudaComputeCapabilities) {
+        let set = cc(facts, Field::CudaComputeCapabilities);
+        let (min, max) = match &set {
+            Some(EnvValue::Set(items)) => {
+                let mut v: Vec<(Version, &str)> = items
+                    .iter()
+                    .filter_map(|i| Some((i.parse::<Version>().ok()?, &**i)))
+                    .collect();
+                v.sort();
+                match (v.first(), v.last()) {
+                    (Some(lo), Some(hi)) => {
+                        (EnvValue::String(lo.1.into()), EnvValue::String(hi.1.into()))
+                    }
+                    _ => (EnvValue::Unknown, EnvValue::Unknown),
+                }
+            }
+            Some(EnvValue::Absent) => (EnvValue::Absent, EnvValue::Absent),
+            _ => (EnvValue::Unknown, EnvValue::Unknown),
+        };
+        let src = Field::CudaComputeCapabilities;
+        set_derived(facts, Field::CudaComputeCapability, min, src);
+        set_derived(facts, Field::CudaComputeCapabilityMax, max, src);
+    } else if ov(Field::CudaComputeCapability) != ov(Field::CudaComputeCapabilityMax) {
+        // One scalar alone: with the minimum, the set is that one capability (SPEC §10.3); the
+        // maximum alone says nothing of the others, which are then Unknown.
+        let src = if ov(Field::CudaComputeCapability) {
+            Field::CudaComputeCapability
+        } else {
+            Field::CudaComputeCapabilityMax
+        };
+        let value = cc(facts, src);
+        let (set, scalar) = match value {
+            Some(EnvValue::Absent) => (EnvValue::Absent, EnvValue::Absent),
+            Some(EnvValue::String(s)) if src == Field::CudaComputeCapability => {
+                (EnvValue::Set(vec![s.clone()]), EnvValue::String(s))
+            }
+            _ => (EnvValue::Unknown, EnvValue::Unknown),
+        };
+        let other = if src == Field::CudaComputeCapability {
+            Field::CudaComputeCapabilityMax
+        } else {
+            Field::CudaComputeCapability
+        };
+        set_derived(facts, Field::CudaComputeCapabilities, set, src);
+        set_derived(facts, other, scalar, src);
+    }
+    // A stack's defining field and its `gpu_backends` member.
+    if ov(Field::GpuBackends) {
+        let backends = facts.value(Field::GpuBackends).cloned();
+        let listed = |m: &str| match &backends {
+            Some(EnvValue::Set(items)) => Some(items.iter().any(|i| &**i == m)),
+            Some(EnvValue::Absent) => Some(false),
+            _ => None,
+        };
+        let cuda_fields: &[Field] = &[
+            Field::CudaVersion,
+            Field::CudaComputeCapabilities,
+            Field::CudaComputeCapability,
+            Field::CudaComputeCapabilityMax,
+        ];
+        for (member, defining, fields) in [
+            ("cuda", Field::CudaVersion, cuda_fields),
+            ("rocm", Field::RocmGpuArchs, &[Field::RocmGpuArchs][..]),
+        ] {
+            match listed(member) {
+                Some(false) => {
+                    for &f in fields {
+                        set_derived(facts, f, EnvValue::Absent, Field::GpuBackends);
+                    }
+                }
+                Some(true) if presence(facts.value(defining)) == Some(false) => {
+                    // The override asserts a stack without saying which version.
+                    set_derived(facts, defining, EnvValue::Unknown, Field::GpuBackends);
+                }
+                _ => {}
             }
         }
-        facts.overlay(values);
-        if request.contains(Field::GpuBackends) {
-            for (member, present, var) in coupled {
+    } else {
+        for (member, field) in [("cuda", Field::CudaVersion), ("rocm", Field::RocmGpuArchs)] {
+            if ov(field)
+                && request.contains(Field::GpuBackends)
+                && let Some(present) = presence(facts.value(field))
+            {
+                let var = from(facts, field).method().to_owned();
                 couple(facts, member, present, &var);
             }
         }
-        Ok(())
+    }
+    if ov(Field::CudaVersion) && presence(facts.value(Field::CudaVersion)) == Some(false) {
+        for f in CC_FIELDS {
+            set_derived(facts, f, EnvValue::Absent, Field::CudaVersion);
+        }
     }
 }
 
@@ -271,7 +596,16 @@ impl EnvironmentProvider for Overrides {
     }
 
     fn fields(&self) -> FieldSet {
-        self.entries.iter().map(|(f, _, _)| *f).collect()
+        self.entries
+            .iter()
+            .flat_map(|(f, var, _)| {
+                if var == CONDA_OVERRIDE_CUDA_ARCH {
+                    CC_FIELDS.to_vec()
+                } else {
+                    vec![*f]
+                }
+            })
+            .collect()
     }
 
     fn provide(&self, _request: FieldSet) -> Result<Facts, ProviderError> {
@@ -280,27 +614,17 @@ impl EnvironmentProvider for Overrides {
 }
 
 /// Whether this process runs set-user-ID or set-group-ID (its effective user or group differs
-/// from the real one), in which case override variables must be ignored. Read from
-/// `/proc/self/status` on Linux; `false` where that cannot be read.
+/// from the real one), in which case override variables must be ignored: the same answer as
+/// [`markerspec_process::is_set_id`], which the GPU probe consults too.
+///
+/// ```
+/// use markerspec_env::{Overrides, process_is_setid};
+///
+/// let overrides = Overrides::from_vars_os(std::env::vars_os()).setid(process_is_setid());
+/// # let _ = overrides;
+/// ```
 pub fn process_is_setid() -> bool {
-    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
-        return false;
-    };
-    status_is_setid(&status)
-}
-
-fn status_is_setid(status: &str) -> bool {
-    let differs = |key: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(key))
-            .map(|rest| {
-                let ids: Vec<&str> = rest.split_whitespace().collect();
-                ids.len() >= 2 && ids[0] != ids[1]
-            })
-            .unwrap_or(false)
-    };
-    differs("Uid:") || differs("Gid:")
+    markerspec_process::is_set_id()
 }
 
 #[cfg(test)]
@@ -394,24 +718,41 @@ mod tests {
             .apply(&mut facts, fact_fields())
             .unwrap();
         assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Unknown));
-        // An explicit MARKERSPEC_GPU_BACKENDS turns the coupling off.
+        // An explicit MARKERSPEC_GPU_BACKENDS turns the coupling off; one that contradicts
+        // the version breaks I1 and is refused (SPEC 0.2 §4.4).
         let mut facts = base(EnvValue::Absent);
         Overrides::from_vars([
             ("MARKERSPEC_CUDA_VERSION", "12.4"),
-            ("MARKERSPEC_GPU_BACKENDS", "rocm"),
+            ("MARKERSPEC_GPU_BACKENDS", "cuda,rocm"),
         ])
         .apply(&mut facts, fact_fields())
         .unwrap();
-        assert_eq!(facts.value(Field::GpuBackends), Some(&set(&["rocm"])));
-        // rocm_version couples to rocm.
+        assert_eq!(
+            facts.value(Field::GpuBackends),
+            Some(&set(&["cuda", "rocm"]))
+        );
+        let err = Overrides::from_vars([
+            ("MARKERSPEC_CUDA_VERSION", "12.4"),
+            ("MARKERSPEC_GPU_BACKENDS", "rocm"),
+        ])
+        .apply(&mut base(EnvValue::Absent), fact_fields())
+        .unwrap_err();
+        assert!(err.to_string().contains("I1"), "{err}");
+        // rocm_gpu_archs couples to rocm (SPEC 0.2); rocm_version, a user-space fact, does not.
         let mut facts = base(set(&["cuda"]));
-        Overrides::from_vars([("MARKERSPEC_ROCM_VERSION", "6.3.1")])
+        facts.known(Field::CudaVersion, "12.4", Provenance::new("cuda", "test"));
+        Overrides::from_vars([("MARKERSPEC_ROCM_GPU_ARCHS", "gfx90a")])
             .apply(&mut facts, fact_fields())
             .unwrap();
         assert_eq!(
             facts.value(Field::GpuBackends),
             Some(&set(&["cuda", "rocm"]))
         );
+        let mut facts = base(EnvValue::Absent);
+        Overrides::from_vars([("MARKERSPEC_ROCM_VERSION", "6.3.1")])
+            .apply(&mut facts, fact_fields())
+            .unwrap();
+        assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Absent));
         // No other variable touches another field.
         let mut facts = base(EnvValue::Absent);
         Overrides::from_vars([("MARKERSPEC_NVIDIA_DRIVER_VERSION", "550.1")])
@@ -436,9 +777,260 @@ mod tests {
             .unwrap();
         assert_eq!(facts.value(Field::CudaVersion), Some(&EnvValue::Absent));
         assert!(facts.warnings()[0].starts_with("override-ignored"));
-        assert!(status_is_setid(
-            "Name:\tx\nUid:\t1000\t0\t0\t0\nGid:\t1\t1\t1\t1\n"
-        ));
-        assert!(!status_is_setid("Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"));
+        // Tests do not run set-ID.
+        assert!(!process_is_setid());
+    }
+
+    /// A GPU-less Linux login node: every GPU field Absent, glibc 2.28.
+    fn login_node() -> Facts {
+        let mut facts = Facts::new();
+        let p = Provenance::new("gpu", "test");
+        for field in [
+            Field::GpuBackends,
+            Field::CudaVersion,
+            Field::CudaComputeCapability,
+            Field::CudaComputeCapabilities,
+            Field::CudaComputeCapabilityMax,
+            Field::CudnnVersion,
+            Field::CudnnCudaVersion,
+            Field::RocmGpuArchs,
+            Field::MuslVersion,
+        ] {
+            facts.absent(field, p.clone());
+        }
+        facts.known(Field::GlibcVersion, "2.28", Provenance::new("host", "test"));
+        facts
+    }
+
+    fn apply(vars: &[(&str, &str)]) -> Result<Facts, ProviderError> {
+        let mut facts = login_node();
+        Overrides::from_vars(vars.iter().copied())
+            .linux(true)
+            .apply(&mut facts, fact_fields())?;
+        Ok(facts)
+    }
+
+    #[test]
+    fn conda_override_glibc_on_linux_only() {
+        let facts = apply(&[("CONDA_OVERRIDE_GLIBC", "2.17")]).unwrap();
+        assert_eq!(facts.string(Field::GlibcVersion), Some("2.17"));
+        let p = &facts.get(Field::GlibcVersion).unwrap().provenance;
+        assert_eq!(p.method(), "CONDA_OVERRIDE_GLIBC");
+        // Empty: Absent, as CONDA_OVERRIDE_CUDA.
+        let facts = apply(&[("CONDA_OVERRIDE_GLIBC", "")]).unwrap();
+        assert_eq!(facts.value(Field::GlibcVersion), Some(&EnvValue::Absent));
+        // The MARKERSPEC_ variable wins.
+        let facts = apply(&[
+            ("CONDA_OVERRIDE_GLIBC", "2.17"),
+            ("MARKERSPEC_GLIBC_VERSION", "2.34"),
+        ])
+        .unwrap();
+        assert_eq!(facts.string(Field::GlibcVersion), Some("2.34"));
+        let err = apply(&[("CONDA_OVERRIDE_GLIBC", "glibc-2")]).unwrap_err();
+        assert!(err.to_string().contains("CONDA_OVERRIDE_GLIBC"), "{err}");
+        // Elsewhere: ignored with a warning.
+        let mut facts = login_node();
+        Overrides::from_vars([("CONDA_OVERRIDE_GLIBC", "2.17")])
+            .linux(false)
+            .apply(&mut facts, fact_fields())
+            .unwrap();
+        assert_eq!(facts.string(Field::GlibcVersion), Some("2.28"));
+        assert!(
+            facts.warnings()[0].starts_with("override-ignored: CONDA_OVERRIDE_GLIBC"),
+            "{:?}",
+            facts.warnings()
+        );
+        // A musl override makes glibc Absent (I5).
+        let facts = apply(&[("MARKERSPEC_MUSL_VERSION", "1.2.5")]).unwrap();
+        assert_eq!(facts.value(Field::GlibcVersion), Some(&EnvValue::Absent));
+        assert_eq!(
+            facts
+                .get(Field::GlibcVersion)
+                .unwrap()
+                .provenance
+                .to_string(),
+            "override (MARKERSPEC_MUSL_VERSION): derived from `musl_version`"
+        );
+    }
+
+    #[test]
+    fn conda_override_cuda_arch() {
+        // With CUDA: the set, the minimum and the maximum; the build string is ignored.
+        let facts = apply(&[
+            ("CONDA_OVERRIDE_CUDA", "12.4"),
+            ("CONDA_OVERRIDE_CUDA_ARCH", "9.0=sm_90a"),
+        ])
+        .unwrap();
+        assert_eq!(facts.value(Field::GpuBackends), Some(&set(&["cuda"])));
+        assert_eq!(
+            facts.value(Field::CudaComputeCapabilities),
+            Some(&set(&["9.0"]))
+        );
+        assert_eq!(facts.string(Field::CudaComputeCapability), Some("9.0"));
+        assert_eq!(facts.string(Field::CudaComputeCapabilityMax), Some("9.0"));
+        assert_eq!(
+            facts
+                .get(Field::CudaComputeCapabilityMax)
+                .unwrap()
+                .provenance
+                .method(),
+            "CONDA_OVERRIDE_CUDA_ARCH"
+        );
+        let arch = Overrides::from_vars([("CONDA_OVERRIDE_CUDA_ARCH", "9.0")]);
+        assert_eq!(arch.fields(), CC_FIELDS.into_iter().collect());
+        // Without `cuda_version` it means nothing (CEP 46): ignored, with a warning.
+        let facts = apply(&[("CONDA_OVERRIDE_CUDA_ARCH", "9.0")]).unwrap();
+        assert_eq!(
+            facts.value(Field::CudaComputeCapability),
+            Some(&EnvValue::Absent)
+        );
+        assert!(
+            facts.warnings()[0].starts_with("override-ignored: CONDA_OVERRIDE_CUDA_ARCH"),
+            "{:?}",
+            facts.warnings()
+        );
+        // Empty is Absent.
+        let facts = apply(&[
+            ("CONDA_OVERRIDE_CUDA", "12.4"),
+            ("CONDA_OVERRIDE_CUDA_ARCH", ""),
+        ])
+        .unwrap();
+        assert_eq!(
+            facts.value(Field::CudaComputeCapabilities),
+            Some(&EnvValue::Absent)
+        );
+        // Invalid values name the variable.
+        for bad in ["sm_90", "90", "9.0=", "9"] {
+            let err = apply(&[
+                ("CONDA_OVERRIDE_CUDA", "12.4"),
+                ("CONDA_OVERRIDE_CUDA_ARCH", bad),
+            ]);
+            if bad == "9.0=" {
+                assert!(err.is_ok(), "an empty build string is a build string");
+                continue;
+            }
+            let err = err.unwrap_err();
+            assert!(
+                err.to_string().contains("CONDA_OVERRIDE_CUDA_ARCH"),
+                "{bad}: {err}"
+            );
+        }
+        // A MARKERSPEC_ compute-capability variable wins over it entirely.
+        let facts = apply(&[
+            ("CONDA_OVERRIDE_CUDA", "12.4"),
+            ("CONDA_OVERRIDE_CUDA_ARCH", "9.0"),
+            ("MARKERSPEC_CUDA_COMPUTE_CAPABILITIES", "8.6,10.0"),
+        ])
+        .unwrap();
+        assert_eq!(facts.string(Field::CudaComputeCapability), Some("8.6"));
+        assert_eq!(facts.string(Field::CudaComputeCapabilityMax), Some("10.0"));
+    }
+
+    #[test]
+    fn derivations_keep_the_invariants() {
+        // gpu_backends with cuda on a machine without a driver: the version is Unknown.
+        let facts = apply(&[("MARKERSPEC_GPU_BACKENDS", "cuda")]).unwrap();
+        assert_eq!(facts.value(Field::CudaVersion), Some(&EnvValue::Unknown));
+        // An empty cuda_version takes the devices with it.
+        let mut facts = login_node();
+        facts.known(Field::CudaVersion, "12.8", Provenance::new("cuda", "test"));
+        facts.known_set(Field::GpuBackends, ["cuda"], Provenance::new("gpu", "test"));
+        facts.known_set(
+            Field::CudaComputeCapabilities,
+            ["9.0"],
+            Provenance::new("cuda", "test"),
+        );
+        facts.known(
+            Field::CudaComputeCapability,
+            "9.0",
+            Provenance::new("cuda", "t"),
+        );
+        facts.known(
+            Field::CudaComputeCapabilityMax,
+            "9.0",
+            Provenance::new("cuda", "t"),
+        );
+        Overrides::from_vars([("MARKERSPEC_CUDA_VERSION", "")])
+            .apply(&mut facts, fact_fields())
+            .unwrap();
+        assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Absent));
+        for f in CC_FIELDS {
+            assert_eq!(facts.value(f), Some(&EnvValue::Absent), "{f}");
+        }
+        // The minimum alone: the set is that capability.
+        let facts = apply(&[
+            ("MARKERSPEC_CUDA_VERSION", "12.4"),
+            ("MARKERSPEC_CUDA_COMPUTE_CAPABILITY", "8.6"),
+        ])
+        .unwrap();
+        assert_eq!(
+            facts.value(Field::CudaComputeCapabilities),
+            Some(&set(&["8.6"]))
+        );
+        assert_eq!(facts.string(Field::CudaComputeCapabilityMax), Some("8.6"));
+        // cuDNN: its CUDA version is Unknown when set, Absent when empty.
+        let facts = apply(&[("MARKERSPEC_CUDNN_VERSION", "9.1.0")]).unwrap();
+        assert_eq!(
+            facts.value(Field::CudnnCudaVersion),
+            Some(&EnvValue::Unknown)
+        );
+        // Variant properties give the features and namespaces.
+        let facts = apply(&[
+            ("MARKERSPEC_VARIANT_LABEL", "cu128"),
+            (
+                "MARKERSPEC_VARIANT_PROPERTIES",
+                "nvidia::sm_arch::90_real,nvidia::cuda_version_lower_bound::12.8",
+            ),
+        ])
+        .unwrap();
+        assert_eq!(
+            facts.value(Field::VariantFeatures),
+            Some(&set(&[
+                "nvidia :: cuda_version_lower_bound",
+                "nvidia :: sm_arch"
+            ]))
+        );
+        assert_eq!(
+            facts.value(Field::VariantNamespaces),
+            Some(&set(&["nvidia"]))
+        );
+    }
+
+    #[test]
+    fn an_override_that_breaks_an_invariant_is_invalid() {
+        for (vars, invariant) in [
+            (
+                &[
+                    ("MARKERSPEC_GPU_BACKENDS", "cuda"),
+                    ("MARKERSPEC_CUDA_VERSION", ""),
+                ][..],
+                "I1",
+            ),
+            (&[("MARKERSPEC_CUDA_COMPUTE_CAPABILITY", "9.0")][..], "I2"),
+            (
+                &[
+                    ("MARKERSPEC_CUDA_VERSION", "12.4"),
+                    ("MARKERSPEC_CUDA_COMPUTE_CAPABILITIES", "8.6,9.0"),
+                    ("MARKERSPEC_CUDA_COMPUTE_CAPABILITY", "9.0"),
+                ][..],
+                "I2",
+            ),
+            (
+                &[
+                    ("MARKERSPEC_GLIBC_VERSION", "2.35"),
+                    ("MARKERSPEC_MUSL_VERSION", "1.2.5"),
+                ][..],
+                "I5",
+            ),
+        ] {
+            let err = apply(vars).unwrap_err();
+            assert_eq!(err.kind(), ProviderErrorKind::InvalidOverride, "{vars:?}");
+            let text = err.to_string();
+            assert!(
+                text.contains(&format!("{invariant} (SPEC §4.4)")),
+                "{vars:?}: {text}"
+            );
+            assert!(text.contains(vars[0].0), "{vars:?}: {text}");
+        }
     }
 }

@@ -15,6 +15,40 @@ use crate::overrides::Overrides;
 /// ([`fields`](Self::fields)); for those it answers Known, Absent or Unknown with a reason, and
 /// it fails with a [`ProviderError`] only when it cannot run at all (an interpreter that does
 /// not exist, a fixture file that is not valid).
+///
+/// A provider of one's own, layered over a fixture:
+///
+/// ```
+/// use markerspec_env::{
+///     EnvironmentProvider, Facts, FixtureProvider, Layers, Provenance, ProviderError, fact_fields,
+/// };
+/// use markerspec_pep508::{Field, FieldSet};
+///
+/// /// The CI machines: always this kernel.
+/// struct CiRunner;
+///
+/// impl EnvironmentProvider for CiRunner {
+///     fn name(&self) -> &str {
+///         "ci"
+///     }
+///     fn fields(&self) -> FieldSet {
+///         FieldSet::single(Field::PlatformRelease)
+///     }
+///     fn provide(&self, _: FieldSet) -> Result<Facts, ProviderError> {
+///         let mut facts = Facts::new();
+///         facts.known(Field::PlatformRelease, "6.8.0-ci", Provenance::new("ci", "fixed"));
+///         Ok(facts)
+///     }
+/// }
+///
+/// let layers = Layers::new()
+///     .with(FixtureProvider::builtin("linux-x86_64-cpython-3.12")?)
+///     .with(CiRunner); // later layers win
+/// let facts = layers.provide(fact_fields())?;
+/// assert_eq!(facts.string(Field::PlatformRelease), Some("6.8.0-ci"));
+/// assert_eq!(facts.string(Field::SysPlatform), Some("linux"));
+/// # Ok::<(), ProviderError>(())
+/// ```
 pub trait EnvironmentProvider: Send + Sync {
     /// A short name, used as the layer in [`Provenance`] (`host`, `python`, `cuda`, …).
     fn name(&self) -> &str;
@@ -43,6 +77,13 @@ impl<P: EnvironmentProvider + ?Sized> EnvironmentProvider for Box<P> {
 }
 
 /// What kind of failure a [`ProviderError`] is.
+///
+/// ```
+/// use markerspec_env::{FixtureProvider, ProviderErrorKind};
+///
+/// let err = FixtureProvider::builtin("no-such-fixture").unwrap_err();
+/// assert_eq!(err.kind(), ProviderErrorKind::UnknownFixture);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ProviderErrorKind {

@@ -93,6 +93,16 @@ type Key = (PathBuf, u64, Option<SystemTime>);
 /// A missing interpreter, one that fails, hangs or prints something else is a
 /// [`ProviderError`] naming the program; never a panic. The answer is kept per provider
 /// value, keyed by the interpreter's path, size and modification time.
+///
+/// ```no_run
+/// use markerspec_env::{EnvironmentProvider, PythonProvider, fact_fields};
+/// use markerspec_pep508::Field;
+///
+/// let python = PythonProvider::with_program("/usr/bin/python3.12");
+/// let facts = python.provide(fact_fields())?;
+/// println!("{:?}", facts.string(Field::PythonFullVersion));
+/// # Ok::<(), markerspec_env::ProviderError>(())
+/// ```
 #[derive(Debug)]
 pub struct PythonProvider {
     program: OsString,

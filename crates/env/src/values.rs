@@ -1,7 +1,7 @@
 //! Checking and canonicalising field values from outside (override variables, environment
 //! documents): SPEC §8 literal formats, §8.3's architecture table, §9's variant grammar.
 
-use markerspec_pep508::{EnvValue, Field};
+use markerspec_pep508::{EnvValue, Field, FieldType};
 
 /// The one table of architecture spellings (SPEC §8.3) lives in the marker library, beside the
 /// checks that reject its aliases in markers.
@@ -15,8 +15,41 @@ pub use markerspec_pep508::canonical_arch;
 ///
 /// # Errors
 /// What is expected, in words, for a message that names the variable or key.
+///
+/// ```
+/// use markerspec_pep508::{EnvValue, Field};
+///
+/// let v = markerspec_env::validate(Field::CudaVersion, EnvValue::String("12.4".into()));
+/// assert_eq!(v, Ok(EnvValue::String("12.4".into())));
+/// assert!(markerspec_env::validate(Field::CudaVersion, EnvValue::String("twelve".into())).is_err());
+/// ```
 pub fn validate(field: Field, value: EnvValue) -> Result<EnvValue, String> {
     value.checked(field).map_err(|e| e.reason)
+}
+
+/// Checks a value from an environment document or a caller's setting (`markerspec eval
+/// --set`): [`validate`]'s rules, and the standard `Version` fields (`python_version`,
+/// `python_full_version`, `implementation_version`) must hold a PEP 440 version
+/// (`python_full_version` may end in `+`, as some builds print it; `""` is allowed, the living
+/// spec's value for what cannot be calculated).
+///
+/// # Errors
+/// What is expected, in words, for a message that names the key or setting.
+pub fn check_input(field: Field, value: EnvValue) -> Result<EnvValue, String> {
+    let value = validate(field, value)?;
+    if !field.is_extended()
+        && field.field_type() == FieldType::Version
+        && let EnvValue::String(s) = &value
+        && !s.is_empty()
+    {
+        let v = s.strip_suffix('+').unwrap_or(s);
+        if v.parse::<markerspec_pep440::Version>().is_err() {
+            return Err(format!(
+                "`{s}` is not a PEP 440 version; expected a version such as `3.12`"
+            ));
+        }
+    }
+    Ok(value)
 }
 
 /// Reads an override variable's text for `field` (SPEC §10.3), as [`EnvValue::from_text`]
@@ -25,6 +58,15 @@ pub fn validate(field: Field, value: EnvValue) -> Result<EnvValue, String> {
 ///
 /// # Errors
 /// What is expected, in words.
+///
+/// ```
+/// use markerspec_pep508::{EnvValue, Field};
+///
+/// let v = markerspec_env::parse_override(Field::GpuBackends, "cuda, rocm").unwrap();
+/// assert_eq!(v, EnvValue::Set(vec!["cuda".into(), "rocm".into()]));
+/// assert_eq!(markerspec_env::parse_override(Field::CudaVersion, ""), Ok(EnvValue::Absent));
+/// assert!(markerspec_env::parse_override(Field::GpuBackends, "cuda,,rocm").is_err());
+/// ```
 pub fn parse_override(field: Field, text: &str) -> Result<EnvValue, String> {
     EnvValue::from_text(field, text).map_err(|e| e.reason)
 }

@@ -16,6 +16,7 @@ struct Fakes {
     nvml: PathBuf,
     nvml_zero: PathBuf,
     cudnn: PathBuf,
+    cudnn_no_cudart: PathBuf,
     nccl: PathBuf,
     hip: PathBuf,
 }
@@ -53,6 +54,12 @@ fn fakes() -> &'static Fakes {
                     &["-DFAKE_DEFAULT_MODE=\"zero\""],
                 )?,
                 cudnn: compile(&dir, "libs.c", "cudnn/libcudnn.so.9", &["-DFAKE_CUDNN"])?,
+                cudnn_no_cudart: compile(
+                    &dir,
+                    "libs.c",
+                    "cudnn-old/libcudnn.so.9",
+                    &["-DFAKE_CUDNN", "-DFAKE_CUDNN_NO_CUDART"],
+                )?,
                 nccl: compile(&dir, "libs.c", "nccl/libnccl.so.2", &["-DFAKE_NCCL"])?,
                 hip: compile(&dir, "libs.c", "hip/libamdhip64.so", &["-DFAKE_HIP"])?,
             })
@@ -70,13 +77,32 @@ fn detector() -> Detector {
 }
 
 fn provide(provider: GpuProvider) -> Facts {
+    provide_with_module(provider, None)
+}
+
+/// As [`provide`], with `module` as `/sys/module/nvidia/version` (none by default).
+fn provide_with_module(provider: GpuProvider, module: Option<&Path>) -> Facts {
     let none = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-such-folder");
     provider
         .in_process(true)
         .kfd_topology(&none)
         .rocm_path(&none)
+        .nvidia_module_files(
+            module.map_or_else(|| none.join("version"), Path::to_path_buf),
+            none.join("proc-version"),
+        )
         .provide(fact_fields())
         .unwrap()
+}
+
+/// A fake `/sys/module/nvidia/version`.
+fn module_file(name: &str, text: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("env-module-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("version");
+    std::fs::write(&file, text).unwrap();
+    file
 }
 
 fn set(items: &[&str]) -> Option<EnvValue> {
@@ -86,16 +112,24 @@ fn set(items: &[&str]) -> Option<EnvValue> {
 #[test]
 fn a_two_gpu_box_with_cudnn_and_nccl() {
     let f = fakes();
-    let facts = provide(GpuProvider::with_detector(
-        detector()
-            .nvml_library(&f.nvml)
-            .cudnn_library(&f.cudnn)
-            .nccl_library(&f.nccl),
-    ));
+    let module = module_file("box", "550.144.03\n");
+    let facts = provide_with_module(
+        GpuProvider::with_detector(
+            detector()
+                .nvml_library(&f.nvml)
+                .cudnn_library(&f.cudnn)
+                .nccl_library(&f.nccl),
+        ),
+        Some(&module),
+    );
     assert_eq!(facts.value(Field::GpuBackends), set(&["cuda"]).as_ref());
     assert_eq!(facts.string(Field::CudaVersion), Some("12.4"));
     assert_eq!(facts.string(Field::NvidiaDriverVersion), Some("550.144.03"));
+    let p = &facts.get(Field::NvidiaDriverVersion).unwrap().provenance;
+    assert_eq!((p.layer(), p.method()), ("cuda", module.to_str().unwrap()));
     assert_eq!(facts.string(Field::CudaComputeCapability), Some("8.0"));
+    assert_eq!(facts.string(Field::CudaComputeCapabilityMax), Some("9.0"));
+    assert_eq!(facts.string(Field::CudnnCudaVersion), Some("12.2"));
     assert_eq!(
         facts.value(Field::CudaComputeCapabilities),
         set(&["8.0", "9.0"]).as_ref()
@@ -136,38 +170,65 @@ fn a_library_that_loads_but_cannot_tell_is_unknown() {
 }
 
 #[test]
-fn zero_devices_keep_the_driver_facts() {
+fn zero_devices_make_cuda_absent_and_keep_the_driver() {
     let f = fakes();
-    let facts = provide(GpuProvider::with_detector(
-        detector().nvml_library(&f.nvml_zero),
-    ));
+    let module = module_file("zero", "550.144.03\n");
+    let facts = provide_with_module(
+        GpuProvider::with_detector(detector().nvml_library(&f.nvml_zero)),
+        Some(&module),
+    );
     assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Absent));
-    assert_eq!(facts.string(Field::CudaVersion), Some("12.4"));
+    // SPEC 0.2 §8.6: no device, no `cuda_version` (invariant I1).
+    assert_eq!(facts.value(Field::CudaVersion), Some(&EnvValue::Absent));
+    assert_eq!(facts.string(Field::NvidiaDriverVersion), Some("550.144.03"));
     assert_eq!(
         facts.value(Field::CudaComputeCapability),
+        Some(&EnvValue::Absent)
+    );
+    assert_eq!(
+        facts.value(Field::CudaComputeCapabilityMax),
         Some(&EnvValue::Absent)
     );
 }
 
 #[test]
-fn visible_devices_select_by_uuid_or_hide_everything() {
+fn device_masks_do_not_hide_devices() {
+    // SPEC 0.2 §8.5 (the child-process case is tests/device_masks.rs).
     let f = fakes();
-    let facts = provide(
-        GpuProvider::with_detector(detector().nvml_library(&f.nvml))
-            .vars([("CUDA_VISIBLE_DEVICES", "GPU-00000001")]),
-    );
-    assert_eq!(
-        facts.value(Field::CudaComputeCapabilities),
-        set(&["9.0"]).as_ref()
-    );
-    assert_eq!(facts.string(Field::CudaComputeCapability), Some("9.0"));
+    for mask in ["", "GPU-00000001", "1"] {
+        let facts = provide(
+            GpuProvider::with_detector(detector().nvml_library(&f.nvml))
+                .vars([("CUDA_VISIBLE_DEVICES", mask)]),
+        );
+        assert_eq!(facts.value(Field::GpuBackends), set(&["cuda"]).as_ref());
+        assert_eq!(
+            facts.value(Field::CudaComputeCapabilities),
+            set(&["8.0", "9.0"]).as_ref(),
+            "{mask:?}"
+        );
+        assert_eq!(facts.string(Field::CudaVersion), Some("12.4"));
+    }
+}
 
-    let facts = provide(
-        GpuProvider::with_detector(detector().nvml_library(&f.nvml))
-            .vars([("CUDA_VISIBLE_DEVICES", "")]),
+#[test]
+fn a_cudnn_that_does_not_say_its_cuda_is_unknown() {
+    let f = fakes();
+    let facts = provide(GpuProvider::with_detector(
+        detector()
+            .nvml_library(&f.nvml)
+            .cudnn_library(&f.cudnn_no_cudart),
+    ));
+    assert_eq!(facts.string(Field::CudnnVersion), Some("9.1.0"));
+    let cuda = facts.get(Field::CudnnCudaVersion).unwrap();
+    assert_eq!(cuda.value, EnvValue::Unknown);
+    assert!(
+        cuda.provenance
+            .detail()
+            .unwrap()
+            .contains("cudnnGetCudartVersion"),
+        "{}",
+        cuda.provenance
     );
-    assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Absent));
-    assert_eq!(facts.string(Field::CudaVersion), Some("12.4"));
 }
 
 #[test]
@@ -238,7 +299,7 @@ fn a_rocm_machine_is_read_by_the_probe_and_recorded_under_rocm() {
         (archs.layer(), archs.method()),
         ("rocm", dir.join("topology").to_str().unwrap())
     );
-    // The visibility variables apply to the probe's agent list.
+    // The device masks do not apply (SPEC 0.2 §8.5); HSA_OVERRIDE_GFX_VERSION does (§8.9).
     let facts = GpuProvider::with_detector(detector())
         .in_process(true)
         .kfd_topology(dir.join("topology"))
@@ -247,8 +308,20 @@ fn a_rocm_machine_is_read_by_the_probe_and_recorded_under_rocm() {
         .vars([("ROCR_VISIBLE_DEVICES", "GPU-2")])
         .provide(fact_fields())
         .unwrap();
+    assert_eq!(
+        facts.value(Field::RocmGpuArchs),
+        set(&["gfx90a", "gfx942"]).as_ref()
+    );
+    let facts = GpuProvider::with_detector(detector())
+        .in_process(true)
+        .kfd_topology(dir.join("topology"))
+        .kfd_device(dir.join("kfd"))
+        .rocm_path(dir.join("rocm"))
+        .vars([("HSA_OVERRIDE_GFX_VERSION", "9.4.2")])
+        .provide(fact_fields())
+        .unwrap();
     assert_eq!(facts.value(Field::RocmGpuArchs), set(&["gfx942"]).as_ref());
-    // No access to the device: the archs stay, `rocm` is not a usable backend.
+    // No access to the device: `rocm` is not a usable backend, and the archs go with it (I3).
     let facts = GpuProvider::with_detector(detector())
         .in_process(true)
         .kfd_topology(dir.join("topology"))
@@ -265,10 +338,7 @@ fn a_rocm_machine_is_read_by_the_probe_and_recorded_under_rocm() {
         .unwrap_or_default()
         .to_owned();
     assert!(why.contains("cannot be opened"), "{why}");
-    assert_eq!(
-        facts.value(Field::RocmGpuArchs),
-        set(&["gfx90a", "gfx942"]).as_ref()
-    );
+    assert_eq!(facts.value(Field::RocmGpuArchs), Some(&EnvValue::Absent));
 }
 
 #[test]

@@ -22,9 +22,9 @@ use crate::probe::ProbeConfig;
 use crate::report::{Detection, Origin, VendorReport};
 
 /// Bumped when [`Entry`] or the key change. 2: one report per vendor (1 had fixed `cuda` and
-/// `rocm` keys). The schema is part of the file name, so an entry of another schema is never
-/// even opened: a miss, not an error.
-const DISK_SCHEMA: u32 = 2;
+/// `rocm` keys). 3: cuDNN's CUDA runtime version. The schema is part of the file name, so an
+/// entry of another schema is never even opened: a miss, not an error.
+const DISK_SCHEMA: u32 = 3;
 /// No entry is larger than this; a larger file is not ours.
 const MAX_ENTRY_BYTES: u64 = 1024 * 1024;
 
@@ -57,6 +57,10 @@ pub(crate) fn memoized(key: String, detect: impl FnOnce() -> Detection) -> Detec
 }
 
 /// Forgets every detection cached in this process's memory.
+///
+/// ```
+/// markerspec_gpu::clear_memory_cache(); // the next `detect` asks the drivers again
+/// ```
 pub fn clear_memory_cache() {
     memory()
         .lock()
@@ -70,6 +74,12 @@ pub fn clear_memory_cache() {
 ///
 /// This reads the environment to find where the user's cache lives, as every program does; it is
 /// not an override of any detected fact.
+///
+/// ```
+/// if let Some(dir) = markerspec_gpu::default_cache_dir() {
+///     assert!(dir.is_absolute() && dir.ends_with("markerspec"));
+/// }
+/// ```
 #[must_use]
 pub fn default_cache_dir() -> Option<PathBuf> {
     let absolute = |var: &str| {

@@ -245,7 +245,9 @@ impl Detector {
 
     /// One more environment variable for the probe child, which otherwise gets only `PATH` and
     /// `LD_LIBRARY_PATH` (on Windows also `SystemRoot` and `ProgramFiles`). For example
-    /// `CUDA_VISIBLE_DEVICES`, when the caller wants libcuda to see what its own process sees.
+    /// `ROCM_PATH`, or `CUDA_VISIBLE_DEVICES` when a caller wants libcuda to see what its own
+    /// process sees. (Marker facts are detected with the device masks unset, SPEC §8.5:
+    /// `markerspec-env` passes none of them.)
     #[must_use]
     pub fn child_env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
         self.child_env.push((key.into(), value.into()));
@@ -536,6 +538,11 @@ fn interpret(
 }
 
 /// Detects with the defaults: `Detector::new().detect()`.
+///
+/// ```no_run
+/// let detection = markerspec_gpu::detect();
+/// println!("{detection:?}");
+/// ```
 #[must_use]
 pub fn detect() -> Detection {
     Detector::new().detect()

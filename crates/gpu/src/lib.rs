@@ -223,3 +223,8 @@ pub use report::{
     Detection, LibVersion, Origin, Outcome, UnknownReason, Vendor, VendorReport, VersionError,
 };
 pub use rocm::{DeviceAccess, GpuAgent, ReadState, Reading, RocmReport};
+
+// The README's examples run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

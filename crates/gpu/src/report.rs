@@ -11,6 +11,16 @@ use crate::cuda::CudaReport;
 use crate::rocm::RocmReport;
 
 /// A `major.minor.patch` library version (cuDNN, NCCL, cuTENSOR, the HIP runtime).
+///
+/// ```
+/// use markerspec_gpu::LibVersion;
+///
+/// let cudnn = LibVersion::from_nvidia_code("cuDNN", 90100).unwrap();
+/// assert_eq!(cudnn.to_string(), "9.1.0");
+/// let nccl = LibVersion::from_nvidia_code("NCCL", 2804).unwrap();
+/// assert_eq!(nccl.to_string(), "2.8.4");
+/// assert!(LibVersion::from_nvidia_code("cuDNN", 7).is_err()); // major version 0: garbage
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct LibVersion {
     /// The major version.
@@ -96,6 +106,14 @@ impl fmt::Display for LibVersion {
 }
 
 /// A version code that no real library returns.
+///
+/// ```
+/// use markerspec_gpu::CudaVersion;
+///
+/// let err = CudaVersion::from_encoded(-1).unwrap_err();
+/// assert_eq!(err.code(), -1);
+/// assert_eq!(err.to_string(), "CUDA driver version code -1 is out of range");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{what} version code {code} is out of range")]
 pub struct VersionError {
@@ -115,6 +133,18 @@ impl VersionError {
 ///
 /// "No GPU" is [`Outcome::Absent`], an ordinary answer; [`Outcome::Unknown`] means detection did
 /// not get an answer, and a caller must not read it as either of the others.
+///
+/// ```
+/// use markerspec_gpu::{Outcome, Vendor, VendorReport};
+///
+/// // One vendor's answer as the probe prints it.
+/// let json = r#"{"vendor":"rocm","outcome":"absent","notes":["no /dev/kfd"]}"#;
+/// let report: VendorReport = serde_json::from_str(json).unwrap();
+/// assert_eq!(report.vendor(), Vendor::Rocm);
+/// assert!(report.is_absent());
+/// let VendorReport::Rocm(Outcome::Absent { notes }) = report else { panic!("absent") };
+/// assert_eq!(notes, ["no /dev/kfd"]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Outcome<T> {
@@ -275,6 +305,14 @@ pub enum Origin {
 ///
 /// Each has a module in this crate ([`crate::cuda`], [`crate::rocm`]) and a [`VendorReport`]
 /// variant. See the crate documentation for what a new vendor adds.
+///
+/// ```
+/// use markerspec_gpu::Vendor;
+///
+/// let names: Vec<&str> = Vendor::ALL.iter().map(|v| v.as_str()).collect();
+/// assert_eq!(names, ["cuda", "rocm"]);
+/// assert_eq!(Vendor::Rocm.label(), "ROCm");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -318,6 +356,15 @@ impl fmt::Display for Vendor {
 ///
 /// In JSON, the vendor is a `"vendor"` key beside the outcome's own keys:
 /// `{"vendor":"rocm","outcome":"absent","notes":[…]}`.
+///
+/// ```
+/// use markerspec_gpu::{UnknownReason, VendorReport};
+///
+/// let json = r#"{"vendor":"cuda","outcome":"unknown","reason":{"kind":"timeout","after_ms":10000}}"#;
+/// let report: VendorReport = serde_json::from_str(json).unwrap();
+/// assert!(!report.is_absent());
+/// assert_eq!(report.unknown_reason(), Some(&UnknownReason::Timeout { after_ms: 10000 }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "vendor", rename_all = "snake_case")]
 #[non_exhaustive]
@@ -378,6 +425,16 @@ impl VendorReport {
 ///
 /// A vendor the [`Detector`](crate::Detector) was told not to probe is listed as absent with a
 /// note saying so.
+///
+/// ```no_run
+/// use markerspec_gpu::Detector;
+///
+/// let detection = Detector::new().rocm(false).detect();
+/// for vendor in &detection.vendors {
+///     println!("{}: absent {}", vendor.vendor(), vendor.is_absent());
+/// }
+/// println!("{}", serde_json::to_string(&detection).unwrap());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Detection {
     /// Each vendor's answer.

@@ -877,7 +877,7 @@ fn a_reply_of_the_first_schema_is_named_as_such() {
         .probe_program(script(&dir, r#"echo '{"markerspec_gpu_probe": 1, "cuda": {"outcome":"absent","notes":[]}, "rocm": {"outcome":"absent","notes":[]}}'"#))
         .detect();
     assert!(
-        matches!(unknown(&detection), UnknownReason::Garbage { detail } if detail.starts_with("the probe speaks schema 1, not 2")),
+        matches!(unknown(&detection), UnknownReason::Garbage { detail } if detail.starts_with("the probe speaks schema 1, not 3")),
         "{detection:#?}"
     );
     assert_eq!(
@@ -1097,7 +1097,7 @@ fn an_entry_of_the_first_schema_is_a_miss_and_rewritten() {
     let again = detector.detect();
     assert_eq!(again.origin, Origin::Probe, "a miss: {again:#?}");
     assert!(
-        notes_mention(&again.notes, "schema 1 is not 2"),
+        notes_mention(&again.notes, "schema 1 is not 3"),
         "{:?}",
         again.notes
     );

@@ -66,7 +66,7 @@ fn the_probe_binary_alone_prints_one_report_line() {
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(json["markerspec_gpu_probe"], 2);
+    assert_eq!(json["markerspec_gpu_probe"], 3);
     assert_eq!(json["vendors"][0]["vendor"], "cuda");
     assert!(json["vendors"][0]["outcome"].is_string());
     assert_eq!(json["vendors"][1]["vendor"], "rocm");

@@ -150,3 +150,8 @@ pub use version::{LocalSegment, Prerelease, PrereleaseKind, Version};
 
 #[cfg(test)]
 mod tests;
+
+// The README's examples run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

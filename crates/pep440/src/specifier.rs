@@ -16,6 +16,16 @@ use crate::version::{Suffix, Version, ZERO, cmp_release_next};
 /// `==` and `!=` followed by a version ending in `.*` are the separate operators
 /// [`EqualStar`](Operator::EqualStar) and [`NotEqualStar`](Operator::NotEqualStar); they are
 /// still written `==` and `!=`.
+///
+/// ```
+/// use markerspec_pep440::{Operator, VersionSpecifier};
+///
+/// let spec: VersionSpecifier = "== 3.12.*".parse()?;
+/// assert_eq!(spec.operator(), Operator::EqualStar);
+/// assert_eq!(spec.operator().as_str(), "==");
+/// assert_eq!(spec.to_string(), "==3.12.*");
+/// # Ok::<(), markerspec_pep440::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Operator {
     /// `==V`: the same version; without a local label in `V`, any local label matches.
@@ -618,8 +628,18 @@ impl VersionSpecifiers {
         let mut sorted: Vec<(String, &VersionSpecifier)> =
             self.iter().map(|s| (s.to_string(), s)).collect();
         sorted.sort_by(|a, b| a.0.cmp(&b.0));
-        // Keep the first of each group of equal specifiers, in linear time (hashing agrees
-        // with equality).
+        // Keep the first of each group of equal specifiers: by comparing with those kept when
+        // there are few (the common case, no hashing), in linear time otherwise (hashing
+        // agrees with equality).
+        if sorted.len() <= 16 {
+            let mut kept: Vec<(String, &VersionSpecifier)> = Vec::with_capacity(sorted.len());
+            for (text, spec) in sorted {
+                if !kept.iter().any(|(_, k)| *k == spec) {
+                    kept.push((text, spec));
+                }
+            }
+            return kept;
+        }
         let mut seen = std::collections::HashSet::with_capacity(sorted.len());
         sorted.retain(|(_, spec)| seen.insert(*spec));
         sorted

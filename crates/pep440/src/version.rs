@@ -12,6 +12,15 @@ use crate::Error;
 ///
 /// The spellings `alpha`, `beta`, `c`, `pre` and `preview` are read as `a`, `b`, `rc`, `rc` and
 /// `rc`. The order is `Alpha < Beta < Rc`.
+///
+/// ```
+/// use markerspec_pep440::{PrereleaseKind, Version};
+///
+/// let v: Version = "2.0-preview3".parse()?;
+/// assert_eq!(v.pre().map(|p| p.kind), Some(PrereleaseKind::Rc));
+/// assert!(PrereleaseKind::Alpha < PrereleaseKind::Rc);
+/// # Ok::<(), markerspec_pep440::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PrereleaseKind {
     /// `a` (also written `alpha`).
@@ -68,6 +77,16 @@ impl fmt::Display for PrereleaseKind {
 /// The pre-release segment of a version, such as `rc2` in `1.0rc2`.
 ///
 /// Ordered by kind, then number.
+///
+/// ```
+/// use markerspec_pep440::{Prerelease, PrereleaseKind, Version};
+///
+/// let v: Version = "1.0.RC2".parse()?;
+/// let pre = v.pre().expect("a pre-release");
+/// assert_eq!(pre, Prerelease { kind: PrereleaseKind::Rc, number: 2 });
+/// assert_eq!(pre.to_string(), "rc2");
+/// # Ok::<(), markerspec_pep440::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Prerelease {
     /// Alpha, beta or release candidate.
@@ -87,6 +106,15 @@ impl fmt::Display for Prerelease {
 /// PEP 440 orders a number after any string; strings compare by their (lowercase ASCII) bytes and
 /// numbers by value. The parser stores strings in lowercase and reads all-digit parts as numbers,
 /// so `+ABC.007` is `[String("abc"), Number(7)]`.
+///
+/// ```
+/// use markerspec_pep440::{LocalSegment, Version};
+///
+/// let v: Version = "1.0+ABC.007".parse()?;
+/// assert_eq!(v.local(), [LocalSegment::String("abc".into()), LocalSegment::Number(7)]);
+/// assert!(LocalSegment::Number(0) > LocalSegment::String("zzz".into()));
+/// # Ok::<(), markerspec_pep440::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum LocalSegment {
     /// An all-digit part, by value.
@@ -606,7 +634,7 @@ impl Version {
                 f.write_str(".")?;
             }
             first = false;
-            write!(f, "{n}")?;
+            write_decimal(f, *n)?;
         }
         Ok(())
     }
@@ -661,10 +689,12 @@ impl fmt::Display for Version {
             write!(f, "{pre}")?;
         }
         if let Some(post) = self.post() {
-            write!(f, ".post{post}")?;
+            f.write_str(".post")?;
+            write_decimal(f, post)?;
         }
         if let Some(dev) = self.dev() {
-            write!(f, ".dev{dev}")?;
+            f.write_str(".dev")?;
+            write_decimal(f, dev)?;
         }
         let mut sep = "+";
         for segment in self.local() {
@@ -695,4 +725,13 @@ impl Default for Version {
     fn default() -> Version {
         ZERO.clone()
     }
+}
+
+/// Writes N in decimal, without the formatting machinery (release numbers are most of what a
+/// printed requirement holds, and they are short).
+fn write_decimal(f: &mut impl fmt::Write, n: u64) -> fmt::Result {
+    if n >= 10 {
+        write_decimal(f, n / 10)?;
+    }
+    f.write_char(char::from(b'0' + (n % 10) as u8))
 }

@@ -276,3 +276,36 @@ fn list_equality_and_hash() {
     }
     assert_ne!(hash_of(&specs("===foo")), hash_of(&specs("===bar")));
 }
+
+/// The printed form drops duplicates (equal specifiers, whatever their spelling) and sorts by
+/// text, for a short list and for one long enough to be de-duplicated by hashing.
+#[test]
+fn printed_form_drops_duplicates_short_and_long() {
+    assert_eq!(specs("<2, >=1.0.0, >=1.0, <2").to_string(), "<2,>=1.0");
+    let many: Vec<String> = (0..20).map(|i| format!("!=1.{}", i % 10)).collect();
+    let joined = many.join(", ");
+    let expected: Vec<String> = (0..10).map(|i| format!("!=1.{i}")).collect();
+    assert_eq!(specs(&joined).to_string(), expected.join(","));
+    let long = format!("{joined}, >=1.0, >=1.0.0, <2");
+    let printed = specs(&long).to_string();
+    assert_eq!(printed, format!("{},<2,>=1.0", expected.join(",")));
+}
+
+/// Release, post- and dev-release numbers print in decimal at both ends of their range.
+#[test]
+fn version_numbers_print_in_decimal() {
+    use markerspec_pep440::Version;
+    for (text, printed) in [
+        ("0", "0"),
+        ("0.0.0", "0.0.0"),
+        ("1.10.0post0dev0", "1.10.0.post0.dev0"),
+        (
+            "18446744073709551615.9.post18446744073709551615",
+            "18446744073709551615.9.post18446744073709551615",
+        ),
+        ("2!1.0rc1.dev7+local.7", "2!1.0rc1.dev7+local.7"),
+    ] {
+        let v: Version = text.parse().unwrap();
+        assert_eq!(v.to_string(), printed, "{text}");
+    }
+}

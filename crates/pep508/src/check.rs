@@ -32,6 +32,25 @@ pub(crate) fn check(
         {
             *l = normalize_name(l).into();
         }
+        // `spec/SPEC.md` §8.3 (0.2): an alias architecture literal is compared as its canonical
+        // spelling, with a warning.
+        (
+            MarkerValue::Literal(l),
+            MarkerValue::Field(f @ (Field::InterpreterArch | Field::HostArch)),
+        )
+        | (
+            MarkerValue::Field(f @ (Field::InterpreterArch | Field::HostArch)),
+            MarkerValue::Literal(l),
+        ) => {
+            if let ArchSpelling::Alias(canonical) = arch_spelling(l) {
+                warn(WarningKind::NoncanonicalArchLiteral {
+                    field: *f,
+                    literal: l.to_string(),
+                    canonical,
+                });
+                *l = canonical.into();
+            }
+        }
         _ => {}
     }
     let rules = opts.profile.rules();
@@ -80,10 +99,21 @@ fn check_comparison(
     if spec && !opts.lock_file && matches!(f, Field::Extras | Field::DependencyGroups) {
         return Err(ErrorKind::LockFileField { field: f });
     }
+    if spec && opts.lock_file && f == Field::Extra {
+        // Appendix E.5: "The legacy `extra` comparison syntax is NOT permitted in lock file
+        // `packages.marker` fields".
+        return Err(ErrorKind::LockFileExtra);
+    }
     if f.is_extended() {
         return check_extended(f, op, literal, literal_left, warn);
     }
-    match f.field_type() {
+    // pypa/packaging and uv compare `platform_version` as a string; the merged text types it
+    // `Version | String` (Appendix E.5), which `spec-2026` follows.
+    let ty = match f {
+        Field::PlatformVersion if !spec => FieldType::String,
+        _ => f.field_type(),
+    };
+    match ty {
         FieldType::Extra => {
             if spec && !matches!(op, O::Equal | O::NotEqual) {
                 warn(WarningKind::ExtraOperator);
@@ -99,7 +129,14 @@ fn check_comparison(
                 return Ok(());
             }
             if spec {
-                return Err(set_misuse(f, op, literal_left));
+                // Appendix E.1: in lock-file context (the only one where these fields exist
+                // under `spec-2026`), installers "SHOULD treat such operations as always being
+                // False".
+                warn(match set_misuse(f, op, literal_left) {
+                    ErrorKind::SetFieldOnLeft { field } => WarningKind::LockFileSetOnLeft { field },
+                    _ => WarningKind::LockFileSetOperator { field: f, op },
+                });
+                return Ok(());
             }
             if !literal_left || matches!(op, O::TildeEqual | O::ExactEqual) {
                 warn(WarningKind::AlwaysErrors {
@@ -120,15 +157,25 @@ fn check_comparison(
             _ => {}
         },
         FieldType::Version | FieldType::VersionOrString => {
-            let version = f.field_type() == FieldType::Version;
+            let version = ty == FieldType::Version;
             if matches!(op, O::In | O::NotIn) {
                 if spec && version {
                     warn(WarningKind::ContainmentOnVersion { field: f });
                 }
                 return Ok(());
             }
-            // `has_spec`: the literal (mirrored when on the left) forms a valid specifier.
-            let operand_ok = has_spec && !(spec && continues_operator(literal));
+            // `has_spec`: the literal (mirrored when on the left) forms a valid specifier. Under
+            // `spec-2026`, `"L" ~= f` and `"L" === f` compare the value's specifier with `L`
+            // (Appendix E.2, E.3): `~=` needs `L` to be a version, `===` takes any text.
+            let operand_ok = if spec && literal_left && op == O::TildeEqual {
+                crate::compare::strip(literal)
+                    .parse::<markerspec_pep440::Version>()
+                    .is_ok()
+            } else if spec && literal_left && op == O::ExactEqual {
+                true
+            } else {
+                has_spec && !(spec && continues_operator(literal))
+            };
             if !operand_ok && version {
                 if !spec && op == O::TildeEqual {
                     warn(WarningKind::AlwaysErrors {
@@ -151,7 +198,7 @@ fn set_misuse(f: Field, op: MarkerOperator, literal_left: bool) -> ErrorKind {
     }
 }
 
-/// The typed rules of the extended fields (`spec/SPEC.md` §5, §8, §9), the same in every
+/// The typed rules of the extended fields (`spec/SPEC.md` §4.3, §5, §8, §9), the same in every
 /// profile.
 fn check_extended(
     f: Field,
@@ -169,19 +216,15 @@ fn check_extended(
             }
             check_set_literal(f, l, warn)
         }
-        FieldType::Version => {
+        FieldType::Version | FieldType::VersionOrString => {
             if matches!(op, O::In | O::NotIn) {
                 return Err(ErrorKind::ContainmentOnVersion { field: f });
             }
+            if op == O::ExactEqual {
+                return Err(ErrorKind::ArbitraryEqualityOnExtended { field: f });
+            }
             if l.is_empty() {
-                return if matches!(op, O::Equal | O::NotEqual) {
-                    Ok(())
-                } else {
-                    Err(invalid(
-                        "the empty value (absence test) can only be compared with `==` or `!=`"
-                            .into(),
-                    ))
-                };
+                return absence_test(f, op);
             }
             let op = if literal_left {
                 if l.contains('*') {
@@ -191,27 +234,9 @@ fn check_extended(
             } else {
                 op
             };
-            version_operand(f, op, l)
-        }
-        FieldType::VersionOrString => {
-            if matches!(op, O::In | O::NotIn) {
-                return Err(ErrorKind::ContainmentOnVersion { field: f });
-            }
-            if matches!(
-                op,
-                O::LessThan
-                    | O::LessThanEqual
-                    | O::GreaterThan
-                    | O::GreaterThanEqual
-                    | O::TildeEqual
-            ) {
-                let op = if literal_left {
-                    mirror(op)
-                        .ok_or_else(|| invalid(format!("`{op}` needs the field on the left")))?
-                } else {
-                    op
-                };
-                return version_operand(f, op, l);
+            version_operand(f, op, l)?;
+            if matches!(op, O::Equal | O::NotEqual) && !l.contains('*') {
+                short_version_literal(f, op, l, warn);
             }
             Ok(())
         }
@@ -220,6 +245,7 @@ fn check_extended(
                 O::TildeEqual | O::ExactEqual => {
                     return Err(ErrorKind::VersionOpOnString { field: f });
                 }
+                _ if l.is_empty() => return absence_test(f, op),
                 O::LessThan | O::LessThanEqual | O::GreaterThan | O::GreaterThanEqual => {
                     warn(WarningKind::StringOrdering { field: f })
                 }
@@ -227,23 +253,47 @@ fn check_extended(
                 _ => {}
             }
             match f {
-                Field::InterpreterArch if !l.is_empty() => match arch_spelling(l) {
-                    ArchSpelling::Canonical(_) => Ok(()),
-                    ArchSpelling::Alias(canonical) => Err(ErrorKind::NoncanonicalArchLiteral {
-                        literal: l.to_string(),
-                        canonical,
-                    }),
-                    ArchSpelling::Unknown => {
+                // An alias was mapped to its canonical spelling by `check`.
+                Field::InterpreterArch | Field::HostArch => {
+                    if arch_spelling(l) == ArchSpelling::Unknown {
                         warn(WarningKind::UnknownArchLiteral {
                             literal: l.to_string(),
                         });
-                        Ok(())
                     }
-                },
+                    Ok(())
+                }
                 Field::VariantLabel => crate::variant::validate_label(l)
                     .map_err(|reason| ErrorKind::InvalidVariantLabel { reason }),
                 _ => Ok(()),
             }
+        }
+    }
+}
+
+/// The empty literal is the absence test, defined with `==` and `!=` only (`spec/SPEC.md`
+/// §4.3).
+fn absence_test(f: Field, op: MarkerOperator) -> Result<(), ErrorKind> {
+    if matches!(op, MarkerOperator::Equal | MarkerOperator::NotEqual) {
+        Ok(())
+    } else {
+        Err(ErrorKind::InvalidAbsenceTest { field: f, op })
+    }
+}
+
+/// Warning `short-version-literal` (`spec/SPEC.md` §5.1): an `==` / `!=` version with fewer
+/// release components than the field's values have.
+fn short_version_literal(f: Field, op: MarkerOperator, l: &str, warn: &mut dyn FnMut(WarningKind)) {
+    let Some(precision) = f.precision() else {
+        return;
+    };
+    let text = crate::compare::strip(l);
+    if let Ok(v) = text.parse::<markerspec_pep440::Version>() {
+        if v.release().len() < precision {
+            warn(WarningKind::ShortVersionLiteral {
+                field: f,
+                op,
+                literal: text.to_string(),
+            });
         }
     }
 }
@@ -282,10 +332,22 @@ fn check_set_literal(
             .map_err(|reason| ErrorKind::InvalidVariantValue { field: f, reason }),
         ValueFormat::Text | ValueFormat::Name => Ok(()),
         _ => {
-            if format.check(l).is_err() {
+            // A literal must be written in the canonical form (`spec/SPEC.md` §5.4): what the
+            // check canonicalises (`"9.00"`, a compute capability) is an error naming it.
+            let canonical = match format.check(l) {
+                Ok(c) if c == l => None,
+                Ok(c) => Some(c.into_owned()),
+                Err(_) => (format == ValueFormat::ComputeCapability
+                    && !l.is_empty()
+                    && l.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| format!("{}.0", l.trim_start_matches('0')))
+                .map(|c| if c == ".0" { "0.0".to_string() } else { c }),
+            };
+            if canonical.is_some() || format.check(l).is_err() {
                 return Err(ErrorKind::InvalidSetLiteral {
                     field: f,
                     format: format.describe(),
+                    canonical,
                 });
             }
             let registered = format.registered();

@@ -13,14 +13,31 @@ use crate::name::normalize_name;
 /// Set-valued fields hold [`EnvValue::Set`]; every other field holds [`EnvValue::String`],
 /// even version-typed ones (the evaluator reads the version out of the string, as the
 /// specification says).
+///
+/// ```
+/// use markerspec_pep508::{Dialect, EnvValue, Environment, Field, MarkerTree, ParseOptions};
+///
+/// let opts = ParseOptions::default().dialect(Dialect::Extended);
+/// let m = MarkerTree::parse_with(r#""cuda" in gpu_backends"#, &opts, &mut Vec::new())?;
+/// let mut env = Environment::new();
+/// env.set(Field::GpuBackends, EnvValue::Set(vec!["cuda".into()])).unwrap();
+/// assert!(m.evaluate(&env)?);
+/// env.set(Field::GpuBackends, EnvValue::Absent).unwrap(); // no GPU: the empty set
+/// assert!(!m.evaluate(&env)?);
+/// env.set(Field::GpuBackends, EnvValue::Unknown).unwrap(); // detection failed
+/// assert!(m.evaluate(&env).is_err()); // E004 under the default policy
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum EnvValue {
     /// A known string value.
     String(Box<str>),
     /// A known set of strings.
     Set(Vec<Box<str>>),
-    /// Known not to exist here: no GPU, so no `cuda_version`. Every comparison with an absent
-    /// string or version is false, except `field == ""`; an absent set is the empty set.
+    /// Known not to exist here: no GPU, so no `cuda_version`. On an extended field it is the
+    /// absent value of `spec/SPEC.md` §4.3: it equals only `""`, so `!=` and `not in` are true
+    /// on it and every other comparison but `field == ""` is false; an absent set is the empty
+    /// set.
     Absent,
     /// Could not be determined (detection failed or timed out, or the target is only partly
     /// known). Comparisons with it are unknown.
@@ -93,6 +110,15 @@ impl<'a> EvalEnv<'a> {
 }
 
 /// A value that does not fit its field, e.g. a list for `python_version`.
+///
+/// ```
+/// use markerspec_pep508::{EnvValue, Environment, Field};
+///
+/// let err = Environment::new().try_with(Field::PythonVersion, "three").unwrap_err();
+/// assert_eq!(err.field, Field::PythonVersion);
+/// let mut env = Environment::new();
+/// assert!(env.set(Field::OsName, EnvValue::Set(vec!["posix".into()])).is_err());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnvError {
     /// The field.
@@ -216,8 +242,11 @@ impl Environment {
         Ok(())
     }
 
-    /// Removes the value of `field`, so that reading it is an error (standard fields) or Absent
-    /// (extended fields).
+    /// Removes the value of `field`, so that it has none: the evaluator reads it as Unknown
+    /// under the `spec-2026` profile, standard and extended fields alike, and as an error
+    /// (`E001`, packaging's `UndefinedEnvironmentName`) under the `packaging` profile (`extras`
+    /// and `dependency_groups` with none are the empty set). To make a field Absent,
+    /// [`set`](Environment::set) it to [`EnvValue::Absent`].
     pub fn unset(&mut self, field: Field) {
         self.slots_mut()[field.index()] = Slot::default();
     }
@@ -289,6 +318,17 @@ impl fmt::Debug for Environment {
 /// One value of an environment document (`spec/SPEC.md` §11), borrowed: what
 /// [`Environment::from_document`] reads, so that a document held in another shape (the
 /// conformance vectors, a lock file) converts without going through JSON.
+///
+/// ```
+/// use markerspec_pep508::{DocValue, EnvValue, Environment, Field};
+///
+/// let env = Environment::from_document([
+///     ("python_version", DocValue::String("3.12")),
+///     ("cuda_version", DocValue::Unknown),
+/// ])
+/// .unwrap();
+/// assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::Unknown));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DocValue<'a> {
     /// `null`: Unknown.

@@ -5,6 +5,16 @@ use std::fmt;
 /// Which marker language a parser accepts.
 ///
 /// One parser serves both dialects; the dialect only decides which variable names exist.
+///
+/// ```
+/// use markerspec_pep508::{Dialect, MarkerTree, ParseOptions};
+///
+/// let text = r#"cuda_version >= "12""#;
+/// let err = text.parse::<MarkerTree>().unwrap_err(); // the default dialect is `pep508`
+/// assert_eq!(err.code(), "M003");
+/// let opts = ParseOptions::default().dialect(Dialect::Extended);
+/// assert!(MarkerTree::parse_with(text, &opts, &mut Vec::new()).is_ok());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -50,6 +60,14 @@ impl std::str::FromStr for Dialect {
 /// The type of a marker field, which decides how its comparisons are evaluated.
 ///
 /// The types follow the 2026 text of the "Dependency specifiers" specification.
+///
+/// ```
+/// use markerspec_pep508::{Field, FieldType};
+///
+/// assert_eq!(Field::PythonVersion.field_type(), FieldType::Version);
+/// assert_eq!(Field::OsName.field_type(), FieldType::String);
+/// assert_eq!(Field::GpuBackends.field_type(), FieldType::Set);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
@@ -59,8 +77,8 @@ pub enum FieldType {
     String,
     /// Compared with PEP 440 version rules when both sides are valid versions, else as a string.
     Version,
-    /// `Version | String` in the specification (`platform_release`): a version comparison when
-    /// both sides are versions, otherwise a string comparison.
+    /// `Version | String` in the specification (`platform_release`, `platform_version`): a
+    /// version comparison when both sides are versions, otherwise a string comparison.
     VersionOrString,
     /// A set of strings; only `"literal" in field` and `"literal" not in field` are defined.
     Set,
@@ -84,10 +102,18 @@ impl FieldType {
 
 /// The format of a field's values and of the quoted strings compared with it
 /// (`spec/SPEC.md` §8, §9): one column of the field registry, see [`Field::format`].
+///
+/// ```
+/// use markerspec_pep508::{Field, ValueFormat};
+///
+/// assert_eq!(Field::PythonVersion.format(), ValueFormat::Text);
+/// assert_eq!(Field::CudaVersion.format(), ValueFormat::Version);
+/// assert_eq!(Field::Extra.format(), ValueFormat::Name);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ValueFormat {
-    /// Any string (the standard fields, `python_abi_tag`, `nvidia_driver_version`).
+    /// Any string (the standard fields, `python_abi_tag`).
     Text,
     /// A PEP 440 version (the extended version fields).
     Version,
@@ -95,7 +121,7 @@ pub enum ValueFormat {
     Name,
     /// An architecture, canonicalised through the table of §8.3.
     Arch,
-    /// A variant label, `[0-9a-z_.]{1,16}`.
+    /// A variant label, `[0-9a-z_.]+`.
     VariantLabel,
     /// A variant namespace.
     VariantNamespace,
@@ -116,6 +142,17 @@ pub enum ValueFormat {
 macro_rules! fields {
     ($( $(#[$doc:meta])* $variant:ident = $name:literal, $ty:ident, $ext:literal, $fmt:ident; )*) => {
         /// A marker variable.
+        ///
+        ///
+        /// ```
+        /// use markerspec_pep508::{Dialect, Field};
+        ///
+        /// assert_eq!(Field::from_name("python_version", Dialect::Pep508), Some(Field::PythonVersion));
+        /// assert_eq!(Field::from_name("cuda_version", Dialect::Pep508), None);
+        /// assert_eq!(Field::from_name("cuda_version", Dialect::Extended), Some(Field::CudaVersion));
+        /// assert_eq!(Field::PythonVersion.name(), "python_version");
+        /// assert!(Field::CudaVersion.is_extended());
+        /// ```
         ///
         /// The first fourteen are the standard fields of the "Dependency specifiers"
         /// specification; the rest exist only in the [`Dialect::Extended`] dialect.
@@ -181,8 +218,10 @@ fields! {
     PlatformRelease = "platform_release", VersionOrString, false, Text;
     /// `platform_system`: Python's `platform.system()` (`Linux`, `Windows`, `Darwin`).
     PlatformSystem = "platform_system", String, false, Text;
-    /// `platform_version`: Python's `platform.version()`.
-    PlatformVersion = "platform_version", String, false, Text;
+    /// `platform_version`: Python's `platform.version()`; `Version | String` in the merged
+    /// 2026 text ("may be a valid version field, for example on iOS or Android"). The
+    /// `packaging` and `uv` profiles compare it as a string, as those tools do.
+    PlatformVersion = "platform_version", VersionOrString, false, Text;
     /// `python_version`: `'.'.join(platform.python_version_tuple()[:2])`.
     PythonVersion = "python_version", Version, false, Text;
     /// `python_full_version`: Python's `platform.python_version()`.
@@ -219,8 +258,9 @@ fields! {
     GpuBackends = "gpu_backends", Set, true, GpuBackend;
     /// `cuda_version`: the highest CUDA version the installed driver supports.
     CudaVersion = "cuda_version", Version, true, Version;
-    /// `nvidia_driver_version`: the NVIDIA kernel-mode driver version.
-    NvidiaDriverVersion = "nvidia_driver_version", VersionOrString, true, Text;
+    /// `nvidia_driver_version`: the NVIDIA kernel-mode driver version (a `Version` field since
+    /// specification 0.2, §4.3).
+    NvidiaDriverVersion = "nvidia_driver_version", Version, true, Version;
     /// `cuda_compute_capability`: the lowest compute capability among visible devices.
     CudaComputeCapability = "cuda_compute_capability", Version, true, Version;
     /// `cuda_compute_capabilities`: every visible device's compute capability.
@@ -235,6 +275,15 @@ fields! {
     RocmVersion = "rocm_version", Version, true, Version;
     /// `rocm_gpu_archs`: the GFX architectures of visible AMD GPUs.
     RocmGpuArchs = "rocm_gpu_archs", Set, true, GfxTarget;
+    /// `host_arch`: the architecture of the machine's CPU, seen through emulation (Rosetta 2,
+    /// WoW64), in the canonical spelling of `interpreter_arch` (`spec/SPEC.md` §8.12).
+    HostArch = "host_arch", String, true, Arch;
+    /// `cuda_compute_capability_max`: the highest compute capability among visible devices
+    /// (`spec/SPEC.md` §8.8).
+    CudaComputeCapabilityMax = "cuda_compute_capability_max", Version, true, Version;
+    /// `cudnn_cuda_version`: the CUDA runtime version the cuDNN found here was built for
+    /// (`cudnnGetCudartVersion`, `spec/SPEC.md` §8.10).
+    CudnnCudaVersion = "cudnn_cuda_version", Version, true, Version;
 }
 
 /// PEP 345 spellings that the specification's grammar (and every tool) still accepts.
@@ -268,6 +317,32 @@ impl Field {
     #[inline]
     pub fn index(self) -> usize {
         self as usize
+    }
+
+    /// The number of release components an extended `Version` field's values are documented
+    /// to have (`spec/SPEC.md` §5.1): an `==` / `!=` literal with fewer components is padded
+    /// with zeros by PEP 440, so `cuda_version == "12"` means `12.0` (warning
+    /// `short-version-literal`). `None` for the fields with no fixed precision.
+    ///
+    /// ```
+    /// use markerspec_pep508::Field;
+    /// assert_eq!(Field::CudaVersion.precision(), Some(2));
+    /// assert_eq!(Field::CudnnVersion.precision(), Some(3));
+    /// assert_eq!(Field::NvidiaDriverVersion.precision(), None);
+    /// ```
+    pub fn precision(self) -> Option<usize> {
+        match self {
+            Field::CudaVersion
+            | Field::GlibcVersion
+            | Field::CudaComputeCapability
+            | Field::CudaComputeCapabilityMax
+            | Field::CudnnCudaVersion => Some(2),
+            Field::CudnnVersion
+            | Field::NcclVersion
+            | Field::CutensorVersion
+            | Field::RocmVersion => Some(3),
+            _ => None,
+        }
     }
 
     /// Looks a name up as a marker in `dialect` would: canonical names and the PEP 345 aliases

@@ -16,7 +16,7 @@ impl ValueFormat {
             ValueFormat::Version => "a PEP 440 version, e.g. `12.4`",
             ValueFormat::Name => "a name (`[A-Za-z0-9._-]+`)",
             ValueFormat::Arch => "an architecture, e.g. `x86_64`",
-            ValueFormat::VariantLabel => "`[0-9a-z_.]{1,16}`",
+            ValueFormat::VariantLabel => "`[0-9a-z_.]+`",
             ValueFormat::VariantNamespace => "a namespace, e.g. `nvidia`",
             ValueFormat::VariantFeature => "`namespace :: feature`, e.g. `nvidia :: sm_arch`",
             ValueFormat::VariantProperty => {
@@ -24,7 +24,9 @@ impl ValueFormat {
             }
             ValueFormat::AbiFeature => "`[a-z0-9-]+`, e.g. `free-threading`",
             ValueFormat::GpuBackend => "`[a-z0-9_]+`, e.g. `cuda`",
-            ValueFormat::ComputeCapability => "`major.minor`, e.g. `8.6`",
+            ValueFormat::ComputeCapability => {
+                "`major.minor` in decimal without leading zeros, e.g. `8.6`"
+            }
             ValueFormat::GfxTarget => "`gfx` and hexadecimal digits, e.g. `gfx90a`",
         }
     }
@@ -78,7 +80,9 @@ impl ValueFormat {
     }
 
     /// Checks one value (or one set member) and returns its canonical form: versions trimmed,
-    /// names normalised, architectures through the §8.3 table, variant strings re-spaced.
+    /// names normalised, architectures through the §8.3 table, variant strings re-spaced,
+    /// compute capabilities without leading zeros (`09.00` is `9.0`, §5.4). A quoted literal
+    /// must already be canonical; the parser's checks compare it with what this returns.
     ///
     /// # Errors
     /// What is expected, in words, naming the value.
@@ -125,12 +129,16 @@ impl ValueFormat {
             ValueFormat::GpuBackend => {
                 all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
             }
-            ValueFormat::ComputeCapability => value.split_once('.').is_some_and(|(a, b)| {
-                !a.is_empty()
-                    && !b.is_empty()
-                    && a.bytes().all(|c| c.is_ascii_digit())
-                    && b.bytes().all(|c| c.is_ascii_digit())
-            }),
+            ValueFormat::ComputeCapability => {
+                if let Some(canonical) = canonical_compute_capability(value) {
+                    return Ok(if canonical == value {
+                        Cow::Borrowed(value)
+                    } else {
+                        Cow::Owned(canonical)
+                    });
+                }
+                false
+            }
             ValueFormat::GfxTarget => value.strip_prefix("gfx").is_some_and(|rest| {
                 !rest.is_empty()
                     && rest
@@ -172,4 +180,21 @@ impl ValueFormat {
         }
         Ok(out)
     }
+}
+
+/// A compute capability `major.minor` (ASCII digits on both sides of one `.`) in its canonical
+/// form, decimal without leading zeros (`spec/SPEC.md` §5.4): `"09.00"` is `"9.0"`. `None` when
+/// the text is not `major.minor`.
+pub(crate) fn canonical_compute_capability(value: &str) -> Option<String> {
+    let (major, minor) = value.split_once('.')?;
+    Some(format!("{}.{}", decimal(major)?, decimal(minor)?))
+}
+
+/// ASCII digits without their leading zeros (`"0"` for zero); `None` for anything else.
+fn decimal(part: &str) -> Option<&str> {
+    if part.is_empty() || !part.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let digits = part.trim_start_matches('0');
+    Some(if digits.is_empty() { "0" } else { digits })
 }

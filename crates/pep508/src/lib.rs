@@ -109,6 +109,7 @@ mod error;
 mod evaluate;
 mod field;
 mod format;
+mod guard;
 mod marker;
 mod name;
 mod operator;
@@ -138,3 +139,8 @@ pub use requirement::{Requirement, VersionOrUrl};
 pub use small::SmallStr;
 pub use span::Span;
 pub use truth::{Evaluation, FieldSet, Truth};
+
+// The README's examples run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

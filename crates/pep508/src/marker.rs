@@ -15,6 +15,18 @@ use crate::span::Span;
 /// One comparison, `lhs op rhs`.
 ///
 /// Equality and hashing ignore the span.
+///
+/// ```
+/// use markerspec_pep508::{Field, MarkerOperator, MarkerTree};
+///
+/// let m: MarkerTree = r#"python_version >= "3.10" and os_name == "posix""#.parse()?;
+/// let first = m.expressions()[0];
+/// assert_eq!(first.field(), Some(Field::PythonVersion));
+/// assert_eq!(first.operator(), MarkerOperator::GreaterThanEqual);
+/// assert_eq!(first.rhs().as_literal(), Some("3.10"));
+/// assert_eq!(first.to_string(), r#"python_version >= "3.10""#);
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct MarkerExpression {
     pub(crate) lhs: MarkerValue,
@@ -98,7 +110,12 @@ impl fmt::Debug for MarkerExpression {
 
 impl fmt::Display for MarkerExpression {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} {}", self.lhs, self.op, self.rhs)
+        // Piece by piece rather than through `write!`: printing is most of `parse -`'s time.
+        fmt::Display::fmt(&self.lhs, f)?;
+        f.write_str(" ")?;
+        f.write_str(self.op.as_str())?;
+        f.write_str(" ")?;
+        fmt::Display::fmt(&self.rhs, f)
     }
 }
 
@@ -158,6 +175,16 @@ pub enum MarkerNode {
 
 /// The children of an `and` or `or`: at least two, none of the same kind as their parent,
 /// none a constant. Dereferences to a slice.
+///
+/// ```
+/// use markerspec_pep508::{MarkerNode, MarkerTree};
+///
+/// let m: MarkerTree = "os_name == 'nt' and (sys_platform == 'win32' and extra == 'a')".parse()?;
+/// let MarkerNode::And(children) = m.node() else { panic!("an `and`") };
+/// assert_eq!(children.len(), 3); // nested `and`s are one chain
+/// assert!(children.iter().all(|c| matches!(c, MarkerNode::Expression(_))));
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Children(Vec<MarkerNode>);
 

@@ -7,6 +7,15 @@ use crate::field::Field;
 use crate::small::SmallStr;
 
 /// A comparison operator in a marker.
+///
+/// ```
+/// use markerspec_pep508::{MarkerOperator, MarkerTree};
+///
+/// let m: MarkerTree = "'linux' not in sys_platform".parse()?;
+/// assert_eq!(m.expressions()[0].operator(), MarkerOperator::NotIn);
+/// assert_eq!(MarkerOperator::NotIn.as_str(), "not in");
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MarkerOperator {
@@ -73,6 +82,16 @@ impl fmt::Display for MarkerOperator {
 }
 
 /// One side of a comparison: a variable or a quoted string.
+///
+/// ```
+/// use markerspec_pep508::{Field, MarkerTree, MarkerValue};
+///
+/// let m: MarkerTree = "'3.8' < python_version".parse()?;
+/// let e = m.expressions()[0];
+/// assert_eq!(e.lhs().as_literal(), Some("3.8"));
+/// assert_eq!(e.rhs(), &MarkerValue::Field(Field::PythonVersion));
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -117,10 +136,14 @@ pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     let plain = !s.contains(['\n', '\r', '\0'])
         && (!s.contains('\\') || crate::string::unescape(s).is_ok_and(|u| u == s));
     if plain && !s.contains('"') {
-        return write!(f, "\"{s}\"");
+        f.write_char('"')?;
+        f.write_str(s)?;
+        return f.write_char('"');
     }
     if plain && !s.contains('\'') {
-        return write!(f, "'{s}'");
+        f.write_char('\'')?;
+        f.write_str(s)?;
+        return f.write_char('\'');
     }
     f.write_char('"')?;
     for c in s.chars() {

@@ -99,6 +99,18 @@ impl ParseOptions {
 }
 
 /// What to do with an Unknown result when a plain `bool` is wanted.
+///
+/// ```
+/// use markerspec_pep508::{EnvValue, Environment, EvalOptions, Field, MarkerTree, UnknownPolicy};
+///
+/// let m: MarkerTree = "platform_machine == 'x86_64'".parse()?;
+/// let mut env = Environment::new();
+/// env.set(Field::PlatformMachine, EnvValue::Unknown).unwrap();
+/// let install = EvalOptions::default().unknown(UnknownPolicy::True);
+/// assert!(m.evaluate_with(&env, install)?);
+/// assert_eq!(m.evaluate(&env).unwrap_err().code(), "E004");
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum UnknownPolicy {
     /// Return an error (`E004`) naming the unknown fields. The default: nobody installs or
@@ -116,6 +128,22 @@ pub enum UnknownPolicy {
 /// Profiles change only the standard fields; the extended fields behave the same in every
 /// profile. Parsing takes a profile too (see [`ParseOptions::profile`](crate::ParseOptions)),
 /// because the profiles accept different inputs.
+///
+/// A parsed marker remembers its profile and evaluates under it:
+///
+/// ```
+/// use markerspec_pep508::{Environment, Field, MarkerTree, ParseOptions, Profile};
+///
+/// let text = r#"python_version in "3.10 3.11""#;
+/// let env = Environment::new().with(Field::PythonVersion, "3.11");
+/// let spec: MarkerTree = text.parse()?;
+/// assert!(!spec.evaluate(&env)?); // `in` on a version field is false
+/// let opts = ParseOptions::default().profile(Profile::Packaging);
+/// let packaging = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+/// assert_eq!(packaging.profile(), Profile::Packaging);
+/// assert!(packaging.evaluate(&env)?); // packaging: a substring test
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Profile {

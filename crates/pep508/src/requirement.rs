@@ -8,6 +8,18 @@ use crate::marker::MarkerTree;
 use crate::name::{ExtraName, PackageName};
 
 /// What a requirement asks for besides its name: versions, or a direct URL.
+///
+/// ```
+/// use markerspec_pep508::{Requirement, VersionOrUrl};
+///
+/// let r: Requirement = "pip @ https://github.com/pypa/pip/archive/1.3.1.zip".parse()?;
+/// let Some(VersionOrUrl::Url(url)) = r.version_or_url() else { panic!("a URL") };
+/// assert_eq!(&**url, "https://github.com/pypa/pip/archive/1.3.1.zip");
+/// let r: Requirement = "numpy >=1.26, <3".parse()?;
+/// let Some(VersionOrUrl::Specifiers(specs)) = r.version_or_url() else { panic!("versions") };
+/// assert!(specs.contains(&"2.1.0".parse().unwrap()));
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum VersionOrUrl {
     /// PEP 440 version specifiers, e.g. `>=1.0,<2`.
@@ -99,19 +111,20 @@ impl std::hash::Hash for Requirement {
 
 impl fmt::Display for Requirement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.name)?;
+        // Piece by piece rather than through `write!`: printing is most of `parse -`'s time.
+        fmt::Display::fmt(&self.name, f)?;
         if !self.extras.is_empty() {
             f.write_str("[")?;
             for (i, e) in self.sorted_extras().iter().enumerate() {
                 if i > 0 {
                     f.write_str(",")?;
                 }
-                write!(f, "{e}")?;
+                fmt::Display::fmt(e, f)?;
             }
             f.write_str("]")?;
         }
         match &self.version_or_url {
-            Some(VersionOrUrl::Specifiers(specs)) => write!(f, "{specs}")?,
+            Some(VersionOrUrl::Specifiers(specs)) => fmt::Display::fmt(specs, f)?,
             Some(VersionOrUrl::Url(url)) => {
                 write!(f, " @ {url}")?;
                 if self.marker.is_some() {
@@ -121,7 +134,8 @@ impl fmt::Display for Requirement {
             None => {}
         }
         if let Some(m) = &self.marker {
-            write!(f, "; {m}")?;
+            f.write_str("; ")?;
+            fmt::Display::fmt(m, f)?;
         }
         Ok(())
     }

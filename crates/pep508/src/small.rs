@@ -11,6 +11,14 @@ const INLINE: usize = 22;
 /// An immutable string stored inline when it is at most 22 bytes long, on the heap otherwise.
 ///
 /// It dereferences to `str`; equality, ordering and hashing are those of the string.
+///
+/// ```
+/// use markerspec_pep508::SmallStr;
+///
+/// let s = SmallStr::new("posix");
+/// assert_eq!(s.as_str(), "posix");
+/// assert_eq!(s.len(), 5); // through `Deref<Target = str>`
+/// ```
 #[derive(Clone)]
 pub struct SmallStr(Repr);
 

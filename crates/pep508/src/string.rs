@@ -70,7 +70,7 @@ pub(crate) fn scan(rest: &str, quote: u8) -> Scan {
                 prev_backslashes += 1;
                 continue;
             }
-            b'\n' | b'\r' if prev_backslashes % 2 == 0 => {
+            b'\n' | b'\r' if prev_backslashes.is_multiple_of(2) => {
                 out.invalid
                     .get_or_insert("a quoted string cannot contain a line break");
             }

@@ -117,6 +117,14 @@ platforms! {
 
 /// A target that cannot be built: an unknown platform name, an invalid Python version, or a
 /// wheel tag that is not understood.
+///
+/// ```
+/// use markerspec_pep508::Environment;
+///
+/// let err = Environment::for_wheel_tags("not-a-tag").unwrap_err();
+/// assert!(!err.to_string().is_empty());
+/// assert!("amiga".parse::<markerspec_pep508::target::PythonPlatform>().is_err());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TargetError {
     message: String,

@@ -14,6 +14,14 @@ const _: () = assert!(
 
 /// A three-valued truth: the marker holds, does not hold, or cannot be decided because some
 /// field's value is unknown.
+///
+/// ```
+/// use markerspec_pep508::Truth;
+///
+/// assert_eq!(Truth::False.and(Truth::Unknown), Truth::False); // Kleene logic
+/// assert_eq!(Truth::True.or(Truth::Unknown), Truth::True);
+/// assert_eq!(Truth::True.and(Truth::Unknown), Truth::Unknown);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Truth {
     /// The marker holds.
@@ -75,6 +83,16 @@ impl fmt::Display for Truth {
 }
 
 /// A set of fields, as a bit set over [`Field::ALL`].
+///
+/// ```
+/// use markerspec_pep508::{Field, FieldSet};
+///
+/// let mut set = FieldSet::single(Field::CudaVersion);
+/// set.insert(Field::GpuBackends);
+/// assert!(set.contains(Field::CudaVersion));
+/// assert_eq!(set.iter().count(), 2);
+/// assert!(FieldSet::EMPTY.is_empty());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct FieldSet(pub(crate) u64);
 
@@ -137,6 +155,18 @@ impl FromIterator<Field> for FieldSet {
 
 /// The result of a three-valued evaluation: the truth, and when it is [`Truth::Unknown`], the
 /// fields whose unknown values made it so.
+///
+/// ```
+/// use markerspec_pep508::{EnvValue, Environment, Field, MarkerTree, Truth};
+///
+/// let m: MarkerTree = "os_name == 'posix' and platform_machine == 'x86_64'".parse()?;
+/// let mut env = Environment::new().with(Field::OsName, "posix");
+/// env.set(Field::PlatformMachine, EnvValue::Unknown).unwrap();
+/// let result = m.evaluate_tristate(&env)?;
+/// assert_eq!(result.truth, Truth::Unknown);
+/// assert!(result.unknown.contains(Field::PlatformMachine));
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Evaluation {
     /// The truth value.

@@ -33,19 +33,14 @@ pub(crate) fn canonical(s: &str) -> String {
     parts(s).collect::<Vec<_>>().join(" :: ")
 }
 
-/// Checks a `variant_label` literal: `""` or `[0-9a-z_.]{1,16}`.
+/// Checks a `variant_label` literal: `""` or `[0-9a-z_.]+` (PEP 825 removed the 16-character
+/// limit on 17 February 2026; `spec/SPEC.md` §9, 0.2).
 ///
 /// # Errors
 /// Why the label is malformed.
 pub(crate) fn validate_label(l: &str) -> Result<(), String> {
     if l.is_empty() {
         return Ok(());
-    }
-    if l.len() > 16 {
-        return Err(format!(
-            "a label has at most 16 characters, `{l}` has {}",
-            l.len()
-        ));
     }
     if !l
         .bytes()

@@ -12,16 +12,18 @@ use markerspec_pep508::{
 
 use Truth::{False as F, True as T, Unknown as U};
 
-fn options(profile: Profile) -> ParseOptions {
+/// Lock-file context where the marker reads `extras` or `dependency_groups` (the legacy `extra`
+/// is an error there under `spec-2026`, Appendix E.5).
+fn options(profile: Profile, text: &str) -> ParseOptions {
     ParseOptions::default()
         .profile(profile)
         .dialect(Dialect::Extended)
-        .lock_file(true)
+        .lock_file(text.contains("extras") || text.contains("dependency_groups"))
 }
 
 #[track_caller]
 fn marker(text: &str, profile: Profile) -> MarkerTree {
-    MarkerTree::parse_with(text, &options(profile), &mut |_| {})
+    MarkerTree::parse_with(text, &options(profile, text), &mut |_| {})
         .unwrap_or_else(|e| panic!("{text} ({profile}): {}", e.render(text)))
 }
 
@@ -127,7 +129,9 @@ fn spec_2026_string_fields() {
     );
 }
 
-/// §4.2: for a `String` field Absent is the empty string: `== ""` is true, `!= "x"` is true.
+/// §4.3 (0.2): an Absent extended `String` field equals only `""`, contains nothing and is
+/// contained in nothing: `== ""` and `!= "x"` are true, `in` false, `not in` true; `""` goes
+/// with `==` and `!=` only.
 #[test]
 fn spec_2026_absent_strings_are_empty() {
     let env = with_value(linux(), Field::PythonAbiTag, EnvValue::Absent);
@@ -140,9 +144,18 @@ fn spec_2026_absent_strings_are_empty() {
             (r#"python_abi_tag == "cp313""#, F),
             (r#"python_abi_tag != "cp313""#, T),
             (r#""cp313" == python_abi_tag"#, F),
-            (r#""" in python_abi_tag"#, T),
+            (r#"python_abi_tag in "cp312 cp313""#, F),
+            (r#"python_abi_tag not in "cp312 cp313""#, T),
+            (r#""cp3" in python_abi_tag"#, F),
+            (r#""cp3" not in python_abi_tag"#, T),
+            (r#"python_abi_tag <= "cp313""#, F),
         ],
     );
+    for text in [r#""" in python_abi_tag"#, r#"python_abi_tag in """#] {
+        let err = MarkerTree::parse_with(text, &options(Profile::Spec2026, text), &mut |_| {})
+            .unwrap_err();
+        assert_eq!(err.kind().name(), "invalid-absence-test", "{text}");
+    }
     let env = linux().with(Field::PythonAbiTag, "cp313t");
     table(
         Profile::Spec2026,
@@ -249,8 +262,8 @@ fn spec_2026_invalid_versions_fall_back_to_strings() {
     );
 }
 
-/// §4.2: for a `Version` field every comparison against Absent is false, `!=` included, except
-/// `field == ""`. No CUDA means no `cuda_version == "12.4"`.
+/// §4.3 (0.2): on an Absent extended `Version` field `!=` is true and every other comparison
+/// but `field == ""` false. No CUDA means no `cuda_version == "12.4"`, and `!= "12.4"`.
 #[test]
 fn spec_2026_absent_versions_satisfy_nothing() {
     let env = with_value(linux(), Field::CudaVersion, EnvValue::Absent);
@@ -260,14 +273,14 @@ fn spec_2026_absent_versions_satisfy_nothing() {
             &env,
             &[
                 (r#"cuda_version == "12.4""#, F),
-                (r#"cuda_version != "12.4""#, F),
+                (r#"cuda_version != "12.4""#, T),
                 (r#"cuda_version >= "12""#, F),
                 (r#"cuda_version < "12""#, F),
                 (r#"cuda_version == "12.*""#, F),
-                (r#"cuda_version != "12.*""#, F),
+                (r#"cuda_version != "12.*""#, T),
                 (r#"cuda_version ~= "12.4""#, F),
                 (r#""12" < cuda_version"#, F),
-                (r#""12.4" != cuda_version"#, F),
+                (r#""12.4" != cuda_version"#, T),
                 (r#"cuda_version == """#, T),
                 (r#"cuda_version != """#, F),
                 (r#"cuda_version == "12.4" or os_name == "nt""#, F),

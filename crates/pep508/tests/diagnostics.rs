@@ -96,15 +96,19 @@ cases! {
     x001_invalid_version_literal: marker_err("cuda_version >= 'twelve'", X) => "X001";
     x002_set_equality: marker_err("gpu_backends == 'cuda'", X) => "X002";
     x004_set_on_left: marker_err("gpu_backends in 'cuda rocm'", X) => "X004";
-    x002_standard_set_operator: marker_err_with("extras == 'cuda'", ParseOptions::default().lock_file(true)) => "X002";
+    m014_extra_in_lock_file: marker_err_with("extra == 'gpu'", ParseOptions::default().lock_file(true)) => "M014";
     x005_containment_on_extended_version: marker_err("'12' in cuda_version", X) => "X005";
     x006_version_op_on_extended_string: marker_err("python_abi_tag ~= 'cp313'", X) => "X006";
     x007_invalid_compute_capability: marker_err("'sm_86' in cuda_compute_capabilities", X) => "X007";
     x007_uppercase_backend: marker_err("'CUDA' in gpu_backends", X) => "X007";
-    x008_alias_arch: marker_err("interpreter_arch == 'AMD64'", X) => "X008";
+    x007_noncanonical_compute_capability: marker_err("'9.00' in cuda_compute_capabilities", X) => "X007";
+    x007_bare_compute_capability: marker_err("'9' in cuda_compute_capabilities", X) => "X007";
     x009_bad_variant_label: marker_err("variant_label == 'CU 12'", X) => "X009";
     x001_compatible_one_segment: marker_err("cuda_version ~= '12'", X) => "X001";
-    x001_empty_with_ordering: marker_err("cuda_version >= ''", X) => "X001";
+    x011_empty_with_ordering: marker_err("cuda_version >= ''", X) => "X011";
+    x011_empty_in_string: marker_err("python_abi_tag in ''", X) => "X011";
+    x010_arbitrary_equality_on_extended: marker_err("cuda_version === '12.8'", X) => "X010";
+    x001_driver_version_not_a_version: marker_err("nvidia_driver_version == 'r570'", X) => "X001";
     x001_compatible_literal_left: marker_err("'12.4' ~= cuda_version", X) => "X001";
     m011_two_literals: marker_err("'a' == 'a'", P) => "M011";
     m012_two_fields: marker_err("os_name == sys_platform", P) => "M012";
@@ -207,4 +211,12 @@ warning_cases! {
     w011_field_in_literal: "python_abi_tag in 'cp312 cp313'", x() => "W011";
     w012_unknown_backend: "'metal' in gpu_backends", x() => "W012";
     w013_unknown_arch: "interpreter_arch == 'vax'", x() => "W013";
+    w014_short_version_literal: "cuda_version == '12' and 'cuda' in gpu_backends", x() => "W014";
+    w014_short_library_version: "cudnn_version != '9.1' and cudnn_version != ''", x() => "W014";
+    w015_unguarded_not_equal: "cuda_version != '12.8'", x() => "W015";
+    w015_unguarded_less_than: "cuda_version < '12' and os_name == 'posix'", x() => "W015";
+    w016_alias_arch: "interpreter_arch == 'AMD64'", x() => "W016";
+    w016_alias_host_arch: "host_arch == 'arm64'", x() => "W016";
+    w017_lock_file_set_operator: "extras == 'cuda'", p().lock_file(true) => "W017";
+    w018_lock_file_set_on_left: "extras in 'cuda'", p().lock_file(true) => "W018";
 }

@@ -30,6 +30,20 @@ pub(crate) fn registry() -> MutexGuard<'static, Registry> {
 ///
 /// Dropping it kills the group and reaps the child. [`Run`](crate::Run) and
 /// [`Session`](crate::Session) are built on it; use it directly for anything else.
+///
+/// ```
+/// # #[cfg(unix)] {
+/// use std::process::Command;
+/// use std::time::{Duration, Instant};
+/// use markerspec_process::Group;
+///
+/// let mut group = Group::spawn(Command::new("/bin/sleep").arg("30")).unwrap();
+/// // Not finished within 100 ms: kill the whole group and reap the child.
+/// assert!(!group.wait_until(Instant::now() + Duration::from_millis(100)).unwrap());
+/// let status = group.finish().unwrap();
+/// assert!(!status.success()); // killed
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct Group {
     child: Child,

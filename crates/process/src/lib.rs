@@ -68,6 +68,11 @@ pub use signals::{is_set_id, kill_children_on_signal};
 
 /// The end of `bytes` as text, at most `max` bytes (cut at a character boundary), trimmed, for
 /// a message.
+///
+/// ```
+/// assert_eq!(markerspec_process::tail(b"  error: it broke\n", 100), "error: it broke");
+/// assert_eq!(markerspec_process::tail(b"a long message", 7), "…message");
+/// ```
 pub fn tail(bytes: &[u8], max: usize) -> String {
     let text = String::from_utf8_lossy(bytes);
     let text = text.trim();
@@ -83,6 +88,11 @@ pub fn tail(bytes: &[u8], max: usize) -> String {
 
 /// `text` with control characters escaped (`\u{1b}`, `\r`, …), so that a string another
 /// program supplied cannot move the cursor, rewrite a line or forge output when printed.
+///
+/// ```
+/// assert_eq!(markerspec_process::escape_control("ok\u{1b}[2J"), "ok\\u{1b}[2J");
+/// assert_eq!(markerspec_process::escape_control("plain"), "plain");
+/// ```
 pub fn escape_control(text: &str) -> String {
     if !text.chars().any(char::is_control) {
         return text.to_owned();
@@ -118,3 +128,8 @@ mod tests {
         assert_eq!(escape_control("tab\there\n"), "tab\\there\\n");
     }
 }
+
+// The README's examples run with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -39,6 +39,14 @@ fn candidate_names(name: &OsStr) -> Vec<OsString> {
 
 /// Whether `path` is a regular file this process may execute (on Unix: any execute bit; on
 /// other systems: a regular file).
+///
+/// ```
+/// # #[cfg(unix)] {
+/// use std::path::Path;
+/// assert!(markerspec_process::is_executable(Path::new("/bin/sh")));
+/// assert!(!markerspec_process::is_executable(Path::new("/etc/hostname-that-is-not-there")));
+/// # }
+/// ```
 pub fn is_executable(path: &Path) -> bool {
     #[cfg(unix)]
     {

@@ -10,6 +10,21 @@ use std::time::{Duration, Instant};
 use crate::group::Group;
 
 /// Output captured from one stream, up to a cap.
+///
+/// ```
+/// # #[cfg(unix)] {
+/// use std::process::Command;
+/// use std::time::Duration;
+/// use markerspec_process::Run;
+///
+/// let mut yes = Command::new("/bin/sh");
+/// yes.args(["-c", "printf 'abcdef'"]);
+/// let output = Run::new(Duration::from_secs(5)).stdout_cap(3).run(&mut yes).unwrap();
+/// assert!(output.status.success());
+/// assert_eq!(output.stdout.bytes, b"abc");
+/// assert!(output.stdout.truncated);
+/// # }
+/// ```
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Capture {
     /// The first bytes the program wrote, at most the cap.
@@ -30,6 +45,23 @@ pub struct Output {
 }
 
 /// Why a run gave no [`Output`].
+///
+/// ```
+/// # #[cfg(unix)] {
+/// use std::process::Command;
+/// use std::time::Duration;
+/// use markerspec_process::{Error, Run};
+///
+/// let mut slow = Command::new("/bin/sh");
+/// slow.args(["-c", "echo started; sleep 30"]);
+/// match Run::new(Duration::from_millis(300)).run(&mut slow) {
+///     Err(Error::TimedOut { stdout, .. }) => assert_eq!(stdout.bytes, b"started\n"),
+///     other => panic!("expected a time-out, got {other:?}"),
+/// }
+/// let missing = Run::new(Duration::from_secs(1)).run(&mut Command::new("/nonexistent"));
+/// assert!(matches!(missing, Err(Error::Spawn(_))));
+/// # }
+/// ```
 #[derive(Debug)]
 pub enum Error {
     /// The program could not be started.

@@ -8,6 +8,14 @@ use std::sync::OnceLock;
 /// start after the signal arrived are refused. Call it once, early in `main`; later calls do
 /// nothing.
 ///
+/// ```no_run
+/// // First thing in `main`:
+/// if let Err(error) = markerspec_process::kill_children_on_signal() {
+///     eprintln!("warning: children may outlive an interrupt: {error}");
+/// }
+/// // ... then start children through `Run`, `Session` or `Group` ...
+/// ```
+///
 /// The work is done on a thread of its own (through `signal-hook`), not in a signal handler.
 /// On systems other than Unix it does nothing.
 ///
@@ -56,6 +64,12 @@ fn install() -> Result<(), String> {
 /// Whether this process runs with privileges its caller does not have: set-user-ID or
 /// set-group-ID (real and effective IDs differ). Such a process must not honour requests that
 /// make it load or run files named by the caller.
+///
+/// ```
+/// if markerspec_process::is_set_id() {
+///     eprintln!("refusing a caller-supplied library path in a set-ID process");
+/// }
+/// ```
 pub fn is_set_id() -> bool {
     #[cfg(unix)]
     {

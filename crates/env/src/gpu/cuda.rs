@@ -2,8 +2,8 @@
 //! capability fields and the optional libraries' versions (SPEC §8.6 to §8.8, §8.10), under the
 //! provenance layer `cuda`.
 
-use markerspec_gpu::{CudaReport, Device, LibraryStatus, Outcome, Source};
-use markerspec_pep508::Field;
+use markerspec_gpu::{CudaReport, LibraryStatus, Outcome, ReadState, Reading};
+use markerspec_pep508::{EnvValue, Field};
 
 use super::{Backend, all_unknown, summary};
 use crate::facts::{Facts, Provenance};
@@ -12,131 +12,81 @@ use crate::facts::{Facts, Provenance};
 const LAYER: &str = "cuda";
 
 /// The CUDA-derived fields (Unknown together when the probe fails).
-pub(crate) const FIELDS: [Field; 7] = [
+pub(crate) const FIELDS: [Field; 9] = [
     Field::CudaVersion,
     Field::NvidiaDriverVersion,
     Field::CudaComputeCapability,
     Field::CudaComputeCapabilities,
+    Field::CudaComputeCapabilityMax,
     Field::CudnnVersion,
+    Field::CudnnCudaVersion,
     Field::NcclVersion,
     Field::CutensorVersion,
 ];
 
-/// The CUDA visibility variables, as the caller's process has them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Visibility {
-    pub(crate) visible_devices: Option<String>,
-    pub(crate) device_order: Option<String>,
-}
-
-impl Visibility {
-    /// The devices of an NVML or nvidia-smi report (every device, in PCI bus order) that a CUDA
-    /// process would see, or why that cannot be told exactly.
-    pub(crate) fn apply<'a>(&self, devices: &'a [Device]) -> Result<Vec<&'a Device>, String> {
-        let Some(value) = self.visible_devices.as_deref() else {
-            return Ok(devices.iter().collect());
-        };
-        let pci_order = self.device_order.as_deref() == Some("PCI_BUS_ID");
-        let uniform = devices
-            .windows(2)
-            .all(|w| w[0].compute_capability == w[1].compute_capability);
-        let mut chosen: Vec<&Device> = Vec::new();
-        for entry in value.split(',').map(str::trim) {
-            if entry.is_empty() {
-                // `CUDA_VISIBLE_DEVICES=` hides every device; an empty entry ends the list.
-                break;
-            }
-            let device = if let Ok(index) = entry.parse::<u32>() {
-                if !pci_order && !uniform {
-                    return Err(format!(
-                        "CUDA_VISIBLE_DEVICES={value:?} selects by index in the driver's \
-                         fastest-first order, which the report's PCI order cannot reproduce"
-                    ));
-                }
-                // Indices into an ordering whose capabilities are all equal, or the PCI order
-                // the report is in: the device at that position has the right capability.
-                devices.get(index as usize)
-            } else if entry.starts_with("GPU-") {
-                let matches: Vec<&Device> = devices
-                    .iter()
-                    .filter(|d| d.uuid.as_deref().is_some_and(|u| u.starts_with(entry)))
-                    .collect();
-                if devices.iter().any(|d| d.uuid.is_none()) {
-                    return Err(format!(
-                        "CUDA_VISIBLE_DEVICES={value:?} names UUIDs, and the report lacks some"
-                    ));
-                }
-                match matches.as_slice() {
-                    [one] => Some(*one),
-                    [] => None,
-                    _ => {
-                        return Err(format!(
-                            "CUDA_VISIBLE_DEVICES entry `{entry}` matches several devices"
-                        ));
-                    }
-                }
-            } else {
-                return Err(format!(
-                    "CUDA_VISIBLE_DEVICES entry `{entry}` can only be applied by the driver API"
-                ));
-            };
-            // An invalid entry hides it and every entry after it, as the driver does.
-            let Some(device) = device else { break };
-            if chosen.iter().any(|d| std::ptr::eq(*d, device)) {
-                return Err(format!(
-                    "CUDA_VISIBLE_DEVICES={value:?} names a device twice"
-                ));
-            }
-            chosen.push(device);
-        }
-        Ok(chosen)
-    }
-}
-
-/// Whether the device list needs a second, libcuda-only probe: the report came from NVML or
-/// `nvidia-smi`, which list every device, and the visibility variable cannot be applied to it
-/// exactly.
-pub(crate) fn needs_driver_api(
-    cuda: Option<&Outcome<CudaReport>>,
-    visibility: &Visibility,
-) -> bool {
-    matches!(cuda, Some(Outcome::Detected(report))
-        if report.source != Source::LibCuda && visibility.apply(&report.devices).is_err())
+/// Where `nvidia_driver_version` comes from (SPEC §8.7).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum DriverSource {
+    /// Linux: the loaded kernel module's files (`/sys/module/nvidia/version`, then
+    /// `/proc/driver/nvidia/version`), read without running vendor code.
+    Module(Reading<String>),
+    /// Elsewhere (Windows): what the probe's source (NVML, `nvidia-smi`) reported.
+    Report,
 }
 
 /// Maps the CUDA outcome onto the CUDA fields and says whether `cuda` is a backend.
-/// `driver_api` is the answer of a libcuda-only probe, used for the device list when the
-/// visibility variable cannot be applied to the main report.
 pub(crate) fn map(
     facts: &mut Facts,
     cuda: Option<&Outcome<CudaReport>>,
-    visibility: &Visibility,
-    driver_api: Option<&Outcome<CudaReport>>,
+    driver: &DriverSource,
 ) -> Backend {
-    let report = match cuda {
+    let fields = &FIELDS;
+    let backend = match cuda {
         Some(Outcome::Absent { notes }) => {
             let p = Provenance::new(LAYER, "probe")
                 .with_detail(format!("no NVIDIA driver ({})", summary(notes)));
-            for field in FIELDS {
+            for &field in fields {
                 facts.absent(field, p.clone());
             }
-            return Backend::No;
+            Backend::No
         }
-        Some(Outcome::Unknown { reason }) => {
-            return all_unknown(facts, LAYER, &FIELDS, reason.to_string());
-        }
+        Some(Outcome::Unknown { reason }) => all_unknown(facts, LAYER, fields, reason.to_string()),
         None => {
             let why = "the detection has no CUDA report";
-            return all_unknown(facts, LAYER, &FIELDS, why.to_owned());
+            all_unknown(facts, LAYER, fields, why.to_owned())
         }
-        Some(Outcome::Detected(report)) => report,
+        Some(Outcome::Detected(report)) => map_report(facts, report),
     };
+    if let DriverSource::Module(reading) = driver {
+        map_module(facts, reading);
+    }
+    backend
+}
+
+fn map_report(facts: &mut Facts, report: &CudaReport) -> Backend {
     let source = report.source.as_str();
     let p = || Provenance::new(LAYER, source);
     let notes = summary(&report.notes);
-    match report.cuda_driver_version {
-        Some(v) => facts.known(Field::CudaVersion, v.to_string(), p()),
-        None => facts.unknown(
+    let ccs: Vec<(u32, u32)> = report
+        .devices
+        .iter()
+        .map(|d| d.compute_capability)
+        .collect();
+    // SPEC 0.2 §8.6: with no device `cuda_version` is Absent, as conda's `__cuda`, so that
+    // `"cuda" in gpu_backends` holds exactly when it is given (invariant I1).
+    match (report.cuda_driver_version, ccs.is_empty()) {
+        (_, true) => facts.absent(
+            Field::CudaVersion,
+            p().with_detail(format!(
+                "the driver exposes no device{}",
+                report
+                    .cuda_driver_version
+                    .map(|v| format!(" (it supports CUDA {v})"))
+                    .unwrap_or_default()
+            )),
+        ),
+        (Some(v), false) => facts.known(Field::CudaVersion, v.to_string(), p()),
+        (None, false) => facts.unknown(
             Field::CudaVersion,
             p().with_detail(format!("the driver did not report it ({notes})")),
         ),
@@ -148,7 +98,7 @@ pub(crate) fn map(
             p().with_detail(format!("the driver did not report it ({notes})")),
         ),
     };
-    let backend = map_devices(facts, report, visibility, driver_api);
+    let backend = map_devices(facts, report.source.as_str(), &ccs);
     let libs = &report.libraries;
     for (field, label, status) in [
         (Field::CudnnVersion, "cuDNN", &libs.cudnn),
@@ -157,73 +107,93 @@ pub(crate) fn map(
     ] {
         map_library(facts, field, label, status);
     }
+    map_cudnn_cuda(facts, report);
     backend
 }
 
-/// The compute capability fields from the visible devices, and whether `cuda` is a backend.
-fn map_devices(
-    facts: &mut Facts,
-    report: &CudaReport,
-    visibility: &Visibility,
-    driver_api: Option<&Outcome<CudaReport>>,
-) -> Backend {
-    let source = report.source.as_str();
-    let capabilities = |devices: &[Device]| -> Vec<(u32, u32)> {
-        devices.iter().map(|d| d.compute_capability).collect()
+/// The compute-capability fields from every device the driver enumerates (SPEC 0.2 §8.8: with
+/// the device masks unset), and whether `cuda` is a backend.
+fn map_devices(facts: &mut Facts, method: &'static str, ccs: &[(u32, u32)]) -> Backend {
+    let (Some((lo_major, lo_minor)), Some((hi_major, hi_minor))) =
+        (ccs.iter().min(), ccs.iter().max())
+    else {
+        let p = Provenance::new(LAYER, method).with_detail("no CUDA device");
+        facts.absent(Field::CudaComputeCapability, p.clone());
+        facts.absent(Field::CudaComputeCapabilities, p.clone());
+        facts.absent(Field::CudaComputeCapabilityMax, p);
+        return Backend::No;
     };
-    // The visible devices' capabilities and the method that listed them, or why they cannot be
-    // told.
-    type Visible<'a> = Result<(Vec<(u32, u32)>, &'a str), String>;
-    let devices: Visible = if report.source == Source::LibCuda {
-        Ok((capabilities(&report.devices), "libcuda"))
-    } else {
-        match visibility.apply(&report.devices) {
-            Ok(devices) => Ok((
-                devices.iter().map(|d| d.compute_capability).collect(),
-                source,
-            )),
-            Err(why) => match driver_api {
-                Some(Outcome::Detected(r)) => Ok((capabilities(&r.devices), "libcuda")),
-                // cuInit said CUDA_ERROR_NO_DEVICE: nothing visible.
-                Some(Outcome::Absent { .. }) => Ok((Vec::new(), "libcuda")),
-                Some(Outcome::Unknown { reason }) => {
-                    Err(format!("{why}; the driver API: {reason}"))
-                }
-                None => Err(why),
-            },
+    let p = Provenance::new(LAYER, method).with_detail(format!("{} device(s)", ccs.len()));
+    facts.known(
+        Field::CudaComputeCapability,
+        format!("{lo_major}.{lo_minor}"),
+        p.clone(),
+    );
+    facts.known(
+        Field::CudaComputeCapabilityMax,
+        format!("{hi_major}.{hi_minor}"),
+        p.clone(),
+    );
+    facts.known_set(
+        Field::CudaComputeCapabilities,
+        ccs.iter().map(|(a, b)| format!("{a}.{b}")),
+        p,
+    );
+    Backend::Yes
+}
+
+/// `nvidia_driver_version` from the kernel module's files (SPEC 0.2 §8.7): Known when a file
+/// names a version, Absent when neither file exists (no module loaded), Unknown when one exists
+/// and says nothing usable.
+fn map_module(facts: &mut Facts, reading: &Reading<String>) {
+    let p = Provenance::new(LAYER, reading.path.display().to_string());
+    match &reading.state {
+        ReadState::Read { value } => {
+            facts.known(Field::NvidiaDriverVersion, value.clone(), p);
         }
-    };
-    match devices {
-        Err(why) => {
-            let p = Provenance::new(LAYER, source).with_detail(why.clone());
-            facts.unknown(Field::CudaComputeCapability, p.clone());
-            facts.unknown(Field::CudaComputeCapabilities, p);
-            Backend::Unknown(why)
+        ReadState::Missing => {
+            facts.absent(
+                Field::NvidiaDriverVersion,
+                p.with_detail("no NVIDIA kernel module is loaded"),
+            );
         }
-        Ok((ccs, method)) => match ccs.iter().min() {
-            None => {
-                let p = Provenance::new(LAYER, method).with_detail("no visible CUDA device");
-                facts.absent(Field::CudaComputeCapability, p.clone());
-                facts.absent(Field::CudaComputeCapabilities, p);
-                Backend::No
-            }
-            Some((major, minor)) => {
-                let p = Provenance::new(LAYER, method)
-                    .with_detail(format!("{} visible device(s)", ccs.len()));
-                facts.known(
-                    Field::CudaComputeCapability,
-                    format!("{major}.{minor}"),
-                    p.clone(),
-                );
-                facts.known_set(
-                    Field::CudaComputeCapabilities,
-                    ccs.iter().map(|(a, b)| format!("{a}.{b}")),
-                    p,
-                );
-                Backend::Yes
-            }
-        },
+        ReadState::Failed { reason } => {
+            facts.unknown(Field::NvidiaDriverVersion, p.with_detail(reason.clone()));
+        }
     }
+}
+
+/// `cudnn_cuda_version` (SPEC 0.2 §8.10): the CUDA runtime cuDNN was built for, Absent exactly
+/// when `cudnn_version` is (invariant I6), Unknown when cuDNN is there and would not say.
+fn map_cudnn_cuda(facts: &mut Facts, report: &CudaReport) {
+    let p = Provenance::new(LAYER, "cuDNN");
+    let value = match (
+        facts.value(Field::CudnnVersion),
+        report.libraries.cudnn_cuda_version,
+    ) {
+        (Some(EnvValue::String(_)), Some(v)) => {
+            facts.known(Field::CudnnCudaVersion, v.to_string(), p);
+            return;
+        }
+        (Some(EnvValue::String(_)), None) => {
+            let why = report
+                .notes
+                .iter()
+                .find(|n| n.contains("cudnnGetCudartVersion"))
+                .cloned()
+                .unwrap_or_else(|| "cuDNN did not say which CUDA it was built for".into());
+            facts.unknown(Field::CudnnCudaVersion, p.with_detail(why));
+            return;
+        }
+        (Some(EnvValue::Absent), _) => EnvValue::Absent,
+        _ => EnvValue::Unknown,
+    };
+    let detail = facts
+        .get(Field::CudnnVersion)
+        .and_then(|f| f.provenance.detail())
+        .unwrap_or("as cudnn_version")
+        .to_owned();
+    facts.insert(Field::CudnnCudaVersion, value, p.with_detail(detail));
 }
 
 /// One optional library's field from its status (SPEC §8.10): Known when it told its version,
@@ -262,7 +232,7 @@ fn map_library(facts: &mut Facts, field: Field, label: &'static str, status: &Li
 #[cfg(test)]
 mod tests {
     use super::*;
-    use markerspec_gpu::{CudaVersion, LibVersion, Libraries, UnknownReason};
+    use markerspec_gpu::{CudaVersion, Device, LibVersion, Libraries, Source, UnknownReason};
     use markerspec_pep508::EnvValue;
 
     fn device(index: u32, cc: (u32, u32)) -> Device {
@@ -291,6 +261,7 @@ mod tests {
                 },
                 nccl: LibraryStatus::NotFound,
                 cutensor: LibraryStatus::NotFound,
+                cudnn_cuda_version: CudaVersion::new(12, 2),
             },
             source: Source::Nvml,
             notes: vec![],
@@ -301,9 +272,9 @@ mod tests {
         cuda
     }
 
-    fn map(d: &Outcome<CudaReport>, vis: &Visibility) -> (Facts, Backend) {
+    fn map(d: &Outcome<CudaReport>) -> (Facts, Backend) {
         let mut facts = Facts::new();
-        let backend = super::map(&mut facts, Some(d), vis, None);
+        let backend = super::map(&mut facts, Some(d), &DriverSource::Report);
         (facts, backend)
     }
 
@@ -314,7 +285,7 @@ mod tests {
     #[test]
     fn an_h100_box() {
         let d = detection(Outcome::Detected(report(vec![device(0, (9, 0))])));
-        let (facts, backend) = map(&d, &Visibility::default());
+        let (facts, backend) = map(&d);
         assert_eq!(backend, Backend::Yes);
         assert_eq!(facts.string(Field::CudaVersion), Some("12.8"));
         assert_eq!(facts.string(Field::NvidiaDriverVersion), Some("570.124.06"));
@@ -338,7 +309,7 @@ mod tests {
             device(1, (8, 6)),
             device(2, (9, 0)),
         ])));
-        let (facts, _) = map(&d, &Visibility::default());
+        let (facts, _) = map(&d);
         assert_eq!(facts.string(Field::CudaComputeCapability), Some("8.6"));
         assert_eq!(
             facts.value(Field::CudaComputeCapabilities),
@@ -347,11 +318,19 @@ mod tests {
     }
 
     #[test]
-    fn zero_devices_keep_the_driver_facts() {
+    fn zero_devices_make_cuda_absent() {
+        // SPEC 0.2 §8.6: Absent with no device, so that I1 holds; the driver is still there.
         let d = detection(Outcome::Detected(report(vec![])));
-        let (facts, backend) = map(&d, &Visibility::default());
+        let (facts, backend) = map(&d);
         assert_eq!(backend, Backend::No);
-        assert_eq!(facts.string(Field::CudaVersion), Some("12.8"));
+        let cuda = facts.get(Field::CudaVersion).unwrap();
+        assert_eq!(cuda.value, EnvValue::Absent);
+        assert!(cuda.provenance.detail().unwrap().contains("CUDA 12.8"));
+        assert_eq!(facts.string(Field::NvidiaDriverVersion), Some("570.124.06"));
+        assert_eq!(
+            facts.value(Field::CudaComputeCapabilityMax),
+            Some(&EnvValue::Absent)
+        );
         assert_eq!(
             facts.value(Field::CudaComputeCapability),
             Some(&EnvValue::Absent)
@@ -367,7 +346,7 @@ mod tests {
         let d = detection(Outcome::Absent {
             notes: vec!["NVML: not found (tried libnvidia-ml.so.1)".into()],
         });
-        let (facts, backend) = map(&d, &Visibility::default());
+        let (facts, backend) = map(&d);
         assert_eq!(backend, Backend::No);
         for field in FIELDS {
             assert_eq!(facts.value(field), Some(&EnvValue::Absent), "{field}");
@@ -385,7 +364,7 @@ mod tests {
         let d = detection(Outcome::Unknown {
             reason: UnknownReason::Timeout { after_ms: 10_000 },
         });
-        let (facts, backend) = map(&d, &Visibility::default());
+        let (facts, backend) = map(&d);
         assert!(matches!(backend, Backend::Unknown(_)));
         for field in FIELDS {
             let fact = facts.get(field).unwrap();
@@ -404,7 +383,7 @@ mod tests {
             library: "libnccl.so.2".into(),
             reason: "lacks `ncclGetVersion`".into(),
         };
-        let (facts, _) = map(&detection(Outcome::Detected(r)), &Visibility::default());
+        let (facts, _) = map(&detection(Outcome::Detected(r)));
         assert_eq!(facts.value(Field::CudaVersion), Some(&EnvValue::Unknown));
         assert_eq!(
             facts.value(Field::NvidiaDriverVersion),
@@ -426,7 +405,7 @@ mod tests {
         r.notes = vec!["cuTENSOR: /x/libcutensor.so.2: lacks `cutensorGetVersion`".into()];
         r.libraries.nccl = LibraryStatus::NotProbed;
         r.libraries.cutensor = LibraryStatus::NotFound;
-        let (facts, _) = map(&detection(Outcome::Detected(r)), &Visibility::default());
+        let (facts, _) = map(&detection(Outcome::Detected(r)));
         let fact = |field| facts.get(field).unwrap();
         assert_eq!(
             fact(Field::CudnnVersion).value,
@@ -451,7 +430,7 @@ mod tests {
     #[test]
     fn a_detection_without_a_cuda_report_is_unknown_not_absent() {
         let mut facts = Facts::new();
-        let backend = super::map(&mut facts, None, &Visibility::default(), None);
+        let backend = super::map(&mut facts, None, &DriverSource::Report);
         assert!(matches!(backend, Backend::Unknown(_)));
         for field in FIELDS {
             assert_eq!(facts.value(field), Some(&EnvValue::Unknown), "{field}");
@@ -459,75 +438,92 @@ mod tests {
     }
 
     #[test]
-    fn visible_devices_apply_when_exact() {
-        let devices = vec![device(0, (8, 0)), device(1, (9, 0)), device(2, (9, 0))];
-        let vis = |v: &str, order: Option<&str>| Visibility {
-            visible_devices: Some(v.into()),
-            device_order: order.map(Into::into),
-        };
-        let ccs = |r: Result<Vec<&Device>, String>| {
-            r.map(|d| d.iter().map(|d| d.compute_capability).collect::<Vec<_>>())
-        };
-        assert_eq!(ccs(vis("", None).apply(&devices)), Ok(vec![]));
-        assert_eq!(
-            ccs(vis("2,0", Some("PCI_BUS_ID")).apply(&devices)),
-            Ok(vec![(9, 0), (8, 0)])
-        );
-        // An invalid index ends the list.
-        assert_eq!(
-            ccs(vis("1,7,0", Some("PCI_BUS_ID")).apply(&devices)),
-            Ok(vec![(9, 0)])
-        );
-        assert!(vis("0", None).apply(&devices).is_err());
-        assert_eq!(
-            ccs(vis("GPU-00000001", None).apply(&devices)),
-            Ok(vec![(9, 0)])
-        );
+    fn the_maximum_capability_and_cudnns_cuda() {
+        let d = detection(Outcome::Detected(report(vec![
+            device(0, (8, 6)),
+            device(1, (10, 0)),
+            device(2, (9, 0)),
+        ])));
+        let (facts, _) = map(&d);
+        assert_eq!(facts.string(Field::CudaComputeCapability), Some("8.6"));
+        assert_eq!(facts.string(Field::CudaComputeCapabilityMax), Some("10.0"));
+        assert_eq!(facts.string(Field::CudnnCudaVersion), Some("12.2"));
+        // cuDNN that would not say: Unknown, with the note's reason.
+        let mut r = report(vec![device(0, (9, 0))]);
+        r.libraries.cudnn_cuda_version = None;
+        r.notes = vec!["cuDNN: libcudnn.so.9: lacks `cudnnGetCudartVersion`".into()];
+        let (facts, _) = map(&detection(Outcome::Detected(r)));
+        let fact = facts.get(Field::CudnnCudaVersion).unwrap();
+        assert_eq!(fact.value, EnvValue::Unknown);
         assert!(
-            vis("GPU-0000000", None).apply(&devices).is_err(),
-            "ambiguous prefix"
+            fact.provenance
+                .detail()
+                .unwrap()
+                .contains("cudnnGetCudartVersion")
         );
-        assert!(vis("MIG-abc", None).apply(&devices).is_err());
-        // All alike: indices are exact in any order.
-        let alike = vec![device(0, (9, 0)), device(1, (9, 0))];
-        assert_eq!(ccs(vis("1", None).apply(&alike)), Ok(vec![(9, 0)]));
+        // No cuDNN: Absent with it (I6); a cuDNN that failed: Unknown with it.
+        let mut r = report(vec![device(0, (9, 0))]);
+        r.libraries.cudnn = LibraryStatus::NotFound;
+        r.libraries.cudnn_cuda_version = None;
+        let (facts, _) = map(&detection(Outcome::Detected(r.clone())));
+        assert_eq!(
+            facts.value(Field::CudnnCudaVersion),
+            Some(&EnvValue::Absent)
+        );
+        r.libraries.cudnn = LibraryStatus::Failed {
+            library: "libcudnn.so.9".into(),
+            reason: "lacks `cudnnGetVersion`".into(),
+        };
+        let (facts, _) = map(&detection(Outcome::Detected(r)));
+        assert_eq!(
+            facts.value(Field::CudnnCudaVersion),
+            Some(&EnvValue::Unknown)
+        );
     }
 
     #[test]
-    fn the_driver_api_decides_when_the_report_cannot() {
-        let d = detection(Outcome::Detected(report(vec![
-            device(0, (8, 0)),
-            device(1, (9, 0)),
-        ])));
-        let vis = Visibility {
-            visible_devices: Some("1".into()),
-            device_order: None,
+    fn the_driver_version_comes_from_the_kernel_module_on_linux() {
+        let module = |state| {
+            DriverSource::Module(Reading {
+                path: "/sys/module/nvidia/version".into(),
+                state,
+            })
+        };
+        let d = detection(Outcome::Detected(report(vec![device(0, (9, 0))])));
+        let mut facts = Facts::new();
+        let read = module(ReadState::Read {
+            value: "580.65.06".into(),
+        });
+        super::map(&mut facts, Some(&d), &read);
+        let fact = facts.get(Field::NvidiaDriverVersion).unwrap();
+        assert_eq!(fact.value, EnvValue::String("580.65.06".into()));
+        assert_eq!(
+            fact.provenance.to_string(),
+            "cuda (/sys/module/nvidia/version)"
+        );
+        // The module's answer holds even when the probe timed out: no vendor code is needed.
+        let timeout = Outcome::Unknown {
+            reason: UnknownReason::Timeout { after_ms: 10_000 },
         };
         let mut facts = Facts::new();
-        let mut libcuda = report(vec![device(0, (9, 0))]);
-        libcuda.source = Source::LibCuda;
-        super::map(
-            &mut facts,
-            Some(&d),
-            &vis,
-            Some(&Outcome::Detected(libcuda)),
-        );
-        assert_eq!(facts.string(Field::CudaComputeCapability), Some("9.0"));
+        super::map(&mut facts, Some(&timeout), &read);
+        assert_eq!(facts.string(Field::NvidiaDriverVersion), Some("580.65.06"));
+        assert_eq!(facts.value(Field::CudaVersion), Some(&EnvValue::Unknown));
+        // No module: Absent; a file that says something else: Unknown.
+        let mut facts = Facts::new();
+        super::map(&mut facts, Some(&d), &module(ReadState::Missing));
         assert_eq!(
-            facts
-                .get(Field::CudaComputeCapability)
-                .unwrap()
-                .provenance
-                .method(),
-            "libcuda"
+            facts.value(Field::NvidiaDriverVersion),
+            Some(&EnvValue::Absent)
         );
         let mut facts = Facts::new();
-        let backend = super::map(&mut facts, Some(&d), &vis, None);
-        assert!(matches!(backend, Backend::Unknown(_)));
+        let failed = module(ReadState::Failed {
+            reason: "holds \"x\"".into(),
+        });
+        super::map(&mut facts, Some(&d), &failed);
         assert_eq!(
-            facts.value(Field::CudaComputeCapability),
+            facts.value(Field::NvidiaDriverVersion),
             Some(&EnvValue::Unknown)
         );
-        assert_eq!(facts.string(Field::CudaVersion), Some("12.8"));
     }
 }

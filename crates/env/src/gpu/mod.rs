@@ -13,20 +13,22 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use markerspec_gpu::{Detection, Detector, Source};
+use markerspec_gpu::{Detection, Detector};
 use markerspec_pep508::{Field, FieldSet};
 
 use crate::facts::{Facts, Provenance};
 use crate::provider::{EnvironmentProvider, ProviderError};
 
 /// The fields the GPU provider answers.
-pub const GPU_FIELDS: [Field; 10] = [
+pub const GPU_FIELDS: [Field; 12] = [
     Field::GpuBackends,
     Field::CudaVersion,
     Field::NvidiaDriverVersion,
     Field::CudaComputeCapability,
     Field::CudaComputeCapabilities,
+    Field::CudaComputeCapabilityMax,
     Field::CudnnVersion,
+    Field::CudnnCudaVersion,
     Field::NcclVersion,
     Field::CutensorVersion,
     Field::RocmVersion,
@@ -37,13 +39,17 @@ pub const GPU_FIELDS: [Field; 10] = [
 /// platform as a whole.
 const LAYER: &str = "gpu";
 
-/// The variables passed to the probe child besides `PATH` and `LD_LIBRARY_PATH` (SPEC §10.2).
-const CHILD_VARS: [&str; 5] = [
+/// The variables passed to the probe child besides `PATH` and `LD_LIBRARY_PATH` (SPEC 0.2
+/// §10.2). The device masks are not among them (§8.5).
+const CHILD_VARS: [&str; 2] = ["ROCM_PATH", "HSA_OVERRIDE_GFX_VERSION"];
+
+/// The device masks: never passed to the probe, whatever the caller's values (SPEC 0.2 §8.5),
+/// and recorded in the provenance of `gpu_backends` when set.
+pub const DEVICE_MASKS: [&str; 4] = [
     "CUDA_VISIBLE_DEVICES",
-    "CUDA_DEVICE_ORDER",
     "ROCR_VISIBLE_DEVICES",
     "HIP_VISIBLE_DEVICES",
-    "ROCM_PATH",
+    "GPU_DEVICE_ORDINAL",
 ];
 
 /// Which platform's rules apply.
@@ -75,45 +81,69 @@ impl Platform {
 /// release, the kernel driver's topology and device).
 ///
 /// Provenance names the stack: NVIDIA's fields are in the layer `cuda` (method: the source,
-/// `nvml`, `libcuda`, `nvidia_smi`, or the library), AMD's in the layer `rocm` (method: the file
-/// read, or `hipRuntimeGetVersion`), and `gpu_backends` in the layer `gpu`.
+/// `nvml`, `libcuda`, `nvidia_smi`, the library, or the file read), AMD's in the layer `rocm`
+/// (method: the file read, or `hipRuntimeGetVersion`), and `gpu_backends` in the layer `gpu`.
 ///
 /// What each NVIDIA field becomes (SPEC §8.5 to §8.8, §8.10):
 ///
-/// | detection | `cuda_version`, `nvidia_driver_version` | device fields | `cuda` in `gpu_backends` |
+/// | detection | `cuda_version` | device fields | `cuda` in `gpu_backends` |
 /// | --- | --- | --- | --- |
 /// | no driver (every source said "not here") | Absent | Absent | no |
-/// | driver, zero visible devices | Known | Absent | no |
+/// | driver, zero devices | Absent (SPEC 0.2 §8.6, invariant I1) | Absent | no |
 /// | driver, devices | Known (Unknown when the driver did not say) | Known | yes |
 /// | hung, crashed, garbage, every source failed | Unknown | Unknown | `gpu_backends` Unknown |
 ///
-/// `cuda_compute_capability` is the lowest capability among the visible devices,
-/// `cuda_compute_capabilities` the set of all. cuDNN, NCCL and cuTENSOR follow each library's
-/// [`LibraryStatus`](markerspec_gpu::LibraryStatus): Known when a soname loads and answers,
-/// Absent when none loads (or when the detector did not look for them), Unknown when one loads
-/// but its version function is missing or fails.
+/// `cuda_compute_capability` is the lowest capability among the devices,
+/// `cuda_compute_capability_max` the highest, `cuda_compute_capabilities` the set of all. cuDNN,
+/// NCCL and cuTENSOR follow each library's [`LibraryStatus`](markerspec_gpu::LibraryStatus):
+/// Known when a soname loads and answers, Absent when none loads (or when the detector did not
+/// look for them), Unknown when one loads but its version function is missing or fails.
+/// `cudnn_cuda_version` is cuDNN's `cudnnGetCudartVersion`, Absent exactly when
+/// `cudnn_version` is.
 ///
-/// Visible devices: `CUDA_VISIBLE_DEVICES` and `CUDA_DEVICE_ORDER` (from [`vars`](Self::vars))
-/// are passed to the probe, where libcuda applies them. NVML and `nvidia-smi` list every device,
-/// so when their report is used the variable is applied here when that can be done exactly
-/// (device indices under `CUDA_DEVICE_ORDER=PCI_BUS_ID`, or on a machine whose devices share one
-/// capability; `GPU-` UUID prefixes; an empty value hides every device). Otherwise (`MIG-`
-/// identifiers, indices in the default fastest-first order on a mixed machine) a second probe
-/// asks the driver API alone, as the SPEC requires, and if that fails the device fields are
-/// Unknown.
+/// `nvidia_driver_version` (SPEC 0.2 §8.7), on Linux: the loaded kernel module's
+/// `/sys/module/nvidia/version`, else the `NVRM version:` line of `/proc/driver/nvidia/version`
+/// (read here, no vendor code runs); Absent when neither exists; Unknown when one exists and
+/// names no version. Elsewhere, what the probe's source reported.
+///
+/// Device masks (SPEC 0.2 §8.5): `CUDA_VISIBLE_DEVICES`, `ROCR_VISIBLE_DEVICES`,
+/// `HIP_VISIBLE_DEVICES` and `GPU_DEVICE_ORDINAL` are never passed to the probe, so every
+/// device counts, as conda's `__cuda` detector does: an install run with
+/// `CUDA_VISIBLE_DEVICES=""` (a CI step, a scheduler's setting) describes the machine the
+/// installed code will run on with its GPUs, not the masked install step. The caller's values
+/// are recorded in the provenance of `gpu_backends`. (Detection [in
+/// process](Self::in_process) cannot unset them: there this process's own masks apply.)
 ///
 /// ROCm (Linux, SPEC §8.9), all of it read by the probe: `rocm_version` from
 /// `$ROCM_PATH/.info/version` (default `/opt/rocm`) up to the first `-`, else the HIP runtime's
 /// `major.minor`; `rocm_gpu_archs` from the `gfx_target_version` of each GPU node under
-/// `/sys/class/kfd/kfd/topology/nodes`, filtered here by `ROCR_VISIBLE_DEVICES` then
-/// `HIP_VISIBLE_DEVICES` (indices or `GPU-` UUIDs; a value that cannot be applied exactly makes
-/// the field Unknown); `rocm` is in `gpu_backends` when an agent is visible and `/dev/kfd`
-/// opens for reading and writing. A probe that hangs or crashes leaves the ROCm fields Unknown,
-/// as it does the CUDA ones. (`getROCmVersion` from `librocm-core` is not called; the version
-/// file is the SPEC's second method.)
+/// `/sys/class/kfd/kfd/topology/nodes`, renamed as the HIP runtime does when
+/// `HSA_OVERRIDE_GFX_VERSION=M.m.s` is set (`10.3.0` → `gfx1030`; the sysfs targets stay in the
+/// provenance); `rocm` is in `gpu_backends` when an agent exists and `/dev/kfd` opens for
+/// reading and writing (when it does not, the archs are Absent too, invariant I3). A probe that
+/// hangs or crashes leaves the ROCm fields Unknown, as it does the CUDA ones.
+/// (`getROCmVersion` from `librocm-core` is not called; the version file is the SPEC's second
+/// method.)
 ///
-/// Windows: CUDA as above; ROCm Absent (not detected in SPEC 0.1.0). macOS: every field Absent,
-/// without probing.
+/// Loader variables (SPEC 0.2 §10.2): the probe gets `PATH` and `LD_LIBRARY_PATH` with their
+/// empty and relative entries removed (glibc reads an empty entry as the current folder).
+///
+/// Windows: CUDA as above; ROCm Absent (not detected). macOS: every field Absent, without
+/// probing.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use markerspec_env::{EnvironmentProvider, GPU_FIELDS, GpuProvider};
+/// use markerspec_pep508::Field;
+///
+/// fn main() {
+///     // The probe may run this program again as its child: this line serves it.
+///     markerspec_env::run_probe_if_requested();
+///     let gpu = GpuProvider::new().timeout(Duration::from_secs(5));
+///     let facts = gpu.provide(GPU_FIELDS.into_iter().collect()).unwrap();
+///     println!("{:?}", facts.get(Field::GpuBackends));
+/// }
+/// ```
 #[derive(Clone, Debug)]
 pub struct GpuProvider {
     detector: Detector,
@@ -121,6 +151,7 @@ pub struct GpuProvider {
     kfd_topology: PathBuf,
     kfd_device: PathBuf,
     rocm_path: Option<PathBuf>,
+    nvidia_module: (PathBuf, PathBuf),
     in_process: bool,
     platform: Platform,
 }
@@ -152,6 +183,10 @@ impl GpuProvider {
             kfd_topology: PathBuf::from(markerspec_gpu::rocm::KFD_TOPOLOGY),
             kfd_device: PathBuf::from(markerspec_gpu::rocm::KFD_DEVICE),
             rocm_path: None,
+            nvidia_module: (
+                PathBuf::from(markerspec_gpu::cuda::SYS_MODULE_VERSION),
+                PathBuf::from(markerspec_gpu::cuda::PROC_DRIVER_VERSION),
+            ),
             in_process: false,
             platform: Platform::current(),
         }
@@ -165,9 +200,10 @@ impl GpuProvider {
     }
 
     /// The environment variables detection should see: `PATH` and `LD_LIBRARY_PATH` for the
-    /// probe child, the visible-device variables, `ROCM_PATH`. Others are ignored. The CLI
-    /// passes `std::env::vars_os()`; without this call, the process's own `PATH` and
-    /// `LD_LIBRARY_PATH` are used and no visibility variable applies.
+    /// probe child (their empty and relative entries removed), `ROCM_PATH`,
+    /// `HSA_OVERRIDE_GFX_VERSION`, and the device masks, which are only recorded ([`DEVICE_MASKS`]).
+    /// Others are ignored. The CLI passes `std::env::vars_os()`; without this call, the
+    /// process's own `PATH` and `LD_LIBRARY_PATH` are used.
     #[must_use]
     pub fn vars<I, K, V>(mut self, vars: I) -> GpuProvider
     where
@@ -178,7 +214,11 @@ impl GpuProvider {
         for (k, v) in vars {
             let k: OsString = k.into();
             let Some(name) = k.to_str() else { continue };
-            if CHILD_VARS.contains(&name) || name == "PATH" || name == "LD_LIBRARY_PATH" {
+            if CHILD_VARS.contains(&name)
+                || DEVICE_MASKS.contains(&name)
+                || name == "PATH"
+                || name == "LD_LIBRARY_PATH"
+            {
                 self.vars.insert(name.to_owned(), v.into());
             }
         }
@@ -204,6 +244,19 @@ impl GpuProvider {
     #[must_use]
     pub fn rocm_path(mut self, dir: impl Into<PathBuf>) -> GpuProvider {
         self.rocm_path = Some(dir.into());
+        self
+    }
+
+    /// The files that name the loaded NVIDIA kernel module's version, read on Linux for
+    /// `nvidia_driver_version` (default `/sys/module/nvidia/version`, then
+    /// `/proc/driver/nvidia/version`).
+    #[must_use]
+    pub fn nvidia_module_files(
+        mut self,
+        module_version: impl Into<PathBuf>,
+        proc_version: impl Into<PathBuf>,
+    ) -> GpuProvider {
+        self.nvidia_module = (module_version.into(), proc_version.into());
         self
     }
 
@@ -249,10 +302,10 @@ impl GpuProvider {
             .kfd_topology(&rocm.topology)
             .kfd_device(&rocm.device);
         if let Some(path) = self.vars.get("PATH") {
-            detector = detector.path_var(path.clone());
+            detector = detector.path_var(absolute_entries(path));
         }
         if let Some(path) = self.vars.get("LD_LIBRARY_PATH") {
-            detector = detector.library_path_var(path.clone());
+            detector = detector.library_path_var(absolute_entries(path));
         }
         for name in CHILD_VARS {
             if let Some(value) = self.vars.get(name) {
@@ -289,32 +342,29 @@ impl GpuProvider {
         let rocm_paths = self.rocm_paths();
         let detector = self.detector(&rocm_paths);
         let detection = self.run(&detector);
-        let visibility = cuda::Visibility {
-            visible_devices: self.var("CUDA_VISIBLE_DEVICES"),
-            device_order: self.var("CUDA_DEVICE_ORDER"),
+        let driver = if self.platform == Platform::Linux {
+            cuda::DriverSource::Module(markerspec_gpu::cuda::kernel_module_version(
+                &self.nvidia_module.0,
+                &self.nvidia_module.1,
+            ))
+        } else {
+            cuda::DriverSource::Report
         };
-        let driver_api = cuda::needs_driver_api(detection.cuda(), &visibility).then(|| {
-            let detector = detector.clone().sources([Source::LibCuda]).rocm(false);
-            self.run(&detector).cuda().cloned()
-        });
-        let cuda_backend = cuda::map(
-            &mut facts,
-            detection.cuda(),
-            &visibility,
-            driver_api.as_ref().and_then(Option::as_ref),
-        );
+        let cuda_backend = cuda::map(&mut facts, detection.cuda(), &driver);
         let rocm_backend = if self.platform == Platform::Linux {
-            let visibility = rocm::Visibility {
-                rocr: self.var("ROCR_VISIBLE_DEVICES"),
-                hip: self.var("HIP_VISIBLE_DEVICES"),
-            };
-            rocm::map(&mut facts, detection.rocm(), &rocm_paths, &visibility)
+            let hsa = self.var("HSA_OVERRIDE_GFX_VERSION");
+            rocm::map(&mut facts, detection.rocm(), &rocm_paths, hsa.as_deref())
         } else {
             rocm::not_on_this_platform(&mut facts)
         };
+        let masks: Vec<String> = DEVICE_MASKS
+            .iter()
+            .filter_map(|name| Some(format!("{name}={:?}", self.var(name)?)))
+            .collect();
         backends(
             &mut facts,
             &[("cuda", cuda_backend), ("rocm", rocm_backend)],
+            &masks,
         );
         facts
     }
@@ -361,26 +411,43 @@ pub(crate) fn all_unknown(
     Backend::Unknown(why)
 }
 
-/// `gpu_backends` from each stack's answer: Unknown when any is, else the usable ones.
-fn backends(facts: &mut Facts, stacks: &[(&str, Backend)]) {
+/// `gpu_backends` from each stack's answer: Unknown when any is, else the usable ones. `masks`
+/// are the caller's device masks, which were not applied (SPEC 0.2 §8.5).
+fn backends(facts: &mut Facts, stacks: &[(&str, Backend)], masks: &[String]) {
     let mut members = Vec::new();
     let mut details = Vec::new();
+    let masks = (!masks.is_empty())
+        .then(|| format!("device masks not applied (SPEC §8.5): {}", masks.join(", ")));
     for (name, backend) in stacks {
         match backend {
             Backend::Yes => members.push(*name),
             Backend::No => {}
             Backend::NotUsable(why) => details.push(why.as_str()),
             Backend::Unknown(why) => {
+                let mut detail = format!("{name}: {why}");
+                if let Some(masks) = &masks {
+                    detail = format!("{detail}; {masks}");
+                }
                 facts.unknown(
                     Field::GpuBackends,
-                    Provenance::new(LAYER, "probe").with_detail(format!("{name}: {why}")),
+                    Provenance::new(LAYER, "probe").with_detail(detail),
                 );
                 return;
             }
         }
     }
+    details.extend(masks.as_deref());
     let p = Provenance::new(LAYER, "probe").with_detail(details.join("; "));
     facts.known_set(Field::GpuBackends, members, p);
+}
+
+/// A `PATH`-style list without its empty and relative entries, which would name the current
+/// folder (SPEC 0.2 §10.2).
+fn absolute_entries(list: &OsString) -> OsString {
+    let kept: Vec<PathBuf> = std::env::split_paths(list)
+        .filter(|p| p.is_absolute())
+        .collect();
+    std::env::join_paths(kept).unwrap_or_default()
 }
 
 /// The notes, shortened for a provenance line: the list of paths tried is left out.
@@ -423,9 +490,22 @@ mod tests {
     }
 
     #[test]
+    fn loader_lists_lose_empty_and_relative_entries() {
+        assert_eq!(
+            absolute_entries(&OsString::from(":/usr/lib:lib:.::/opt/cuda/lib64:")),
+            OsString::from("/usr/lib:/opt/cuda/lib64")
+        );
+        assert_eq!(absolute_entries(&OsString::from("")), OsString::from(""));
+    }
+
+    #[test]
     fn backends_combine() {
         let mut facts = Facts::new();
-        backends(&mut facts, &[("cuda", Backend::Yes), ("rocm", Backend::No)]);
+        backends(
+            &mut facts,
+            &[("cuda", Backend::Yes), ("rocm", Backend::No)],
+            &[],
+        );
         assert_eq!(facts.value(Field::GpuBackends), set(&["cuda"]).as_ref());
         let p = &facts.get(Field::GpuBackends).unwrap().provenance;
         assert_eq!((p.layer(), p.method()), ("gpu", "probe"));
@@ -435,6 +515,7 @@ mod tests {
                 ("cuda", Backend::No),
                 ("rocm", Backend::NotUsable("x".into())),
             ],
+            &[],
         );
         assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Absent));
         backends(
@@ -443,11 +524,17 @@ mod tests {
                 ("cuda", Backend::Yes),
                 ("rocm", Backend::Unknown("t".into())),
             ],
+            &[],
         );
         assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Unknown));
         backends(
             &mut facts,
             &[("cuda", Backend::Yes), ("rocm", Backend::Yes)],
+            &["CUDA_VISIBLE_DEVICES=\"\"".to_owned()],
+        );
+        assert_eq!(
+            facts.get(Field::GpuBackends).unwrap().provenance.detail(),
+            Some("device masks not applied (SPEC §8.5): CUDA_VISIBLE_DEVICES=\"\"")
         );
         assert_eq!(
             facts.value(Field::GpuBackends),

@@ -1,10 +1,11 @@
 //! AMD: the ROCm report mapped onto `rocm_version` and `rocm_gpu_archs` (SPEC §8.9), under the
 //! provenance layer `rocm`. Every file is read by `markerspec-gpu`'s probe; this module applies
-//! the visible-device variables and the SPEC's rules.
+//! the SPEC's rules: every agent counts whatever the caller's device masks (SPEC 0.2 §8.5), and
+//! `HSA_OVERRIDE_GFX_VERSION` renames them as the HIP runtime does (§8.9).
 
 use std::path::PathBuf;
 
-use markerspec_gpu::{GpuAgent, Outcome, ReadState, RocmReport};
+use markerspec_gpu::{Outcome, ReadState, RocmReport};
 use markerspec_pep508::Field;
 
 use super::{Backend, all_unknown};
@@ -33,11 +34,24 @@ impl Paths {
     }
 }
 
-/// The ROCm visibility variables, as the caller's process has them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Visibility {
-    pub(crate) rocr: Option<String>,
-    pub(crate) hip: Option<String>,
+/// The `gfx` target `HSA_OVERRIDE_GFX_VERSION=M.m.s` makes the HIP runtime report for every
+/// agent: `gfx` + decimal `M` + hex `m` + hex `s` (`10.3.0` → `gfx1030`, `9.0.10` → `gfx90a`);
+/// `None` for a value not of that form.
+pub(crate) fn gfx_override(value: &str) -> Option<String> {
+    let parts: Vec<u32> = value
+        .split('.')
+        .map(|p| {
+            (!p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| p.parse().ok())
+                .flatten()
+        })
+        .collect::<Option<_>>()?;
+    match parts[..] {
+        [major, minor, stepping] if major > 0 && minor < 16 && stepping < 16 => {
+            Some(format!("gfx{major}{minor:x}{stepping:x}"))
+        }
+        _ => None,
+    }
 }
 
 /// Windows: ROCm is not detected in SPEC 0.1.0.
@@ -55,7 +69,7 @@ pub(crate) fn map(
     facts: &mut Facts,
     rocm: Option<&Outcome<RocmReport>>,
     paths: &Paths,
-    visibility: &Visibility,
+    hsa_override: Option<&str>,
 ) -> Backend {
     let report = match rocm {
         Some(Outcome::Detected(report)) => report,
@@ -73,7 +87,7 @@ pub(crate) fn map(
         }
     };
     map_version(facts, report, paths);
-    map_agents(facts, report, paths, visibility)
+    map_agents(facts, report, paths, hsa_override)
 }
 
 fn absent_version(facts: &mut Facts, paths: &Paths) {
@@ -124,13 +138,15 @@ fn map_version(facts: &mut Facts, report: &RocmReport, paths: &Paths) {
     }
 }
 
-/// `rocm_gpu_archs` from the visible agents, and the backend: an agent is visible and the KFD
-/// device opens.
+/// `rocm_gpu_archs` from the GPU agents, and the backend: an agent exists and the KFD device
+/// opens. Agents this user cannot open make the archs Absent as well (no GPU this user may use,
+/// SPEC §8.5), with the targets in the provenance, so that `"rocm" in gpu_backends` holds
+/// exactly when the archs are given (invariant I3).
 fn map_agents(
     facts: &mut Facts,
     report: &RocmReport,
     paths: &Paths,
-    visibility: &Visibility,
+    hsa_override: Option<&str>,
 ) -> Backend {
     let method = paths.topology.display().to_string();
     if let Some(ReadState::Failed { reason }) = report.topology.as_ref().map(|t| &t.state) {
@@ -140,30 +156,38 @@ fn map_agents(
         );
         return Backend::Unknown("the KFD topology cannot be read".into());
     }
-    let visible = match rocm_visible(
-        report.agents().to_vec(),
-        visibility.rocr.as_deref(),
-        visibility.hip.as_deref(),
-    ) {
-        Ok(visible) => visible,
-        Err(e) => {
-            facts.unknown(
-                Field::RocmGpuArchs,
-                Provenance::new(LAYER, method).with_detail(e.clone()),
-            );
-            return Backend::Unknown(e);
-        }
-    };
-    if visible.is_empty() {
+    let agents = report.agents();
+    if agents.is_empty() {
         absent_archs(facts, paths);
         return Backend::No;
     }
-    facts.known_set(
-        Field::RocmGpuArchs,
-        visible.iter().map(|a| a.arch.clone()),
-        Provenance::new(LAYER, method),
-    );
-    match &report.device {
+    let sysfs: Vec<&str> = agents.iter().map(|a| a.arch.as_str()).collect();
+    let (archs, detail) = match hsa_override {
+        None => (
+            sysfs.iter().map(|a| (*a).to_owned()).collect(),
+            String::new(),
+        ),
+        Some(value) => match gfx_override(value) {
+            Some(gfx) => (
+                vec![gfx],
+                format!(
+                    "HSA_OVERRIDE_GFX_VERSION={value}; the topology says {}",
+                    sysfs.join(", ")
+                ),
+            ),
+            None => {
+                facts.warn(format!(
+                    "override-ignored: HSA_OVERRIDE_GFX_VERSION={value:?} is not \
+                     MAJOR.MINOR.STEPPING (SPEC §8.9)"
+                ));
+                (
+                    sysfs.iter().map(|a| (*a).to_owned()).collect(),
+                    String::new(),
+                )
+            }
+        },
+    };
+    let backend = match &report.device {
         Some(access) => match &access.error {
             None => Backend::Yes,
             Some(e) => Backend::NotUsable(format!(
@@ -172,55 +196,26 @@ fn map_agents(
             )),
         },
         None => Backend::Unknown(format!("{} was not tried", paths.device.display())),
-    }
-}
-
-/// Applies `ROCR_VISIBLE_DEVICES`, then `HIP_VISIBLE_DEVICES` (indices into what ROCR left),
-/// or says why that cannot be done exactly.
-pub(crate) fn rocm_visible(
-    agents: Vec<GpuAgent>,
-    rocr: Option<&str>,
-    hip: Option<&str>,
-) -> Result<Vec<GpuAgent>, String> {
-    let mut visible = agents;
-    for (name, value, uuids) in [
-        ("ROCR_VISIBLE_DEVICES", rocr, true),
-        ("HIP_VISIBLE_DEVICES", hip, false),
-    ] {
-        let Some(value) = value else { continue };
-        let cannot = || {
-            format!(
-                "{name}={value:?} cannot be applied exactly to the KFD topology (the HIP \
-                 runtime would have to be asked)"
-            )
-        };
-        let mut chosen = Vec::new();
-        for entry in value.split(',').map(str::trim) {
-            let agent = if let Ok(i) = entry.parse::<usize>() {
-                visible.get(i)
-            } else if let (true, Some(hex)) = (uuids, entry.strip_prefix("GPU-")) {
-                let id = u64::from_str_radix(hex, 16).map_err(|_| cannot())?;
-                visible.iter().find(|a| a.unique_id == Some(id))
-            } else {
-                return Err(cannot());
-            };
-            let Some(agent) = agent else {
-                return Err(cannot());
-            };
-            if chosen.contains(agent) {
-                return Err(cannot());
-            }
-            chosen.push(agent.clone());
-        }
-        visible = chosen;
-    }
-    Ok(visible)
+    };
+    match &backend {
+        Backend::NotUsable(why) => facts.absent(
+            Field::RocmGpuArchs,
+            Provenance::new(LAYER, method)
+                .with_detail(format!("{why} (the topology lists {})", archs.join(", "))),
+        ),
+        _ => facts.known_set(
+            Field::RocmGpuArchs,
+            archs,
+            Provenance::new(LAYER, method).with_detail(detail),
+        ),
+    };
+    backend
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use markerspec_gpu::{DeviceAccess, LibVersion, Reading, UnknownReason};
+    use markerspec_gpu::{DeviceAccess, GpuAgent, LibVersion, Reading, UnknownReason};
     use markerspec_pep508::EnvValue;
 
     fn agent(node: u32, arch: &str, unique_id: u64) -> GpuAgent {
@@ -264,45 +259,66 @@ mod tests {
         }
     }
 
-    fn map_report(report: RocmReport, visibility: &Visibility) -> (Facts, Backend) {
+    fn map_report(report: RocmReport) -> (Facts, Backend) {
         let mut facts = Facts::new();
-        let backend = map(
-            &mut facts,
-            Some(&Outcome::Detected(report)),
-            &paths(),
-            visibility,
-        );
+        let backend = map(&mut facts, Some(&Outcome::Detected(report)), &paths(), None);
         (facts, backend)
     }
 
     #[test]
-    fn visibility_selects_agents_by_index_or_uuid() {
-        let agents = vec![
-            agent(1, "gfx90a", 0xabc),
-            agent(2, "gfx942", 0xdef),
-            agent(10, "gfx1100", 7),
-        ];
-        let archs = |a: &[GpuAgent]| a.iter().map(|a| a.arch.clone()).collect::<Vec<_>>();
-        let v = |r, h| rocm_visible(agents.clone(), r, h).map(|a| archs(&a));
-        assert_eq!(v(None, None), Ok(archs(&agents)));
-        assert_eq!(
-            v(Some("1,2"), None),
-            Ok(vec!["gfx942".into(), "gfx1100".into()])
+    fn the_hsa_override_renames_every_agent() {
+        for (value, want) in [
+            ("10.3.0", Some("gfx1030")),
+            ("9.0.10", Some("gfx90a")),
+            ("11.0.0", Some("gfx1100")),
+            ("9.4.2", Some("gfx942")),
+            ("10.3", None),
+            ("gfx1030", None),
+            ("10.3.0.1", None),
+            ("0.3.0", None),
+            ("10.16.0", None),
+            ("", None),
+        ] {
+            assert_eq!(gfx_override(value).as_deref(), want, "{value}");
+        }
+        let r = report(vec![agent(1, "gfx1031", 1), agent(2, "gfx1032", 2)]);
+        let mut facts = Facts::new();
+        map(
+            &mut facts,
+            Some(&Outcome::Detected(r.clone())),
+            &paths(),
+            Some("10.3.0"),
         );
-        assert_eq!(v(Some("GPU-def"), None), Ok(vec!["gfx942".into()]));
-        assert_eq!(v(Some("2,0"), Some("1")), Ok(vec!["gfx90a".into()]));
-        assert!(v(Some("5"), None).is_err());
-        assert!(v(Some(""), None).is_err());
-        assert!(v(None, Some("GPU-def")).is_err());
-        assert!(v(Some("0,0"), None).is_err(), "a device named twice");
+        let archs = facts.get(Field::RocmGpuArchs).unwrap();
+        assert_eq!(Some(&archs.value), set(&["gfx1030"]).as_ref());
+        assert!(
+            archs
+                .provenance
+                .detail()
+                .unwrap()
+                .contains("gfx1031, gfx1032"),
+            "the sysfs targets stay in the provenance: {}",
+            archs.provenance
+        );
+        // A value of another form is ignored, with a warning.
+        let mut facts = Facts::new();
+        map(
+            &mut facts,
+            Some(&Outcome::Detected(r)),
+            &paths(),
+            Some("10.3"),
+        );
+        assert_eq!(
+            facts.value(Field::RocmGpuArchs),
+            set(&["gfx1031", "gfx1032"]).as_ref()
+        );
+        assert!(facts.warnings()[0].starts_with("override-ignored: HSA_OVERRIDE_GFX_VERSION"));
     }
 
     #[test]
     fn a_rocm_machine_with_its_layer() {
-        let (facts, backend) = map_report(
-            report(vec![agent(1, "gfx90a", 1), agent(2, "gfx90a", 2)]),
-            &Visibility::default(),
-        );
+        let (facts, backend) =
+            map_report(report(vec![agent(1, "gfx90a", 1), agent(2, "gfx90a", 2)]));
         assert_eq!(backend, Backend::Yes);
         assert_eq!(facts.string(Field::RocmVersion), Some("6.3.1"));
         assert_eq!(facts.value(Field::RocmGpuArchs), set(&["gfx90a"]).as_ref());
@@ -320,13 +336,13 @@ mod tests {
     }
 
     #[test]
-    fn without_the_device_the_archs_stay_and_the_backend_goes() {
+    fn without_the_device_the_archs_and_the_backend_go() {
         let mut r = report(vec![agent(1, "gfx90a", 1)]);
         r.device = Some(DeviceAccess {
             path: "/dev/kfd".into(),
             error: Some("Permission denied (os error 13)".into()),
         });
-        let (facts, backend) = map_report(r, &Visibility::default());
+        let (facts, backend) = map_report(r);
         assert_eq!(
             backend,
             Backend::NotUsable(
@@ -334,7 +350,9 @@ mod tests {
                     .into()
             )
         );
-        assert_eq!(facts.value(Field::RocmGpuArchs), set(&["gfx90a"]).as_ref());
+        let archs = facts.get(Field::RocmGpuArchs).unwrap();
+        assert_eq!(archs.value, EnvValue::Absent);
+        assert!(archs.provenance.detail().unwrap().contains("gfx90a"));
     }
 
     #[test]
@@ -349,7 +367,7 @@ mod tests {
             minor: 2,
             patch: 41133,
         });
-        let (facts, backend) = map_report(r, &Visibility::default());
+        let (facts, backend) = map_report(r);
         assert_eq!(backend, Backend::No);
         let version = facts.get(Field::RocmVersion).unwrap();
         assert_eq!(version.value, EnvValue::String("6.2".into()));
@@ -375,7 +393,7 @@ mod tests {
                 reason: "cannot read /sys/class/kfd/kfd/topology/nodes/1/properties".into(),
             },
         });
-        let (facts, backend) = map_report(r, &Visibility::default());
+        let (facts, backend) = map_report(r);
         assert_eq!(
             backend,
             Backend::Unknown("the KFD topology cannot be read".into())
@@ -394,24 +412,10 @@ mod tests {
     }
 
     #[test]
-    fn a_variable_that_cannot_be_applied_is_unknown() {
-        let (facts, backend) = map_report(
-            report(vec![agent(1, "gfx90a", 1)]),
-            &Visibility {
-                rocr: None,
-                hip: Some("GPU-1".into()),
-            },
-        );
-        assert!(matches!(backend, Backend::Unknown(_)));
-        assert_eq!(facts.value(Field::RocmGpuArchs), Some(&EnvValue::Unknown));
-        assert_eq!(facts.string(Field::RocmVersion), Some("6.3.1"));
-    }
-
-    #[test]
     fn absent_and_unknown_outcomes() {
         let mut facts = Facts::new();
         let absent = Outcome::Absent { notes: vec![] };
-        let backend = map(&mut facts, Some(&absent), &paths(), &Visibility::default());
+        let backend = map(&mut facts, Some(&absent), &paths(), None);
         assert_eq!(backend, Backend::No);
         let version = facts.get(Field::RocmVersion).unwrap();
         assert_eq!(version.value, EnvValue::Absent);
@@ -425,7 +429,7 @@ mod tests {
             reason: UnknownReason::Timeout { after_ms: 10_000 },
         };
         let mut facts = Facts::new();
-        let backend = map(&mut facts, Some(&unknown), &paths(), &Visibility::default());
+        let backend = map(&mut facts, Some(&unknown), &paths(), None);
         assert!(matches!(backend, Backend::Unknown(_)));
         for field in FIELDS {
             let fact = facts.get(field).unwrap();

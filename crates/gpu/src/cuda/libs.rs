@@ -2,7 +2,7 @@
 
 use std::ffi::c_int;
 
-use super::{Libraries, LibraryStatus};
+use super::{CudaVersion, Libraries, LibraryStatus};
 use crate::loader::{self, Spec};
 use crate::probe::ProbeConfig;
 use crate::report::LibVersion;
@@ -10,22 +10,33 @@ use crate::report::LibVersion;
 /// Loads each library and asks its version; each gets its [`LibraryStatus`]. Failures other
 /// than "not installed" also go to `notes`, for people.
 pub(crate) fn probe(cfg: &ProbeConfig, notes: &mut Vec<String>) -> Libraries {
+    let mut cudnn_cuda_version = None;
+    let mut cudart_note = None;
+    let cudnn = status(
+        cfg,
+        &loader::CUDNN,
+        cfg.cudnn_library.as_deref(),
+        notes,
+        |lib| {
+            // SAFETY: `size_t cudnnGetVersion(void)` in `cudnn.h`.
+            let function =
+                unsafe { lib.function::<unsafe extern "C" fn() -> usize>("cudnnGetVersion") }
+                    .ok_or("lacks `cudnnGetVersion`")?;
+            // SAFETY: no arguments, no preconditions.
+            let code = unsafe { function() };
+            let version =
+                LibVersion::from_nvidia_code("cuDNN", code as u64).map_err(|e| e.to_string())?;
+            match cudart_version(lib) {
+                Ok(v) => cudnn_cuda_version = Some(v),
+                Err(why) => cudart_note = Some(format!("cuDNN: {}: {why}", lib.name)),
+            }
+            Ok(version)
+        },
+    );
+    notes.extend(cudart_note);
     Libraries {
-        cudnn: status(
-            cfg,
-            &loader::CUDNN,
-            cfg.cudnn_library.as_deref(),
-            notes,
-            |lib| {
-                // SAFETY: `size_t cudnnGetVersion(void)` in `cudnn.h`.
-                let function =
-                    unsafe { lib.function::<unsafe extern "C" fn() -> usize>("cudnnGetVersion") }
-                        .ok_or("lacks `cudnnGetVersion`")?;
-                // SAFETY: no arguments, no preconditions.
-                let code = unsafe { function() };
-                LibVersion::from_nvidia_code("cuDNN", code as u64).map_err(|e| e.to_string())
-            },
-        ),
+        cudnn,
+        cudnn_cuda_version,
         nccl: status(
             cfg,
             &loader::NCCL,
@@ -65,6 +76,21 @@ pub(crate) fn probe(cfg: &ProbeConfig, notes: &mut Vec<String>) -> Libraries {
             },
         ),
     }
+}
+
+/// The CUDA runtime version a loaded cuDNN was built for: `size_t cudnnGetCudartVersion()`,
+/// decoded as `n / 1000 . n % 1000 / 10` (SPEC §8.10: `12020` is 12.2).
+fn cudart_version(lib: &loader::Loaded) -> Result<CudaVersion, String> {
+    // SAFETY: `size_t cudnnGetCudartVersion(void)` in `cudnn.h` (cuDNN 6 and later).
+    let function =
+        unsafe { lib.function::<unsafe extern "C" fn() -> usize>("cudnnGetCudartVersion") }
+            .ok_or("lacks `cudnnGetCudartVersion`")?;
+    // SAFETY: no arguments, no preconditions.
+    let code = unsafe { function() };
+    u32::try_from(code)
+        .ok()
+        .and_then(|n| CudaVersion::new(n / 1000, n % 1000 / 10))
+        .ok_or_else(|| format!("cudnnGetCudartVersion returned {code}, out of range"))
 }
 
 fn status(

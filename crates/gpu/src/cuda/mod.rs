@@ -17,11 +17,72 @@ pub(crate) mod smi;
 pub use error::{CudaError, NvmlError, cuda_try, nvml_try};
 pub use report::{CudaReport, CudaVersion, Device, Libraries, LibraryStatus, Source};
 
+use std::path::Path;
+
 use crate::probe::ProbeConfig;
 use crate::report::{Outcome, UnknownReason};
+use crate::rocm::{ReadState, Reading};
 
-/// Where Linux publishes the loaded kernel module's version.
-pub(crate) const PROC_DRIVER_VERSION: &str = "/proc/driver/nvidia/version";
+/// Where Linux publishes the loaded kernel module's version, with its build details.
+pub const PROC_DRIVER_VERSION: &str = "/proc/driver/nvidia/version";
+
+/// Where Linux publishes the loaded `nvidia` kernel module's version alone (`550.144.03`).
+pub const SYS_MODULE_VERSION: &str = "/sys/module/nvidia/version";
+
+/// The loaded NVIDIA kernel module's version, read from files, so that no vendor code runs and
+/// no child process is needed (SPEC §8.7): `module_file` (normally [`SYS_MODULE_VERSION`]), a
+/// single line; when it does not exist, the `NVRM version:` line of `proc_file` (normally
+/// [`PROC_DRIVER_VERSION`]). [`ReadState::Missing`] when neither exists (no module loaded);
+/// [`ReadState::Failed`] when the file that exists cannot be read or holds no version of the
+/// form `N.N(.N)*`. The reading's path is the file that decided.
+///
+/// ```no_run
+/// use markerspec_gpu::ReadState;
+/// use markerspec_gpu::cuda::{PROC_DRIVER_VERSION, SYS_MODULE_VERSION, kernel_module_version};
+///
+/// let reading = kernel_module_version(SYS_MODULE_VERSION.as_ref(), PROC_DRIVER_VERSION.as_ref());
+/// if let ReadState::Read { value } = reading.state {
+///     println!("NVIDIA driver {value}");
+/// }
+/// ```
+pub fn kernel_module_version(module_file: &Path, proc_file: &Path) -> Reading<String> {
+    let read = |path: &Path| match std::fs::read_to_string(path) {
+        Ok(text) => Some(Ok(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => Some(Err(format!("cannot read {}: {e}", path.display()))),
+    };
+    let reading = |path: &Path, state| Reading {
+        path: path.to_owned(),
+        state,
+    };
+    if let Some(text) = read(module_file) {
+        let state = match text {
+            Ok(text) if valid_driver_version(text.trim()) => ReadState::Read {
+                value: text.trim().to_owned(),
+            },
+            Ok(text) => ReadState::Failed {
+                reason: format!(
+                    "{} holds {:?}, not a driver version",
+                    module_file.display(),
+                    text.trim()
+                ),
+            },
+            Err(reason) => ReadState::Failed { reason },
+        };
+        return reading(module_file, state);
+    }
+    let state = match read(proc_file) {
+        None => ReadState::Missing,
+        Some(Ok(text)) => match parse_proc_driver_version(&text) {
+            Some(value) => ReadState::Read { value },
+            None => ReadState::Failed {
+                reason: format!("no driver version in {}", proc_file.display()),
+            },
+        },
+        Some(Err(reason)) => ReadState::Failed { reason },
+    };
+    reading(proc_file, state)
+}
 
 /// How one source went.
 pub(crate) enum Attempt {
@@ -147,6 +208,56 @@ mod tests {
             Some("535.129.03")
         );
         assert_eq!(parse_proc_driver_version("garbage"), None);
+    }
+
+    #[test]
+    fn the_kernel_module_version_is_read_from_files() {
+        let dir = std::env::temp_dir().join(format!("markerspec-module-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let sys = dir.join("version");
+        let proc = dir.join("proc");
+        let none = dir.join("none");
+        // Neither file: no module loaded.
+        assert_eq!(
+            kernel_module_version(&none, &none).state,
+            ReadState::Missing
+        );
+        // The module file first.
+        std::fs::write(&sys, "550.144.03\n").unwrap();
+        std::fs::write(
+            &proc,
+            "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.1.2  Thu\n",
+        )
+        .unwrap();
+        let r = kernel_module_version(&sys, &proc);
+        assert_eq!(r.path, sys);
+        assert_eq!(
+            r.state,
+            ReadState::Read {
+                value: "550.144.03".into()
+            }
+        );
+        // Without it, /proc.
+        let r = kernel_module_version(&none, &proc);
+        assert_eq!(r.path, proc);
+        assert_eq!(
+            r.state,
+            ReadState::Read {
+                value: "535.1.2".into()
+            }
+        );
+        // A file that says something else is a failure, never absence.
+        std::fs::write(&sys, "garbage\n").unwrap();
+        assert!(matches!(
+            kernel_module_version(&sys, &proc).state,
+            ReadState::Failed { reason } if reason.contains("garbage")
+        ));
+        std::fs::write(&proc, "nothing here\n").unwrap();
+        assert!(matches!(
+            kernel_module_version(&none, &proc).state,
+            ReadState::Failed { .. }
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -10,6 +10,14 @@ use crate::report::{LibVersion, VersionError};
 ///
 /// The driver encodes it as `1000 * major + 10 * minor` (`12040` is 12.4); see
 /// [`CudaVersion::from_encoded`]. Ordered by `(major, minor)`.
+///
+/// ```
+/// use markerspec_gpu::CudaVersion;
+///
+/// let v = CudaVersion::from_encoded(12040).unwrap();
+/// assert_eq!(v.to_string(), "12.4");
+/// assert!(v > CudaVersion::new(11, 8).unwrap());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct CudaVersion {
     /// The major version, 1 to 99.
@@ -158,6 +166,12 @@ pub struct Libraries {
     /// cuTENSOR (`libcutensor.so.2`, `.1`), from `cutensorGetVersion`.
     #[doc(alias = "cutensorGetVersion")]
     pub cutensor: LibraryStatus,
+    /// The CUDA runtime version the loaded cuDNN was built for, from `cudnnGetCudartVersion`
+    /// (`12020` is 12.2). `None` when cuDNN did not load, or when it loaded and the function is
+    /// missing or answered out of range (then the report's notes say why).
+    #[doc(alias = "cudnnGetCudartVersion")]
+    #[serde(default)]
+    pub cudnn_cuda_version: Option<CudaVersion>,
 }
 
 /// What the NVIDIA driver says about this machine.

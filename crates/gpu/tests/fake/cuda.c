@@ -3,7 +3,9 @@
  *   nodevice  cuInit fails with CUDA_ERROR_NO_DEVICE (100)
  *   initfail  cuInit fails with CUDA_ERROR_UNKNOWN (999)
  *   hang      cuInit never returns
- *   crash     cuDeviceGetAttribute writes through a null pointer (SIGSEGV) */
+ *   crash     cuDeviceGetAttribute writes through a null pointer (SIGSEGV)
+ * As the real driver, cuInit fails with CUDA_ERROR_NO_DEVICE when $CUDA_VISIBLE_DEVICES is set
+ * and empty (a process masked from every GPU). */
 #include "common.h"
 
 #define MODE(m) fake_is("FAKE_CUDA_MODE", m)
@@ -16,6 +18,8 @@ static const char *names[2] = {"Fake A100-SXM4-80GB", "Fake H100 80GB HBM3"};
 int cuInit(unsigned int flags) {
     if (flags != 0) return 1;
     if (MODE("nodevice")) return 100;
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    if (visible && !*visible) return 100;
     if (MODE("initfail")) return 999;
     if (MODE("hang")) fake_hang();
     fake_log("cuInit");

@@ -153,6 +153,19 @@ impl Warning {
 }
 
 /// Receives warnings while parsing. Implemented for closures and for `Vec<Warning>`.
+///
+/// ```
+/// use markerspec_pep508::{MarkerTree, ParseOptions, Warning};
+///
+/// let text = "os.name == 'posix'"; // a PEP 345 alias
+/// let mut warnings: Vec<Warning> = Vec::new();
+/// MarkerTree::parse_with(text, &ParseOptions::default(), &mut warnings)?;
+/// assert_eq!(warnings[0].code(), "W001");
+/// let mut codes = Vec::new();
+/// MarkerTree::parse_with(text, &ParseOptions::default(), &mut |w: Warning| codes.push(w.code()))?;
+/// assert_eq!(codes, ["W001"]);
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 pub trait Reporter {
     /// Called once per warning, in input order.
     fn report(&mut self, warning: Warning);

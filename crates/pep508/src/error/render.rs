@@ -4,6 +4,8 @@
 use crate::span::Span;
 
 /// How serious a diagnostic is.
+///
+/// See [`render`] for an example.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Severity {
     /// The input is rejected.

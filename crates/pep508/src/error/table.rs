@@ -326,6 +326,14 @@ diagnostics! {
         } => format!("`{field}` is only defined when installing from a lock file"),
             Some("enable lock-file context to use it".into());
 
+        /// `M014`: the legacy `extra` in lock-file context, e.g. `extra == "gpu"` with
+        /// [`ParseOptions::lock_file`](crate::ParseOptions) set (`spec-2026` profile; the merged
+        /// text: "The legacy ``extra`` comparison syntax is NOT permitted in lock file
+        /// ``packages.marker`` fields").
+        ["M014", "lockfile-extra", "the legacy `extra` in lock-file context"]
+        LockFileExtra => "the legacy `extra` is not permitted in lock-file context".into(),
+            Some("test the requested extras with `\"name\" in extras`".into());
+
         /// `L001`: the input is longer than
         /// [`ParseOptions::max_input_len`](crate::ParseOptions).
         ["L001", "input-too-long", "input longer than the limit"]
@@ -462,18 +470,11 @@ diagnostics! {
             field: Field,
             /// The format the field's members have.
             format: &'static str,
-        } => format!("not a valid member of `{field}`, whose members are {format}"), None;
-
-        /// `X008`: an alias spelling compared with `interpreter_arch`, e.g. `interpreter_arch ==
-        /// "AMD64"`.
-        ["X008", "noncanonical-arch-literal", "an alias spelling compared with `interpreter_arch`"]
-        NoncanonicalArchLiteral {
-            /// The literal.
-            literal: String,
-            /// The canonical spelling.
-            canonical: &'static str,
-        } => format!("`{literal}` is not the canonical spelling of `{canonical}`"),
-            Some(format!("write `\"{canonical}\"`"));
+            /// The canonical spelling of the same member, when the literal has one (`"9.00"`
+            /// for `cuda_compute_capabilities` is `9.0`, `spec/SPEC.md` §5.4).
+            canonical: Option<String>,
+        } => format!("not a valid member of `{field}`, whose members are {format}"),
+            canonical.as_ref().map(|c| format!("write `\"{c}\"`"));
 
         /// `X009`: a malformed `variant_label` literal, e.g. `variant_label == "CU 12"`.
         ["X009", "invalid-variant-label", "a malformed `variant_label` literal"]
@@ -481,6 +482,26 @@ diagnostics! {
             /// Why.
             reason: String,
         } => format!("invalid `variant_label`: {reason}"), None;
+
+        /// `X010`: `===` with an extended field, e.g. `cuda_version === "12.8"`: its complement
+        /// cannot be written (`spec/SPEC.md` §5.1, 0.2).
+        ["X010", "arbitrary-equality-on-extended", "`===` with an extended field"]
+        ArbitraryEqualityOnExtended {
+            /// The field.
+            field: Field,
+        } => format!("`===` is not defined on the extended field `{field}`"),
+            Some("use `==`".into());
+
+        /// `X011`: the empty literal (the absence test) with an operator other than `==` or
+        /// `!=` on an extended field, e.g. `cuda_version >= ""` (`spec/SPEC.md` §4.3).
+        ["X011", "invalid-absence-test", "`\"\"` with an operator other than `==`/`!=` on an extended field"]
+        InvalidAbsenceTest {
+            /// The field.
+            field: Field,
+            /// The operator.
+            op: MarkerOperator,
+        } => format!("`\"\"` (absent) can only be compared with `==` or `!=`, not `{op}`, on `{field}`"),
+            Some(format!("write `{field} == \"\"` or `{field} != \"\"`"));
     }
     warnings {
         /// `W001`: a PEP 345 spelling such as `os.name` or `python_implementation`.
@@ -590,6 +611,78 @@ diagnostics! {
             /// The literal.
             literal: String,
         } => format!("`{literal}` is not in the `interpreter_arch` table"), None;
+
+        /// `W014`: an `==` / `!=` literal with fewer release components than the extended
+        /// field's precision ([`Field::precision`]), e.g. `cuda_version == "12"`, which PEP 440
+        /// reads as `12.0` (`spec/SPEC.md` §5.1).
+        ["W014", "short-version-literal", "`==`/`!=` literal shorter than the field's precision"]
+        ShortVersionLiteral {
+            /// The field.
+            field: Field,
+            /// The operator (`==` or `!=`).
+            op: MarkerOperator,
+            /// The literal.
+            literal: String,
+        } => format!(
+                "`{literal}` has fewer release components than the values of `{field}`: PEP 440 pads it with zeros, so it does not stand for every `{literal}.x`"
+            ),
+            Some(format!("to compare with every `{literal}.x`, write `{op} \"{literal}.*\"`"));
+
+        /// `W015`: `!=`, `<` or `<=` on an extended version field without an absence guard,
+        /// e.g. `cuda_version < "12"` alone, which is false on a machine without CUDA
+        /// (`spec/SPEC.md` §5.1).
+        ["W015", "unguarded-absent", "`!=`/`<`/`<=` on an extended version field without an absence guard"]
+        UnguardedAbsent {
+            /// The field.
+            field: Field,
+            /// The operator, as written with the field on the left.
+            op: MarkerOperator,
+        } => if *op == MarkerOperator::NotEqual {
+                format!("`{field} {op} …` is also true where `{field}` is absent")
+            } else {
+                format!("`{field} {op} …` is false where `{field}` is absent")
+            },
+            Some(if *op == MarkerOperator::NotEqual {
+                format!("to exclude the absent case, add `and {field} != \"\"`")
+            } else {
+                format!("to include the absent case, add `or {field} == \"\"`; to exclude it, add `and {field} != \"\"`")
+            });
+
+        /// `W016`: an alias spelling compared with `interpreter_arch` or `host_arch`, e.g.
+        /// `interpreter_arch == "AMD64"`: compared after mapping it to the canonical spelling
+        /// (`spec/SPEC.md` §8.3; an error, `X008`, before 0.2).
+        ["W016", "noncanonical-arch-literal", "an alias spelling compared with an architecture field"]
+        NoncanonicalArchLiteral {
+            /// The field.
+            field: Field,
+            /// The literal.
+            literal: String,
+            /// The canonical spelling it is compared as.
+            canonical: &'static str,
+        } => format!(
+                "`{literal}` is not the canonical spelling of `{canonical}`; `{field}` is compared with `{canonical}`"
+            ),
+            Some(format!("write `\"{canonical}\"`"));
+
+        /// `W017`: in lock-file context under `spec-2026`, an operator other than `in`/`not in`
+        /// with `extras` or `dependency_groups`: false (Appendix E.1 of `spec/SPEC.md`).
+        ["W017", "invalid-set-operator", "`extras`/`dependency_groups` with another operator, in a lock file, is false"]
+        LockFileSetOperator {
+            /// The field.
+            field: Field,
+            /// The operator.
+            op: MarkerOperator,
+        } => format!("`{op}` is not defined on `{field}`, a set of strings: this is always false"),
+            Some(format!("write `\"value\" in {field}`"));
+
+        /// `W018`: in lock-file context under `spec-2026`, `extras` or `dependency_groups` on
+        /// the left of `in`/`not in`: false (Appendix E.1 of `spec/SPEC.md`).
+        ["W018", "set-field-on-left", "`extras`/`dependency_groups` on the left of `in`, in a lock file, is false"]
+        LockFileSetOnLeft {
+            /// The field.
+            field: Field,
+        } => format!("`{field}` is a set of strings on the left of `in`: this is always false"),
+            Some(format!("write `\"value\" in {field}`"));
     }
 }
 

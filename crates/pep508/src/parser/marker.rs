@@ -103,23 +103,31 @@ impl<'a> Parser<'a, '_> {
     /// (not under the `packaging` profile, which has no constants and rejects them).
     pub(super) fn parse_marker_to_end(&mut self) -> Result<MarkerTree, Error> {
         let start = self.pos;
-        let constants = if self.opts.profile.rules().constants {
-            &[("true", MarkerNode::True), ("false", MarkerNode::False)][..]
-        } else {
-            &[]
-        };
-        for (word, node) in constants.iter().cloned() {
-            if self.at_keyword(word) {
-                self.pos += word.len();
-                self.ws();
-                if self.at_end() {
-                    return Ok(self.tree(node));
+        // Only a marker starting with `t` or `f` can be a constant: look at the byte first.
+        if matches!(self.input.as_bytes().get(start), Some(b't' | b'f'))
+            && self.opts.profile.rules().constants
+        {
+            for (word, value) in [("true", true), ("false", false)] {
+                if self.at_keyword(word) {
+                    self.pos += word.len();
+                    self.ws();
+                    if self.at_end() {
+                        let node = if value {
+                            MarkerNode::True
+                        } else {
+                            MarkerNode::False
+                        };
+                        return Ok(self.tree(node));
+                    }
+                    self.pos = start;
                 }
-                self.pos = start;
             }
         }
         let marker = self.parse_marker()?;
         self.expect_marker_end()?;
+        if self.opts.dialect == crate::field::Dialect::Extended {
+            crate::guard::check(&marker, &mut |kind, span| self.warn(kind, span));
+        }
         Ok(self.tree(marker))
     }
 

@@ -103,9 +103,17 @@ fn spec_field(e: &MarkerExpression, env: &EvalEnv<'_>, f: Field, l: &str, side: 
         None | Some(EnvValue::Unknown) => return Ok(Tri::unknown(f)),
         Some(v) => v,
     };
+    if f.is_extended() && matches!(value, EnvValue::Absent) {
+        return Ok(Tri::known(absent(e.op, l)));
+    }
     let ty = f.field_type();
     if ty == FieldType::Set {
         if side != Side::LiteralLeft || !matches!(e.op, O::In | O::NotIn) {
+            if !f.is_extended() {
+                // Appendix E.1: `extras` and `dependency_groups` misused in a lock file are
+                // false (the parser warned).
+                return Ok(Tri::known(false));
+            }
             return Err(undefined(
                 e,
                 format!("`{f}` is a set; only `\"value\" in {f}` and `not in` are defined"),
@@ -124,10 +132,7 @@ fn spec_field(e: &MarkerExpression, env: &EvalEnv<'_>, f: Field, l: &str, side: 
     };
     Ok(Tri::known(match ty {
         FieldType::Version | FieldType::VersionOrString => {
-            if matches!(value, EnvValue::Absent) && ty == FieldType::Version {
-                // Absent: false for every comparison, except the absence test `== ""`.
-                e.op == O::Equal && l.is_empty()
-            } else if matches!(e.op, O::In | O::NotIn) {
+            if matches!(e.op, O::In | O::NotIn) {
                 // Containment is not defined on versions; installers treat it as false.
                 // `Version | String` fields define it as on strings.
                 ty == FieldType::VersionOrString && spec_string(e.op, s, l, side)
@@ -137,6 +142,20 @@ fn spec_field(e: &MarkerExpression, env: &EvalEnv<'_>, f: Field, l: &str, side: 
         }
         _ => spec_string(e.op, s, l, side),
     }))
+}
+
+/// The absent-value rule of `spec/SPEC.md` §4.3, the same for every extended field: the absent
+/// value equals only `""`, is in no order relation, contains nothing and is contained in
+/// nothing, so `!=` and `not in` are true on it and every other comparison but `== ""` false.
+/// (The parser allows `""` with `==` and `!=` only.)
+#[cold]
+fn absent(op: MarkerOperator, l: &str) -> bool {
+    match op {
+        MarkerOperator::Equal => l.is_empty(),
+        MarkerOperator::NotEqual => !l.is_empty(),
+        MarkerOperator::NotIn => true,
+        _ => false,
+    }
 }
 
 /// A version comparison when the value and the literal are both versions, else the string rules.
@@ -151,6 +170,25 @@ fn spec_version(
         Side::FieldLeft => Some(e.op),
         Side::LiteralLeft => mirror(e.op),
     };
+    if side == Side::LiteralLeft
+        && matches!(
+            e.op,
+            MarkerOperator::TildeEqual | MarkerOperator::ExactEqual
+        )
+    {
+        // Appendix E.2, E.3: `"L" ~= f` and `"L" === f` have no mirror; they read as packaging
+        // reads them, `Specifier(op + value).contains(L)`, when both sides are valid (`===`:
+        // case-insensitive text equality), else as strings.
+        if let Some(spec) = crate::compare::specifier(e.op, s) {
+            if e.op == MarkerOperator::ExactEqual {
+                return spec.contains_str(l, Some(true));
+            }
+            if let Ok(literal) = crate::compare::strip(l).parse::<Version>() {
+                return spec.contains_with(&literal, Some(true));
+            }
+        }
+        return spec_string(e.op, s, l, side);
+    }
     if let (Some(op), Some(spec), false) = (op, e.spec.as_deref(), continues_operator(l)) {
         if op == MarkerOperator::ExactEqual {
             return spec.contains_str(s, Some(true));
