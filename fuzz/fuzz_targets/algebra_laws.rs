@@ -5,8 +5,7 @@
 //! double negation, absorption, distributivity of `and` over `or`, `a and not a` is false);
 //! `implies` and `is_disjoint` agree with `and`/`not`; translating the text `(A) and (B)` /
 //! `(A) or (B)` gives the `and` / `or` of the translations (canonicity through the translation);
-//! for markers of the standard fields (see the note in `check` for the extended ones), the
-//! translation evaluates as pep508 evaluates the tree, on a generated environment whose
+//! the translation evaluates as pep508 evaluates the tree, on a generated environment whose
 //! values are known, and every witness of `relate` makes its cell hold, both in the algebra and
 //! when pep508 evaluates the trees on the witness environment (an independent judge: the
 //! `algebra` target checks witnesses, the printed form and `relate`'s symmetry with the
@@ -20,7 +19,6 @@ use libfuzzer_sys::{Corpus, fuzz_target};
 use markerspec_algebra::{Context, ErrorKind, Limits, Marker, Theory};
 use markerspec_fuzz::{
     MAX_INPUT, MarkerCase, gen_environment, gen_known_value, gen_marker, options,
-    reads_extended_field,
 };
 use markerspec_pep508::{EnvValue, Environment, MarkerTree};
 
@@ -108,13 +106,7 @@ fn check(a: &MarkerCase, ta: &MarkerTree, b: &MarkerCase, tb: &MarkerTree, env: 
         }
     }
 
-    // Evaluation agrees with pep508's. Not on the extended fields yet: the algebra follows SPEC
-    // §4.3 (0.2 draft: `f != L` is true on an absent value), the evaluator §4.2 (markerspec
-    // 0.1.0: false), so `cutensor_version != "1.0"` differs on an environment without cuTENSOR.
-    let extended = reads_extended_field(ta) || reads_extended_field(tb);
-    if extended {
-        return Corpus::Keep;
-    }
+    // Evaluation agrees with pep508's.
     for (m, t, case) in [(ma, ta, a), (mb, tb, b)] {
         // pep508 may decide a marker with some fields unset (`false and <unset>`); the algebra
         // evaluates only with every field the marker reads set, and says which is missing.

@@ -1075,9 +1075,12 @@ fn opaque_candidates(literal: &str) -> Vec<String> {
         up.push(1);
         out.push(text(&up));
         if let Some((last, head)) = r.split_last() {
-            let mut next = head.to_vec();
-            next.push(last + 1);
-            out.push(text(&next));
+            // `checked_add`: a release number may be `u64::MAX`.
+            if let Some(n) = last.checked_add(1) {
+                let mut next = head.to_vec();
+                next.push(n);
+                out.push(text(&next));
+            }
             if *last > 0 {
                 let mut prev = head.to_vec();
                 prev.push(last - 1);
