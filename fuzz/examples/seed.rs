@@ -8,7 +8,8 @@
 //!   (a specifier list followed by candidate versions, one per line);
 //! * `spec/environments/*.json`, and variants with Unknown, Absent and set values, for
 //!   `environment_json` and `env_fixture` (which also gets override values);
-//! * fixed pseudo-random bytes for the structure-aware `roundtrip_ast` and `evaluate`.
+//! * fixed pseudo-random bytes for the structure-aware `roundtrip_ast`, `evaluate` and
+//!   `algebra_laws`.
 //!
 //! The output depends only on those files. Run it through `fuzz/seed.sh`.
 
@@ -236,6 +237,7 @@ fn main() {
     }
     out.write("roundtrip_ast", &random);
     out.write("evaluate", &random);
+    out.write("algebra_laws", &random);
 
     println!("{} files", out.written);
 }

@@ -266,6 +266,16 @@ impl Context {
     }
 
     fn label_marker(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
+        let key = (var, label.clone());
+        if let Some(m) = self.label_cache.get(&key) {
+            return Ok(*m);
+        }
+        let m = self.label_marker_uncached(var, label)?;
+        self.label_cache.insert(key, m);
+        Ok(m)
+    }
+
+    fn label_marker_uncached(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
         match label {
             Label::Versions(set) => self.version_set(var, set),
             Label::StringIn(v) => {

@@ -983,8 +983,13 @@ impl Context {
         }
         if let Some(Some(v)) = &full_version {
             let r = v.release();
+            // The epoch stays (`1!2.3`): `python_version == "1!2.*"` is read on it.
+            let epoch = match v.epoch() {
+                0 => String::new(),
+                e => format!("{e}!"),
+            };
             let pv = format!(
-                "{}.{}",
+                "{epoch}{}.{}",
                 r.first().copied().unwrap_or(0),
                 r.get(1).copied().unwrap_or(0)
             );
@@ -1070,9 +1075,12 @@ fn opaque_candidates(literal: &str) -> Vec<String> {
         up.push(1);
         out.push(text(&up));
         if let Some((last, head)) = r.split_last() {
-            let mut next = head.to_vec();
-            next.push(last + 1);
-            out.push(text(&next));
+            // `checked_add`: a release number may be `u64::MAX`.
+            if let Some(n) = last.checked_add(1) {
+                let mut next = head.to_vec();
+                next.push(n);
+                out.push(text(&next));
+            }
             if *last > 0 {
                 let mut prev = head.to_vec();
                 prev.push(last - 1);
