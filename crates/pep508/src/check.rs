@@ -1,19 +1,19 @@
 //! Checks of one comparison made while parsing: what the profile and dialect reject, what they
 //! warn about, the normalisation of names compared with `extra`, `extras` and
-//! `dependency_groups`, and the specifier cached for evaluation.
+//! `dependency_groups`.
 //!
 //! Everything here depends only on the marker text, so a marker that parses can always be
 //! evaluated under the profile it was parsed with.
 
 use crate::arch::{ArchSpelling, arch_spelling};
-use crate::compare::{Fast, continues_operator, mirror, precompile};
+use crate::compare::{continues_operator, mirror, precompile};
 use crate::error::{ErrorKind, WarningKind};
 use crate::field::{Field, FieldType, ValueFormat};
-use crate::marker::MarkerExpression;
 use crate::name::normalize_name;
 use crate::operator::{MarkerOperator, MarkerValue};
 use crate::options::ParseOptions;
 use crate::small::SmallStr;
+use crate::syntax::MarkerExpression;
 
 pub(crate) fn check(
     e: &mut MarkerExpression,
@@ -36,9 +36,7 @@ pub(crate) fn check(
     }
     let rules = opts.profile.rules();
     let spec = rules.strict;
-    e.spec = precompile(&e.lhs, e.op, &e.rhs);
-    e.fast = Fast::of(&e.lhs, e.op, &e.rhs, e.spec.is_some());
-    let has_spec = e.spec.is_some();
+    let has_spec = precompile(&e.lhs, e.op, &e.rhs).is_some();
     if let (Some(check_standard), false) = (rules.check_standard, e.has_extended_field()) {
         // The profile's own checks (uv keeps or drops the comparison).
         return check_standard(e, warn);

@@ -1,5 +1,5 @@
 //! The primitives every profile's comparisons are built from: operator mirroring, specifiers
-//! read from literals, set membership, and the shape of a comparison found once at parse time.
+//! read from literals, set membership.
 
 use markerspec_pep440::{Operator, VersionSpecifier};
 
@@ -45,8 +45,9 @@ pub(crate) fn specifier(op: MarkerOperator, version: &str) -> Option<VersionSpec
     VersionSpecifier::from_parts(op, text).ok()
 }
 
-/// The specifier a comparison is read as, computed once at parse time: for `field OP "L"`,
-/// `OP L`; for `"L" OP field`, the mirrored operator with `L` (used by `spec-2026`).
+/// The specifier a comparison is read as, for `field OP "L"`,
+/// `OP L`; for `"L" OP field`, the mirrored operator with `L` (used by `spec-2026`); computed once
+/// when a comparison is lowered ([`crate::lower`]).
 pub(crate) fn precompile(
     lhs: &MarkerValue,
     op: MarkerOperator,
@@ -80,69 +81,6 @@ pub(crate) fn member(f: Field, literal: &str, items: &[Box<str>]) -> bool {
             items.iter().any(|i| crate::variant::variant_eq(i, literal))
         }
         _ => items.iter().any(|i| &**i == literal),
-    }
-}
-
-/// The shape of a comparison, found once at parse time, for which `spec-2026` has a shortcut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Fast {
-    /// No shortcut: the general rules.
-    General,
-    /// `extra == "x"` or `extra != "x"`, in either order.
-    Extra {
-        /// `!=`.
-        negate: bool,
-    },
-    /// A `String` field `==` or `!=` a quoted string, in either order.
-    StrEq {
-        /// The field.
-        field: Field,
-        /// `!=`.
-        negate: bool,
-    },
-    /// A version field on the left of an ordering or equality operator whose quoted version
-    /// forms a specifier (cached in the expression).
-    Version {
-        /// The field.
-        field: Field,
-    },
-}
-
-impl Fast {
-    /// The shape of `lhs op rhs`; `has_spec` tells whether the literal read as a specifier.
-    pub(crate) fn of(
-        lhs: &MarkerValue,
-        op: MarkerOperator,
-        rhs: &MarkerValue,
-        has_spec: bool,
-    ) -> Fast {
-        let field = match (lhs, rhs) {
-            (MarkerValue::Field(f), MarkerValue::Literal(_))
-            | (MarkerValue::Literal(_), MarkerValue::Field(f)) => *f,
-            _ => return Fast::General,
-        };
-        if let (MarkerValue::Field(f), MarkerValue::Literal(l)) = (lhs, rhs) {
-            if is_version_type(*f)
-                && has_spec
-                && !continues_operator(l)
-                && !matches!(
-                    op,
-                    MarkerOperator::ExactEqual | MarkerOperator::In | MarkerOperator::NotIn
-                )
-            {
-                return Fast::Version { field: *f };
-            }
-        }
-        let negate = match op {
-            MarkerOperator::Equal => false,
-            MarkerOperator::NotEqual => true,
-            _ => return Fast::General,
-        };
-        match field.field_type() {
-            FieldType::Extra => Fast::Extra { negate },
-            FieldType::String => Fast::StrEq { field, negate },
-            _ => Fast::General,
-        }
     }
 }
 

@@ -89,3 +89,52 @@ fn extras_lists_the_tested_extras() {
     assert_eq!(m.extras(), ["foo-bar", "gpu"]);
     assert!(MarkerTree::TRUE.extras().is_empty());
 }
+
+#[test]
+fn built_trees_evaluate_as_their_printed_form() {
+    // Trees made by `and`, `or`, `children` and from one comparison carry what the evaluator
+    // reads as a parsed tree does: each evaluates as the text it prints, in every environment
+    // tried (version comparisons included, whose quoted version is read as a specifier).
+    let a = parse("python_version >= '3.10'", Profile::Spec2026);
+    let b = parse("os_name == 'nt' or extra == 'gpu'", Profile::Spec2026);
+    let c = parse("platform_machine != 'x86_64' and python_version < '3.12'", Profile::Spec2026);
+    let built = [
+        a.clone().and(b.clone()),
+        b.clone().or(c.clone()),
+        a.clone().and(b.clone()).or(c.clone()),
+        c.clone().or(a.clone().and(b.clone())).and(MarkerTree::TRUE),
+        a.clone().or(MarkerTree::FALSE),
+        a.clone().and(MarkerTree::FALSE),
+        b.clone().or(MarkerTree::TRUE),
+        MarkerTree::from(c.expressions()[1].clone()),
+    ];
+    let mut trees: Vec<MarkerTree> = built.to_vec();
+    for t in &built {
+        trees.extend(t.children());
+    }
+    let mut held = [0usize; 2];
+    for version in ["3.9", "3.11", "3.12"] {
+        for os in ["nt", "posix"] {
+            for machine in ["x86_64", "aarch64"] {
+                let env = Environment::new()
+                    .with(Field::PythonVersion, version)
+                    .with(Field::OsName, os)
+                    .with(Field::PlatformMachine, machine);
+                for extras in [&[][..], &["gpu"][..]] {
+                    for t in &trees {
+                        let text = t.to_string();
+                        let printed = parse(&text, Profile::Spec2026);
+                        let got = t.evaluate_with_extras(&env, extras).unwrap();
+                        assert_eq!(
+                            got,
+                            printed.evaluate_with_extras(&env, extras).unwrap(),
+                            "{text} with {version} {os} {machine} {extras:?}"
+                        );
+                        held[usize::from(got)] += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(held[0] > 0 && held[1] > 0, "both results occur: {held:?}");
+}

@@ -12,8 +12,9 @@ pub(crate) mod uv;
 
 use crate::environment::EvalEnv;
 use crate::error::{ErrorKind, WarningKind};
-use crate::marker::MarkerExpression;
+use crate::lower::Comparison;
 use crate::options::Profile;
+use crate::syntax::MarkerExpression;
 use outcome::Outcome;
 
 /// A profile's own parse-time check of one comparison of standard fields: `Ok(false)` drops
@@ -43,7 +44,7 @@ pub(crate) struct Rules {
     /// parsed under this profile can fail to evaluate).
     pub(crate) short_circuit: bool,
     /// One comparison.
-    pub(crate) compare: fn(&MarkerExpression, &EvalEnv<'_>) -> Outcome,
+    pub(crate) compare: fn(&Comparison, &EvalEnv<'_>) -> Outcome,
 }
 
 const SPEC2026: Rules = Rules {

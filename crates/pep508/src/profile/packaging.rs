@@ -7,7 +7,7 @@ use crate::compare::{Side, member, specifier};
 use crate::environment::{EnvValue, EvalEnv};
 use crate::error::ErrorKind;
 use crate::field::{Field, FieldType};
-use crate::marker::MarkerExpression;
+use crate::lower::Comparison;
 use crate::operator::{MarkerOperator, MarkerValue};
 use crate::profile::outcome::{Outcome, undefined};
 use crate::truth::Tri;
@@ -37,8 +37,9 @@ fn packaging_version_key(f: Field) -> bool {
 }
 
 /// pypa/packaging 26.x, quirks included.
-pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
+pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
     use MarkerOperator as O;
+    let e = &c.expr;
     // packaging reads the variable on the left, else takes the right-hand *text* as the name to
     // look up, even when it is a quoted string; a variable on the right of a variable is
     // compared as its name.
@@ -60,7 +61,7 @@ pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
     if key.is_extended() {
         return match (&e.lhs, &e.rhs) {
             (MarkerValue::Field(_), MarkerValue::Literal(_))
-            | (MarkerValue::Literal(_), MarkerValue::Field(_)) => super::spec2026::compare(e, env),
+            | (MarkerValue::Literal(_), MarkerValue::Field(_)) => super::spec2026::compare(c, env),
             _ => Err(undefined(
                 e,
                 "extended fields are compared with quoted strings only",
@@ -144,7 +145,7 @@ pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
     if packaging_version_key(key) {
         match side {
             Side::FieldLeft if matches!(e.rhs, MarkerValue::Literal(_)) => {
-                if let Some(spec) = e.spec.as_deref() {
+                if let Some(spec) = c.spec.as_deref() {
                     return Ok(Tri::known(match env.version(key) {
                         Some(v)
                             if spec.operator() != Operator::ExactEqual

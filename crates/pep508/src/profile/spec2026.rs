@@ -7,20 +7,21 @@
 
 use markerspec_pep440::Version;
 
-use crate::compare::{Fast, Side, continues_operator, member, mirror};
+use crate::compare::{Side, continues_operator, member, mirror};
 use crate::environment::{EnvValue, EvalEnv};
 use crate::field::{Field, FieldType};
-use crate::marker::MarkerExpression;
+use crate::lower::{Comparison, Fast};
 use crate::operator::{MarkerOperator, MarkerValue};
 use crate::profile::outcome::{Outcome, undefined};
 use crate::truth::Tri;
 
 /// The installer reading of the living specification (`spec/SPEC.md` §5).
 #[inline(always)]
-pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
-    if e.fast != Fast::General {
+pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
+    if c.fast != Fast::General {
+        let e = &c.expr;
         if let (MarkerValue::Literal(l), _) | (_, MarkerValue::Literal(l)) = (&e.lhs, &e.rhs) {
-            match e.fast {
+            match c.fast {
                 Fast::Extra { negate } => {
                     let lit = l.as_bytes();
                     // A plain loop: the compiler does not always inline `Iterator::any` here.
@@ -39,7 +40,7 @@ pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
                     }
                 }
                 Fast::Version { field } => {
-                    if let (Some(v), Some(spec)) = (env.version(field), e.spec.as_deref()) {
+                    if let (Some(v), Some(spec)) = (env.version(field), c.spec.as_deref()) {
                         return Ok(Tri::known(spec.contains_with(v, Some(true))));
                     }
                 }
@@ -47,18 +48,19 @@ pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
             }
         }
     }
-    general(e, env)
+    general(c, env)
 }
 
 /// The rules of `spec/SPEC.md` §5 for any comparison.
 #[inline(never)]
-pub(crate) fn general(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
+pub(crate) fn general(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
+    let e = &c.expr;
     match (&e.lhs, &e.rhs) {
         (MarkerValue::Field(f), MarkerValue::Literal(l)) => {
-            spec_field(e, env, *f, l, Side::FieldLeft)
+            spec_field(c, env, *f, l, Side::FieldLeft)
         }
         (MarkerValue::Literal(l), MarkerValue::Field(f)) => {
-            spec_field(e, env, *f, l, Side::LiteralLeft)
+            spec_field(c, env, *f, l, Side::LiteralLeft)
         }
         _ => Err(undefined(
             e,
@@ -88,8 +90,9 @@ fn spec_string(op: MarkerOperator, value: &str, literal: &str, side: Side) -> bo
 }
 
 #[inline]
-fn spec_field(e: &MarkerExpression, env: &EvalEnv<'_>, f: Field, l: &str, side: Side) -> Outcome {
+fn spec_field(c: &Comparison, env: &EvalEnv<'_>, f: Field, l: &str, side: Side) -> Outcome {
     use MarkerOperator as O;
+    let e = &c.expr;
     if f == Field::Extra {
         let requested = env.extras_slice().iter().any(|x| &**x == l);
         return Ok(Tri::known(match e.op {
@@ -132,7 +135,7 @@ fn spec_field(e: &MarkerExpression, env: &EvalEnv<'_>, f: Field, l: &str, side: 
                 // `Version | String` fields define it as on strings.
                 ty == FieldType::VersionOrString && spec_string(e.op, s, l, side)
             } else {
-                spec_version(e, env.version(f), s, l, side)
+                spec_version(c, env.version(f), s, l, side)
             }
         }
         _ => spec_string(e.op, s, l, side),
@@ -140,18 +143,13 @@ fn spec_field(e: &MarkerExpression, env: &EvalEnv<'_>, f: Field, l: &str, side: 
 }
 
 /// A version comparison when the value and the literal are both versions, else the string rules.
-fn spec_version(
-    e: &MarkerExpression,
-    parsed: Option<&Version>,
-    s: &str,
-    l: &str,
-    side: Side,
-) -> bool {
+fn spec_version(c: &Comparison, parsed: Option<&Version>, s: &str, l: &str, side: Side) -> bool {
+    let e = &c.expr;
     let op = match side {
         Side::FieldLeft => Some(e.op),
         Side::LiteralLeft => mirror(e.op),
     };
-    if let (Some(op), Some(spec), false) = (op, e.spec.as_deref(), continues_operator(l)) {
+    if let (Some(op), Some(spec), false) = (op, c.spec.as_deref(), continues_operator(l)) {
         if op == MarkerOperator::ExactEqual {
             return spec.contains_str(s, Some(true));
         }
