@@ -97,7 +97,10 @@ fn built_trees_evaluate_as_their_printed_form() {
     // tried (version comparisons included, whose quoted version is read as a specifier).
     let a = parse("python_version >= '3.10'", Profile::Spec2026);
     let b = parse("os_name == 'nt' or extra == 'gpu'", Profile::Spec2026);
-    let c = parse("platform_machine != 'x86_64' and python_version < '3.12'", Profile::Spec2026);
+    let c = parse(
+        "platform_machine != 'x86_64' and python_version < '3.12'",
+        Profile::Spec2026,
+    );
     let built = [
         a.clone().and(b.clone()),
         b.clone().or(c.clone()),

@@ -104,7 +104,10 @@ impl<'a> Parser<'a, '_> {
     pub(super) fn parse_marker_to_end(&mut self) -> Result<MarkerTree, Error> {
         let start = self.pos;
         let constants: &[(&str, fn() -> MarkerNode)] = if self.opts.profile.rules().constants {
-            &[("true", || MarkerNode::True), ("false", || MarkerNode::False)]
+            &[
+                ("true", || MarkerNode::True),
+                ("false", || MarkerNode::False),
+            ]
         } else {
             &[]
         };

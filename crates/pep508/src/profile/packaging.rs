@@ -3,14 +3,74 @@
 
 use markerspec_pep440::Operator;
 
-use crate::compare::{Side, member, specifier};
+use crate::compare::{Side, member, precompile, specifier};
 use crate::environment::{EnvValue, EvalEnv};
-use crate::error::ErrorKind;
+use crate::error::{ErrorKind, WarningKind};
 use crate::field::{Field, FieldType};
 use crate::lower::Comparison;
 use crate::operator::{MarkerOperator, MarkerValue};
+use crate::options::ParseOptions;
 use crate::profile::outcome::{Outcome, undefined};
+use crate::syntax::MarkerExpression;
 use crate::truth::Tri;
+
+/// What pypa/packaging accepts of a comparison of standard fields: everything its grammar
+/// reads, with a warning for what it evaluates as a constant or always fails to evaluate.
+pub(crate) fn check(
+    e: &MarkerExpression,
+    _opts: &ParseOptions,
+    warn: &mut dyn FnMut(WarningKind),
+) -> Result<bool, ErrorKind> {
+    use MarkerOperator as O;
+    let (f, literal, literal_left) = match (&e.lhs, &e.rhs) {
+        (MarkerValue::Literal(_), MarkerValue::Literal(_))
+        | (MarkerValue::Field(_), MarkerValue::Field(_)) => {
+            warn(WarningKind::ConstantComparison);
+            return Ok(true);
+        }
+        (MarkerValue::Field(f), MarkerValue::Literal(l)) => (*f, l, false),
+        (MarkerValue::Literal(l), MarkerValue::Field(f)) => (*f, l, true),
+    };
+    let op = e.op;
+    let always_errors = |reason: String| WarningKind::AlwaysErrors { reason };
+    match f.field_type() {
+        FieldType::Extra if matches!(op, O::TildeEqual | O::ExactEqual) => {
+            warn(always_errors(format!("`{op}` is not defined on `extra`")))
+        }
+        FieldType::Extra => {}
+        FieldType::Set if literal_left && matches!(op, O::In | O::NotIn) => {}
+        FieldType::Set if !literal_left || matches!(op, O::TildeEqual | O::ExactEqual) => {
+            warn(always_errors(format!(
+                "`{f}` is a set; only `\"value\" in {f}` is defined"
+            )))
+        }
+        // A set on the right of `==`, `<`, ...: a constant comparison packaging evaluates.
+        FieldType::Set => {}
+        FieldType::String => match op {
+            O::LessThan | O::LessThanEqual | O::GreaterThan | O::GreaterThanEqual => {
+                warn(WarningKind::StringOrdering { field: f })
+            }
+            O::TildeEqual | O::ExactEqual => {
+                warn(always_errors(format!("`{op}` is not defined on strings")))
+            }
+            _ => {}
+        },
+        FieldType::Version if matches!(op, O::In | O::NotIn) => {}
+        FieldType::Version => {
+            // Compared as strings when the quoted version (mirrored when on the left) forms no
+            // specifier; `~=` on strings always fails.
+            if precompile(&e.lhs, op, &e.rhs).is_none() {
+                warn(if op == O::TildeEqual {
+                    always_errors(format!("`~={literal}` is not a valid version specifier"))
+                } else {
+                    WarningKind::VersionFieldStringComparison { field: f }
+                });
+            }
+        }
+        FieldType::VersionOrString => {}
+    }
+    Ok(true)
+}
 
 /// packaging's string operator table; `~=` and `===` are undefined.
 fn packaging_string(op: MarkerOperator, lhs: &str, rhs: &str) -> Option<bool> {

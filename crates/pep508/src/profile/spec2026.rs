@@ -2,18 +2,84 @@
 //! for the standard fields and the typed rules for the extended ones (which every profile
 //! shares).
 //!
-//! Its comparisons are here; its parse-time checks are the default ones of the checker, which
-//! the other profiles relax (the `strict` knob of its rules entry) or replace.
+//! Its parse-time checks of the standard fields ([`check`]) and its comparisons are here; the
+//! extended fields' checks, shared by every profile, are in [`crate::check`].
 
 use markerspec_pep440::Version;
 
-use crate::compare::{Side, continues_operator, member, mirror};
+use crate::compare::{Side, continues_operator, member, mirror, precompile};
 use crate::environment::{EnvValue, EvalEnv};
+use crate::error::{ErrorKind, WarningKind};
 use crate::field::{Field, FieldType};
 use crate::lower::{Comparison, Fast};
 use crate::operator::{MarkerOperator, MarkerValue};
+use crate::options::ParseOptions;
 use crate::profile::outcome::{Outcome, undefined};
+use crate::syntax::MarkerExpression;
 use crate::truth::Tri;
+
+/// The living specification's strict reading of a comparison of standard fields: a comparison
+/// without exactly one variable is an error, `extras`/`dependency_groups` need lock-file
+/// context, a set field used other than as `"value" in field` is an error; the other
+/// questionable forms are warnings.
+pub(crate) fn check(
+    e: &MarkerExpression,
+    opts: &ParseOptions,
+    warn: &mut dyn FnMut(WarningKind),
+) -> Result<bool, ErrorKind> {
+    use MarkerOperator as O;
+    let (f, literal, literal_left) = match (&e.lhs, &e.rhs) {
+        (MarkerValue::Literal(_), MarkerValue::Literal(_)) => {
+            return Err(ErrorKind::NoFieldInComparison);
+        }
+        (MarkerValue::Field(_), MarkerValue::Field(_)) => {
+            return Err(ErrorKind::FieldComparedToField);
+        }
+        (MarkerValue::Field(f), MarkerValue::Literal(l)) => (*f, l, false),
+        (MarkerValue::Literal(l), MarkerValue::Field(f)) => (*f, l, true),
+    };
+    if !opts.lock_file && matches!(f, Field::Extras | Field::DependencyGroups) {
+        return Err(ErrorKind::LockFileField { field: f });
+    }
+    let op = e.op;
+    match f.field_type() {
+        FieldType::Extra if !matches!(op, O::Equal | O::NotEqual) => {
+            warn(WarningKind::ExtraOperator)
+        }
+        FieldType::Extra => {}
+        FieldType::Set if literal_left && matches!(op, O::In | O::NotIn) => {}
+        FieldType::Set => return Err(set_misuse(f, op, literal_left)),
+        FieldType::String => match op {
+            O::LessThan | O::LessThanEqual | O::GreaterThan | O::GreaterThanEqual => {
+                warn(WarningKind::StringOrdering { field: f })
+            }
+            O::TildeEqual | O::ExactEqual => warn(WarningKind::VersionOpOnString { field: f }),
+            _ => {}
+        },
+        FieldType::Version if matches!(op, O::In | O::NotIn) => {
+            warn(WarningKind::ContainmentOnVersion { field: f })
+        }
+        FieldType::Version => {
+            // The quoted version (mirrored when on the left) must form a specifier as written.
+            let specifier = precompile(&e.lhs, op, &e.rhs).is_some();
+            if !specifier || continues_operator(literal) {
+                warn(WarningKind::VersionFieldStringComparison { field: f });
+            }
+        }
+        // `Version | String` fields compare as strings where the value is no version.
+        FieldType::VersionOrString => {}
+    }
+    Ok(true)
+}
+
+/// The error for a set field used other than as `"value" in field` / `not in`.
+pub(crate) fn set_misuse(f: Field, op: MarkerOperator, literal_left: bool) -> ErrorKind {
+    if !literal_left && matches!(op, MarkerOperator::In | MarkerOperator::NotIn) {
+        ErrorKind::SetFieldOnLeft { field: f }
+    } else {
+        ErrorKind::InvalidSetOperator { field: f, op }
+    }
+}
 
 /// The installer reading of the living specification (`spec/SPEC.md` §5).
 #[inline(always)]

@@ -44,6 +44,7 @@ use crate::error::{ErrorKind, WarningKind};
 use crate::field::{Field, FieldType};
 use crate::lower::Comparison;
 use crate::operator::{MarkerOperator, MarkerValue};
+use crate::options::ParseOptions;
 use crate::profile::outcome::Outcome;
 use crate::syntax::MarkerExpression;
 use crate::truth::Tri;
@@ -120,6 +121,7 @@ impl Range {
 /// warning), an error rejects the marker.
 pub(crate) fn check(
     e: &MarkerExpression,
+    _opts: &ParseOptions,
     warn: &mut dyn FnMut(WarningKind),
 ) -> Result<bool, ErrorKind> {
     match rule(e) {
