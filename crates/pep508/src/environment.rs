@@ -45,11 +45,12 @@ struct Slot {
 /// ```
 /// use markerspec_pep508::{Environment, Field, MarkerTree};
 /// let env = Environment::new()
-///     .with(Field::PythonVersion, "3.12")
-///     .with(Field::SysPlatform, "linux")
+///     .with(Field::PythonVersion, "3.12")?
+///     .with(Field::SysPlatform, "linux")?
 ///     .with_extras(["Test"]);
-/// let m: MarkerTree = "python_version >= '3.10' and extra == 'test'".parse().unwrap();
-/// assert!(m.evaluate(&env).unwrap());
+/// let m: MarkerTree = "python_version >= '3.10' and extra == 'test'".parse()?;
+/// assert!(m.evaluate(&env)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Default)]
 pub struct Environment {
@@ -125,38 +126,26 @@ impl Environment {
         &mut self.slots
     }
 
-    /// Sets a string value, unchecked (see [`Environment::try_with`] for a value checked where
-    /// it is set). Use [`Environment::set`] for sets, Absent and Unknown.
-    ///
-    /// # Panics
-    /// Never; a string for a set field is stored as a one-element set.
-    #[must_use]
-    pub fn with(mut self, field: Field, value: impl Into<String>) -> Environment {
-        let value: String = value.into();
-        let v = if field.field_type() == FieldType::Set {
-            EnvValue::Set(vec![value.into()])
-        } else {
-            EnvValue::String(value.into())
-        };
-        let _ = self.set(field, v);
-        self
-    }
-
-    /// Sets a string (or, for a set field, a comma-separated list) checked where it is set, as
-    /// overrides and `--set` are ([`EnvValue::from_text`]), and, for the standard version
+    /// Sets a string (or, for a set field, a comma-separated list), checked where it is set as
+    /// overrides and `--set` are ([`EnvValue::from_text`]) and, for the standard version
     /// fields, as a PEP 440 version: a value that could only make comparisons silently false
     /// is an error here rather than a wrong answer later.
     ///
     /// ```
     /// use markerspec_pep508::{Environment, Field};
-    /// let env = Environment::new().try_with(Field::PythonVersion, "3.12").unwrap();
-    /// assert!(env.clone().try_with(Field::PythonVersion, "abc").is_err());
-    /// assert!(env.try_with(Field::GpuBackends, "cuda,rocm").is_ok());
+    /// let env = Environment::new()
+    ///     .with(Field::PythonVersion, "3.12")?
+    ///     .with(Field::GpuBackends, "cuda,rocm")?;
+    /// assert!(env.clone().with(Field::PythonVersion, "abc").is_err());
+    /// # Ok::<(), markerspec_pep508::EnvError>(())
     /// ```
+    ///
+    /// This is the checked form; [`Environment::with_unchecked`] stores any string as given
+    /// (for values no detector reports, such as a test of how a malformed version compares).
     ///
     /// # Errors
     /// A value that does not fit the field's format.
-    pub fn try_with(mut self, field: Field, value: &str) -> Result<Environment, EnvError> {
+    pub fn with(mut self, field: Field, value: &str) -> Result<Environment, EnvError> {
         if field.field_type() == FieldType::Version && !field.is_extended() {
             value.trim().parse::<Version>().map_err(|e| EnvError {
                 field,
@@ -166,6 +155,30 @@ impl Environment {
         let value = EnvValue::from_text(field, value)?;
         self.set(field, value)?;
         Ok(self)
+    }
+
+    /// Sets a string value as given, without the checks of [`Environment::with`]: a string for
+    /// a set field is stored as a one-element set, and a version field may hold a string that
+    /// is no version (its comparisons then follow the profile's rules for such values). Use
+    /// [`Environment::set`] for sets, Absent and Unknown.
+    ///
+    /// ```
+    /// use markerspec_pep508::{Environment, Field, MarkerTree};
+    /// let env = Environment::new().with_unchecked(Field::PythonFullVersion, "3.13.1+");
+    /// let m: MarkerTree = "python_full_version == '3.13.1+'".parse().unwrap();
+    /// assert!(m.evaluate(&env).unwrap());
+    /// ```
+    #[must_use]
+    pub fn with_unchecked(mut self, field: Field, value: impl Into<String>) -> Environment {
+        let value: String = value.into();
+        let v = if field.field_type() == FieldType::Set {
+            EnvValue::Set(vec![value.into()])
+        } else {
+            EnvValue::String(value.into())
+        };
+        // A string always fits: a set field gets a one-element set.
+        let _ = self.set(field, v);
+        self
     }
 
     /// Sets the value of `field`.

@@ -22,7 +22,7 @@ impl MarkerTree {
     ///
     /// ```
     /// use markerspec_pep508::{Environment, Field, MarkerTree, ParseOptions, Profile};
-    /// let env = Environment::new().with(Field::PythonVersion, "3.11");
+    /// let env = Environment::new().with(Field::PythonVersion, "3.11").unwrap();
     /// let text = r#"python_version in "3.10 3.11""#;
     /// // packaging reads `in` on a version as a substring test; spec-2026 as false.
     /// let packaging = ParseOptions::default().profile(Profile::Packaging);
@@ -115,7 +115,7 @@ impl MarkerTree {
     /// let opts = ParseOptions::default().dialect(Dialect::Extended);
     /// let text = "os_name == 'nt' and cuda_version >= '12'";
     /// let m = MarkerTree::parse_with(text, &opts, &mut Vec::new()).unwrap();
-    /// let mut env = Environment::new().with(Field::OsName, "nt");
+    /// let mut env = Environment::new().with(Field::OsName, "nt").unwrap();
     /// env.set(Field::CudaVersion, EnvValue::Unknown).unwrap();
     /// let e = m.evaluate_tristate(&env).unwrap();
     /// assert_eq!(e.truth, Truth::Unknown);
@@ -253,7 +253,7 @@ impl Requirement {
     ///
     /// ```
     /// use markerspec_pep508::{Environment, Field, Requirement};
-    /// let env = Environment::new().with(Field::SysPlatform, "linux");
+    /// let env = Environment::new().with(Field::SysPlatform, "linux").unwrap();
     /// let cuda: Requirement = "nvidia-cudnn-cu12; sys_platform == 'linux' and extra == 'gpu'"
     ///     .parse()
     ///     .unwrap();

@@ -26,12 +26,12 @@
 //! )?;
 //! // 2. The target environment (markerspec-env detects one, or reads a fixture).
 //! let env = Environment::new()
-//!     .with(Field::PythonVersion, "3.12")
-//!     .with(Field::PlatformMachine, "x86_64");
+//!     .with(Field::PythonVersion, "3.12")?
+//!     .with(Field::PlatformMachine, "x86_64")?;
 //! // 3. Evaluate with the extras requested (true when there is no marker).
 //! assert!(req.evaluate(&env, &["fast"])?);
 //! assert!(!req.evaluate(&env, &[] as &[&str])?);
-//! # Ok::<(), markerspec_pep508::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Types, profiles and evaluation

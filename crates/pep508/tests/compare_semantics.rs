@@ -66,17 +66,17 @@ fn with_value(mut env: Environment, field: Field, value: EnvValue) -> Environmen
 
 fn linux() -> Environment {
     Environment::new()
-        .with(Field::OsName, "posix")
-        .with(Field::SysPlatform, "linux")
-        .with(Field::PlatformSystem, "Linux")
-        .with(Field::PlatformMachine, "x86_64")
-        .with(Field::PlatformPythonImplementation, "CPython")
-        .with(Field::PlatformRelease, "6.8.0-45-generic")
-        .with(Field::PlatformVersion, "5.0")
-        .with(Field::ImplementationName, "cpython")
-        .with(Field::ImplementationVersion, "3.12.7")
-        .with(Field::PythonVersion, "3.12")
-        .with(Field::PythonFullVersion, "3.12.7")
+        .with_unchecked(Field::OsName, "posix")
+        .with_unchecked(Field::SysPlatform, "linux")
+        .with_unchecked(Field::PlatformSystem, "Linux")
+        .with_unchecked(Field::PlatformMachine, "x86_64")
+        .with_unchecked(Field::PlatformPythonImplementation, "CPython")
+        .with_unchecked(Field::PlatformRelease, "6.8.0-45-generic")
+        .with_unchecked(Field::PlatformVersion, "5.0")
+        .with_unchecked(Field::ImplementationName, "cpython")
+        .with_unchecked(Field::ImplementationVersion, "3.12.7")
+        .with_unchecked(Field::PythonVersion, "3.12")
+        .with_unchecked(Field::PythonFullVersion, "3.12.7")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,7 +143,7 @@ fn spec_2026_absent_strings_are_empty() {
             (r#""" in python_abi_tag"#, T),
         ],
     );
-    let env = linux().with(Field::PythonAbiTag, "cp313t");
+    let env = linux().with_unchecked(Field::PythonAbiTag, "cp313t");
     table(
         Profile::Spec2026,
         &env,
@@ -213,8 +213,8 @@ fn spec_2026_version_fields() {
 #[test]
 fn spec_2026_invalid_versions_fall_back_to_strings() {
     let env = linux()
-        .with(Field::ImplementationVersion, "3.12.0-RC1")
-        .with(Field::PlatformVersion, "x");
+        .with_unchecked(Field::ImplementationVersion, "3.12.0-RC1")
+        .with_unchecked(Field::PlatformVersion, "x");
     table(
         Profile::Spec2026,
         &env,
@@ -237,7 +237,7 @@ fn spec_2026_invalid_versions_fall_back_to_strings() {
         ],
     );
     // A value that is not a version compares as a string too.
-    let env = linux().with(Field::PythonVersion, "3.12+");
+    let env = linux().with_unchecked(Field::PythonVersion, "3.12+");
     table(
         Profile::Spec2026,
         &env,
@@ -275,7 +275,7 @@ fn spec_2026_absent_versions_satisfy_nothing() {
         );
     }
     // Known: the ordinary PEP 440 rules, and `== ""` is false.
-    let env = linux().with(Field::CudaVersion, "12.4");
+    let env = linux().with_unchecked(Field::CudaVersion, "12.4");
     for &profile in Profile::ALL {
         table(
             profile,
@@ -326,7 +326,7 @@ fn spec_2026_version_or_string_fields() {
             (r#"platform_release not in "6.8.0-45-generic 5.15""#, F),
         ],
     );
-    let env = linux().with(Field::PlatformRelease, "6.8");
+    let env = linux().with_unchecked(Field::PlatformRelease, "6.8");
     table(
         Profile::Spec2026,
         &env,
@@ -350,7 +350,7 @@ fn spec_2026_version_or_string_fields() {
             (r#"nvidia_driver_version >= "550""#, F),
         ],
     );
-    let env = linux().with(Field::NvidiaDriverVersion, "550.54.15");
+    let env = linux().with_unchecked(Field::NvidiaDriverVersion, "550.54.15");
     table(
         Profile::Spec2026,
         &env,
@@ -633,7 +633,7 @@ fn packaging_version_keys() {
         ],
     );
     // `platform_release` is a version key when its value is a version.
-    let env = linux().with(Field::PlatformRelease, "6.8");
+    let env = linux().with_unchecked(Field::PlatformRelease, "6.8");
     table(
         p,
         &env,
@@ -666,7 +666,7 @@ fn packaging_operator_continuation_quirk() {
 /// spelled differently from its normal form does not match its normal form.
 #[test]
 fn packaging_arbitrary_equality_compares_text() {
-    let env = linux().with(Field::ImplementationVersion, "3.12.0-RC1");
+    let env = linux().with_unchecked(Field::ImplementationVersion, "3.12.0-RC1");
     table(
         Profile::Packaging,
         &env,
@@ -684,8 +684,8 @@ fn packaging_arbitrary_equality_compares_text() {
 #[test]
 fn packaging_repairs_a_trailing_plus() {
     let env = linux()
-        .with(Field::PythonFullVersion, "3.13.1+")
-        .with(Field::ImplementationVersion, "3.13.1+");
+        .with_unchecked(Field::PythonFullVersion, "3.13.1+")
+        .with_unchecked(Field::ImplementationVersion, "3.13.1+");
     table(
         Profile::Packaging,
         &env,
@@ -737,7 +737,7 @@ fn packaging_looks_up_the_right_hand_text() {
         assert_eq!(error_code(text, p, &linux()), "E001", "{text}");
     }
     // Two extended fields are not a comparison packaging can make.
-    let env = linux().with(Field::CudaVersion, "12.4");
+    let env = linux().with_unchecked(Field::CudaVersion, "12.4");
     let e = MarkerExpression::new(
         MarkerValue::Field(Field::CudaVersion),
         MarkerOperator::Equal,
@@ -750,11 +750,11 @@ fn packaging_looks_up_the_right_hand_text() {
 #[test]
 fn packaging_evaluates_extended_fields_by_the_spec_rules() {
     let env = with_value(
-        linux().with(Field::CudaVersion, "12.4"),
+        linux().with_unchecked(Field::CudaVersion, "12.4"),
         Field::GpuBackends,
         EnvValue::Set(vec!["cuda".into()]),
     );
-    let env = env.with(Field::PythonAbiTag, "cp312");
+    let env = env.with_unchecked(Field::PythonAbiTag, "cp312");
     let cases = [
         (r#"cuda_version >= "12""#, T),
         (r#"cuda_version >= "13""#, F),
@@ -855,7 +855,7 @@ fn packaging_set_fields() {
 /// under spec-2026.
 #[test]
 fn missing_values_per_profile() {
-    let env = Environment::new().with(Field::OsName, "posix");
+    let env = Environment::new().with_unchecked(Field::OsName, "posix");
     assert_eq!(
         error_code(r#"sys_platform == "linux""#, Profile::Packaging, &env),
         "E001"
@@ -876,8 +876,8 @@ fn missing_values_per_profile() {
 /// `platform_release`.
 #[test]
 fn uv_comparisons_differ_where_uv_does() {
-    let env = linux().with(Field::PythonFullVersion, "3.14.0rc1");
-    let env = env.with(Field::PythonVersion, "3.14");
+    let env = linux().with_unchecked(Field::PythonFullVersion, "3.14.0rc1");
+    let env = env.with_unchecked(Field::PythonVersion, "3.14");
     // uv reads `python_version >= "3.14"` as `python_full_version >= "3.14"`, which a release
     // candidate is not.
     table(Profile::Uv, &env, &[(r#"python_version >= "3.14""#, F)]);

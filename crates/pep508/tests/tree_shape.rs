@@ -13,13 +13,15 @@ fn parse(text: &str, profile: Profile) -> MarkerTree {
 
 #[test]
 fn a_marker_evaluates_under_the_profile_it_was_parsed_with() {
-    let env = Environment::new().with(Field::PythonVersion, "3.11");
+    let env = Environment::new()
+        .with(Field::PythonVersion, "3.11")
+        .unwrap();
     let text = r#"python_version in "3.10 3.11""#;
     // packaging: a substring test; spec-2026: `in` on a version is false.
     assert!(parse(text, Profile::Packaging).evaluate(&env).unwrap());
     assert!(!parse(text, Profile::Spec2026).evaluate(&env).unwrap());
     // uv: membership in a list of versions, read against python_full_version.
-    let env = env.with(Field::PythonFullVersion, "3.11.4");
+    let env = env.with(Field::PythonFullVersion, "3.11.4").unwrap();
     assert!(parse(text, Profile::Uv).evaluate(&env).unwrap());
     let m = parse(text, Profile::Packaging);
     assert_eq!(
@@ -121,8 +123,9 @@ fn built_trees_evaluate_as_their_printed_form() {
             for machine in ["x86_64", "aarch64"] {
                 let env = Environment::new()
                     .with(Field::PythonVersion, version)
-                    .with(Field::OsName, os)
-                    .with(Field::PlatformMachine, machine);
+                    .and_then(|e| e.with(Field::OsName, os))
+                    .and_then(|e| e.with(Field::PlatformMachine, machine))
+                    .unwrap();
                 for extras in [&[][..], &["gpu"][..]] {
                     for t in &trees {
                         let text = t.to_string();
