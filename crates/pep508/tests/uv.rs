@@ -204,7 +204,9 @@ fn platform_release_is_a_version_on_macos() {
     assert_eq!(truth(r#"platform_release >= "10""#, &linux), Truth::True);
     assert_eq!(truth(r#"platform_release == "6.8""#, &linux), Truth::False);
     // A macOS release that is not a version lies in no range.
-    let odd = mac.clone().with_unchecked(Field::PlatformRelease, "unknown");
+    let odd = mac
+        .clone()
+        .with_unchecked(Field::PlatformRelease, "unknown");
     assert_eq!(truth(r#"platform_release >= "9""#, &odd), Truth::False);
     assert_eq!(truth(r#"platform_release != "9""#, &odd), Truth::False);
     // An unknown `sys_platform` decides which reading applies, so the result is unknown.

@@ -103,20 +103,22 @@ impl<'a> Parser<'a, '_> {
     /// (not under the `packaging` profile, which has no constants and rejects them).
     pub(super) fn parse_marker_to_end(&mut self) -> Result<MarkerTree, Error> {
         let start = self.pos;
-        let constants: &[(&str, fn() -> MarkerNode)] = if self.opts.profile.rules().constants {
-            &[
-                ("true", || MarkerNode::True),
-                ("false", || MarkerNode::False),
-            ]
+        let constants: &[(&str, bool)] = if self.opts.profile.rules().constants {
+            &[("true", true), ("false", false)]
         } else {
             &[]
         };
-        for &(word, node) in constants {
+        for &(word, value) in constants {
             if self.at_keyword(word) {
                 self.pos += word.len();
                 self.ws();
                 if self.at_end() {
-                    return Ok(self.tree(node()));
+                    let node = if value {
+                        MarkerNode::True
+                    } else {
+                        MarkerNode::False
+                    };
+                    return Ok(self.tree(node));
                 }
                 self.pos = start;
             }

@@ -207,10 +207,9 @@ pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
             Side::FieldLeft if matches!(e.rhs, MarkerValue::Literal(_)) => {
                 if let Some(spec) = c.spec.as_deref() {
                     return Ok(Tri::known(match env.version(key) {
-                        Some(v)
-                            if spec.operator() != Operator::ExactEqual
-                                && s.len() == value_len(value) =>
-                        {
+                        // A parsed value is the text as given (the `+` repair above leaves
+                        // no version to parse), so both readings see the same version.
+                        Some(v) if spec.operator() != Operator::ExactEqual => {
                             spec.contains_with(v, Some(true))
                         }
                         _ => spec.contains_str(lhs, Some(true)),
@@ -232,11 +231,4 @@ pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
                 format!("`{}` is not defined between `{lhs}` and `{rhs}`", e.op),
             )
         })
-}
-
-fn value_len(v: &EnvValue) -> usize {
-    match v {
-        EnvValue::String(s) => s.len(),
-        _ => 0,
-    }
 }

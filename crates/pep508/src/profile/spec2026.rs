@@ -160,12 +160,9 @@ fn spec_field(c: &Comparison, env: &EvalEnv<'_>, f: Field, l: &str, side: Side) 
     use MarkerOperator as O;
     let e = &c.expr;
     if f == Field::Extra {
-        let requested = env.extras_slice().iter().any(|x| &**x == l);
-        return Ok(Tri::known(match e.op {
-            O::Equal => requested,
-            O::NotEqual => !requested,
-            _ => false,
-        }));
+        // `extra ==` and `!=` are answered by their shortcut (`Fast::Extra`, which lowering
+        // gives every such comparison); every other operator is false on `extra`.
+        return Ok(Tri::known(false));
     }
     let value = match env.get(f) {
         None if matches!(f, Field::Extras | Field::DependencyGroups) => &EnvValue::Absent,
