@@ -126,7 +126,7 @@ mod truth;
 mod variant;
 
 pub use arch::canonical_arch;
-pub use environment::{DocValue, EnvError, EnvValue, Environment};
+pub use environment::{DocValue, EnvDocument, EnvError, EnvValue, Environment};
 pub use error::{
     DIAGNOSTIC_CODES, Error, ErrorKind, Reporter, Severity, Warning, WarningKind, render,
 };
