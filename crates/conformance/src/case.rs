@@ -505,34 +505,27 @@ impl Case {
     }
 }
 
-/// Why a vector file could not be loaded.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a vector file could not be loaded: where (the group, and the case when one is at
+/// fault) and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{place}: {message}")]
 pub struct LoadError {
-    group: String,
-    case: Option<String>,
+    /// `group` or `group/case`.
+    place: String,
     message: String,
 }
 
 impl LoadError {
     fn new(group: &str, case: Option<&str>, message: impl Into<String>) -> LoadError {
         LoadError {
-            group: group.to_string(),
-            case: case.map(str::to_string),
+            place: match case {
+                Some(c) => format!("{group}/{c}"),
+                None => group.to_string(),
+            },
             message: message.into(),
         }
     }
 }
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.case {
-            Some(c) => write!(f, "{}/{}: {}", self.group, c, self.message),
-            None => write!(f, "{}: {}", self.group, self.message),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {}
 
 /// A set of cases, with the environment fixtures they may name.
 ///
