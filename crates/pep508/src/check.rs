@@ -160,7 +160,7 @@ fn version_operand(f: Field, op: MarkerOperator, l: &str) -> Result<(), ErrorKin
     } else {
         match op
             .pep440()
-            .map(|o| markerspec_pep440::VersionSpecifier::from_parts(o, crate::compare::strip(l)))
+            .map(|o| markerspec_pep440::VersionSpecifier::from_parts(o, l))
         {
             Some(Ok(_)) => None,
             Some(Err(e)) => Some(e.message()),

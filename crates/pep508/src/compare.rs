@@ -6,11 +6,6 @@ use markerspec_pep440::{Operator, VersionSpecifier};
 use crate::field::{Field, FieldType};
 use crate::operator::{MarkerOperator, MarkerValue};
 
-/// Python's `str.strip()` whitespace, which `Specifier` strips from its input.
-pub(crate) fn strip(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
-}
-
 pub(crate) fn is_version_type(f: Field) -> bool {
     matches!(
         f.field_type(),
@@ -33,16 +28,13 @@ pub(crate) fn mirror(op: MarkerOperator) -> Option<MarkerOperator> {
     })
 }
 
-/// `op version` as a PEP 440 specifier, as packaging builds it (`Specifier(op + text)`).
+/// `op version` as a PEP 440 specifier, as packaging builds it (`Specifier(op + text)`):
+/// [`VersionSpecifier::from_parts`] strips Python's whitespace around the version and lets a
+/// version that starts with an operator character continue the operator (`"=3.12"` after
+/// `==` is `===3.12`), but not across whitespace (`== =3.12` is no specifier).
 pub(crate) fn specifier(op: MarkerOperator, version: &str) -> Option<VersionSpecifier> {
     let op: Operator = op.pep440()?;
-    let text = strip(version);
-    // `"==" + " =3.12"` is `== =3.12`: whitespace between two operator characters is no
-    // specifier, so the text does not continue the operator here.
-    if continues_operator(text) && !continues_operator(version) {
-        return None;
-    }
-    VersionSpecifier::from_parts(op, text).ok()
+    VersionSpecifier::from_parts(op, version).ok()
 }
 
 /// The specifier a comparison is read as, for `field OP "L"`,

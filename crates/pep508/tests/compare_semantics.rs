@@ -952,3 +952,28 @@ fn packaging_operator_continuation_needs_the_operator_character_first() {
         ],
     );
 }
+
+#[test]
+fn a_quoted_version_is_stripped_as_python_strips_it() {
+    // packaging builds `Specifier(op + value)`, and `Specifier` strips its input with
+    // `str.strip()`, which also removes the separators U+001C..U+001F (not whitespace to
+    // Rust). The stripped text is the version, so the comparison is a version comparison
+    // (`3.12 >= 3.11`), not the string rule (where `>=` is `==`, false here).
+    let env = Environment::new().with_unchecked(Field::PythonVersion, "3.12");
+    for sep in ['\u{1c}', '\u{1f}', ' '] {
+        for profile in [Profile::Spec2026, Profile::Packaging] {
+            let text = format!("python_version >= \"{sep}3.11{sep}\"");
+            assert_eq!(truth(&text, profile, &env), T, "{text:?} ({profile})");
+            let text = format!("python_version < \"{sep}3.11\"");
+            assert_eq!(truth(&text, profile, &env), F, "{text:?} ({profile})");
+            // `===` compares the stripped text.
+            let text = format!("python_version === \"{sep}3.12{sep}\"");
+            assert_eq!(truth(&text, profile, &env), T, "{text:?} ({profile})");
+            // Stripping happens after `op + value` is joined: `== =3.12` keeps the separator
+            // between the two operator characters, so it is no specifier (and no `===3.12`),
+            // and the comparison is the string rule.
+            let text = format!("python_version == \"{sep}=3.12\"");
+            assert_eq!(truth(&text, profile, &env), F, "{text:?} ({profile})");
+        }
+    }
+}
