@@ -9,7 +9,7 @@
 
 use markerspec_pep440::VersionSpecifier;
 
-use crate::compare::{continues_operator, is_version_type, precompile};
+use crate::compare::{continues_operator, precompile};
 use crate::field::{Field, FieldType};
 use crate::operator::{MarkerOperator, MarkerValue};
 use crate::syntax::{MarkerExpression, MarkerNode};
@@ -193,14 +193,9 @@ impl Fast {
             _ => return Fast::General,
         };
         if let (MarkerValue::Field(f), MarkerValue::Literal(l)) = (lhs, rhs) {
-            if is_version_type(*f)
-                && has_spec
-                && !continues_operator(l)
-                && !matches!(
-                    op,
-                    MarkerOperator::ExactEqual | MarkerOperator::In | MarkerOperator::NotIn
-                )
-            {
+            // `has_spec`: a version field whose literal reads as a specifier (so the operator
+            // is no `in`); `===` compares text, which the shortcut does not.
+            if has_spec && !continues_operator(l) && op != MarkerOperator::ExactEqual {
                 return Fast::Version { field: *f };
             }
         }

@@ -983,8 +983,8 @@ fn an_extended_version_literal_is_checked_as_evaluation_reads_it() {
     // `== =3.12` is no specifier, so the parse-time check of an extended version field
     // rejects it, as it rejects any quoted value that is not a version.
     for text in [r#"cuda_version == " =3.12""#, r#"cuda_version >= "twelve""#] {
-        let err = MarkerTree::parse_with(text, &options(Profile::Spec2026), &mut |_| {})
-            .unwrap_err();
+        let err =
+            MarkerTree::parse_with(text, &options(Profile::Spec2026), &mut |_| {}).unwrap_err();
         assert_eq!(err.code(), "X001", "{text}: {}", err.render(text));
     }
     assert!(
