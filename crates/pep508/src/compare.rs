@@ -45,15 +45,15 @@ pub(crate) fn precompile(
     op: MarkerOperator,
     rhs: &MarkerValue,
 ) -> Option<Box<VersionSpecifier>> {
-    match (lhs, rhs) {
-        (MarkerValue::Field(f), MarkerValue::Literal(l)) if is_version_type(*f) => {
-            specifier(op, l).map(Box::new)
-        }
-        (MarkerValue::Literal(l), MarkerValue::Field(f)) if is_version_type(*f) => {
-            specifier(mirror(op)?, l).map(Box::new)
-        }
-        _ => None,
+    let (f, op, l) = match (lhs, rhs) {
+        (MarkerValue::Field(f), MarkerValue::Literal(l)) => (f, op, l),
+        (MarkerValue::Literal(l), MarkerValue::Field(f)) => (f, mirror(op)?, l),
+        _ => return None,
+    };
+    if !is_version_type(*f) {
+        return None;
     }
+    specifier(op, l).map(Box::new)
 }
 
 /// Whether a literal starts with an operator character, so that `op + literal` would read as

@@ -144,3 +144,22 @@ fn built_trees_evaluate_as_their_printed_form() {
     }
     assert!(held[0] > 0 && held[1] > 0, "both results occur: {held:?}");
 }
+
+#[test]
+fn a_constant_decides_a_built_tree_even_under_packaging() {
+    // `m and false` is the constant `false`, and evaluates as it prints, even where `m` alone
+    // fails to evaluate (packaging evaluates every comparison of a tree, and `~=` is not
+    // defined on strings there).
+    let env = Environment::new().with(Field::OsName, "posix").unwrap();
+    let m = parse(r#"os_name ~= "1.0""#, Profile::Packaging);
+    assert_eq!(m.evaluate(&env).unwrap_err().code(), "E002");
+    let f = m.clone().and(MarkerTree::FALSE);
+    assert!(f.is_false());
+    assert!(!f.evaluate(&env).unwrap());
+    let t = m.clone().or(MarkerTree::TRUE);
+    assert!(t.is_true());
+    assert!(t.evaluate(&env).unwrap());
+    // Without a constant the comparison is kept, and still fails.
+    let both = m.clone().and(parse("os_name == 'posix'", Profile::Packaging));
+    assert_eq!(both.evaluate(&env).unwrap_err().code(), "E002");
+}
