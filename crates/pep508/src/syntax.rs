@@ -90,8 +90,8 @@ impl fmt::Display for MarkerExpression {
     }
 }
 
-/// The shape of a [`MarkerTree`]: a constant, one comparison, or an `and` / `or` of at least
-/// two children. Read it with [`MarkerTree::node`]:
+/// The shape of a [`MarkerTree`](crate::MarkerTree): a constant, one comparison, or an `and` /
+/// `or` of at least two children. Read it with [`MarkerTree::node`](crate::MarkerTree::node):
 ///
 /// ```
 /// use markerspec_pep508::{MarkerNode, MarkerTree};

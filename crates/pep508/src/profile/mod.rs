@@ -3,7 +3,7 @@
 //!
 //! A profile quirk has one home: its syntax knob or check in its [`Rules`] entry, its
 //! comparisons in its module ([`spec2026`], [`packaging`], [`uv`]). The [`Profile`] enum itself
-//! is parse configuration, beside [`ParseOptions`](crate::ParseOptions).
+//! is parse configuration, beside [`ParseOptions`].
 
 pub(crate) mod outcome;
 pub(crate) mod packaging;
