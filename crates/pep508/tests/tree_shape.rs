@@ -160,6 +160,8 @@ fn a_constant_decides_a_built_tree_even_under_packaging() {
     assert!(t.is_true());
     assert!(t.evaluate(&env).unwrap());
     // Without a constant the comparison is kept, and still fails.
-    let both = m.clone().and(parse("os_name == 'posix'", Profile::Packaging));
+    let both = m
+        .clone()
+        .and(parse("os_name == 'posix'", Profile::Packaging));
     assert_eq!(both.evaluate(&env).unwrap_err().code(), "E002");
 }
