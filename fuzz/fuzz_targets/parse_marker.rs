@@ -22,19 +22,19 @@ fn environment() -> &'static Environment {
     static ENV: OnceLock<Environment> = OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = Environment::new()
-            .with(Field::OsName, "posix")
-            .with(Field::SysPlatform, "linux")
-            .with(Field::PlatformMachine, "x86_64")
-            .with(Field::PlatformPythonImplementation, "CPython")
-            .with(Field::PlatformRelease, "6.5.0")
-            .with(Field::PlatformSystem, "Linux")
-            .with(Field::PlatformVersion, "#1 SMP")
-            .with(Field::PythonVersion, "3.12")
-            .with(Field::PythonFullVersion, "3.12.1")
-            .with(Field::ImplementationName, "cpython")
-            .with(Field::ImplementationVersion, "3.12.1")
-            .with(Field::CudaVersion, "12.4")
-            .with(Field::GlibcVersion, "2.35")
+            .with_unchecked(Field::OsName, "posix")
+            .with_unchecked(Field::SysPlatform, "linux")
+            .with_unchecked(Field::PlatformMachine, "x86_64")
+            .with_unchecked(Field::PlatformPythonImplementation, "CPython")
+            .with_unchecked(Field::PlatformRelease, "6.5.0")
+            .with_unchecked(Field::PlatformSystem, "Linux")
+            .with_unchecked(Field::PlatformVersion, "#1 SMP")
+            .with_unchecked(Field::PythonVersion, "3.12")
+            .with_unchecked(Field::PythonFullVersion, "3.12.1")
+            .with_unchecked(Field::ImplementationName, "cpython")
+            .with_unchecked(Field::ImplementationVersion, "3.12.1")
+            .with_unchecked(Field::CudaVersion, "12.4")
+            .with_unchecked(Field::GlibcVersion, "2.35")
             .with_extras(["test"]);
         for &f in Field::ALL {
             if f.field_type() == FieldType::Set {

@@ -156,17 +156,7 @@ impl Markerspec {
 
     /// The case's environment as markerspec's [`pep508::Environment`].
     pub fn environment(request: &Request<'_>) -> Result<pep508::Environment, String> {
-        use crate::case::EnvValue;
-        use pep508::DocValue;
-        let env =
-            pep508::Environment::from_document(request.environment().iter().map(|(key, value)| {
-                let value = match value {
-                    EnvValue::Unknown => DocValue::Unknown,
-                    EnvValue::String(s) => DocValue::String(s),
-                    EnvValue::List(items) => DocValue::List(items),
-                };
-                (key.as_str(), value)
-            }))
+        let env = pep508::Environment::from_document(request.environment())
             .map_err(|e| format!("invalid environment: {e}"))?;
         Ok(env.with_extras(request.extras()))
     }

@@ -12,6 +12,12 @@ use serde_json::Value;
 /// two cannot drift.
 pub use markerspec_pep508::Dialect;
 
+/// An environment document (`spec/SPEC.md` §11) as the vectors write it, and one of its values:
+/// the marker library's own types, read into its `Environment` by
+/// [`markerspec_pep508::Environment::from_document`]. The requested extras are kept apart, in
+/// [`Case::extras`], so a case's document never holds the key `extra` once resolved.
+pub use markerspec_pep508::{DocValue, EnvDocument};
+
 /// A behaviour profile: whose answers a case's expectation records.
 ///
 /// `spec-2026`, `packaging` and `uv` are the marker library's profiles
@@ -125,7 +131,7 @@ const STANDARD_FIELDS: &[&str] = &[
 fn standard_outcome(
     dialect: Dialect,
     lock_file: bool,
-    env: &Environment,
+    env: &EnvDocument,
     spec: Option<&Outcome>,
 ) -> Option<Outcome> {
     if dialect != Dialect::Pep508 || lock_file {
@@ -136,7 +142,7 @@ fn standard_outcome(
         Outcome::Valid { result, .. } => {
             let complete = STANDARD_FIELDS
                 .iter()
-                .all(|f| matches!(env.get(*f), Some(EnvValue::String(_))));
+                .all(|f| matches!(env.get(*f), Some(DocValue::String(_))));
             let result = match result {
                 Some(r @ (Expected::True | Expected::False)) if complete => Some(r.clone()),
                 _ => None,
@@ -177,61 +183,6 @@ impl Kind {
         }
     }
 }
-
-/// One value of an environment document (`spec/SPEC.md` §11).
-///
-/// ```
-/// use markerspec_conformance::{Cases, EnvValue};
-///
-/// let cases = Cases::all();
-/// let env = cases.get("versions/prereleases-117").unwrap().environment();
-/// assert_eq!(env.get("python_full_version"), Some(&EnvValue::String("3.14.0rc1".into())));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum EnvValue {
-    /// `null`: the value is Unknown.
-    Unknown,
-    /// A string; `""` is Absent for an extended field.
-    String(String),
-    /// A list of strings, for set-valued fields and `extra`; `[]` is Absent.
-    List(Vec<String>),
-}
-
-impl Serialize for EnvValue {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            EnvValue::Unknown => s.serialize_none(),
-            EnvValue::String(v) => s.serialize_str(v),
-            EnvValue::List(v) => v.serialize(s),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for EnvValue {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<EnvValue, D::Error> {
-        match Value::deserialize(d)? {
-            Value::Null => Ok(EnvValue::Unknown),
-            Value::String(s) => Ok(EnvValue::String(s)),
-            Value::Array(items) => items
-                .into_iter()
-                .map(|v| match v {
-                    Value::String(s) => Ok(s),
-                    other => Err(D::Error::custom(format!(
-                        "a list member must be a string, found {other}"
-                    ))),
-                })
-                .collect::<Result<_, _>>()
-                .map(EnvValue::List),
-            other => Err(D::Error::custom(format!(
-                "an environment value is a string, a list of strings or null, found {other}"
-            ))),
-        }
-    }
-}
-
-/// An environment document (`spec/SPEC.md` §11): field name → value. The requested extras are
-/// kept apart, in [`Case::extras`], so the document never holds the key `extra` once resolved.
-pub type Environment = BTreeMap<String, EnvValue>;
 
 /// What an implementation is expected to do with a case under one profile.
 ///
@@ -453,7 +404,7 @@ struct RawCase {
     #[serde(default)]
     fixture: Option<String>,
     #[serde(default)]
-    environment: Option<Environment>,
+    environment: Option<EnvDocument>,
     #[serde(default)]
     extras: Option<Vec<String>>,
     see: String,
@@ -498,7 +449,7 @@ pub struct Case {
     dialect: Dialect,
     lock_file: bool,
     fixture: Option<String>,
-    environment: Environment,
+    environment: EnvDocument,
     extras: Vec<String>,
     see: String,
     note: Option<String>,
@@ -512,7 +463,7 @@ impl Case {
         input: String,
         dialect: Dialect,
         lock_file: bool,
-        environment: Environment,
+        environment: EnvDocument,
         extras: Vec<String>,
     ) -> Case {
         Case {
@@ -571,7 +522,15 @@ impl Case {
     }
     /// The resolved environment document: the fixture, overlaid with the case's own entries,
     /// without the `extra` key (see [`Case::extras`]).
-    pub fn environment(&self) -> &Environment {
+    ///
+    /// ```
+    /// use markerspec_conformance::{Cases, DocValue};
+    ///
+    /// let cases = Cases::all();
+    /// let env = cases.get("versions/prereleases-117").unwrap().environment();
+    /// assert_eq!(env.get("python_full_version"), Some(&DocValue::String("3.14.0rc1".into())));
+    /// ```
+    pub fn environment(&self) -> &EnvDocument {
         &self.environment
     }
     /// The requested extras: what `extra == "…"` is compared with. Empty by default.
@@ -602,7 +561,8 @@ impl Case {
     }
 }
 
-/// Why a vector file could not be loaded.
+/// Why a vector file could not be loaded: where (the group, and the case when one is at
+/// fault) and what is wrong.
 ///
 /// ```
 /// use markerspec_conformance::Cases;
@@ -611,33 +571,25 @@ impl Case {
 /// let err = cases.load_slice("mine", b"[1, 2").unwrap_err();
 /// assert!(err.to_string().starts_with("mine"), "{err}");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{place}: {message}")]
 pub struct LoadError {
-    group: String,
-    case: Option<String>,
+    /// `group` or `group/case`.
+    place: String,
     message: String,
 }
 
 impl LoadError {
     fn new(group: &str, case: Option<&str>, message: impl Into<String>) -> LoadError {
         LoadError {
-            group: group.to_string(),
-            case: case.map(str::to_string),
+            place: match case {
+                Some(c) => format!("{group}/{c}"),
+                None => group.to_string(),
+            },
             message: message.into(),
         }
     }
 }
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.case {
-            Some(c) => write!(f, "{}/{}: {}", self.group, c, self.message),
-            None => write!(f, "{}: {}", self.group, self.message),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {}
 
 /// A set of cases, with the environment fixtures they may name.
 ///
@@ -658,7 +610,7 @@ impl std::error::Error for LoadError {}
 pub struct Cases {
     cases: Vec<Case>,
     names: BTreeSet<String>,
-    fixtures: BTreeMap<String, Environment>,
+    fixtures: BTreeMap<String, EnvDocument>,
 }
 
 impl Default for Cases {
@@ -671,7 +623,7 @@ impl Cases {
     /// No cases; the fixtures of `spec/environments/` that the shipped vectors use are known
     /// (embedded in this crate).
     pub fn new() -> Cases {
-        let fixtures: BTreeMap<String, Environment> = serde_json::from_str(crate::data::FIXTURES)
+        let fixtures: BTreeMap<String, EnvDocument> = serde_json::from_str(crate::data::FIXTURES)
             .unwrap_or_else(|e| panic!("the embedded fixtures are invalid: {e}"));
         Cases {
             cases: Vec::new(),
@@ -693,12 +645,12 @@ impl Cases {
 
     /// Adds (or replaces) a fixture that cases may name in `fixture`. Add fixtures before
     /// loading the cases that use them.
-    pub fn add_fixture(&mut self, name: &str, environment: Environment) {
+    pub fn add_fixture(&mut self, name: &str, environment: EnvDocument) {
         self.fixtures.insert(name.to_string(), environment);
     }
 
     /// The fixture called `name`.
-    pub fn fixture(&self, name: &str) -> Option<&Environment> {
+    pub fn fixture(&self, name: &str) -> Option<&EnvDocument> {
         self.fixtures.get(name)
     }
 
@@ -722,7 +674,7 @@ impl Cases {
                 .unwrap_or_default();
             let text = std::fs::read_to_string(&path)
                 .map_err(|e| LoadError::new(&group, Some(name), e.to_string()))?;
-            let doc: Environment = serde_json::from_str(&text)
+            let doc: EnvDocument = serde_json::from_str(&text)
                 .map_err(|e| LoadError::new(&group, Some(name), e.to_string()))?;
             self.add_fixture(name, doc);
         }
@@ -774,7 +726,7 @@ impl Cases {
                     .get(f)
                     .cloned()
                     .ok_or_else(|| err(format!("unknown fixture `{f}`")))?,
-                None => Environment::new(),
+                None => EnvDocument::new(),
             };
             if let Some(overlay) = &c.environment {
                 for (k, v) in overlay {
@@ -782,10 +734,10 @@ impl Cases {
                 }
             }
             let doc_extras = match env.remove("extra") {
-                None | Some(EnvValue::Unknown) => Vec::new(),
-                Some(EnvValue::String(s)) if s.is_empty() => Vec::new(),
-                Some(EnvValue::String(s)) => vec![s],
-                Some(EnvValue::List(l)) => l,
+                None | Some(DocValue::Unknown) => Vec::new(),
+                Some(DocValue::String(s)) if s.is_empty() => Vec::new(),
+                Some(DocValue::String(s)) => vec![s],
+                Some(DocValue::List(l)) => l,
             };
             let extras = c.extras.clone().unwrap_or(doc_extras);
             let mut expect = c.expect;

@@ -98,7 +98,7 @@ pub mod report;
 mod runner;
 
 pub use case::{
-    Case, Cases, Dialect, EnvValue, Environment, Expected, Kind, LoadError, Outcome, Profile,
+    Case, Cases, Dialect, DocValue, EnvDocument, Expected, Kind, LoadError, Outcome, Profile,
 };
 pub use runner::{
     CaseResult, Cause, Check, Divergence, Evaluated, Filter, Implementation, Observed, Parsed,

@@ -16,7 +16,7 @@ use markerspec_process::{Line, SendError, Session};
 
 use serde_json::{Map, Value, json};
 
-use crate::case::{Case, Dialect, Environment, Expected, Kind, Profile, parse_unknown};
+use crate::case::{Case, Dialect, EnvDocument, Expected, Kind, Profile, parse_unknown};
 use crate::runner::{Divergence, Evaluated, Implementation, Parsed, Request, TestResult};
 
 /// The protocol's name and major version, sent in the handshake.
@@ -806,8 +806,8 @@ fn build_request(v: &Value) -> Result<Built, String> {
         Some(p) => p.parse()?,
     };
     let lock_file = v.get("lock_file").and_then(Value::as_bool).unwrap_or(false);
-    let environment: Environment = match v.get("environment") {
-        None | Some(Value::Null) => Environment::new(),
+    let environment: EnvDocument = match v.get("environment") {
+        None | Some(Value::Null) => EnvDocument::new(),
         Some(e) => {
             serde_json::from_value(e.clone()).map_err(|e| format!("bad environment: {e}"))?
         }

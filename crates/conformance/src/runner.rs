@@ -9,7 +9,7 @@ use std::sync::Once;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::case::{Case, Cases, Dialect, Environment, Expected, Kind, Outcome, Profile};
+use crate::case::{Case, Cases, Dialect, EnvDocument, Expected, Kind, Outcome, Profile};
 
 /// What one call to an implementation asks for.
 #[derive(Debug, Clone, Copy)]
@@ -26,7 +26,7 @@ impl Request<'_> {
         self.case.input()
     }
     /// The resolved environment document (no `extra` key; see [`Request::extras`]).
-    pub fn environment(&self) -> &Environment {
+    pub fn environment(&self) -> &EnvDocument {
         self.case.environment()
     }
     /// The requested extras.

@@ -105,6 +105,28 @@ pub enum ProviderErrorKind {
     Io,
 }
 
+impl ProviderErrorKind {
+    /// The kind's stable code, as `spec/SPEC.md` names it where it does (`invalid-override`,
+    /// `invalid-environment`), in the same style otherwise.
+    ///
+    /// ```
+    /// use markerspec_env::ProviderErrorKind;
+    /// assert_eq!(ProviderErrorKind::InvalidOverride.code(), "invalid-override");
+    /// ```
+    pub fn code(self) -> &'static str {
+        match self {
+            ProviderErrorKind::NotFound => "not-found",
+            ProviderErrorKind::Failed => "failed",
+            ProviderErrorKind::TimedOut => "timed-out",
+            ProviderErrorKind::InvalidOutput => "invalid-output",
+            ProviderErrorKind::InvalidOverride => "invalid-override",
+            ProviderErrorKind::InvalidEnvironment => "invalid-environment",
+            ProviderErrorKind::UnknownFixture => "unknown-fixture",
+            ProviderErrorKind::Io => "io",
+        }
+    }
+}
+
 /// A provider that could not run: which provider, what kind of failure, and a message that
 /// names the program, file or variable involved.
 ///
@@ -112,8 +134,10 @@ pub enum ProviderErrorKind {
 /// use markerspec_env::{ProviderError, ProviderErrorKind};
 /// let e = ProviderError::new("python", ProviderErrorKind::NotFound, "`python9` not found on PATH");
 /// assert_eq!(e.to_string(), "python: `python9` not found on PATH");
+/// assert_eq!(e.code(), "not-found");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{provider}: {message}")]
 pub struct ProviderError {
     provider: String,
     kind: ProviderErrorKind,
@@ -148,15 +172,12 @@ impl ProviderError {
     pub fn message(&self) -> &str {
         &self.message
     }
-}
 
-impl fmt::Display for ProviderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.provider, self.message)
+    /// The stable code of its kind ([`ProviderErrorKind::code`]).
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
     }
 }
-
-impl std::error::Error for ProviderError {}
 
 /// What a layer's failure means for the whole detection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,20 +1,23 @@
-//! Checks of one comparison made while parsing: what the profile and dialect reject, what they
-//! warn about, the normalisation of names compared with `extra`, `extras` and
-//! `dependency_groups`, and the specifier cached for evaluation.
+//! Checks of one comparison made while parsing: the normalisation of names compared with
+//! `extra`, `extras` and `dependency_groups`, the typed rules of the extended fields (the same
+//! in every profile), and, for the standard fields, the profile's own checks (its
+//! `check_standard` entry in the rules table: [`crate::profile`]).
 //!
 //! Everything here depends only on the marker text, so a marker that parses can always be
 //! evaluated under the profile it was parsed with.
 
 use crate::arch::{ArchSpelling, arch_spelling};
-use crate::compare::{Fast, continues_operator, mirror, precompile};
+use crate::compare::{continues_operator, mirror};
 use crate::error::{ErrorKind, WarningKind};
 use crate::field::{Field, FieldType, ValueFormat};
-use crate::marker::MarkerExpression;
 use crate::name::normalize_name;
 use crate::operator::{MarkerOperator, MarkerValue};
 use crate::options::ParseOptions;
-use crate::small::SmallStr;
+use crate::profile::spec2026::set_misuse;
+use crate::syntax::MarkerExpression;
 
+/// Checks `e` as it is parsed (normalising the names in it): `Ok(false)` drops it (the `uv`
+/// profile, after its warning), an error rejects the marker.
 pub(crate) fn check(
     e: &mut MarkerExpression,
     opts: &ParseOptions,
@@ -53,148 +56,21 @@ pub(crate) fn check(
         }
         _ => {}
     }
-    let rules = opts.profile.rules();
-    let spec = rules.strict;
-    e.spec = precompile(&e.lhs, e.op, &e.rhs);
-    e.fast = Fast::of(&e.lhs, e.op, &e.rhs, e.spec.is_some());
-    let has_spec = e.spec.is_some();
-    if let (Some(check_standard), false) = (rules.check_standard, e.has_extended_field()) {
-        // The profile's own checks (uv keeps or drops the comparison).
-        return check_standard(e, warn);
-    }
     match (&e.lhs, &e.rhs) {
-        (MarkerValue::Literal(_), MarkerValue::Literal(_)) => {
-            if spec {
-                return Err(ErrorKind::NoFieldInComparison);
-            }
-            warn(WarningKind::ConstantComparison);
+        // The extended fields follow the same typed rules in every profile.
+        (MarkerValue::Field(f), MarkerValue::Literal(l)) if f.is_extended() => {
+            check_extended(*f, e.op, l, false, warn)?;
+            Ok(true)
         }
-        (MarkerValue::Field(a), MarkerValue::Field(b)) => {
-            if spec || a.is_extended() || b.is_extended() {
-                return Err(ErrorKind::FieldComparedToField);
-            }
-            warn(WarningKind::ConstantComparison);
+        (MarkerValue::Literal(l), MarkerValue::Field(f)) if f.is_extended() => {
+            check_extended(*f, e.op, l, true, warn)?;
+            Ok(true)
         }
-        (MarkerValue::Field(f), MarkerValue::Literal(l)) => {
-            check_comparison(*f, e.op, l, false, has_spec, opts, warn)?
+        (MarkerValue::Field(a), MarkerValue::Field(b)) if a.is_extended() || b.is_extended() => {
+            Err(ErrorKind::FieldComparedToField)
         }
-        (MarkerValue::Literal(l), MarkerValue::Field(f)) => {
-            check_comparison(*f, e.op, l, true, has_spec, opts, warn)?
-        }
-    }
-    Ok(true)
-}
-
-fn check_comparison(
-    f: Field,
-    op: MarkerOperator,
-    literal: &SmallStr,
-    literal_left: bool,
-    has_spec: bool,
-    opts: &ParseOptions,
-    warn: &mut dyn FnMut(WarningKind),
-) -> Result<(), ErrorKind> {
-    use MarkerOperator as O;
-    let spec = opts.profile.rules().strict;
-    if spec && !opts.lock_file && matches!(f, Field::Extras | Field::DependencyGroups) {
-        return Err(ErrorKind::LockFileField { field: f });
-    }
-    if spec && opts.lock_file && f == Field::Extra {
-        // Appendix E.5: "The legacy `extra` comparison syntax is NOT permitted in lock file
-        // `packages.marker` fields".
-        return Err(ErrorKind::LockFileExtra);
-    }
-    if f.is_extended() {
-        return check_extended(f, op, literal, literal_left, warn);
-    }
-    // pypa/packaging and uv compare `platform_version` as a string; the merged text types it
-    // `Version | String` (Appendix E.5), which `spec-2026` follows.
-    let ty = match f {
-        Field::PlatformVersion if !spec => FieldType::String,
-        _ => f.field_type(),
-    };
-    match ty {
-        FieldType::Extra => {
-            if spec && !matches!(op, O::Equal | O::NotEqual) {
-                warn(WarningKind::ExtraOperator);
-            } else if !spec && matches!(op, O::TildeEqual | O::ExactEqual) {
-                warn(WarningKind::AlwaysErrors {
-                    reason: format!("`{op}` is not defined on `extra`"),
-                });
-            }
-        }
-        FieldType::Set => {
-            let membership = literal_left && matches!(op, O::In | O::NotIn);
-            if membership {
-                return Ok(());
-            }
-            if spec {
-                // Appendix E.1: in lock-file context (the only one where these fields exist
-                // under `spec-2026`), installers "SHOULD treat such operations as always being
-                // False".
-                warn(match set_misuse(f, op, literal_left) {
-                    ErrorKind::SetFieldOnLeft { field } => WarningKind::LockFileSetOnLeft { field },
-                    _ => WarningKind::LockFileSetOperator { field: f, op },
-                });
-                return Ok(());
-            }
-            if !literal_left || matches!(op, O::TildeEqual | O::ExactEqual) {
-                warn(WarningKind::AlwaysErrors {
-                    reason: format!("`{f}` is a set; only `\"value\" in {f}` is defined"),
-                });
-            }
-        }
-        FieldType::String => match op {
-            O::LessThan | O::LessThanEqual | O::GreaterThan | O::GreaterThanEqual => {
-                warn(WarningKind::StringOrdering { field: f })
-            }
-            O::TildeEqual | O::ExactEqual if spec => {
-                warn(WarningKind::VersionOpOnString { field: f })
-            }
-            O::TildeEqual | O::ExactEqual => warn(WarningKind::AlwaysErrors {
-                reason: format!("`{op}` is not defined on strings"),
-            }),
-            _ => {}
-        },
-        FieldType::Version | FieldType::VersionOrString => {
-            let version = ty == FieldType::Version;
-            if matches!(op, O::In | O::NotIn) {
-                if spec && version {
-                    warn(WarningKind::ContainmentOnVersion { field: f });
-                }
-                return Ok(());
-            }
-            // `has_spec`: the literal (mirrored when on the left) forms a valid specifier. Under
-            // `spec-2026`, `"L" ~= f` and `"L" === f` compare the value's specifier with `L`
-            // (Appendix E.2, E.3): `~=` needs `L` to be a version, `===` takes any text.
-            let operand_ok = if spec && literal_left && op == O::TildeEqual {
-                crate::compare::strip(literal)
-                    .parse::<markerspec_pep440::Version>()
-                    .is_ok()
-            } else if spec && literal_left && op == O::ExactEqual {
-                true
-            } else {
-                has_spec && !(spec && continues_operator(literal))
-            };
-            if !operand_ok && version {
-                if !spec && op == O::TildeEqual {
-                    warn(WarningKind::AlwaysErrors {
-                        reason: format!("`~={literal}` is not a valid version specifier"),
-                    });
-                } else {
-                    warn(WarningKind::VersionFieldStringComparison { field: f });
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-fn set_misuse(f: Field, op: MarkerOperator, literal_left: bool) -> ErrorKind {
-    if !literal_left && matches!(op, MarkerOperator::In | MarkerOperator::NotIn) {
-        ErrorKind::SetFieldOnLeft { field: f }
-    } else {
-        ErrorKind::InvalidSetOperator { field: f, op }
+        // The standard fields: the profile's own checks.
+        _ => (opts.profile.rules().check_standard)(e, opts, warn),
     }
 }
 
@@ -306,7 +182,7 @@ fn version_operand(f: Field, op: MarkerOperator, l: &str) -> Result<(), ErrorKin
     } else {
         match op
             .pep440()
-            .map(|o| markerspec_pep440::VersionSpecifier::from_parts(o, crate::compare::strip(l)))
+            .map(|o| markerspec_pep440::VersionSpecifier::from_parts(o, l))
         {
             Some(Ok(_)) => None,
             Some(Err(e)) => Some(e.message()),

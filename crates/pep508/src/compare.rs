@@ -1,12 +1,12 @@
 //! The primitives every profile's comparisons are built from: operator mirroring, specifiers
-//! read from literals, set membership, and the shape of a comparison found once at parse time.
+//! read from literals, set membership.
 
 use markerspec_pep440::{Operator, VersionSpecifier};
 
 use crate::field::{Field, FieldType};
 use crate::operator::{MarkerOperator, MarkerValue};
 
-/// Python's `str.strip()` whitespace, which `Specifier` strips from its input.
+/// Python's `str.strip()` whitespace, which packaging's `Version` strips from its input.
 pub(crate) fn strip(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
 }
@@ -33,34 +33,32 @@ pub(crate) fn mirror(op: MarkerOperator) -> Option<MarkerOperator> {
     })
 }
 
-/// `op version` as a PEP 440 specifier, as packaging builds it (`Specifier(op + text)`).
+/// `op version` as a PEP 440 specifier, as packaging builds it (`Specifier(op + text)`):
+/// [`VersionSpecifier::from_parts`] strips Python's whitespace around the version and lets a
+/// version that starts with an operator character continue the operator (`"=3.12"` after
+/// `==` is `===3.12`), but not across whitespace (`== =3.12` is no specifier).
 pub(crate) fn specifier(op: MarkerOperator, version: &str) -> Option<VersionSpecifier> {
     let op: Operator = op.pep440()?;
-    let text = strip(version);
-    // `"==" + " =3.12"` is `== =3.12`: whitespace between two operator characters is no
-    // specifier, so the text does not continue the operator here.
-    if continues_operator(text) && !continues_operator(version) {
-        return None;
-    }
-    VersionSpecifier::from_parts(op, text).ok()
+    VersionSpecifier::from_parts(op, version).ok()
 }
 
-/// The specifier a comparison is read as, computed once at parse time: for `field OP "L"`,
-/// `OP L`; for `"L" OP field`, the mirrored operator with `L` (used by `spec-2026`).
+/// The specifier a comparison is read as, for `field OP "L"`,
+/// `OP L`; for `"L" OP field`, the mirrored operator with `L` (used by `spec-2026`); computed once
+/// when a comparison is lowered ([`crate::lower`]).
 pub(crate) fn precompile(
     lhs: &MarkerValue,
     op: MarkerOperator,
     rhs: &MarkerValue,
 ) -> Option<Box<VersionSpecifier>> {
-    match (lhs, rhs) {
-        (MarkerValue::Field(f), MarkerValue::Literal(l)) if is_version_type(*f) => {
-            specifier(op, l).map(Box::new)
-        }
-        (MarkerValue::Literal(l), MarkerValue::Field(f)) if is_version_type(*f) => {
-            specifier(mirror(op)?, l).map(Box::new)
-        }
-        _ => None,
+    let (f, op, l) = match (lhs, rhs) {
+        (MarkerValue::Field(f), MarkerValue::Literal(l)) => (f, op, l),
+        (MarkerValue::Literal(l), MarkerValue::Field(f)) => (f, mirror(op)?, l),
+        _ => return None,
+    };
+    if !is_version_type(*f) {
+        return None;
     }
+    specifier(op, l).map(Box::new)
 }
 
 /// Whether a literal starts with an operator character, so that `op + literal` would read as
@@ -80,69 +78,6 @@ pub(crate) fn member(f: Field, literal: &str, items: &[Box<str>]) -> bool {
             items.iter().any(|i| crate::variant::variant_eq(i, literal))
         }
         _ => items.iter().any(|i| &**i == literal),
-    }
-}
-
-/// The shape of a comparison, found once at parse time, for which `spec-2026` has a shortcut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Fast {
-    /// No shortcut: the general rules.
-    General,
-    /// `extra == "x"` or `extra != "x"`, in either order.
-    Extra {
-        /// `!=`.
-        negate: bool,
-    },
-    /// A `String` field `==` or `!=` a quoted string, in either order.
-    StrEq {
-        /// The field.
-        field: Field,
-        /// `!=`.
-        negate: bool,
-    },
-    /// A version field on the left of an ordering or equality operator whose quoted version
-    /// forms a specifier (cached in the expression).
-    Version {
-        /// The field.
-        field: Field,
-    },
-}
-
-impl Fast {
-    /// The shape of `lhs op rhs`; `has_spec` tells whether the literal read as a specifier.
-    pub(crate) fn of(
-        lhs: &MarkerValue,
-        op: MarkerOperator,
-        rhs: &MarkerValue,
-        has_spec: bool,
-    ) -> Fast {
-        let field = match (lhs, rhs) {
-            (MarkerValue::Field(f), MarkerValue::Literal(_))
-            | (MarkerValue::Literal(_), MarkerValue::Field(f)) => *f,
-            _ => return Fast::General,
-        };
-        if let (MarkerValue::Field(f), MarkerValue::Literal(l)) = (lhs, rhs) {
-            if is_version_type(*f)
-                && has_spec
-                && !continues_operator(l)
-                && !matches!(
-                    op,
-                    MarkerOperator::ExactEqual | MarkerOperator::In | MarkerOperator::NotIn
-                )
-            {
-                return Fast::Version { field: *f };
-            }
-        }
-        let negate = match op {
-            MarkerOperator::Equal => false,
-            MarkerOperator::NotEqual => true,
-            _ => return Fast::General,
-        };
-        match field.field_type() {
-            FieldType::Extra => Fast::Extra { negate },
-            FieldType::String => Fast::StrEq { field, negate },
-            _ => Fast::General,
-        }
     }
 }
 

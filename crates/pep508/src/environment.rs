@@ -62,11 +62,12 @@ struct Slot {
 /// ```
 /// use markerspec_pep508::{Environment, Field, MarkerTree};
 /// let env = Environment::new()
-///     .with(Field::PythonVersion, "3.12")
-///     .with(Field::SysPlatform, "linux")
+///     .with(Field::PythonVersion, "3.12")?
+///     .with(Field::SysPlatform, "linux")?
 ///     .with_extras(["Test"]);
-/// let m: MarkerTree = "python_version >= '3.10' and extra == 'test'".parse().unwrap();
-/// assert!(m.evaluate(&env).unwrap());
+/// let m: MarkerTree = "python_version >= '3.10' and extra == 'test'".parse()?;
+/// assert!(m.evaluate(&env)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Default)]
 pub struct Environment {
@@ -114,7 +115,7 @@ impl<'a> EvalEnv<'a> {
 /// ```
 /// use markerspec_pep508::{EnvValue, Environment, Field};
 ///
-/// let err = Environment::new().try_with(Field::PythonVersion, "three").unwrap_err();
+/// let err = Environment::new().with(Field::PythonVersion, "three").unwrap_err();
 /// assert_eq!(err.field, Field::PythonVersion);
 /// let mut env = Environment::new();
 /// assert!(env.set(Field::OsName, EnvValue::Set(vec!["posix".into()])).is_err());
@@ -151,38 +152,26 @@ impl Environment {
         &mut self.slots
     }
 
-    /// Sets a string value, unchecked (see [`Environment::try_with`] for a value checked where
-    /// it is set). Use [`Environment::set`] for sets, Absent and Unknown.
-    ///
-    /// # Panics
-    /// Never; a string for a set field is stored as a one-element set.
-    #[must_use]
-    pub fn with(mut self, field: Field, value: impl Into<String>) -> Environment {
-        let value: String = value.into();
-        let v = if field.field_type() == FieldType::Set {
-            EnvValue::Set(vec![value.into()])
-        } else {
-            EnvValue::String(value.into())
-        };
-        let _ = self.set(field, v);
-        self
-    }
-
-    /// Sets a string (or, for a set field, a comma-separated list) checked where it is set, as
-    /// overrides and `--set` are ([`EnvValue::from_text`]), and, for the standard version
+    /// Sets a string (or, for a set field, a comma-separated list), checked where it is set as
+    /// overrides and `--set` are ([`EnvValue::from_text`]) and, for the standard version
     /// fields, as a PEP 440 version: a value that could only make comparisons silently false
     /// is an error here rather than a wrong answer later.
     ///
     /// ```
     /// use markerspec_pep508::{Environment, Field};
-    /// let env = Environment::new().try_with(Field::PythonVersion, "3.12").unwrap();
-    /// assert!(env.clone().try_with(Field::PythonVersion, "abc").is_err());
-    /// assert!(env.try_with(Field::GpuBackends, "cuda,rocm").is_ok());
+    /// let env = Environment::new()
+    ///     .with(Field::PythonVersion, "3.12")?
+    ///     .with(Field::GpuBackends, "cuda,rocm")?;
+    /// assert!(env.clone().with(Field::PythonVersion, "abc").is_err());
+    /// # Ok::<(), markerspec_pep508::EnvError>(())
     /// ```
+    ///
+    /// This is the checked form; [`Environment::with_unchecked`] stores any string as given
+    /// (for values no detector reports, such as a test of how a malformed version compares).
     ///
     /// # Errors
     /// A value that does not fit the field's format.
-    pub fn try_with(mut self, field: Field, value: &str) -> Result<Environment, EnvError> {
+    pub fn with(mut self, field: Field, value: &str) -> Result<Environment, EnvError> {
         if field.field_type() == FieldType::Version && !field.is_extended() {
             value.trim().parse::<Version>().map_err(|e| EnvError {
                 field,
@@ -192,6 +181,30 @@ impl Environment {
         let value = EnvValue::from_text(field, value)?;
         self.set(field, value)?;
         Ok(self)
+    }
+
+    /// Sets a string value as given, without the checks of [`Environment::with`]: a string for
+    /// a set field is stored as a one-element set, and a version field may hold a string that
+    /// is no version (its comparisons then follow the profile's rules for such values). Use
+    /// [`Environment::set`] for sets, Absent and Unknown.
+    ///
+    /// ```
+    /// use markerspec_pep508::{Environment, Field, MarkerTree};
+    /// let env = Environment::new().with_unchecked(Field::PythonFullVersion, "3.13.1+");
+    /// let m: MarkerTree = "python_full_version == '3.13.1+'".parse().unwrap();
+    /// assert!(m.evaluate(&env).unwrap());
+    /// ```
+    #[must_use]
+    pub fn with_unchecked(mut self, field: Field, value: impl Into<String>) -> Environment {
+        let value: String = value.into();
+        let v = if field.field_type() == FieldType::Set {
+            EnvValue::Set(vec![value.into()])
+        } else {
+            EnvValue::String(value.into())
+        };
+        // A string always fits: a set field gets a one-element set.
+        let _ = self.set(field, v);
+        self
     }
 
     /// Sets the value of `field`.
@@ -315,77 +328,103 @@ impl fmt::Debug for Environment {
     }
 }
 
-/// One value of an environment document (`spec/SPEC.md` §11), borrowed: what
-/// [`Environment::from_document`] reads, so that a document held in another shape (the
-/// conformance vectors, a lock file) converts without going through JSON.
-///
-/// ```
-/// use markerspec_pep508::{DocValue, EnvValue, Environment, Field};
-///
-/// let env = Environment::from_document([
-///     ("python_version", DocValue::String("3.12")),
-///     ("cuda_version", DocValue::Unknown),
-/// ])
-/// .unwrap();
-/// assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::Unknown));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DocValue<'a> {
+/// One value of an environment document (`spec/SPEC.md` §11) as written: what
+/// [`Environment::from_document`] reads, and what tools that pass documents on unchanged (the
+/// conformance runner, a lock file) hold. In JSON: `null`, a string or a list of strings.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum DocValue {
     /// `null`: Unknown.
     Unknown,
     /// A string; `""` is Absent for an extended field and the empty string for a standard one.
-    String(&'a str),
+    String(String),
     /// A list of strings (set fields, `extra`); `[]` is Absent for an extended field.
-    List(&'a [String]),
+    List(Vec<String>),
+}
+
+/// An environment document (`spec/SPEC.md` §11) as written: field name → value, in key order.
+/// Read it into an [`Environment`] with [`Environment::from_document`].
+pub type EnvDocument = std::collections::BTreeMap<String, DocValue>;
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for DocValue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            DocValue::Unknown => s.serialize_none(),
+            DocValue::String(v) => s.serialize_str(v),
+            DocValue::List(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for DocValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<DocValue, D::Error> {
+        use serde::de::Error as _;
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Str(String),
+            List(Vec<String>),
+        }
+        match Option::<Raw>::deserialize(d) {
+            Ok(None) => Ok(DocValue::Unknown),
+            Ok(Some(Raw::Str(s))) => Ok(DocValue::String(s)),
+            Ok(Some(Raw::List(items))) => Ok(DocValue::List(items)),
+            Err(_) => Err(D::Error::custom(
+                "an environment value is a string, a list of strings or null",
+            )),
+        }
+    }
 }
 
 impl Environment {
-    /// Builds an environment from the entries of a `spec/SPEC.md` §11 document: field name →
-    /// value. `extra` sets the requested extras; extended values are checked and canonicalised
-    /// ([`EnvValue::checked`]); an unknown key is an error that names it.
+    /// Builds an environment from the entries of a `spec/SPEC.md` §11 document (an
+    /// [`EnvDocument`], or any field name → [`DocValue`] pairs). `extra` sets the requested
+    /// extras; extended values are checked and canonicalised ([`EnvValue::checked`]); an
+    /// unknown key is an error that names it.
     ///
     /// ```
-    /// use markerspec_pep508::{DocValue, EnvValue, Environment, Field};
-    /// let gpus = ["cuda".to_string()];
-    /// let env = Environment::from_document([
-    ///     ("python_version", DocValue::String("3.12")),
-    ///     ("gpu_backends", DocValue::List(&gpus)),
-    ///     ("cuda_version", DocValue::Unknown),
-    ///     ("glibc_version", DocValue::String("")),
-    /// ])
-    /// .unwrap();
+    /// use markerspec_pep508::{DocValue, EnvDocument, EnvValue, Environment, Field};
+    /// let doc = EnvDocument::from([
+    ///     ("python_version".into(), DocValue::String("3.12".into())),
+    ///     ("gpu_backends".into(), DocValue::List(vec!["cuda".into()])),
+    ///     ("cuda_version".into(), DocValue::Unknown),
+    ///     ("glibc_version".into(), DocValue::String("".into())),
+    /// ]);
+    /// let env = Environment::from_document(&doc).unwrap();
     /// assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::Unknown));
     /// assert_eq!(env.get(Field::GlibcVersion), Some(&EnvValue::Absent));
     /// ```
     ///
     /// # Errors
     /// An unknown key, or a value that does not fit its field, in words.
-    pub fn from_document<'a, I>(entries: I) -> Result<Environment, String>
+    pub fn from_document<'a, K, I>(entries: I) -> Result<Environment, String>
     where
-        I: IntoIterator<Item = (&'a str, DocValue<'a>)>,
+        K: AsRef<str> + 'a,
+        I: IntoIterator<Item = (K, &'a DocValue)>,
     {
         let mut env = Environment::new();
         for (key, value) in entries {
+            let key = key.as_ref();
             let Some(field) = Field::from_canonical_name(key) else {
                 return Err(format!("unknown marker field `{key}` in the environment"));
             };
             if field == Field::Extra {
-                let extras: &[String] = match value {
-                    DocValue::Unknown | DocValue::String("") => &[],
-                    DocValue::String(s) => {
-                        env = env.with_extras([s]);
-                        continue;
-                    }
-                    DocValue::List(items) => items,
+                env = match value {
+                    DocValue::Unknown => env.with_extras(&[] as &[&str]),
+                    DocValue::String(s) if s.is_empty() => env.with_extras(&[] as &[&str]),
+                    DocValue::String(s) => env.with_extras([s]),
+                    DocValue::List(items) => env.with_extras(items),
                 };
-                env = env.with_extras(extras);
                 continue;
             }
             let value = match value {
                 DocValue::Unknown => EnvValue::Unknown,
-                DocValue::String("") if field.is_extended() => EnvValue::Absent,
-                DocValue::List([]) if field.is_extended() => EnvValue::Absent,
-                DocValue::String(s) => EnvValue::String(s.into()),
+                DocValue::String(s) if s.is_empty() && field.is_extended() => EnvValue::Absent,
+                DocValue::List(items) if items.is_empty() && field.is_extended() => {
+                    EnvValue::Absent
+                }
+                DocValue::String(s) => EnvValue::String(s.as_str().into()),
                 DocValue::List(items) => {
                     EnvValue::Set(items.iter().map(|s| s.as_str().into()).collect())
                 }
@@ -397,30 +436,15 @@ impl Environment {
     }
 }
 
-/// Reads the environment document of `spec/SPEC.md` §11 ([`Environment::from_document`]): a
-/// JSON object of field name → string (a list of strings for set fields and `extra`), `null`
-/// for Unknown.
+/// Reads the environment document of `spec/SPEC.md` §11 ([`EnvDocument`],
+/// [`Environment::from_document`]): a JSON object of field name → string (a list of strings
+/// for set fields and `extra`), `null` for Unknown.
 #[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for Environment {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error as _;
-        #[derive(serde::Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Str(String),
-            List(Vec<String>),
-        }
-        let raw: std::collections::BTreeMap<String, Option<Raw>> =
-            std::collections::BTreeMap::deserialize(d)?;
-        Environment::from_document(raw.iter().map(|(k, v)| {
-            let v = match v {
-                None => DocValue::Unknown,
-                Some(Raw::Str(s)) => DocValue::String(s),
-                Some(Raw::List(items)) => DocValue::List(items),
-            };
-            (k.as_str(), v)
-        }))
-        .map_err(D::Error::custom)
+        let doc = EnvDocument::deserialize(d)?;
+        Environment::from_document(&doc).map_err(D::Error::custom)
     }
 }
 

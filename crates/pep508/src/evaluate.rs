@@ -7,11 +7,13 @@
 
 use crate::environment::{Environment, EvalEnv};
 use crate::error::{Error, ErrorKind};
-use crate::marker::{MarkerExpression, MarkerNode, MarkerTree};
+use crate::lower::{Comparison, Fast, Lowered};
+use crate::marker::MarkerTree;
 use crate::name::normalize_name;
 use crate::options::{EvalOptions, Profile, UnknownPolicy};
 use crate::requirement::Requirement;
 use crate::span::Span;
+use crate::syntax::MarkerExpression;
 use crate::truth::{Evaluation, T_FALSE, T_TRUE, T_UNKNOWN, Tri};
 
 impl MarkerTree {
@@ -20,7 +22,7 @@ impl MarkerTree {
     ///
     /// ```
     /// use markerspec_pep508::{Environment, Field, MarkerTree, ParseOptions, Profile};
-    /// let env = Environment::new().with(Field::PythonVersion, "3.11");
+    /// let env = Environment::new().with(Field::PythonVersion, "3.11").unwrap();
     /// let text = r#"python_version in "3.10 3.11""#;
     /// // packaging reads `in` on a version as a substring test; spec-2026 as false.
     /// let packaging = ParseOptions::default().profile(Profile::Packaging);
@@ -73,8 +75,8 @@ impl MarkerTree {
 
     #[inline]
     fn evaluate_in(&self, env: &EvalEnv<'_>, options: EvalOptions) -> Result<bool, Error> {
-        let tri = match self.node() {
-            MarkerNode::Expression(e) => e.eval(env, self.profile()),
+        let tri = match self.lowered() {
+            Lowered::Cmp(c) => c.eval(env, self.profile()),
             node => eval_node(node, env, self.profile()),
         }
         .map_err(|f| f.into_error())?;
@@ -113,7 +115,7 @@ impl MarkerTree {
     /// let opts = ParseOptions::default().dialect(Dialect::Extended);
     /// let text = "os_name == 'nt' and cuda_version >= '12'";
     /// let m = MarkerTree::parse_with(text, &opts, &mut Vec::new()).unwrap();
-    /// let mut env = Environment::new().with(Field::OsName, "nt");
+    /// let mut env = Environment::new().with(Field::OsName, "nt").unwrap();
     /// env.set(Field::CudaVersion, EnvValue::Unknown).unwrap();
     /// let e = m.evaluate_tristate(&env).unwrap();
     /// assert_eq!(e.truth, Truth::Unknown);
@@ -123,7 +125,7 @@ impl MarkerTree {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate_tristate(&self, env: &Environment) -> Result<Evaluation, Error> {
-        eval_node(self.node(), &env.eval(), self.profile())
+        eval_node(self.lowered(), &env.eval(), self.profile())
             .map(Tri::evaluation)
             .map_err(|f| f.into_error())
     }
@@ -131,16 +133,20 @@ impl MarkerTree {
 
 impl MarkerExpression {
     /// Evaluates this one comparison with three values under `profile` (a comparison does not
-    /// remember its profile; the tree it came from does, see [`MarkerTree::profile`]).
+    /// remember its profile; the tree it came from does, see [`MarkerTree::profile`]). The
+    /// comparison is lowered for each call; a [`MarkerTree`] is lowered once, when it is built.
     ///
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate(&self, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
-        self.eval(&env.eval(), profile)
+        Comparison::new(self.clone())
+            .eval(&env.eval(), profile)
             .map(Tri::evaluation)
             .map_err(|f| f.into_error())
     }
+}
 
+impl Comparison {
     /// One comparison. The match tests only for the default profile, so that `eval_node`'s
     /// loop is specialised for it; the others are dispatched out of line through the rules
     /// table.
@@ -150,18 +156,14 @@ impl MarkerExpression {
             Profile::Spec2026 => crate::profile::spec2026::compare(self, env),
             Profile::Packaging | Profile::Uv => other(self, env, profile),
         };
-        r.map_err(|kind| Failure::new(kind, self.span))
+        r.map_err(|kind| Failure::new(kind, self.expr.span))
     }
 }
 
 /// The profiles other than `spec-2026`, out of line so that its evaluation keeps its shape.
 #[inline(never)]
-fn other(
-    e: &MarkerExpression,
-    env: &EvalEnv<'_>,
-    profile: Profile,
-) -> crate::profile::outcome::Outcome {
-    (profile.rules().compare)(e, env)
+fn other(c: &Comparison, env: &EvalEnv<'_>, profile: Profile) -> crate::profile::outcome::Outcome {
+    (profile.rules().compare)(c, env)
 }
 
 /// An evaluation error on its way up the tree, boxed so that results stay in registers.
@@ -182,13 +184,13 @@ impl Failure {
     }
 }
 
-fn eval_node(node: &MarkerNode, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri, Box<Failure>> {
+fn eval_node(node: &Lowered, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri, Box<Failure>> {
     let (children, is_and) = match node {
-        MarkerNode::Expression(e) => return e.eval(env, profile),
-        MarkerNode::True => return Ok(Tri::known(true)),
-        MarkerNode::False => return Ok(Tri::known(false)),
-        MarkerNode::And(c) => (c, true),
-        MarkerNode::Or(c) => (c, false),
+        Lowered::Cmp(c) => return c.eval(env, profile),
+        Lowered::True => return Ok(Tri::known(true)),
+        Lowered::False => return Ok(Tri::known(false)),
+        Lowered::And(c) => (c, true),
+        Lowered::Or(c) => (c, false),
     };
     // Where no comparison can fail to evaluate (spec-2026), evaluation stops as soon as an
     // operand decides the result (Kleene logic makes the unknown fields of an unknown result
@@ -202,11 +204,12 @@ fn eval_node(node: &MarkerNode, env: &EvalEnv<'_>, profile: Profile) -> Result<T
     // `extra == "…"` is the cheapest comparison and, since most installs request no extra,
     // the one that most often decides an `and`: when stopping early, try those first. Kleene
     // logic is commutative, so the order changes neither the result nor its unknown fields.
-    let is_extra = |c: &MarkerNode| matches!(c, MarkerNode::Expression(e) if matches!(e.fast, crate::compare::Fast::Extra { .. }));
+    let is_extra =
+        |c: &Lowered| matches!(c, Lowered::Cmp(c) if matches!(c.fast, Fast::Extra { .. }));
     if short_circuit {
         for c in children.iter().filter(|c| is_extra(c)) {
-            if let MarkerNode::Expression(e) = c {
-                let r = e.eval(env, profile)?;
+            if let Lowered::Cmp(c) = c {
+                let r = c.eval(env, profile)?;
                 if r == decisive {
                     return Ok(decisive);
                 }
@@ -219,7 +222,7 @@ fn eval_node(node: &MarkerNode, env: &EvalEnv<'_>, profile: Profile) -> Result<T
             continue;
         }
         let r = match c {
-            MarkerNode::Expression(e) => e.eval(env, profile)?,
+            Lowered::Cmp(c) => c.eval(env, profile)?,
             c => eval_node(c, env, profile)?,
         };
         if short_circuit && r == decisive {
@@ -250,7 +253,7 @@ impl Requirement {
     ///
     /// ```
     /// use markerspec_pep508::{Environment, Field, Requirement};
-    /// let env = Environment::new().with(Field::SysPlatform, "linux");
+    /// let env = Environment::new().with(Field::SysPlatform, "linux").unwrap();
     /// let cuda: Requirement = "nvidia-cudnn-cu12; sys_platform == 'linux' and extra == 'gpu'"
     ///     .parse()
     ///     .unwrap();

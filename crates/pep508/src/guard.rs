@@ -9,9 +9,9 @@
 use crate::compare::mirror;
 use crate::error::WarningKind;
 use crate::field::{Field, FieldType};
-use crate::marker::{MarkerExpression, MarkerNode};
 use crate::operator::{MarkerOperator, MarkerValue};
 use crate::span::Span;
+use crate::syntax::{MarkerExpression, MarkerNode};
 
 /// Reports every unguarded comparison of `node`, in the order they were written.
 pub(crate) fn check(node: &MarkerNode, warn: &mut dyn FnMut(WarningKind, Span)) {

@@ -26,12 +26,12 @@
 //! )?;
 //! // 2. The target environment (markerspec-env detects one, or reads a fixture).
 //! let env = Environment::new()
-//!     .with(Field::PythonVersion, "3.12")
-//!     .with(Field::PlatformMachine, "x86_64");
+//!     .with(Field::PythonVersion, "3.12")?
+//!     .with(Field::PlatformMachine, "x86_64")?;
 //! // 3. Evaluate with the extras requested (true when there is no marker).
 //! assert!(req.evaluate(&env, &["fast"])?);
 //! assert!(!req.evaluate(&env, &[] as &[&str])?);
-//! # Ok::<(), markerspec_pep508::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Types, profiles and evaluation
@@ -112,6 +112,7 @@ mod format;
 #[cfg(feature = "arbitrary")]
 pub mod generate;
 mod guard;
+mod lower;
 mod marker;
 mod name;
 mod operator;
@@ -122,17 +123,18 @@ mod requirement;
 mod small;
 mod span;
 mod string;
+mod syntax;
 pub mod target;
 mod truth;
 mod variant;
 
 pub use arch::canonical_arch;
-pub use environment::{DocValue, EnvError, EnvValue, Environment};
+pub use environment::{DocValue, EnvDocument, EnvError, EnvValue, Environment};
 pub use error::{
     DIAGNOSTIC_CODES, Error, ErrorKind, Reporter, Severity, Warning, WarningKind, render,
 };
 pub use field::{Dialect, Field, FieldType, ValueFormat};
-pub use marker::{Children, MarkerExpression, MarkerNode, MarkerTree};
+pub use marker::MarkerTree;
 pub use markerspec_pep440 as pep440;
 pub use name::{ExtraName, PackageName, normalize_name};
 pub use operator::{MarkerOperator, MarkerValue};
@@ -140,6 +142,7 @@ pub use options::{EvalOptions, ParseOptions, Profile, UnknownPolicy};
 pub use requirement::{Requirement, VersionOrUrl};
 pub use small::SmallStr;
 pub use span::Span;
+pub use syntax::{Children, MarkerExpression, MarkerNode};
 pub use truth::{Evaluation, FieldSet, Truth};
 
 // The README's examples run with the doctests.

@@ -1,123 +1,14 @@
-//! The marker tree: comparisons joined by `and` and `or`, built only through constructors that
-//! keep it flat, with a canonical display.
+//! A marker as users hold it: its syntax tree ([`crate::syntax`]), the form the evaluator reads
+//! ([`crate::lower`]), and the dialect and profile it was read in.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use markerspec_pep440::VersionSpecifier;
-
-use crate::compare::{Fast, precompile};
 use crate::field::{Dialect, Field};
-use crate::operator::{MarkerOperator, MarkerValue};
+use crate::lower::Lowered;
+use crate::operator::MarkerValue;
 use crate::options::Profile;
-use crate::span::Span;
-
-/// One comparison, `lhs op rhs`.
-///
-/// Equality and hashing ignore the span.
-///
-/// ```
-/// use markerspec_pep508::{Field, MarkerOperator, MarkerTree};
-///
-/// let m: MarkerTree = r#"python_version >= "3.10" and os_name == "posix""#.parse()?;
-/// let first = m.expressions()[0];
-/// assert_eq!(first.field(), Some(Field::PythonVersion));
-/// assert_eq!(first.operator(), MarkerOperator::GreaterThanEqual);
-/// assert_eq!(first.rhs().as_literal(), Some("3.10"));
-/// assert_eq!(first.to_string(), r#"python_version >= "3.10""#);
-/// # Ok::<(), markerspec_pep508::Error>(())
-/// ```
-#[derive(Clone)]
-pub struct MarkerExpression {
-    pub(crate) lhs: MarkerValue,
-    pub(crate) op: MarkerOperator,
-    pub(crate) rhs: MarkerValue,
-    pub(crate) span: Span,
-    /// For `version_field OP "literal"`: the literal read as a PEP 440 specifier, when it is one.
-    pub(crate) spec: Option<Box<VersionSpecifier>>,
-    /// The shape of the comparison, for the evaluator's shortcuts.
-    pub(crate) fast: Fast,
-}
-
-impl MarkerExpression {
-    /// A comparison. Prefer parsing; this constructor exists for building trees in code.
-    pub fn new(lhs: MarkerValue, op: MarkerOperator, rhs: MarkerValue) -> MarkerExpression {
-        let mut e = MarkerExpression {
-            lhs,
-            op,
-            rhs,
-            span: Span::default(),
-            spec: None,
-            fast: Fast::General,
-        };
-        e.spec = precompile(&e.lhs, e.op, &e.rhs);
-        e.fast = Fast::of(&e.lhs, e.op, &e.rhs, e.spec.is_some());
-        e
-    }
-
-    /// The left side.
-    pub fn lhs(&self) -> &MarkerValue {
-        &self.lhs
-    }
-
-    /// The operator.
-    pub fn operator(&self) -> MarkerOperator {
-        self.op
-    }
-
-    /// The right side.
-    pub fn rhs(&self) -> &MarkerValue {
-        &self.rhs
-    }
-
-    /// Where the comparison was in the parsed text (empty for built trees).
-    pub fn span(&self) -> Span {
-        self.span
-    }
-
-    /// The field this comparison reads: the left variable, else the right one.
-    pub fn field(&self) -> Option<Field> {
-        self.lhs.as_field().or(self.rhs.as_field())
-    }
-
-    /// Whether either side is an extended field (they behave the same in every profile).
-    pub(crate) fn has_extended_field(&self) -> bool {
-        [&self.lhs, &self.rhs]
-            .iter()
-            .any(|v| v.as_field().is_some_and(Field::is_extended))
-    }
-}
-
-impl PartialEq for MarkerExpression {
-    fn eq(&self, other: &Self) -> bool {
-        self.lhs == other.lhs && self.op == other.op && self.rhs == other.rhs
-    }
-}
-impl Eq for MarkerExpression {}
-impl Hash for MarkerExpression {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.lhs.hash(state);
-        self.op.hash(state);
-        self.rhs.hash(state);
-    }
-}
-
-impl fmt::Debug for MarkerExpression {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "MarkerExpression({self})")
-    }
-}
-
-impl fmt::Display for MarkerExpression {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Piece by piece rather than through `write!`: printing is most of `parse -`'s time.
-        fmt::Display::fmt(&self.lhs, f)?;
-        f.write_str(" ")?;
-        f.write_str(self.op.as_str())?;
-        f.write_str(" ")?;
-        fmt::Display::fmt(&self.rhs, f)
-    }
-}
+use crate::syntax::{MarkerExpression, MarkerNode};
 
 /// A marker: comparisons joined by `and` and `or`, with the dialect and profile it was read in.
 ///
@@ -145,147 +36,13 @@ impl fmt::Display for MarkerExpression {
 /// ```
 #[derive(Clone)]
 pub struct MarkerTree {
+    /// The syntax tree, plain data.
     node: MarkerNode,
+    /// The same tree as the evaluator reads it, lowered when the marker is built (parsed,
+    /// combined or made from a comparison); the evaluator reads only this.
+    lowered: Lowered,
     dialect: Dialect,
     profile: Profile,
-}
-
-/// The shape of a [`MarkerTree`]: a constant, one comparison, or an `and` / `or` of at least
-/// two children. Read it with [`MarkerTree::node`]:
-///
-/// ```
-/// use markerspec_pep508::{MarkerNode, MarkerTree};
-/// let m: MarkerTree = "os_name == 'nt' or os_name == 'posix'".parse().unwrap();
-/// let MarkerNode::Or(children) = m.node() else { panic!() };
-/// assert_eq!(children.len(), 2);
-/// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub enum MarkerNode {
-    /// Always holds.
-    True,
-    /// Never holds.
-    False,
-    /// A single comparison.
-    Expression(MarkerExpression),
-    /// All children hold.
-    And(Children),
-    /// At least one child holds.
-    Or(Children),
-}
-
-/// The children of an `and` or `or`: at least two, none of the same kind as their parent,
-/// none a constant. Dereferences to a slice.
-///
-/// ```
-/// use markerspec_pep508::{MarkerNode, MarkerTree};
-///
-/// let m: MarkerTree = "os_name == 'nt' and (sys_platform == 'win32' and extra == 'a')".parse()?;
-/// let MarkerNode::And(children) = m.node() else { panic!("an `and`") };
-/// assert_eq!(children.len(), 3); // nested `and`s are one chain
-/// assert!(children.iter().all(|c| matches!(c, MarkerNode::Expression(_))));
-/// # Ok::<(), markerspec_pep508::Error>(())
-/// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Children(Vec<MarkerNode>);
-
-impl std::ops::Deref for Children {
-    type Target = [MarkerNode];
-    fn deref(&self) -> &[MarkerNode] {
-        &self.0
-    }
-}
-
-impl Children {
-    /// The children, to splice them into another chain.
-    pub(crate) fn into_vec(self) -> Vec<MarkerNode> {
-        self.0
-    }
-}
-
-impl MarkerNode {
-    /// `and` of parser-built children (at least two, flat).
-    pub(crate) fn and_of(children: Vec<MarkerNode>) -> MarkerNode {
-        MarkerNode::And(Children(children))
-    }
-
-    /// `or` of parser-built children (at least two, flat).
-    pub(crate) fn or_of(children: Vec<MarkerNode>) -> MarkerNode {
-        MarkerNode::Or(Children(children))
-    }
-
-    /// `a and b` (or `a or b`), kept flat, with constants folded away.
-    fn combine(self, other: MarkerNode, and: bool) -> MarkerNode {
-        let (unit, zero) = if and {
-            (MarkerNode::True, MarkerNode::False)
-        } else {
-            (MarkerNode::False, MarkerNode::True)
-        };
-        if self == zero || other == zero {
-            return zero;
-        }
-        if self == unit {
-            return other;
-        }
-        if other == unit {
-            return self;
-        }
-        let mut children = Vec::new();
-        for t in [self, other] {
-            match (t, and) {
-                (MarkerNode::And(c), true) | (MarkerNode::Or(c), false) => children.extend(c.0),
-                (t, _) => children.push(t),
-            }
-        }
-        if and {
-            MarkerNode::and_of(children)
-        } else {
-            MarkerNode::or_of(children)
-        }
-    }
-
-    fn fmt_inner(&self, f: &mut fmt::Formatter<'_>, in_and: bool) -> fmt::Result {
-        match self {
-            MarkerNode::True => f.write_str("true"),
-            MarkerNode::False => f.write_str("false"),
-            MarkerNode::Expression(e) => fmt::Display::fmt(e, f),
-            MarkerNode::And(children) => {
-                for (i, c) in children.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(" and ")?;
-                    }
-                    c.fmt_inner(f, true)?;
-                }
-                Ok(())
-            }
-            MarkerNode::Or(children) => {
-                if in_and {
-                    f.write_str("(")?;
-                }
-                for (i, c) in children.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(" or ")?;
-                    }
-                    c.fmt_inner(f, false)?;
-                }
-                if in_and {
-                    f.write_str(")")?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl fmt::Display for MarkerNode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.fmt_inner(f, false)
-    }
-}
-
-impl fmt::Debug for MarkerNode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "MarkerNode({self})")
-    }
 }
 
 impl PartialEq for MarkerTree {
@@ -309,11 +66,7 @@ impl From<MarkerExpression> for MarkerTree {
         } else {
             Dialect::Pep508
         };
-        MarkerTree {
-            node: MarkerNode::Expression(e),
-            dialect,
-            profile: Profile::Spec2026,
-        }
+        MarkerTree::new(MarkerNode::Expression(e), dialect, Profile::Spec2026)
     }
 }
 
@@ -321,6 +74,7 @@ impl MarkerTree {
     /// The marker that always holds, in the `pep508` dialect and `spec-2026` profile.
     pub const TRUE: MarkerTree = MarkerTree {
         node: MarkerNode::True,
+        lowered: Lowered::True,
         dialect: Dialect::Pep508,
         profile: Profile::Spec2026,
     };
@@ -328,16 +82,25 @@ impl MarkerTree {
     /// The marker that never holds, in the `pep508` dialect and `spec-2026` profile.
     pub const FALSE: MarkerTree = MarkerTree {
         node: MarkerNode::False,
+        lowered: Lowered::False,
         dialect: Dialect::Pep508,
         profile: Profile::Spec2026,
     };
 
+    /// The marker of `node`, lowered for the evaluator.
     pub(crate) fn new(node: MarkerNode, dialect: Dialect, profile: Profile) -> MarkerTree {
         MarkerTree {
+            lowered: Lowered::of(&node),
             node,
             dialect,
             profile,
         }
+    }
+
+    /// The tree as the evaluator reads it.
+    #[inline]
+    pub(crate) fn lowered(&self) -> &Lowered {
+        &self.lowered
     }
 
     /// The tree's shape.
@@ -396,6 +159,7 @@ impl MarkerTree {
         };
         MarkerTree {
             node: self.node.combine(other.node, and),
+            lowered: self.lowered.combine(other.lowered, and),
             dialect,
             profile: self.profile,
         }
@@ -414,7 +178,13 @@ impl MarkerTree {
         match &self.node {
             MarkerNode::And(c) | MarkerNode::Or(c) => c
                 .iter()
-                .map(|n| MarkerTree::new(n.clone(), self.dialect, self.profile))
+                .zip(self.lowered.children())
+                .map(|(node, lowered)| MarkerTree {
+                    node: node.clone(),
+                    lowered: lowered.clone(),
+                    dialect: self.dialect,
+                    profile: self.profile,
+                })
                 .collect(),
             _ => Vec::new(),
         }

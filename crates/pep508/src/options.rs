@@ -135,14 +135,14 @@ pub enum UnknownPolicy {
 /// use markerspec_pep508::{Environment, Field, MarkerTree, ParseOptions, Profile};
 ///
 /// let text = r#"python_version in "3.10 3.11""#;
-/// let env = Environment::new().with(Field::PythonVersion, "3.11");
+/// let env = Environment::new().with(Field::PythonVersion, "3.11")?;
 /// let spec: MarkerTree = text.parse()?;
 /// assert!(!spec.evaluate(&env)?); // `in` on a version field is false
 /// let opts = ParseOptions::default().profile(Profile::Packaging);
 /// let packaging = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
 /// assert_eq!(packaging.profile(), Profile::Packaging);
 /// assert!(packaging.evaluate(&env)?); // packaging: a substring test
-/// # Ok::<(), markerspec_pep508::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

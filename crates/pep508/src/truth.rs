@@ -160,12 +160,12 @@ impl FromIterator<Field> for FieldSet {
 /// use markerspec_pep508::{EnvValue, Environment, Field, MarkerTree, Truth};
 ///
 /// let m: MarkerTree = "os_name == 'posix' and platform_machine == 'x86_64'".parse()?;
-/// let mut env = Environment::new().with(Field::OsName, "posix");
+/// let mut env = Environment::new().with(Field::OsName, "posix")?;
 /// env.set(Field::PlatformMachine, EnvValue::Unknown).unwrap();
 /// let result = m.evaluate_tristate(&env)?;
 /// assert_eq!(result.truth, Truth::Unknown);
 /// assert!(result.unknown.contains(Field::PlatformMachine));
-/// # Ok::<(), markerspec_pep508::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Evaluation {

@@ -68,17 +68,17 @@ fn with_value(mut env: Environment, field: Field, value: EnvValue) -> Environmen
 
 fn linux() -> Environment {
     Environment::new()
-        .with(Field::OsName, "posix")
-        .with(Field::SysPlatform, "linux")
-        .with(Field::PlatformSystem, "Linux")
-        .with(Field::PlatformMachine, "x86_64")
-        .with(Field::PlatformPythonImplementation, "CPython")
-        .with(Field::PlatformRelease, "6.8.0-45-generic")
-        .with(Field::PlatformVersion, "5.0")
-        .with(Field::ImplementationName, "cpython")
-        .with(Field::ImplementationVersion, "3.12.7")
-        .with(Field::PythonVersion, "3.12")
-        .with(Field::PythonFullVersion, "3.12.7")
+        .with_unchecked(Field::OsName, "posix")
+        .with_unchecked(Field::SysPlatform, "linux")
+        .with_unchecked(Field::PlatformSystem, "Linux")
+        .with_unchecked(Field::PlatformMachine, "x86_64")
+        .with_unchecked(Field::PlatformPythonImplementation, "CPython")
+        .with_unchecked(Field::PlatformRelease, "6.8.0-45-generic")
+        .with_unchecked(Field::PlatformVersion, "5.0")
+        .with_unchecked(Field::ImplementationName, "cpython")
+        .with_unchecked(Field::ImplementationVersion, "3.12.7")
+        .with_unchecked(Field::PythonVersion, "3.12")
+        .with_unchecked(Field::PythonFullVersion, "3.12.7")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -156,7 +156,7 @@ fn spec_2026_absent_strings_are_empty() {
             .unwrap_err();
         assert_eq!(err.kind().name(), "invalid-absence-test", "{text}");
     }
-    let env = linux().with(Field::PythonAbiTag, "cp313t");
+    let env = linux().with_unchecked(Field::PythonAbiTag, "cp313t");
     table(
         Profile::Spec2026,
         &env,
@@ -226,8 +226,8 @@ fn spec_2026_version_fields() {
 #[test]
 fn spec_2026_invalid_versions_fall_back_to_strings() {
     let env = linux()
-        .with(Field::ImplementationVersion, "3.12.0-RC1")
-        .with(Field::PlatformVersion, "x");
+        .with_unchecked(Field::ImplementationVersion, "3.12.0-RC1")
+        .with_unchecked(Field::PlatformVersion, "x");
     table(
         Profile::Spec2026,
         &env,
@@ -250,7 +250,7 @@ fn spec_2026_invalid_versions_fall_back_to_strings() {
         ],
     );
     // A value that is not a version compares as a string too.
-    let env = linux().with(Field::PythonVersion, "3.12+");
+    let env = linux().with_unchecked(Field::PythonVersion, "3.12+");
     table(
         Profile::Spec2026,
         &env,
@@ -288,7 +288,7 @@ fn spec_2026_absent_versions_satisfy_nothing() {
         );
     }
     // Known: the ordinary PEP 440 rules, and `== ""` is false.
-    let env = linux().with(Field::CudaVersion, "12.4");
+    let env = linux().with_unchecked(Field::CudaVersion, "12.4");
     for &profile in Profile::ALL {
         table(
             profile,
@@ -339,7 +339,7 @@ fn spec_2026_version_or_string_fields() {
             (r#"platform_release not in "6.8.0-45-generic 5.15""#, F),
         ],
     );
-    let env = linux().with(Field::PlatformRelease, "6.8");
+    let env = linux().with_unchecked(Field::PlatformRelease, "6.8");
     table(
         Profile::Spec2026,
         &env,
@@ -363,7 +363,7 @@ fn spec_2026_version_or_string_fields() {
             (r#"nvidia_driver_version >= "550""#, F),
         ],
     );
-    let env = linux().with(Field::NvidiaDriverVersion, "550.54.15");
+    let env = linux().with_unchecked(Field::NvidiaDriverVersion, "550.54.15");
     table(
         Profile::Spec2026,
         &env,
@@ -646,7 +646,7 @@ fn packaging_version_keys() {
         ],
     );
     // `platform_release` is a version key when its value is a version.
-    let env = linux().with(Field::PlatformRelease, "6.8");
+    let env = linux().with_unchecked(Field::PlatformRelease, "6.8");
     table(
         p,
         &env,
@@ -679,7 +679,7 @@ fn packaging_operator_continuation_quirk() {
 /// spelled differently from its normal form does not match its normal form.
 #[test]
 fn packaging_arbitrary_equality_compares_text() {
-    let env = linux().with(Field::ImplementationVersion, "3.12.0-RC1");
+    let env = linux().with_unchecked(Field::ImplementationVersion, "3.12.0-RC1");
     table(
         Profile::Packaging,
         &env,
@@ -697,8 +697,8 @@ fn packaging_arbitrary_equality_compares_text() {
 #[test]
 fn packaging_repairs_a_trailing_plus() {
     let env = linux()
-        .with(Field::PythonFullVersion, "3.13.1+")
-        .with(Field::ImplementationVersion, "3.13.1+");
+        .with_unchecked(Field::PythonFullVersion, "3.13.1+")
+        .with_unchecked(Field::ImplementationVersion, "3.13.1+");
     table(
         Profile::Packaging,
         &env,
@@ -750,7 +750,7 @@ fn packaging_looks_up_the_right_hand_text() {
         assert_eq!(error_code(text, p, &linux()), "E001", "{text}");
     }
     // Two extended fields are not a comparison packaging can make.
-    let env = linux().with(Field::CudaVersion, "12.4");
+    let env = linux().with_unchecked(Field::CudaVersion, "12.4");
     let e = MarkerExpression::new(
         MarkerValue::Field(Field::CudaVersion),
         MarkerOperator::Equal,
@@ -763,11 +763,11 @@ fn packaging_looks_up_the_right_hand_text() {
 #[test]
 fn packaging_evaluates_extended_fields_by_the_spec_rules() {
     let env = with_value(
-        linux().with(Field::CudaVersion, "12.4"),
+        linux().with_unchecked(Field::CudaVersion, "12.4"),
         Field::GpuBackends,
         EnvValue::Set(vec!["cuda".into()]),
     );
-    let env = env.with(Field::PythonAbiTag, "cp312");
+    let env = env.with_unchecked(Field::PythonAbiTag, "cp312");
     let cases = [
         (r#"cuda_version >= "12""#, T),
         (r#"cuda_version >= "13""#, F),
@@ -868,7 +868,7 @@ fn packaging_set_fields() {
 /// under spec-2026.
 #[test]
 fn missing_values_per_profile() {
-    let env = Environment::new().with(Field::OsName, "posix");
+    let env = Environment::new().with_unchecked(Field::OsName, "posix");
     assert_eq!(
         error_code(r#"sys_platform == "linux""#, Profile::Packaging, &env),
         "E001"
@@ -889,8 +889,8 @@ fn missing_values_per_profile() {
 /// `platform_release`.
 #[test]
 fn uv_comparisons_differ_where_uv_does() {
-    let env = linux().with(Field::PythonFullVersion, "3.14.0rc1");
-    let env = env.with(Field::PythonVersion, "3.14");
+    let env = linux().with_unchecked(Field::PythonFullVersion, "3.14.0rc1");
+    let env = env.with_unchecked(Field::PythonVersion, "3.14");
     // uv reads `python_version >= "3.14"` as `python_full_version >= "3.14"`, which a release
     // candidate is not.
     table(Profile::Uv, &env, &[(r#"python_version >= "3.14""#, F)]);
@@ -963,5 +963,49 @@ fn packaging_operator_continuation_needs_the_operator_character_first() {
             (r#"python_version < " =3.13""#, F),
             (r#"python_version == "=3.12 ""#, T),
         ],
+    );
+}
+
+#[test]
+fn a_quoted_version_is_stripped_as_python_strips_it() {
+    // packaging builds `Specifier(op + value)`, and `Specifier` strips its input with
+    // `str.strip()`, which also removes the separators U+001C..U+001F (not whitespace to
+    // Rust). The stripped text is the version, so the comparison is a version comparison
+    // (`3.12 >= 3.11`), not the string rule (where `>=` is `==`, false here).
+    let env = Environment::new().with_unchecked(Field::PythonVersion, "3.12");
+    for sep in ['\u{1c}', '\u{1f}', ' '] {
+        for profile in [Profile::Spec2026, Profile::Packaging] {
+            let text = format!("python_version >= \"{sep}3.11{sep}\"");
+            assert_eq!(truth(&text, profile, &env), T, "{text:?} ({profile})");
+            let text = format!("python_version < \"{sep}3.11\"");
+            assert_eq!(truth(&text, profile, &env), F, "{text:?} ({profile})");
+            // `===` compares the stripped text.
+            let text = format!("python_version === \"{sep}3.12{sep}\"");
+            assert_eq!(truth(&text, profile, &env), T, "{text:?} ({profile})");
+            // Stripping happens after `op + value` is joined: `== =3.12` keeps the separator
+            // between the two operator characters, so it is no specifier (and no `===3.12`),
+            // and the comparison is the string rule.
+            let text = format!("python_version == \"{sep}=3.12\"");
+            assert_eq!(truth(&text, profile, &env), F, "{text:?} ({profile})");
+        }
+    }
+}
+
+#[test]
+fn an_extended_version_literal_is_checked_as_evaluation_reads_it() {
+    // `== =3.12` is no specifier, so the parse-time check of an extended version field
+    // rejects it, as it rejects any quoted value that is not a version.
+    for text in [r#"cuda_version == " =3.12""#, r#"cuda_version >= "twelve""#] {
+        let err = MarkerTree::parse_with(text, &options(Profile::Spec2026, text), &mut |_| {})
+            .unwrap_err();
+        assert_eq!(err.code(), "X001", "{text}: {}", err.render(text));
+    }
+    assert!(
+        MarkerTree::parse_with(
+            r#"cuda_version == " 12.4 ""#,
+            &options(Profile::Spec2026, ""),
+            &mut |_| {}
+        )
+        .is_ok()
     );
 }

@@ -120,8 +120,8 @@ cases! {
 
 fn env() -> Environment {
     Environment::new()
-        .with(Field::PythonVersion, "3.12")
-        .with(Field::OsName, "posix")
+        .with_unchecked(Field::PythonVersion, "3.12")
+        .with_unchecked(Field::OsName, "posix")
 }
 
 #[track_caller]

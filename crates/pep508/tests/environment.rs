@@ -1,6 +1,6 @@
 //! The environment document (`spec/SPEC.md` §11): what it accepts, rejects and canonicalises.
 
-use markerspec_pep508::{EnvValue, Environment, Field};
+use markerspec_pep508::{DocValue, EnvDocument, EnvValue, Environment, Field};
 
 fn load(doc: &str) -> Result<Environment, String> {
     serde_json::from_str(doc).map_err(|e| e.to_string())
@@ -81,4 +81,25 @@ fn a_document_round_trips() {
     let env = load(doc).unwrap();
     let again: Environment = serde_json::from_str(&serde_json::to_string(&env).unwrap()).unwrap();
     assert_eq!(format!("{env:?}"), format!("{again:?}"));
+}
+
+#[test]
+fn a_document_keeps_its_values_as_written_and_reads_into_an_environment() {
+    // The document type other tools hold (the conformance vectors): values as written, in key
+    // order, written back unchanged; the environment is read from it without JSON.
+    let text = r#"{"cuda_version":null,"extra":["Gpu"],"gpu_backends":["cuda"],"os_name":"posix","sys_abi_features":[]}"#;
+    let doc: EnvDocument = serde_json::from_str(text).unwrap();
+    assert_eq!(doc["cuda_version"], DocValue::Unknown);
+    assert_eq!(doc["os_name"], DocValue::String("posix".into()));
+    assert_eq!(doc["sys_abi_features"], DocValue::List(Vec::new()));
+    assert_eq!(serde_json::to_string(&doc).unwrap(), text);
+    let env = Environment::from_document(&doc).unwrap();
+    assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::Unknown));
+    assert_eq!(env.get(Field::SysAbiFeatures), Some(&EnvValue::Absent));
+    assert_eq!(env.extras().collect::<Vec<_>>(), ["gpu"]);
+    // A value of another JSON type is refused by the document, an unknown key by the reader.
+    assert!(serde_json::from_str::<EnvDocument>(r#"{"os_name": 3}"#).is_err());
+    let unknown = EnvDocument::from([("os_nam".into(), DocValue::String("nt".into()))]);
+    let err = Environment::from_document(&unknown).unwrap_err();
+    assert!(err.contains("os_nam"), "{err}");
 }

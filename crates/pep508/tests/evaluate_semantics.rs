@@ -62,10 +62,10 @@ fn all_unknown() -> Environment {
 
 fn linux() -> Environment {
     Environment::new()
-        .with(Field::OsName, "posix")
-        .with(Field::SysPlatform, "linux")
-        .with(Field::PlatformMachine, "x86_64")
-        .with(Field::PythonVersion, "3.12")
+        .with_unchecked(Field::OsName, "posix")
+        .with_unchecked(Field::SysPlatform, "linux")
+        .with_unchecked(Field::PlatformMachine, "x86_64")
+        .with_unchecked(Field::PythonVersion, "3.12")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -352,7 +352,7 @@ fn unknown_policy_decides_only_unknown_results() {
 /// field is false); the evaluation options choose only the Unknown policy.
 #[test]
 fn the_parsed_profile_chooses_the_evaluation() {
-    let env = Environment::new().with(Field::PythonVersion, "3.11");
+    let env = Environment::new().with_unchecked(Field::PythonVersion, "3.11");
     let text = r#"python_version in "3.10 3.11""#;
     let m = marker(text, Profile::Packaging);
     assert_eq!(m.profile(), Profile::Packaging);
@@ -463,7 +463,7 @@ fn packaging_evaluates_every_comparison() {
         assert_eq!(error_code(text, p, env), "E002", "{text} with {env:?}");
     }
     // A missing value is an error (`E001`) even when another operand decides.
-    let partial = Environment::new().with(Field::OsName, "posix");
+    let partial = Environment::new().with_unchecked(Field::OsName, "posix");
     assert_eq!(
         error_code(
             r#"os_name == "nt" and sys_platform == "linux""#,
@@ -493,7 +493,7 @@ fn packaging_evaluates_every_comparison() {
 /// Unknown decided away by the other operand leaves no trace.
 #[test]
 fn spec_2026_missing_values_are_unknown() {
-    let env = Environment::new().with(Field::OsName, "posix");
+    let env = Environment::new().with_unchecked(Field::OsName, "posix");
     let p = Profile::Spec2026;
     let e = eval(r#"os_name == "posix" and sys_platform == "linux""#, p, &env);
     assert_eq!(

@@ -75,7 +75,7 @@ fn deepest_allowed_alternating_tree_is_safe_to_use() {
             };
             let mut outcomes = Vec::new();
             for os in ["nt", "x0", "x1", "x198", "x199", "posix"] {
-                let env = Environment::new().with(Field::OsName, os);
+                let env = Environment::new().with_unchecked(Field::OsName, os);
                 let got = m.evaluate(&env).unwrap();
                 assert_eq!(got, expected(os), "{first} innermost, os_name = {os}");
                 outcomes.push(got);
@@ -159,4 +159,26 @@ fn long_lists_of_distinct_extras_and_specifiers_round_trip() {
     let specs: Vec<String> = (0..20_000).map(|i| format!("!={i}")).collect();
     let r: Requirement = format!("pkg{}", specs.join(",")).parse().unwrap();
     assert_eq!(r.to_string().parse::<Requirement>().unwrap(), r);
+}
+
+#[test]
+fn a_tree_nested_past_the_default_limit_parses_on_a_small_stack() {
+    // With the nesting limit lifted, 2,000 levels of alternating and/or parse on a 256 KiB
+    // stack: the parser keeps an explicit stack, and so does the lowering of the tree for the
+    // evaluator once it is deeper than a few dozen levels. (Printing, evaluating and dropping
+    // such a tree recurse; it is dropped here, on the test's own thread.)
+    let depth = 2_000;
+    let m = on_small_stack(move || {
+        let mut text = String::from("os_name == 'nt'");
+        for i in 0..depth {
+            let op = if i % 2 == 0 { "and" } else { "or" };
+            text = format!("os_name == 'x{i}' {op} ({text})");
+        }
+        let opts = ParseOptions::default()
+            .max_nesting(usize::MAX)
+            .max_input_len(usize::MAX);
+        MarkerTree::parse_with(&text, &opts, &mut |_| {}).map_err(|e| e.code())
+    })
+    .unwrap();
+    assert_eq!(m.expressions().len(), depth + 1);
 }

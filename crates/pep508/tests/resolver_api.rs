@@ -8,7 +8,8 @@ use markerspec_pep508::{
 fn env() -> Environment {
     Environment::new()
         .with(Field::SysPlatform, "linux")
-        .with(Field::PythonVersion, "3.12")
+        .and_then(|e| e.with(Field::PythonVersion, "3.12"))
+        .expect("valid values")
 }
 
 #[test]
@@ -76,4 +77,30 @@ fn parser_and_environment_agree_on_formats() {
         EnvValue::Absent
     );
     assert!(EnvValue::from_text(Field::GpuBackends, "cuda,").is_err());
+}
+
+#[test]
+fn with_checks_values_where_they_are_set_and_with_unchecked_stores_them() {
+    // `with` is the checked form: a malformed version is an error naming the field, not a
+    // comparison that is silently false later.
+    let err = Environment::new()
+        .with(Field::PythonVersion, "three")
+        .unwrap_err();
+    assert_eq!(err.field, Field::PythonVersion);
+    // Set fields take a comma-separated list, checked against the field's format.
+    let env = Environment::new()
+        .with(Field::GpuBackends, "cuda,rocm")
+        .unwrap();
+    assert_eq!(
+        env.get(Field::GpuBackends),
+        Some(&EnvValue::Set(vec!["cuda".into(), "rocm".into()]))
+    );
+    // `with_unchecked` keeps the string as given, and comparisons read it as a string.
+    let env = Environment::new().with_unchecked(Field::PythonVersion, "three");
+    assert_eq!(
+        env.get(Field::PythonVersion),
+        Some(&EnvValue::String("three".into()))
+    );
+    let m: MarkerTree = "python_version == 'three'".parse().unwrap();
+    assert!(m.evaluate(&env).unwrap());
 }

@@ -36,17 +36,27 @@ fn eval(text: &str, opts: &ParseOptions, env: &Environment) -> bool {
         .unwrap_or_else(|e| panic!("{text}: {}", e.render(text)))
 }
 
+/// An environment of these (valid) values, set through the checked setter.
+#[track_caller]
+fn env_of(values: &[(Field, &str)]) -> Environment {
+    values
+        .iter()
+        .try_fold(Environment::new(), |env, &(f, v)| env.with(f, v))
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn gpu() -> Environment {
-    Environment::new()
-        .with(Field::GpuBackends, "cuda")
-        .with(Field::CudaVersion, "12.8")
-        .with(Field::NvidiaDriverVersion, "570.124.06")
-        .with(Field::CudaComputeCapability, "8.6")
-        .with(Field::CudaComputeCapabilityMax, "9.0")
-        .with(Field::InterpreterArch, "x86_64")
-        .with(Field::HostArch, "aarch64")
-        .with(Field::CudnnVersion, "8.9.7")
-        .with(Field::CudnnCudaVersion, "11.8")
+    env_of(&[
+        (Field::GpuBackends, "cuda"),
+        (Field::CudaVersion, "12.8"),
+        (Field::NvidiaDriverVersion, "570.124.06"),
+        (Field::CudaComputeCapability, "8.6"),
+        (Field::CudaComputeCapabilityMax, "9.0"),
+        (Field::InterpreterArch, "x86_64"),
+        (Field::HostArch, "aarch64"),
+        (Field::CudnnVersion, "8.9.7"),
+        (Field::CudnnCudaVersion, "11.8"),
+    ])
 }
 
 /// §5.1 (0.2): `===` on an extended field is `arbitrary-equality-on-extended`; `""` with an
@@ -309,10 +319,11 @@ fn e1_set_misuse_in_lock_files_is_false() {
 }
 
 fn python(version: &str) -> Environment {
-    Environment::new()
-        .with(Field::PythonVersion, version)
-        .with(Field::PlatformRelease, "6.8.0-49-generic")
-        .with(Field::PlatformVersion, "13")
+    env_of(&[
+        (Field::PythonVersion, version),
+        (Field::PlatformRelease, "6.8.0-49-generic"),
+        (Field::PlatformVersion, "13"),
+    ])
 }
 
 /// Appendix E.2: `"L" ~= f` is evaluated when both sides are versions, as
@@ -364,7 +375,7 @@ fn e5_platform_version_and_lock_file_extra() {
     let packaging = ParseOptions::default().profile(Profile::Packaging);
     assert!(!eval("platform_version >= '12'", &packaging, &env));
     // A value that is not a version still compares as a string.
-    let darwin = Environment::new().with(Field::PlatformVersion, "Darwin Kernel Version 24.1.0");
+    let darwin = env_of(&[(Field::PlatformVersion, "Darwin Kernel Version 24.1.0")]);
     assert!(eval(
         "platform_version == 'Darwin Kernel Version 24.1.0'",
         &ParseOptions::default(),

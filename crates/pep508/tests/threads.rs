@@ -22,12 +22,12 @@ fn threads_agree_with_one_thread() {
         .lines()
         .collect();
     let env = Environment::new()
-        .with(Field::PythonVersion, "3.12")
-        .with(Field::PythonFullVersion, "3.12.7")
-        .with(Field::SysPlatform, "linux")
-        .with(Field::PlatformMachine, "x86_64")
-        .with(Field::PlatformSystem, "Linux")
-        .with(Field::PlatformPythonImplementation, "CPython");
+        .with_unchecked(Field::PythonVersion, "3.12")
+        .with_unchecked(Field::PythonFullVersion, "3.12.7")
+        .with_unchecked(Field::SysPlatform, "linux")
+        .with_unchecked(Field::PlatformMachine, "x86_64")
+        .with_unchecked(Field::PlatformSystem, "Linux")
+        .with_unchecked(Field::PlatformPythonImplementation, "CPython");
     // The whole answer: the printed requirement and the marker's three-valued result, or its
     // error code, so that a thread that fails where another succeeds cannot look the same.
     let answer = |l: &str| -> (String, Option<Result<Evaluation, &'static str>>) {

@@ -28,12 +28,12 @@ fn truth(input: &str, env: &Environment) -> Truth {
 
 fn linux(full_version: &str, python_version: &str) -> Environment {
     Environment::new()
-        .with(Field::OsName, "posix")
-        .with(Field::SysPlatform, "linux")
-        .with(Field::PlatformSystem, "Linux")
-        .with(Field::PlatformRelease, "9.0")
-        .with(Field::PythonVersion, python_version)
-        .with(Field::PythonFullVersion, full_version)
+        .with_unchecked(Field::OsName, "posix")
+        .with_unchecked(Field::SysPlatform, "linux")
+        .with_unchecked(Field::PlatformSystem, "Linux")
+        .with_unchecked(Field::PlatformRelease, "9.0")
+        .with_unchecked(Field::PythonVersion, python_version)
+        .with_unchecked(Field::PythonFullVersion, full_version)
 }
 
 #[test]
@@ -174,7 +174,7 @@ fn strings() {
     assert_eq!(truth(r#""os" in os_name"#, &env), Truth::True);
     assert_eq!(truth(r#"os_name in "posix2""#, &env), Truth::True);
     // `platform_system == "Linux"` is read as `sys_platform == "linux"`.
-    let odd = env.clone().with(Field::PlatformSystem, "Other");
+    let odd = env.clone().with_unchecked(Field::PlatformSystem, "Other");
     assert_eq!(truth(r#"platform_system == "Linux""#, &odd), Truth::True);
     // No escapes: the backslash is a character.
     assert_eq!(truth(r#"os_name == "p\x6fsix""#, &env), Truth::False);
@@ -185,8 +185,8 @@ fn strings() {
 #[test]
 fn platform_release_is_a_version_on_macos() {
     let mac = linux("3.13.1", "3.13")
-        .with(Field::SysPlatform, "darwin")
-        .with(Field::PlatformRelease, "24.1.0");
+        .with_unchecked(Field::SysPlatform, "darwin")
+        .with_unchecked(Field::PlatformRelease, "24.1.0");
     assert_eq!(truth(r#"platform_release >= "9""#, &mac), Truth::True);
     assert_eq!(truth(r#"platform_release == "24.1""#, &mac), Truth::True);
     assert_eq!(truth(r#"platform_release == "24.*""#, &mac), Truth::True);
@@ -200,11 +200,13 @@ fn platform_release_is_a_version_on_macos() {
     assert_eq!(truth(r#"platform_release >= "x""#, &mac), Truth::False);
     assert_eq!(truth(r#""24." in platform_release"#, &mac), Truth::True);
     // Lexicographic elsewhere: "6.8.0" is above "10".
-    let linux = linux("3.12.1", "3.12").with(Field::PlatformRelease, "6.8.0-49-generic");
+    let linux = linux("3.12.1", "3.12").with_unchecked(Field::PlatformRelease, "6.8.0-49-generic");
     assert_eq!(truth(r#"platform_release >= "10""#, &linux), Truth::True);
     assert_eq!(truth(r#"platform_release == "6.8""#, &linux), Truth::False);
     // A macOS release that is not a version lies in no range.
-    let odd = mac.clone().with(Field::PlatformRelease, "unknown");
+    let odd = mac
+        .clone()
+        .with_unchecked(Field::PlatformRelease, "unknown");
     assert_eq!(truth(r#"platform_release >= "9""#, &odd), Truth::False);
     assert_eq!(truth(r#"platform_release != "9""#, &odd), Truth::False);
     // An unknown `sys_platform` decides which reading applies, so the result is unknown.

@@ -16,17 +16,17 @@ use Truth::{False as F, True as T};
 /// The environment every case starts from.
 fn base() -> Environment {
     Environment::new()
-        .with(Field::OsName, "posix")
-        .with(Field::SysPlatform, "linux")
-        .with(Field::PlatformSystem, "Linux")
-        .with(Field::PlatformMachine, "x86_64")
-        .with(Field::PlatformPythonImplementation, "CPython")
-        .with(Field::PlatformRelease, "6.8.0-45-generic")
-        .with(Field::PlatformVersion, "5.0")
-        .with(Field::ImplementationName, "cpython")
-        .with(Field::ImplementationVersion, "3.12.7")
-        .with(Field::PythonVersion, "3.12")
-        .with(Field::PythonFullVersion, "3.12.7")
+        .with_unchecked(Field::OsName, "posix")
+        .with_unchecked(Field::SysPlatform, "linux")
+        .with_unchecked(Field::PlatformSystem, "Linux")
+        .with_unchecked(Field::PlatformMachine, "x86_64")
+        .with_unchecked(Field::PlatformPythonImplementation, "CPython")
+        .with_unchecked(Field::PlatformRelease, "6.8.0-45-generic")
+        .with_unchecked(Field::PlatformVersion, "5.0")
+        .with_unchecked(Field::ImplementationName, "cpython")
+        .with_unchecked(Field::ImplementationVersion, "3.12.7")
+        .with_unchecked(Field::PythonVersion, "3.12")
+        .with_unchecked(Field::PythonFullVersion, "3.12.7")
 }
 
 fn environment(overrides: &str) -> Environment {
@@ -45,7 +45,7 @@ fn environment(overrides: &str) -> Environment {
             "groups" => env
                 .set(Field::DependencyGroups, EnvValue::Set(items()))
                 .unwrap(),
-            _ => env = env.with(Field::from_canonical_name(k).unwrap(), v),
+            _ => env = env.with_unchecked(Field::from_canonical_name(k).unwrap(), v),
         }
     }
     env

@@ -62,11 +62,13 @@ pub struct Output {
 /// assert!(matches!(missing, Err(Error::Spawn(_))));
 /// # }
 /// ```
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The program could not be started.
-    Spawn(std::io::Error),
+    #[error("could not start: {0}")]
+    Spawn(#[source] std::io::Error),
     /// The deadline passed; the group was killed. What it wrote until then is kept.
+    #[error("did not finish within {after:?} and was killed")]
     TimedOut {
         /// The time limit.
         after: Duration,
@@ -76,22 +78,9 @@ pub enum Error {
         stderr: Capture,
     },
     /// Waiting for the program failed (the group was killed).
-    Wait(std::io::Error),
+    #[error("waiting for it failed: {0}")]
+    Wait(#[source] std::io::Error),
 }
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Error::Spawn(e) => write!(f, "could not start: {e}"),
-            Error::TimedOut { after, .. } => {
-                write!(f, "did not finish within {after:?} and was killed")
-            }
-            Error::Wait(e) => write!(f, "waiting for it failed: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// How to run a program: its time limit, output caps, input, and group.
 ///

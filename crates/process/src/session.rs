@@ -28,11 +28,13 @@ pub enum Line {
 }
 
 /// Why [`Session::send`] did not deliver a request.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SendError {
     /// The program no longer reads (its stdin is closed; it exited, most likely).
-    Closed(io::Error),
+    #[error("the program no longer reads its input: {0}")]
+    Closed(#[source] io::Error),
     /// The program did not take the bytes before the deadline (it stopped reading).
+    #[error("the program did not take the request before the deadline")]
     TimedOut,
 }
 

@@ -14,7 +14,7 @@
 use std::process::ExitCode;
 
 use markerspec_conformance::{
-    Cases, Dialect, EnvValue, Evaluated, Expected, Implementation, Kind, Parsed, Profile, Report,
+    Cases, Dialect, DocValue, Evaluated, Expected, Implementation, Kind, Parsed, Profile, Report,
     Request, Runner, Status, TestResult,
 };
 
@@ -162,7 +162,7 @@ mod toy {
                 }
             };
             let env = |name: &str| match r.environment().get(name) {
-                Some(EnvValue::String(s)) => Some(s.clone()),
+                Some(DocValue::String(s)) => Some(s.clone()),
                 _ => None,
             };
             TestResult::Ok(match marker.eval(&env, r.extras()) {

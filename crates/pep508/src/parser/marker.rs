@@ -5,13 +5,13 @@
 use nom::bytes::complete::{take_while, take_while1};
 
 use super::cursor::{Parser, is_word};
-use crate::compare::Fast;
 use crate::error::{Error, ErrorKind, WarningKind};
 use crate::field::{self, Lookup};
-use crate::marker::{MarkerExpression, MarkerNode, MarkerTree};
+use crate::marker::MarkerTree;
 use crate::operator::{MarkerOperator, MarkerValue};
 use crate::span::Span;
 use crate::string;
+use crate::syntax::{MarkerExpression, MarkerNode};
 
 /// The operands of an `and` (or `or`) chain, kept flat, allocating nothing for a chain of one.
 #[derive(Default)]
@@ -304,14 +304,7 @@ impl<'a> Parser<'a, '_> {
         self.ws();
         let rhs = self.parse_marker_var()?;
         let span = Span::new(start, self.pos);
-        let mut expr = MarkerExpression {
-            lhs,
-            op,
-            rhs,
-            span,
-            spec: None,
-            fast: Fast::General,
-        };
+        let mut expr = MarkerExpression { lhs, op, rhs, span };
         let keep = crate::check::check(&mut expr, self.opts, &mut |w| self.warn(w, span))
             .map_err(|kind| self.error(kind, span))?;
         Ok(if keep {

@@ -3,7 +3,7 @@
 //!
 //! A profile quirk has one home: its syntax knob or check in its [`Rules`] entry, its
 //! comparisons in its module ([`spec2026`], [`packaging`], [`uv`]). The [`Profile`] enum itself
-//! is parse configuration, beside [`ParseOptions`](crate::ParseOptions).
+//! is parse configuration, beside [`ParseOptions`].
 
 pub(crate) mod outcome;
 pub(crate) mod packaging;
@@ -12,14 +12,15 @@ pub(crate) mod uv;
 
 use crate::environment::EvalEnv;
 use crate::error::{ErrorKind, WarningKind};
-use crate::marker::MarkerExpression;
-use crate::options::Profile;
+use crate::lower::Comparison;
+use crate::options::{ParseOptions, Profile};
+use crate::syntax::MarkerExpression;
 use outcome::Outcome;
 
-/// A profile's own parse-time check of one comparison of standard fields: `Ok(false)` drops
-/// it (after its warning).
+/// A profile's own parse-time check of one comparison of standard fields: `Ok(true)` keeps it,
+/// `Ok(false)` drops it (after its warning), an error rejects the marker.
 pub(crate) type CheckFn =
-    fn(&MarkerExpression, &mut dyn FnMut(WarningKind)) -> Result<bool, ErrorKind>;
+    fn(&MarkerExpression, &ParseOptions, &mut dyn FnMut(WarningKind)) -> Result<bool, ErrorKind>;
 
 /// What a profile changes, in one table.
 pub(crate) struct Rules {
@@ -34,29 +35,25 @@ pub(crate) struct Rules {
     /// a specifier's operator and its version (packaging's specifier regular expression,
     /// `<\s*+v?+…`); elsewhere in a specifier list only spaces and tabs.
     pub(crate) specifier_regex: bool,
-    /// The living specification's strict reading of the standard fields' comparisons: a
-    /// comparison without exactly one variable is an error, `extras`/`dependency_groups` need
-    /// lock-file context, misused set fields are errors (the other profiles warn).
-    pub(crate) strict: bool,
     /// The words `true` and `false`, as the whole marker, read as the constants (their printed
     /// form); packaging rejects them.
     pub(crate) constants: bool,
-    /// Replaces the standard fields' parse-time checks: `Ok(false)` drops the comparison.
-    pub(crate) check_standard: Option<CheckFn>,
+    /// The parse-time checks of a comparison of standard fields (the extended fields' are the
+    /// same in every profile).
+    pub(crate) check_standard: CheckFn,
     /// Whether evaluation may stop once an `and`/`or` is decided (no comparison of a marker
     /// parsed under this profile can fail to evaluate).
     pub(crate) short_circuit: bool,
     /// One comparison.
-    pub(crate) compare: fn(&MarkerExpression, &EvalEnv<'_>) -> Outcome,
+    pub(crate) compare: fn(&Comparison, &EvalEnv<'_>) -> Outcome,
 }
 
 const SPEC2026: Rules = Rules {
     uv_syntax: false,
     name_regex: false,
     specifier_regex: false,
-    strict: true,
     constants: true,
-    check_standard: None,
+    check_standard: spec2026::check,
     short_circuit: true,
     compare: spec2026::compare,
 };
@@ -65,9 +62,8 @@ const PACKAGING: Rules = Rules {
     uv_syntax: false,
     name_regex: true,
     specifier_regex: true,
-    strict: false,
     constants: false,
-    check_standard: None,
+    check_standard: packaging::check,
     short_circuit: false,
     compare: packaging::compare,
 };
@@ -76,9 +72,8 @@ const UV: Rules = Rules {
     uv_syntax: true,
     name_regex: false,
     specifier_regex: false,
-    strict: false,
     constants: true,
-    check_standard: Some(uv::check),
+    check_standard: uv::check,
     short_circuit: false,
     compare: uv::compare,
 };

@@ -1,7 +1,7 @@
 //! What comparing gives: a three-valued result, or the error that says why there is none.
 
 use crate::error::ErrorKind;
-use crate::marker::MarkerExpression;
+use crate::syntax::MarkerExpression;
 use crate::truth::Tri;
 
 /// A comparison's result, or why it has none. The error is boxed so that the common path

@@ -3,14 +3,80 @@
 
 use markerspec_pep440::Operator;
 
-use crate::compare::{Side, member, specifier};
+use crate::compare::{Side, member, precompile, specifier};
 use crate::environment::{EnvValue, EvalEnv};
-use crate::error::ErrorKind;
+use crate::error::{ErrorKind, WarningKind};
 use crate::field::{Field, FieldType};
-use crate::marker::MarkerExpression;
+use crate::lower::Comparison;
 use crate::operator::{MarkerOperator, MarkerValue};
+use crate::options::ParseOptions;
 use crate::profile::outcome::{Outcome, undefined};
+use crate::syntax::MarkerExpression;
 use crate::truth::Tri;
+
+/// What pypa/packaging accepts of a comparison of standard fields: everything its grammar
+/// reads, with a warning for what it evaluates as a constant or always fails to evaluate.
+pub(crate) fn check(
+    e: &MarkerExpression,
+    _opts: &ParseOptions,
+    warn: &mut dyn FnMut(WarningKind),
+) -> Result<bool, ErrorKind> {
+    use MarkerOperator as O;
+    let (f, literal, literal_left) = match (&e.lhs, &e.rhs) {
+        (MarkerValue::Literal(_), MarkerValue::Literal(_))
+        | (MarkerValue::Field(_), MarkerValue::Field(_)) => {
+            warn(WarningKind::ConstantComparison);
+            return Ok(true);
+        }
+        (MarkerValue::Field(f), MarkerValue::Literal(l)) => (*f, l, false),
+        (MarkerValue::Literal(l), MarkerValue::Field(f)) => (*f, l, true),
+    };
+    let op = e.op;
+    let always_errors = |reason: String| WarningKind::AlwaysErrors { reason };
+    // packaging compares `platform_version` as a string (`spec-2026` types it `Version |
+    // String`, Appendix E.5).
+    let ty = match f {
+        Field::PlatformVersion => FieldType::String,
+        _ => f.field_type(),
+    };
+    match ty {
+        FieldType::Extra if matches!(op, O::TildeEqual | O::ExactEqual) => {
+            warn(always_errors(format!("`{op}` is not defined on `extra`")))
+        }
+        FieldType::Extra => {}
+        FieldType::Set if literal_left && matches!(op, O::In | O::NotIn) => {}
+        FieldType::Set if !literal_left || matches!(op, O::TildeEqual | O::ExactEqual) => {
+            warn(always_errors(format!(
+                "`{f}` is a set; only `\"value\" in {f}` is defined"
+            )))
+        }
+        // A set on the right of `==`, `<`, ...: a constant comparison packaging evaluates.
+        FieldType::Set => {}
+        FieldType::String => match op {
+            O::LessThan | O::LessThanEqual | O::GreaterThan | O::GreaterThanEqual => {
+                warn(WarningKind::StringOrdering { field: f })
+            }
+            O::TildeEqual | O::ExactEqual => {
+                warn(always_errors(format!("`{op}` is not defined on strings")))
+            }
+            _ => {}
+        },
+        FieldType::Version if matches!(op, O::In | O::NotIn) => {}
+        FieldType::Version => {
+            // Compared as strings when the quoted version (mirrored when on the left) forms no
+            // specifier; `~=` on strings always fails.
+            if precompile(&e.lhs, op, &e.rhs).is_none() {
+                warn(if op == O::TildeEqual {
+                    always_errors(format!("`~={literal}` is not a valid version specifier"))
+                } else {
+                    WarningKind::VersionFieldStringComparison { field: f }
+                });
+            }
+        }
+        FieldType::VersionOrString => {}
+    }
+    Ok(true)
+}
 
 /// packaging's string operator table; `~=` and `===` are undefined.
 fn packaging_string(op: MarkerOperator, lhs: &str, rhs: &str) -> Option<bool> {
@@ -37,8 +103,9 @@ fn packaging_version_key(f: Field) -> bool {
 }
 
 /// pypa/packaging 26.x, quirks included.
-pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
+pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
     use MarkerOperator as O;
+    let e = &c.expr;
     // packaging reads the variable on the left, else takes the right-hand *text* as the name to
     // look up, even when it is a quoted string; a variable on the right of a variable is
     // compared as its name.
@@ -60,7 +127,7 @@ pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
     if key.is_extended() {
         return match (&e.lhs, &e.rhs) {
             (MarkerValue::Field(_), MarkerValue::Literal(_))
-            | (MarkerValue::Literal(_), MarkerValue::Field(_)) => super::spec2026::compare(e, env),
+            | (MarkerValue::Literal(_), MarkerValue::Field(_)) => super::spec2026::compare(c, env),
             _ => Err(undefined(
                 e,
                 "extended fields are compared with quoted strings only",
@@ -144,12 +211,11 @@ pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
     if packaging_version_key(key) {
         match side {
             Side::FieldLeft if matches!(e.rhs, MarkerValue::Literal(_)) => {
-                if let Some(spec) = e.spec.as_deref() {
+                if let Some(spec) = c.spec.as_deref() {
                     return Ok(Tri::known(match env.version(key) {
-                        Some(v)
-                            if spec.operator() != Operator::ExactEqual
-                                && s.len() == value_len(value) =>
-                        {
+                        // A parsed value is the text as given (the `+` repair above leaves
+                        // no version to parse), so both readings see the same version.
+                        Some(v) if spec.operator() != Operator::ExactEqual => {
                             spec.contains_with(v, Some(true))
                         }
                         _ => spec.contains_str(lhs, Some(true)),
@@ -171,11 +237,4 @@ pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
                 format!("`{}` is not defined between `{lhs}` and `{rhs}`", e.op),
             )
         })
-}
-
-fn value_len(v: &EnvValue) -> usize {
-    match v {
-        EnvValue::String(s) => s.len(),
-        _ => 0,
-    }
 }

@@ -2,25 +2,108 @@
 //! for the standard fields and the typed rules for the extended ones (which every profile
 //! shares).
 //!
-//! Its comparisons are here; its parse-time checks are the default ones of the checker, which
-//! the other profiles relax (the `strict` knob of its rules entry) or replace.
+//! Its parse-time checks of the standard fields ([`check`]) and its comparisons are here; the
+//! extended fields' checks, shared by every profile, are in [`crate::check`].
 
 use markerspec_pep440::Version;
 
-use crate::compare::{Fast, Side, continues_operator, member, mirror};
+use crate::compare::{Side, continues_operator, member, mirror, precompile};
 use crate::environment::{EnvValue, EvalEnv};
+use crate::error::{ErrorKind, WarningKind};
 use crate::field::{Field, FieldType};
-use crate::marker::MarkerExpression;
+use crate::lower::{Comparison, Fast};
 use crate::operator::{MarkerOperator, MarkerValue};
+use crate::options::ParseOptions;
 use crate::profile::outcome::{Outcome, undefined};
+use crate::syntax::MarkerExpression;
 use crate::truth::Tri;
+
+/// The living specification's strict reading of a comparison of standard fields: a comparison
+/// without exactly one variable is an error, `extras`/`dependency_groups` need lock-file
+/// context and `extra` is refused in it; a set field used other than as `"value" in field` is
+/// false with a warning (Appendix E.1), as are the other questionable forms.
+pub(crate) fn check(
+    e: &MarkerExpression,
+    opts: &ParseOptions,
+    warn: &mut dyn FnMut(WarningKind),
+) -> Result<bool, ErrorKind> {
+    use MarkerOperator as O;
+    let (f, literal, literal_left) = match (&e.lhs, &e.rhs) {
+        (MarkerValue::Literal(_), MarkerValue::Literal(_)) => {
+            return Err(ErrorKind::NoFieldInComparison);
+        }
+        (MarkerValue::Field(_), MarkerValue::Field(_)) => {
+            return Err(ErrorKind::FieldComparedToField);
+        }
+        (MarkerValue::Field(f), MarkerValue::Literal(l)) => (*f, l, false),
+        (MarkerValue::Literal(l), MarkerValue::Field(f)) => (*f, l, true),
+    };
+    if !opts.lock_file && matches!(f, Field::Extras | Field::DependencyGroups) {
+        return Err(ErrorKind::LockFileField { field: f });
+    }
+    if opts.lock_file && f == Field::Extra {
+        // Appendix E.5: "The legacy `extra` comparison syntax is NOT permitted in lock file
+        // `packages.marker` fields".
+        return Err(ErrorKind::LockFileExtra);
+    }
+    let op = e.op;
+    match f.field_type() {
+        FieldType::Extra if !matches!(op, O::Equal | O::NotEqual) => {
+            warn(WarningKind::ExtraOperator)
+        }
+        FieldType::Extra => {}
+        FieldType::Set if literal_left && matches!(op, O::In | O::NotIn) => {}
+        // Appendix E.1: in lock-file context (the only one where these fields exist under
+        // `spec-2026`), installers "SHOULD treat such operations as always being False".
+        FieldType::Set => warn(match set_misuse(f, op, literal_left) {
+            ErrorKind::SetFieldOnLeft { field } => WarningKind::LockFileSetOnLeft { field },
+            _ => WarningKind::LockFileSetOperator { field: f, op },
+        }),
+        FieldType::String => match op {
+            O::LessThan | O::LessThanEqual | O::GreaterThan | O::GreaterThanEqual => {
+                warn(WarningKind::StringOrdering { field: f })
+            }
+            O::TildeEqual | O::ExactEqual => warn(WarningKind::VersionOpOnString { field: f }),
+            _ => {}
+        },
+        FieldType::Version if matches!(op, O::In | O::NotIn) => {
+            warn(WarningKind::ContainmentOnVersion { field: f })
+        }
+        FieldType::Version => {
+            // The quoted version (mirrored when on the left) must form a specifier as written;
+            // `"L" ~= f` and `"L" === f` compare the value's specifier with `L` (Appendix E.2,
+            // E.3): `~=` needs `L` to be a version, `===` takes any text.
+            let operand_ok = match (literal_left, op) {
+                (true, O::TildeEqual) => crate::compare::strip(literal).parse::<Version>().is_ok(),
+                (true, O::ExactEqual) => true,
+                _ => precompile(&e.lhs, op, &e.rhs).is_some() && !continues_operator(literal),
+            };
+            if !operand_ok {
+                warn(WarningKind::VersionFieldStringComparison { field: f });
+            }
+        }
+        // `Version | String` fields compare as strings where the value is no version.
+        FieldType::VersionOrString => {}
+    }
+    Ok(true)
+}
+
+/// The error for a set field used other than as `"value" in field` / `not in`.
+pub(crate) fn set_misuse(f: Field, op: MarkerOperator, literal_left: bool) -> ErrorKind {
+    if !literal_left && matches!(op, MarkerOperator::In | MarkerOperator::NotIn) {
+        ErrorKind::SetFieldOnLeft { field: f }
+    } else {
+        ErrorKind::InvalidSetOperator { field: f, op }
+    }
+}
 
 /// The installer reading of the living specification (`spec/SPEC.md` §5).
 #[inline(always)]
-pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
-    if e.fast != Fast::General {
+pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
+    if c.fast != Fast::General {
+        let e = &c.expr;
         if let (MarkerValue::Literal(l), _) | (_, MarkerValue::Literal(l)) = (&e.lhs, &e.rhs) {
-            match e.fast {
+            match c.fast {
                 Fast::Extra { negate } => {
                     let lit = l.as_bytes();
                     // A plain loop: the compiler does not always inline `Iterator::any` here.
@@ -39,7 +122,7 @@ pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
                     }
                 }
                 Fast::Version { field } => {
-                    if let (Some(v), Some(spec)) = (env.version(field), e.spec.as_deref()) {
+                    if let (Some(v), Some(spec)) = (env.version(field), c.spec.as_deref()) {
                         return Ok(Tri::known(spec.contains_with(v, Some(true))));
                     }
                 }
@@ -47,18 +130,19 @@ pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
             }
         }
     }
-    general(e, env)
+    general(c, env)
 }
 
 /// The rules of `spec/SPEC.md` §5 for any comparison.
 #[inline(never)]
-pub(crate) fn general(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
+pub(crate) fn general(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
+    let e = &c.expr;
     match (&e.lhs, &e.rhs) {
         (MarkerValue::Field(f), MarkerValue::Literal(l)) => {
-            spec_field(e, env, *f, l, Side::FieldLeft)
+            spec_field(c, env, *f, l, Side::FieldLeft)
         }
         (MarkerValue::Literal(l), MarkerValue::Field(f)) => {
-            spec_field(e, env, *f, l, Side::LiteralLeft)
+            spec_field(c, env, *f, l, Side::LiteralLeft)
         }
         _ => Err(undefined(
             e,
@@ -88,15 +172,13 @@ fn spec_string(op: MarkerOperator, value: &str, literal: &str, side: Side) -> bo
 }
 
 #[inline]
-fn spec_field(e: &MarkerExpression, env: &EvalEnv<'_>, f: Field, l: &str, side: Side) -> Outcome {
+fn spec_field(c: &Comparison, env: &EvalEnv<'_>, f: Field, l: &str, side: Side) -> Outcome {
     use MarkerOperator as O;
+    let e = &c.expr;
     if f == Field::Extra {
-        let requested = env.extras_slice().iter().any(|x| &**x == l);
-        return Ok(Tri::known(match e.op {
-            O::Equal => requested,
-            O::NotEqual => !requested,
-            _ => false,
-        }));
+        // `extra ==` and `!=` are answered by their shortcut (`Fast::Extra`, which lowering
+        // gives every such comparison); every other operator is false on `extra`.
+        return Ok(Tri::known(false));
     }
     let value = match env.get(f) {
         None if matches!(f, Field::Extras | Field::DependencyGroups) => &EnvValue::Absent,
@@ -137,7 +219,7 @@ fn spec_field(e: &MarkerExpression, env: &EvalEnv<'_>, f: Field, l: &str, side: 
                 // `Version | String` fields define it as on strings.
                 ty == FieldType::VersionOrString && spec_string(e.op, s, l, side)
             } else {
-                spec_version(e, env.version(f), s, l, side)
+                spec_version(c, env.version(f), s, l, side)
             }
         }
         _ => spec_string(e.op, s, l, side),
@@ -159,13 +241,8 @@ fn absent(op: MarkerOperator, l: &str) -> bool {
 }
 
 /// A version comparison when the value and the literal are both versions, else the string rules.
-fn spec_version(
-    e: &MarkerExpression,
-    parsed: Option<&Version>,
-    s: &str,
-    l: &str,
-    side: Side,
-) -> bool {
+fn spec_version(c: &Comparison, parsed: Option<&Version>, s: &str, l: &str, side: Side) -> bool {
+    let e = &c.expr;
     let op = match side {
         Side::FieldLeft => Some(e.op),
         Side::LiteralLeft => mirror(e.op),
@@ -189,7 +266,7 @@ fn spec_version(
         }
         return spec_string(e.op, s, l, side);
     }
-    if let (Some(op), Some(spec), false) = (op, e.spec.as_deref(), continues_operator(l)) {
+    if let (Some(op), Some(spec), false) = (op, c.spec.as_deref(), continues_operator(l)) {
         if op == MarkerOperator::ExactEqual {
             return spec.contains_str(s, Some(true));
         }

@@ -42,9 +42,11 @@ use crate::compare::mirror;
 use crate::environment::{EnvValue, EvalEnv};
 use crate::error::{ErrorKind, WarningKind};
 use crate::field::{Field, FieldType};
-use crate::marker::MarkerExpression;
+use crate::lower::Comparison;
 use crate::operator::{MarkerOperator, MarkerValue};
+use crate::options::ParseOptions;
 use crate::profile::outcome::Outcome;
+use crate::syntax::MarkerExpression;
 use crate::truth::Tri;
 
 /// What uv makes of one comparison.
@@ -119,6 +121,7 @@ impl Range {
 /// warning), an error rejects the marker.
 pub(crate) fn check(
     e: &MarkerExpression,
+    _opts: &ParseOptions,
     warn: &mut dyn FnMut(WarningKind),
 ) -> Result<bool, ErrorKind> {
     match rule(e) {
@@ -132,13 +135,13 @@ pub(crate) fn check(
 }
 
 /// uv-pep508 0.0.98 for the standard fields, the `spec-2026` rules for the extended ones.
-pub(crate) fn compare(e: &MarkerExpression, env: &EvalEnv<'_>) -> Outcome {
-    if e.has_extended_field() {
+pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
+    if c.expr.has_extended_field() {
         // The general rules give the same results as `spec-2026`'s, without another inlined
         // copy of its fast paths.
-        return super::spec2026::general(e, env);
+        return super::spec2026::general(c, env);
     }
-    evaluate(e, env)
+    evaluate(&c.expr, env)
 }
 
 /// Evaluates one comparison of standard fields as uv does. A comparison uv would have dropped

@@ -1,0 +1,213 @@
+//! The evaluator's form of a marker: its syntax tree lowered once, when the tree is built,
+//! into comparisons that carry what their evaluation can compute ahead (the quoted version
+//! read as a specifier, the shape that has a shortcut).
+//!
+//! The syntax tree ([`crate::syntax`]) stays plain data, what a user reads and builds; a
+//! [`MarkerTree`](crate::MarkerTree) holds both, and the evaluator reads only this form. The
+//! two have the same shape: one [`Lowered`] node per [`MarkerNode`]; [`Lowered::combine`]
+//! follows [`MarkerNode`]'s `and`/`or` so that a combined tree is not lowered again.
+
+use markerspec_pep440::VersionSpecifier;
+
+use crate::compare::{continues_operator, precompile};
+use crate::field::{Field, FieldType};
+use crate::operator::{MarkerOperator, MarkerValue};
+use crate::syntax::{MarkerExpression, MarkerNode};
+
+/// How deep [`Lowered::of`] recurses before it continues with an explicit stack.
+const RECURSION_LIMIT: usize = 32;
+
+/// A marker as the evaluator reads it: the shape of its [`MarkerNode`], with each comparison
+/// lowered.
+#[derive(Clone)]
+pub(crate) enum Lowered {
+    /// Always holds.
+    True,
+    /// Never holds.
+    False,
+    /// One comparison.
+    Cmp(Comparison),
+    /// All children hold.
+    And(Box<[Lowered]>),
+    /// At least one child holds.
+    Or(Box<[Lowered]>),
+}
+
+/// One comparison with what its evaluation computes ahead.
+#[derive(Clone)]
+pub(crate) struct Comparison {
+    /// The comparison as written (its operands, operator and span).
+    pub(crate) expr: MarkerExpression,
+    /// For a version field compared with a quoted string: the string read as a PEP 440
+    /// specifier (mirrored when the field is on the right), when it is one.
+    pub(crate) spec: Option<Box<VersionSpecifier>>,
+    /// The shape of the comparison, for `spec-2026`'s shortcuts.
+    pub(crate) fast: Fast,
+}
+
+impl Comparison {
+    /// `expr`, lowered.
+    pub(crate) fn new(expr: MarkerExpression) -> Comparison {
+        let spec = precompile(&expr.lhs, expr.op, &expr.rhs);
+        let fast = Fast::of(&expr.lhs, expr.op, &expr.rhs, spec.is_some());
+        Comparison { expr, spec, fast }
+    }
+}
+
+impl Lowered {
+    /// `node`, lowered. Shallow trees (all real markers) are lowered by recursion; a tree
+    /// nested deeper than [`RECURSION_LIMIT`] levels without it, so that no tree the parser
+    /// accepts (whatever its nesting limit) can overflow the stack here.
+    pub(crate) fn of(node: &MarkerNode) -> Lowered {
+        Lowered::of_within(node, RECURSION_LIMIT)
+    }
+
+    /// The children of an `and` or `or` (empty for a comparison or a constant), in the order
+    /// of their [`MarkerNode`]s.
+    pub(crate) fn children(&self) -> &[Lowered] {
+        match self {
+            Lowered::And(c) | Lowered::Or(c) => c,
+            _ => &[],
+        }
+    }
+
+    /// `a and b` (or `a or b`) as [`MarkerNode`]'s `combine` builds it, so that the two forms
+    /// keep the same shape: constants folded away, chains of the same kind spliced.
+    pub(crate) fn combine(self, other: Lowered, and: bool) -> Lowered {
+        let unit =
+            |l: &Lowered| matches!((l, and), (Lowered::True, true) | (Lowered::False, false));
+        let zero =
+            |l: &Lowered| matches!((l, and), (Lowered::False, true) | (Lowered::True, false));
+        if zero(&self) || zero(&other) {
+            return if and { Lowered::False } else { Lowered::True };
+        }
+        if unit(&self) {
+            return other;
+        }
+        if unit(&other) {
+            return self;
+        }
+        let mut children = Vec::new();
+        for l in [self, other] {
+            match (l, and) {
+                (Lowered::And(c), true) | (Lowered::Or(c), false) => children.extend(c),
+                (l, _) => children.push(l),
+            }
+        }
+        if and {
+            Lowered::And(children.into_boxed_slice())
+        } else {
+            Lowered::Or(children.into_boxed_slice())
+        }
+    }
+
+    fn of_within(node: &MarkerNode, depth: usize) -> Lowered {
+        match node {
+            MarkerNode::True => Lowered::True,
+            MarkerNode::False => Lowered::False,
+            MarkerNode::Expression(e) => Lowered::Cmp(Comparison::new(e.clone())),
+            _ if depth == 0 => Lowered::of_deep(node),
+            MarkerNode::And(c) => {
+                Lowered::And(c.iter().map(|c| Lowered::of_within(c, depth - 1)).collect())
+            }
+            MarkerNode::Or(c) => {
+                Lowered::Or(c.iter().map(|c| Lowered::of_within(c, depth - 1)).collect())
+            }
+        }
+    }
+
+    /// [`Lowered::of`] with an explicit stack.
+    fn of_deep(node: &MarkerNode) -> Lowered {
+        /// Work left: a node to lower, or an `and`/`or` to build from the last `n` results.
+        enum Task<'a> {
+            Lower(&'a MarkerNode),
+            Build { and: bool, n: usize },
+        }
+        let mut tasks = vec![Task::Lower(node)];
+        let mut done: Vec<Lowered> = Vec::new();
+        while let Some(task) = tasks.pop() {
+            match task {
+                Task::Lower(MarkerNode::True) => done.push(Lowered::True),
+                Task::Lower(MarkerNode::False) => done.push(Lowered::False),
+                Task::Lower(MarkerNode::Expression(e)) => {
+                    done.push(Lowered::Cmp(Comparison::new(e.clone())))
+                }
+                Task::Lower(n @ (MarkerNode::And(c) | MarkerNode::Or(c))) => {
+                    let and = matches!(n, MarkerNode::And(_));
+                    tasks.push(Task::Build { and, n: c.len() });
+                    // Reversed, so that the children are lowered left to right.
+                    tasks.extend(c.iter().rev().map(Task::Lower));
+                }
+                Task::Build { and, n } => {
+                    let children = done
+                        .split_off(done.len().saturating_sub(n))
+                        .into_boxed_slice();
+                    done.push(if and {
+                        Lowered::And(children)
+                    } else {
+                        Lowered::Or(children)
+                    });
+                }
+            }
+        }
+        done.pop().unwrap_or(Lowered::True)
+    }
+}
+
+/// The shape of a comparison, found once when it is lowered, for which `spec-2026` has a shortcut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fast {
+    /// No shortcut: the general rules.
+    General,
+    /// `extra == "x"` or `extra != "x"`, in either order.
+    Extra {
+        /// `!=`.
+        negate: bool,
+    },
+    /// A `String` field `==` or `!=` a quoted string, in either order.
+    StrEq {
+        /// The field.
+        field: Field,
+        /// `!=`.
+        negate: bool,
+    },
+    /// A version field on the left of an ordering or equality operator whose quoted version
+    /// forms a specifier (kept in its [`Comparison`]).
+    Version {
+        /// The field.
+        field: Field,
+    },
+}
+
+impl Fast {
+    /// The shape of `lhs op rhs`; `has_spec` tells whether the literal read as a specifier.
+    pub(crate) fn of(
+        lhs: &MarkerValue,
+        op: MarkerOperator,
+        rhs: &MarkerValue,
+        has_spec: bool,
+    ) -> Fast {
+        let field = match (lhs, rhs) {
+            (MarkerValue::Field(f), MarkerValue::Literal(_))
+            | (MarkerValue::Literal(_), MarkerValue::Field(f)) => *f,
+            _ => return Fast::General,
+        };
+        if let (MarkerValue::Field(f), MarkerValue::Literal(l)) = (lhs, rhs) {
+            // `has_spec`: a version field whose literal reads as a specifier (so the operator
+            // is no `in`); `===` compares text, which the shortcut does not.
+            if has_spec && !continues_operator(l) && op != MarkerOperator::ExactEqual {
+                return Fast::Version { field: *f };
+            }
+        }
+        let negate = match op {
+            MarkerOperator::Equal => false,
+            MarkerOperator::NotEqual => true,
+            _ => return Fast::General,
+        };
+        match field.field_type() {
+            FieldType::Extra => Fast::Extra { negate },
+            FieldType::String => Fast::StrEq { field, negate },
+            _ => Fast::General,
+        }
+    }
+}
