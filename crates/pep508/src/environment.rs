@@ -307,7 +307,8 @@ pub enum DocValue<'a> {
 impl Environment {
     /// Builds an environment from the entries of a `spec/SPEC.md` §11 document: field name →
     /// value. `extra` sets the requested extras; extended values are checked and canonicalised
-    /// ([`EnvValue::checked`]); an unknown key is an error that names it.
+    /// ([`EnvValue::checked`]); `$version`, the document's specification version, is skipped
+    /// (`markerspec-env`'s reader checks it); any other unknown key is an error that names it.
     ///
     /// ```
     /// use markerspec_pep508::{DocValue, EnvValue, Environment, Field};
@@ -331,6 +332,9 @@ impl Environment {
     {
         let mut env = Environment::new();
         for (key, value) in entries {
+            if key == "$version" {
+                continue;
+            }
             let Some(field) = Field::from_canonical_name(key) else {
                 return Err(format!("unknown marker field `{key}` in the environment"));
             };
