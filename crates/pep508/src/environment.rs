@@ -396,7 +396,7 @@ impl<'de> serde::Deserialize<'de> for Environment {
 impl EnvValue {
     /// Checks a value of `field` against the field registry ([`Field::format`]) and returns it
     /// canonical: a list for a set field and a string otherwise; extended versions must be PEP
-    /// 440 versions (trimmed); set members must have the field's format (variant strings
+    /// 440 versions (trimmed) and release-only, `N(.N)*` (§4.3); set members must have the field's format (variant strings
     /// re-spaced, names normalised, duplicates collapsed, PEP 780's exclusive pairs refused);
     /// `interpreter_arch` is mapped through the table of §8.3; an empty extended set is Absent.
     /// Standard string and version values are kept as given. Absent and Unknown pass.
@@ -410,6 +410,8 @@ impl EnvValue {
     /// assert!(v.checked(Field::SysAbiFeatures).is_ok());
     /// let bad = EnvValue::String("twelve".into()).checked(Field::CudaVersion).unwrap_err();
     /// assert!(bad.to_string().contains("is not a PEP 440 version"));
+    /// let pre = EnvValue::String("12.8rc1".into()).checked(Field::CudaVersion).unwrap_err();
+    /// assert!(pre.to_string().contains("release-only"));
     /// ```
     ///
     /// # Errors
@@ -426,10 +428,24 @@ impl EnvValue {
                 "a list was given, but `{field}` holds a single string"
             ))),
             EnvValue::String(s) if !field.is_extended() => Ok(EnvValue::String(s)),
-            EnvValue::String(s) => match format.check(&s).map_err(err)? {
-                std::borrow::Cow::Borrowed(b) if b.len() == s.len() => Ok(EnvValue::String(s)),
-                c => Ok(EnvValue::String(c.into_owned().into_boxed_str())),
-            },
+            EnvValue::String(s) => {
+                let value = match format.check(&s).map_err(err)? {
+                    std::borrow::Cow::Borrowed(b) if b.len() == s.len() => EnvValue::String(s),
+                    c => EnvValue::String(c.into_owned().into_boxed_str()),
+                };
+                if field.field_type() == FieldType::Version {
+                    if let EnvValue::String(v) = &value {
+                        if !is_release_only(v) {
+                            return Err(err(format!(
+                                "`{v}` is not a release-only version `N(.N)*`: an extended \
+                                 version value has no epoch, pre-, post-, development release \
+                                 or local label (spec/SPEC.md §4.3)"
+                            )));
+                        }
+                    }
+                }
+                Ok(value)
+            }
             EnvValue::Set(items) => {
                 let items = format.check_members(&items).map_err(err)?;
                 if items.is_empty() && field.is_extended() {
@@ -503,4 +519,11 @@ impl serde::Serialize for Environment {
         }
         map.end()
     }
+}
+
+/// Whether `text` is a release-only version, `N(.N)*` with N a decimal integer: the domain R of
+/// the extended `Version` fields (`spec/SPEC.md` §4.3).
+fn is_release_only(text: &str) -> bool {
+    text.split('.')
+        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
