@@ -10,4 +10,4 @@ pub use markerspec_pep440 as pep440;
 pub use markerspec_pep508 as pep508;
 
 /// The version of the extended marker specification (`spec/SPEC.md`) this release implements.
-pub const SPEC_VERSION: &str = "0.1.0";
+pub const SPEC_VERSION: &str = "0.2.0";

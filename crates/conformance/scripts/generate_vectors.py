@@ -906,12 +906,13 @@ def extended_cases(b: Builder):
                         ext_env(),
                         ext_env(**{field: None}),
                     ], see)
-        # Values: prerelease and local values in the environment.
-        for env_value in ("12.8rc1", "12.8+local", "12.8.1", "13.0"):
+        # Values: release-only environment values (SPEC §4.3 R; a pre-release or local value is
+        # invalid-environment), trailing zeros and multi-digit components included.
+        for env_value in ("12.8.0", "12.10", "12.8.1", "13.0"):
             for m in (f'{field} >= "12.8"', f'{field} == "12.8"', f'{field} < "13"', f'{field} == "12.*"'):
                 if field != "cuda_version":
                     break
-                add_extended(b, "extended", cat, m, [ext_env(**{field: env_value})], see + "; PEP 440 prereleases and locals")
+                add_extended(b, "extended", cat, m, [ext_env(**{field: env_value})], see + "; §4.3 release-only values")
     # Strings: python_abi_tag, interpreter_arch, host_arch, variant_label.
     for op in OPS:
         for lit in ["cp313", "cp313t", "cp3", "", "CP313t"]:

@@ -110,9 +110,15 @@ impl DetectOptions {
 
     /// Detects every fact field.
     ///
+    /// A program started as the GPU probe whose `main` lacks
+    /// [`run_probe_if_requested`](crate::run_probe_if_requested) exits here, before the host and
+    /// interpreter layers start any program of their own (its parent reports the missing entry
+    /// point).
+    ///
     /// # Errors
     /// A given interpreter that cannot be run, or an invalid override variable.
     pub fn detect(&self) -> Result<Facts, ProviderError> {
+        markerspec_gpu::exit_if_started_as_probe();
         self.layers().provide(crate::facts::fact_fields())
     }
 }

@@ -408,6 +408,33 @@ mod tests {
         );
     }
 
+    /// SPEC §4.3: an extended `Version` value outside R is `invalid-environment`; a standard
+    /// version field keeps the full PEP 440 domain.
+    #[test]
+    fn extended_versions_are_release_only() {
+        for value in [
+            "12.8rc1",
+            "12.8.post1",
+            "12.8.dev0",
+            "12.8+local",
+            "1!12.8",
+            "v12.8",
+        ] {
+            let text = format!(r#"{{"cuda_version": "{value}"}}"#);
+            let err = EnvironmentDocument::parse(&text).unwrap_err();
+            assert!(err.to_string().contains("release-only"), "{value}: {err}");
+        }
+        let doc = EnvironmentDocument::parse(
+            r#"{"cuda_version": "12.8", "gpu_backends": ["cuda"], "cudnn_version": "9.1.0",
+                "cudnn_cuda_version": "12.4", "python_full_version": "3.14.0rc1"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            doc.value(Field::CudaVersion),
+            Some(&EnvValue::String("12.8".into()))
+        );
+    }
+
     #[test]
     fn values_types_and_extras() {
         let doc = EnvironmentDocument::parse(

@@ -287,10 +287,18 @@ impl Facts {
         env
     }
 
-    /// The environment document of SPEC §11 (every entry; Unknown as `null`, Absent as `""`
-    /// or `[]`), pretty-printed, loadable by `markerspec eval --env`.
+    /// The environment document of SPEC §11 (`$version` first, then every entry; Unknown as
+    /// `null`, Absent as `""` or `[]`), pretty-printed, loadable by `markerspec eval --env`.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&self.to_environment()).unwrap_or_else(|_| "{}".into())
+        let mut doc = serde_json::Map::new();
+        doc.insert(
+            crate::document::VERSION_KEY.to_owned(),
+            serde_json::Value::from(crate::document::DOCUMENT_VERSION),
+        );
+        if let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(self.to_environment()) {
+            doc.extend(fields);
+        }
+        serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into())
     }
 
     /// Every entry's provenance as a JSON object: field name → `{"layer", "method",
@@ -411,8 +419,8 @@ mod tests {
         let doc: serde_json::Value = serde_json::from_str(&facts.to_json()).unwrap();
         assert_eq!(
             doc,
-            serde_json::json!({"sys_platform": "linux", "gpu_backends": [], "cuda_version": "",
-                "rocm_version": null})
+            serde_json::json!({"$version": "0.2", "sys_platform": "linux", "gpu_backends": [],
+                "cuda_version": "", "rocm_version": null})
         );
         let back: Environment = serde_json::from_str(&facts.to_json()).unwrap();
         assert_eq!(back.get(Field::CudaVersion), Some(&EnvValue::Absent));

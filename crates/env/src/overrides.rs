@@ -694,6 +694,32 @@ mod tests {
         assert!(err.to_string().contains("PEP 440"), "{err}");
     }
 
+    /// SPEC §4.3: an extended `Version` override outside R is `invalid-override`, whichever
+    /// variable sets it.
+    #[test]
+    fn version_overrides_are_release_only() {
+        for (var, value) in [
+            ("MARKERSPEC_CUDA_VERSION", "12.8rc1"),
+            ("MARKERSPEC_GLIBC_VERSION", "2.35.post1"),
+            ("MARKERSPEC_NVIDIA_DRIVER_VERSION", "1!550.1"),
+            ("CONDA_OVERRIDE_CUDA", "12.4+local"),
+        ] {
+            let err = Overrides::from_vars([(var, value)])
+                .apply(&mut base(EnvValue::Absent), fact_fields())
+                .unwrap_err();
+            assert_eq!(err.kind(), ProviderErrorKind::InvalidOverride, "{var}");
+            assert!(err.to_string().contains("release-only"), "{var}: {err}");
+        }
+        let mut facts = base(EnvValue::Absent);
+        Overrides::from_vars([("CONDA_OVERRIDE_CUDA", "12.4")])
+            .apply(&mut facts, fact_fields())
+            .unwrap();
+        assert_eq!(
+            facts.value(Field::CudaVersion),
+            Some(&EnvValue::String("12.4".into()))
+        );
+    }
+
     #[test]
     fn conda_is_read_only_without_the_markerspec_variable() {
         let o = Overrides::from_vars([

@@ -218,7 +218,7 @@ pub use cuda::{
     cuda_try, nvml_try,
 };
 pub use detector::{DEFAULT_TIMEOUT, Detector, PROBE_BINARY, detect};
-pub use probe::{PROBE_FLAG, probe_main, run_probe_if_requested};
+pub use probe::{PROBE_FLAG, exit_if_started_as_probe, probe_main, run_probe_if_requested};
 pub use report::{
     Detection, LibVersion, Origin, Outcome, UnknownReason, Vendor, VendorReport, VersionError,
 };

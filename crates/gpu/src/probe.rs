@@ -271,6 +271,19 @@ pub fn run_probe_if_requested() {
     std::process::exit(i32::from(run_probe(&rest)));
 }
 
+/// Exits at once when this process was started as the GPU probe (the probe flag first and a
+/// token in `MARKERSPEC_GPU_PROBE_TOKEN`) but reached detection instead of the entry point,
+/// exactly as [`Detector::detect`](crate::Detector::detect) would; otherwise returns.
+///
+/// Detection that does other work before it reaches the GPU (`markerspec-env`'s stack asks the
+/// host and the interpreter first, starting `python3` and the C library's loader) calls this
+/// first, so that such a child starts nothing of its own before it stops.
+pub fn exit_if_started_as_probe() {
+    // A marked process without the flag is not stopped here: the detector reports it as
+    // `InsideProbe` when it gets there.
+    let _ = stop_if_probe_child();
+}
+
 /// Whether a probe request through the hidden flag comes from the detection code.
 fn check_request(args: &[OsString]) -> Result<(), String> {
     if markerspec_process::is_set_id() {

@@ -380,8 +380,9 @@ impl<'de> serde::Deserialize<'de> for DocValue {
 impl Environment {
     /// Builds an environment from the entries of a `spec/SPEC.md` §11 document (an
     /// [`EnvDocument`], or any field name → [`DocValue`] pairs). `extra` sets the requested
-    /// extras; extended values are checked and canonicalised ([`EnvValue::checked`]); an
-    /// unknown key is an error that names it.
+    /// extras; extended values are checked and canonicalised ([`EnvValue::checked`]); `$version`,
+    /// the document's specification version, is skipped (`markerspec-env`'s reader checks it);
+    /// any other unknown key is an error that names it.
     ///
     /// ```
     /// use markerspec_pep508::{DocValue, EnvDocument, EnvValue, Environment, Field};
@@ -406,6 +407,9 @@ impl Environment {
         let mut env = Environment::new();
         for (key, value) in entries {
             let key = key.as_ref();
+            if key == "$version" {
+                continue;
+            }
             let Some(field) = Field::from_canonical_name(key) else {
                 return Err(format!("unknown marker field `{key}` in the environment"));
             };
@@ -451,7 +455,7 @@ impl<'de> serde::Deserialize<'de> for Environment {
 impl EnvValue {
     /// Checks a value of `field` against the field registry ([`Field::format`]) and returns it
     /// canonical: a list for a set field and a string otherwise; extended versions must be PEP
-    /// 440 versions (trimmed); set members must have the field's format (variant strings
+    /// 440 versions (trimmed) and release-only, `N(.N)*` (§4.3); set members must have the field's format (variant strings
     /// re-spaced, names normalised, duplicates collapsed, PEP 780's exclusive pairs refused);
     /// `interpreter_arch` is mapped through the table of §8.3; an empty extended set is Absent.
     /// Standard string and version values are kept as given. Absent and Unknown pass.
@@ -465,6 +469,8 @@ impl EnvValue {
     /// assert!(v.checked(Field::SysAbiFeatures).is_ok());
     /// let bad = EnvValue::String("twelve".into()).checked(Field::CudaVersion).unwrap_err();
     /// assert!(bad.to_string().contains("is not a PEP 440 version"));
+    /// let pre = EnvValue::String("12.8rc1".into()).checked(Field::CudaVersion).unwrap_err();
+    /// assert!(pre.to_string().contains("release-only"));
     /// ```
     ///
     /// # Errors
@@ -481,10 +487,24 @@ impl EnvValue {
                 "a list was given, but `{field}` holds a single string"
             ))),
             EnvValue::String(s) if !field.is_extended() => Ok(EnvValue::String(s)),
-            EnvValue::String(s) => match format.check(&s).map_err(err)? {
-                std::borrow::Cow::Borrowed(b) if b.len() == s.len() => Ok(EnvValue::String(s)),
-                c => Ok(EnvValue::String(c.into_owned().into_boxed_str())),
-            },
+            EnvValue::String(s) => {
+                let value = match format.check(&s).map_err(err)? {
+                    std::borrow::Cow::Borrowed(b) if b.len() == s.len() => EnvValue::String(s),
+                    c => EnvValue::String(c.into_owned().into_boxed_str()),
+                };
+                if field.field_type() == FieldType::Version {
+                    if let EnvValue::String(v) = &value {
+                        if !is_release_only(v) {
+                            return Err(err(format!(
+                                "`{v}` is not a release-only version `N(.N)*`: an extended \
+                                 version value has no epoch, pre-, post-, development release \
+                                 or local label (spec/SPEC.md §4.3)"
+                            )));
+                        }
+                    }
+                }
+                Ok(value)
+            }
             EnvValue::Set(items) => {
                 let items = format.check_members(&items).map_err(err)?;
                 if items.is_empty() && field.is_extended() {
@@ -558,4 +578,11 @@ impl serde::Serialize for Environment {
         }
         map.end()
     }
+}
+
+/// Whether `text` is a release-only version, `N(.N)*` with N a decimal integer: the domain R of
+/// the extended `Version` fields (`spec/SPEC.md` §4.3).
+fn is_release_only(text: &str) -> bool {
+    text.split('.')
+        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
