@@ -20,6 +20,31 @@ pub(crate) struct Parser<'a, 'r> {
     pub(super) uv: bool,
 }
 
+/// The bytes of an identifier (`letterOrDigit | '-' | '_' | '.'`), looked up in one load.
+static IDENTIFIER: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'-' || c == b'_' || c == b'.';
+        b += 1;
+    }
+    table
+};
+
+/// The bytes of a version (`letterOrDigit | '-' | '_' | '.' | '*' | '+' | '!'`).
+pub(super) static VERSION_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] =
+            c.is_ascii_alphanumeric() || matches!(c, b'.' | b'*' | b'+' | b'!' | b'-' | b'_');
+        b += 1;
+    }
+    table
+};
+
 /// Python's `str.isspace()`, which decides where a URL ends (`\S+`).
 pub(super) fn is_python_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
@@ -213,9 +238,7 @@ impl<'a, 'r> Parser<'a, 'r> {
     /// ```
     pub(super) fn parse_identifier(&mut self, package: bool) -> Result<&'a str, Error> {
         let start = self.pos;
-        let Some(word) = self.lex_ascii(take_while1(|b: u8| {
-            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')
-        })) else {
+        let Some(word) = self.lex_ascii(take_while1(|b: u8| IDENTIFIER[usize::from(b)])) else {
             let (found, span) = self.found();
             return Err(self.error(
                 if package {

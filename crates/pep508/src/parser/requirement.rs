@@ -5,7 +5,7 @@ use nom::bytes::complete::take_while1;
 
 use markerspec_pep440::{Operator, VersionSpecifier, VersionSpecifiers};
 
-use super::cursor::{Parser, is_python_space};
+use super::cursor::{Parser, VERSION_BYTE, is_python_space};
 use super::marker::non_empty;
 use crate::error::{Error, ErrorKind, WarningKind};
 use crate::name::{ExtraName, PackageName};
@@ -270,9 +270,7 @@ impl<'a> Parser<'a, '_> {
                 !is_python_space(c) && c != ';' && c != ')' && c != ','
             }))
         } else {
-            self.lex_ascii(take_while1(|b: u8| {
-                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'*' | b'+' | b'!' | b'-' | b'_')
-            }))
+            self.lex_ascii(take_while1(|b: u8| VERSION_BYTE[usize::from(b)]))
         };
         let Some(version) = version else {
             return Err(self.error(
