@@ -1,7 +1,7 @@
 //! The decision-diagram engine: [`Context`], [`Marker`] and the operations.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt::Write as _;
 
 use markerspec_pep440::{Version, VersionSpecifier};
@@ -562,7 +562,7 @@ impl Context {
     pub fn with_limits(limits: Limits) -> Context {
         Context {
             vars: Vec::new(),
-            by_name: HashMap::new(),
+            by_name: HashMap::default(),
             nodes: vec![Node {
                 var: Var(u32::MAX),
                 edges: Edges::Bool {
@@ -570,15 +570,15 @@ impl Context {
                     no: Marker::TRUE,
                 },
             }],
-            unique: HashMap::new(),
-            and_cache: HashMap::new(),
-            disjoint_cache: HashMap::new(),
+            unique: HashMap::default(),
+            and_cache: HashMap::default(),
+            disjoint_cache: HashMap::default(),
             limits,
             meta: Vec::new(),
             literals: std::collections::BTreeMap::new(),
             theory: None,
             theory_cache: None,
-            version_text_cache: HashMap::new(),
+            version_text_cache: HashMap::default(),
         }
     }
 
@@ -607,8 +607,8 @@ impl Context {
 
     /// Forgets the operation caches (results stay valid; later operations may be slower).
     pub fn clear_caches(&mut self) {
-        self.and_cache = HashMap::new();
-        self.disjoint_cache = HashMap::new();
+        self.and_cache = HashMap::default();
+        self.disjoint_cache = HashMap::default();
     }
 
     /// Declares a variable, or returns the one already declared with this name.
@@ -1254,7 +1254,7 @@ impl Context {
         self.check(m)?;
         self.check(assumption)?;
         let mut budget = self.budget();
-        let mut cache = HashMap::new();
+        let mut cache = HashMap::default();
         self.restrict_rec(m, assumption, &mut cache, &mut budget)
     }
 
@@ -1379,7 +1379,7 @@ impl Context {
         self.check(m)?;
         self.info(var)?;
         let mut budget = self.budget();
-        let mut cache = HashMap::new();
+        let mut cache = HashMap::default();
         self.exists_rec(m, var, &mut cache, &mut budget)
     }
 
@@ -1445,7 +1445,7 @@ impl Context {
     /// A foreign marker.
     pub fn support(&self, m: Marker) -> Result<Vec<Var>, Error> {
         self.check(m)?;
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = HashSet::default();
         let mut vars = std::collections::BTreeSet::new();
         let mut stack = vec![m];
         while let Some(x) = stack.pop() {
@@ -1478,7 +1478,7 @@ impl Context {
     /// A foreign marker.
     pub fn node_count(&self, m: Marker) -> Result<usize, Error> {
         self.check(m)?;
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack = vec![m];
         while let Some(x) = stack.pop() {
             if x.is_const() || !seen.insert(x.index()) {

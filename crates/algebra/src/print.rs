@@ -305,7 +305,7 @@ impl Context {
         if self.node_count(m)? > 64 {
             return Err(Error::intractable(crate::error::Limit::Steps));
         }
-        let mut memo = std::collections::HashMap::new();
+        let mut memo = rustc_hash::FxHashMap::default();
         Ok(self.factored(m, 0, &mut memo)?.s)
     }
 
@@ -313,7 +313,7 @@ impl Context {
         &mut self,
         m: Marker,
         depth: usize,
-        memo: &mut std::collections::HashMap<Marker, Text>,
+        memo: &mut rustc_hash::FxHashMap<Marker, Text>,
     ) -> Result<Text, Error> {
         if let Some(t) = memo.get(&m) {
             return Ok(t.clone());
