@@ -1,7 +1,7 @@
 //! The decision-diagram engine: [`Context`], [`Marker`] and the operations.
 
-use std::cmp::Ordering;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cmp::Ordering;
 use std::fmt::Write as _;
 
 use markerspec_pep440::{Version, VersionSpecifier};
