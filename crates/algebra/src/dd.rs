@@ -1,5 +1,7 @@
 //! The decision-diagram engine: [`Context`], [`Marker`] and the operations.
 
+use std::hash::BuildHasher;
+
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cmp::Ordering;
 use std::fmt::Write as _;
@@ -413,7 +415,8 @@ pub struct Context {
     by_name: HashMap<Box<str>, Var>,
     /// `nodes[0]` stands for the terminal and is never read as a decision node.
     nodes: Vec<Node>,
-    unique: HashMap<Node, u32>,
+    /// Indices into `nodes`, hashed by the node: each node is stored once.
+    unique: hashbrown::HashTable<u32>,
     and_cache: HashMap<(Marker, Marker), Marker>,
     disjoint_cache: HashMap<(Marker, Marker), bool>,
     limits: Limits,
@@ -570,7 +573,7 @@ impl Context {
                     no: Marker::TRUE,
                 },
             }],
-            unique: HashMap::default(),
+            unique: hashbrown::HashTable::new(),
             and_cache: HashMap::default(),
             disjoint_cache: HashMap::default(),
             limits,
@@ -778,8 +781,15 @@ impl Context {
             edges = edges.map(|c| Ok::<_, Error>(!c))?;
         }
         let node = Node { var, edges };
-        let index = match self.unique.get(&node) {
-            Some(&i) => i,
+        let hasher = rustc_hash::FxBuildHasher;
+        let hash = hasher.hash_one(&node);
+        let nodes = &self.nodes;
+        let found = self
+            .unique
+            .find(hash, |&i| nodes.get(i as usize) == Some(&node))
+            .copied();
+        let index = match found {
+            Some(i) => i,
             None => {
                 if self.nodes.len() > self.limits.nodes {
                     return Err(Error::intractable(Limit::Nodes));
@@ -788,8 +798,11 @@ impl Context {
                     .ok()
                     .filter(|i| *i < u32::MAX >> 1)
                     .ok_or(Error::intractable(Limit::Nodes))?;
-                self.nodes.push(node.clone());
-                self.unique.insert(node, i);
+                self.nodes.push(node);
+                let nodes = &self.nodes;
+                self.unique.insert_unique(hash, i, |&j| {
+                    nodes.get(j as usize).map_or(0, |n| hasher.hash_one(n))
+                });
                 i
             }
         };
