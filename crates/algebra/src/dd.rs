@@ -429,7 +429,10 @@ pub struct Context {
     /// The last theory constraint built, keyed by its rules' text.
     pub(crate) theory_cache: Option<(String, Marker)>,
     /// The printer's spelling of a version variable's set, and whether it has a top-level `or`.
-    pub(crate) version_text_cache: HashMap<(Var, VersionSet), (String, bool)>,
+    pub(crate) version_text_cache: HashMap<Var, HashMap<VersionSet, (String, bool)>>,
+    /// The printer's atomic comparisons (`field op literal`, spec-2026 reading) as markers.
+    pub(crate) comparison_cache:
+        HashMap<(markerspec_pep508::Field, markerspec_pep508::MarkerOperator, Box<str>), Marker>,
 }
 
 impl Default for Context {
@@ -582,6 +585,7 @@ impl Context {
             theory: None,
             theory_cache: None,
             version_text_cache: HashMap::default(),
+            comparison_cache: HashMap::default(),
         }
     }
 

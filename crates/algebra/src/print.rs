@@ -416,17 +416,23 @@ impl Context {
 
     /// A comparison's marker, as the translation reads it (`spec-2026`).
     fn comparison(&mut self, field: Field, op: O, v: &str) -> Result<Marker, Error> {
+        let key = (field, op, Box::<str>::from(v));
+        if let Some(&m) = self.comparison_cache.get(&key) {
+            return Ok(m);
+        }
         let e = MarkerExpression::new(
             MarkerValue::Field(field),
             op,
             MarkerValue::Literal(SmallStr::from(v)),
         );
-        self.translate_expression(&e, markerspec_pep508::Profile::Spec2026)
+        let m = self.translate_expression(&e, markerspec_pep508::Profile::Spec2026)?;
+        self.comparison_cache.insert(key, m);
+        Ok(m)
     }
 
     /// The shortest exact spelling of "`field`'s version is in `set`".
     fn version_text(&mut self, var: Var, field: Field, set: &VersionSet) -> Result<Text, Error> {
-        if let Some((s, or)) = self.version_text_cache.get(&(var, set.clone())) {
+        if let Some((s, or)) = self.version_text_cache.get(&var).and_then(|m| m.get(set)) {
             return Ok(Text {
                 s: s.clone(),
                 or: *or,
@@ -434,7 +440,9 @@ impl Context {
         }
         let t = self.version_text_uncached(var, field, set)?;
         self.version_text_cache
-            .insert((var, set.clone()), (t.s.clone(), t.or));
+            .entry(var)
+            .or_default()
+            .insert(set.clone(), (t.s.clone(), t.or));
         Ok(t)
     }
 
