@@ -355,15 +355,14 @@ impl Context {
 
     /// One literal in marker syntax.
     fn literal_text(&mut self, var: Var, label: &Label) -> Result<Text, Error> {
-        let meta = self.meta(var).cloned();
+        if let (Some(&VarMeta::Version { field }), Label::Versions(set)) = (self.meta(var), label) {
+            return self.version_text(var, field, set);
+        }
         let lit = |f: &str, op: &str, v: &str| Text {
             s: format!("{f} {op} {}", quote(v)),
             or: false,
         };
-        match (meta, label) {
-            (Some(VarMeta::Version { field }), Label::Versions(set)) => {
-                self.version_text(var, field, set)
-            }
+        match (self.meta(var), label) {
             (Some(VarMeta::Str { field } | VarMeta::Text { field }), Label::StringIn(v)) => {
                 let parts: Vec<Text> = v.iter().map(|s| lit(field.name(), "==", s)).collect();
                 Ok(join(&parts, " or "))
