@@ -342,7 +342,26 @@ fn combine<T: Copy, E>(
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Node {
     var: Var,
-    edges: Edges<Marker>,
+    /// Shared, so that reading a node's edges during an operation copies no vectors.
+    edges: std::sync::Arc<Edges<Marker>>,
+}
+
+/// A node's edges as an operation reads them: the node's own, or built for a complemented or
+/// constant marker.
+enum EdgesOf {
+    Shared(std::sync::Arc<Edges<Marker>>),
+    Owned(Edges<Marker>),
+}
+
+impl std::ops::Deref for EdgesOf {
+    type Target = Edges<Marker>;
+
+    fn deref(&self) -> &Edges<Marker> {
+        match self {
+            EdgesOf::Shared(e) => e,
+            EdgesOf::Owned(e) => e,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -571,10 +590,10 @@ impl Context {
             by_name: HashMap::default(),
             nodes: vec![Node {
                 var: Var(u32::MAX),
-                edges: Edges::Bool {
+                edges: std::sync::Arc::new(Edges::Bool {
                     yes: Marker::TRUE,
                     no: Marker::TRUE,
-                },
+                }),
             }],
             unique: hashbrown::HashTable::new(),
             and_cache: HashMap::default(),
@@ -719,17 +738,17 @@ impl Context {
 
     /// The edges of `m` over `var`, complement applied: the node's own when `var` is its top
     /// variable, else constant edges (the marker does not depend on `var` here).
-    fn edges(&self, m: Marker, var: Var) -> Result<Edges<Marker>, Error> {
+    fn edges(&self, m: Marker, var: Var) -> Result<EdgesOf, Error> {
         let domain = self.info(var)?.domain;
         match self.nodes.get(m.index()) {
             Some(node) if !m.is_const() && node.var == var => {
                 if m.is_complement() {
-                    node.edges.map(|c| Ok::<_, Error>(!c))
+                    node.edges.map(|c| Ok::<_, Error>(!c)).map(EdgesOf::Owned)
                 } else {
-                    Ok(node.edges.clone())
+                    Ok(EdgesOf::Shared(node.edges.clone()))
                 }
             }
-            Some(_) => Ok(Edges::constant(domain, m)),
+            Some(_) => Ok(EdgesOf::Owned(Edges::constant(domain, m))),
             None => Err(Error::new(ErrorKind::ForeignMarker)),
         }
     }
@@ -784,13 +803,16 @@ impl Context {
         if flip {
             edges = edges.map(|c| Ok::<_, Error>(!c))?;
         }
-        let node = Node { var, edges };
         let hasher = rustc_hash::FxBuildHasher;
-        let hash = hasher.hash_one(&node);
+        let hash = hasher.hash_one((var, &edges));
         let nodes = &self.nodes;
         let found = self
             .unique
-            .find(hash, |&i| nodes.get(i as usize) == Some(&node))
+            .find(hash, |&i| {
+                nodes
+                    .get(i as usize)
+                    .is_some_and(|n| n.var == var && *n.edges == edges)
+            })
             .copied();
         let index = match found {
             Some(i) => i,
@@ -802,10 +824,15 @@ impl Context {
                     .ok()
                     .filter(|i| *i < u32::MAX >> 1)
                     .ok_or(Error::intractable(Limit::Nodes))?;
-                self.nodes.push(node);
+                self.nodes.push(Node {
+                    var,
+                    edges: std::sync::Arc::new(edges),
+                });
                 let nodes = &self.nodes;
                 self.unique.insert_unique(hash, i, |&j| {
-                    nodes.get(j as usize).map_or(0, |n| hasher.hash_one(n))
+                    nodes
+                        .get(j as usize)
+                        .map_or(0, |n| hasher.hash_one((n.var, &*n.edges)))
                 });
                 i
             }
@@ -1138,7 +1165,7 @@ impl Context {
                 return Err(Error::new(ErrorKind::ForeignMarker));
             };
             let edges = self.edges(cur, var)?;
-            let (value, next) = match &edges {
+            let (value, next) = match &*edges {
                 Edges::Intervals { bounds, children } => {
                     let mut found = None;
                     for (k, &c) in children.iter().enumerate() {
@@ -1212,7 +1239,7 @@ impl Context {
                 Err(e) => Err(e),
                 Ok(()) => Err(Error::new(ErrorKind::UnknownVariable)),
             };
-            cur = match (&edges, &value) {
+            cur = match (&*edges, &value) {
                 (Edges::Intervals { bounds, children }, Value::Absent | Value::Version(_)) => {
                     let point = match &value {
                         Value::Version(v) => Point::Version(v.clone()),
