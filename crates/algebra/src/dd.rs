@@ -450,8 +450,14 @@ pub struct Context {
     /// The printer's spelling of a version variable's set, and whether it has a top-level `or`.
     pub(crate) version_text_cache: HashMap<Var, HashMap<VersionSet, (String, bool)>>,
     /// The printer's atomic comparisons (`field op literal`, spec-2026 reading) as markers.
-    pub(crate) comparison_cache:
-        HashMap<(markerspec_pep508::Field, markerspec_pep508::MarkerOperator, Box<str>), Marker>,
+    pub(crate) comparison_cache: HashMap<
+        (
+            markerspec_pep508::Field,
+            markerspec_pep508::MarkerOperator,
+            Box<str>,
+        ),
+        Marker,
+    >,
 }
 
 impl Default for Context {

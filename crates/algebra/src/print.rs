@@ -739,6 +739,14 @@ fn join(parts: &[Text], sep: &str) -> Text {
 
 /// A quoted string as pep508 prints it (it reads back as the same string).
 fn quote(s: &str) -> String {
+    // The common case, written directly: pep508 writes `"s"` when `s` has nothing to escape.
+    if !s.contains(['"', '\\', '\n', '\r', '\0']) {
+        let mut out = String::with_capacity(s.len() + 2);
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        return out;
+    }
     MarkerValue::Literal(SmallStr::from(s)).to_string()
 }
 
