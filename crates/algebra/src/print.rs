@@ -374,14 +374,14 @@ impl Context {
             (Some(VarMeta::Member { field, literal }), Label::Bool(b)) => Ok(Text {
                 s: format!(
                     "{} {} {}",
-                    quote(&literal),
+                    quote(literal),
                     if *b { "in" } else { "not in" },
                     field.name()
                 ),
                 or: false,
             }),
             (Some(VarMeta::Extra { name }), Label::Bool(b)) => {
-                Ok(lit("extra", if *b { "==" } else { "!=" }, &name))
+                Ok(lit("extra", if *b { "==" } else { "!=" }, name))
             }
             (Some(VarMeta::Opaque { expr, .. }), Label::Bool(true)) => Ok(Text {
                 s: expr.to_string(),

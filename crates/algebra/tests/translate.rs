@@ -272,7 +272,10 @@ fn check(
         if let Some(EnvValue::String(full)) = env.get(Field::PythonFullVersion).cloned() {
             env = env.with(Field::PythonVersion, python_version_of(&full));
         }
-        let chosen: Vec<&String> = extras.iter().filter(|_| rng.next() % 2 == 0).collect();
+        let chosen: Vec<&String> = extras
+            .iter()
+            .filter(|_| rng.next().is_multiple_of(2))
+            .collect();
         env = env.with_extras(chosen);
         let expected = match tree.evaluate(&env) {
             Ok(b) => b,
