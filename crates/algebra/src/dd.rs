@@ -1,10 +1,9 @@
 //! The decision-diagram engine: [`Context`], [`Marker`] and the operations.
 
+use std::hash::BuildHasher;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cmp::Ordering;
-/// The context's tables and caches: keys are small integers and node contents, hashed with
-/// FxHash (as uv-pep508 and rustc do) rather than SipHash, whose DoS resistance a marker set
-/// does not need and which cost a tenth of the time of the algebra benchmark.
-type HashMap<K, V> = std::collections::HashMap<K, V, rustc_hash::FxBuildHasher>;
 use std::fmt::Write as _;
 
 use markerspec_pep440::{Version, VersionSpecifier};
@@ -343,7 +342,26 @@ fn combine<T: Copy, E>(
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Node {
     var: Var,
-    edges: Edges<Marker>,
+    /// Shared, so that reading a node's edges during an operation copies no vectors.
+    edges: std::sync::Arc<Edges<Marker>>,
+}
+
+/// A node's edges as an operation reads them: the node's own, or built for a complemented or
+/// constant marker.
+enum EdgesOf {
+    Shared(std::sync::Arc<Edges<Marker>>),
+    Owned(Edges<Marker>),
+}
+
+impl std::ops::Deref for EdgesOf {
+    type Target = Edges<Marker>;
+
+    fn deref(&self) -> &Edges<Marker> {
+        match self {
+            EdgesOf::Shared(e) => e,
+            EdgesOf::Owned(e) => e,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -416,7 +434,8 @@ pub struct Context {
     by_name: HashMap<Box<str>, Var>,
     /// `nodes[0]` stands for the terminal and is never read as a decision node.
     nodes: Vec<Node>,
-    unique: HashMap<Node, u32>,
+    /// Indices into `nodes`, hashed by the node: each node is stored once.
+    unique: hashbrown::HashTable<u32>,
     and_cache: HashMap<(Marker, Marker), Marker>,
     disjoint_cache: HashMap<(Marker, Marker), bool>,
     limits: Limits,
@@ -429,10 +448,16 @@ pub struct Context {
     /// The last theory constraint built, keyed by its rules' text.
     pub(crate) theory_cache: Option<(String, Marker)>,
     /// The printer's spelling of a version variable's set, and whether it has a top-level `or`.
-    pub(crate) version_text_cache: HashMap<(Var, VersionSet), (String, bool)>,
-    /// The printer's marker for one edge label (it builds the same literals again and again
-    /// while it minimises a cover).
-    pub(crate) label_cache: HashMap<(Var, Label), Marker>,
+    pub(crate) version_text_cache: HashMap<Var, HashMap<VersionSet, (String, bool)>>,
+    /// The printer's atomic comparisons (`field op literal`, spec-2026 reading) as markers.
+    pub(crate) comparison_cache: HashMap<
+        (
+            markerspec_pep508::Field,
+            markerspec_pep508::MarkerOperator,
+            Box<str>,
+        ),
+        Marker,
+    >,
 }
 
 impl Default for Context {
@@ -453,7 +478,7 @@ impl Default for Context {
 /// assert_eq!(paths, vec![vec![(os, Label::StringNotIn(vec!["nt".into()]))]]);
 /// # Ok::<(), markerspec_algebra::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Label {
     /// The version variable's value is in the set.
     Versions(VersionSet),
@@ -571,12 +596,12 @@ impl Context {
             by_name: HashMap::default(),
             nodes: vec![Node {
                 var: Var(u32::MAX),
-                edges: Edges::Bool {
+                edges: std::sync::Arc::new(Edges::Bool {
                     yes: Marker::TRUE,
                     no: Marker::TRUE,
-                },
+                }),
             }],
-            unique: HashMap::default(),
+            unique: hashbrown::HashTable::new(),
             and_cache: HashMap::default(),
             disjoint_cache: HashMap::default(),
             limits,
@@ -585,7 +610,7 @@ impl Context {
             theory: None,
             theory_cache: None,
             version_text_cache: HashMap::default(),
-            label_cache: HashMap::default(),
+            comparison_cache: HashMap::default(),
         }
     }
 
@@ -719,17 +744,17 @@ impl Context {
 
     /// The edges of `m` over `var`, complement applied: the node's own when `var` is its top
     /// variable, else constant edges (the marker does not depend on `var` here).
-    fn edges(&self, m: Marker, var: Var) -> Result<Edges<Marker>, Error> {
+    fn edges(&self, m: Marker, var: Var) -> Result<EdgesOf, Error> {
         let domain = self.info(var)?.domain;
         match self.nodes.get(m.index()) {
             Some(node) if !m.is_const() && node.var == var => {
                 if m.is_complement() {
-                    node.edges.map(|c| Ok::<_, Error>(!c))
+                    node.edges.map(|c| Ok::<_, Error>(!c)).map(EdgesOf::Owned)
                 } else {
-                    Ok(node.edges.clone())
+                    Ok(EdgesOf::Shared(node.edges.clone()))
                 }
             }
-            Some(_) => Ok(Edges::constant(domain, m)),
+            Some(_) => Ok(EdgesOf::Owned(Edges::constant(domain, m))),
             None => Err(Error::new(ErrorKind::ForeignMarker)),
         }
     }
@@ -784,9 +809,19 @@ impl Context {
         if flip {
             edges = edges.map(|c| Ok::<_, Error>(!c))?;
         }
-        let node = Node { var, edges };
-        let index = match self.unique.get(&node) {
-            Some(&i) => i,
+        let hasher = rustc_hash::FxBuildHasher;
+        let hash = hasher.hash_one((var, &edges));
+        let nodes = &self.nodes;
+        let found = self
+            .unique
+            .find(hash, |&i| {
+                nodes
+                    .get(i as usize)
+                    .is_some_and(|n| n.var == var && *n.edges == edges)
+            })
+            .copied();
+        let index = match found {
+            Some(i) => i,
             None => {
                 if self.nodes.len() > self.limits.nodes {
                     return Err(Error::intractable(Limit::Nodes));
@@ -795,8 +830,16 @@ impl Context {
                     .ok()
                     .filter(|i| *i < u32::MAX >> 1)
                     .ok_or(Error::intractable(Limit::Nodes))?;
-                self.nodes.push(node.clone());
-                self.unique.insert(node, i);
+                self.nodes.push(Node {
+                    var,
+                    edges: std::sync::Arc::new(edges),
+                });
+                let nodes = &self.nodes;
+                self.unique.insert_unique(hash, i, |&j| {
+                    nodes
+                        .get(j as usize)
+                        .map_or(0, |n| hasher.hash_one((n.var, &*n.edges)))
+                });
                 i
             }
         };
@@ -1128,7 +1171,7 @@ impl Context {
                 return Err(Error::new(ErrorKind::ForeignMarker));
             };
             let edges = self.edges(cur, var)?;
-            let (value, next) = match &edges {
+            let (value, next) = match &*edges {
                 Edges::Intervals { bounds, children } => {
                     let mut found = None;
                     for (k, &c) in children.iter().enumerate() {
@@ -1202,7 +1245,7 @@ impl Context {
                 Err(e) => Err(e),
                 Ok(()) => Err(Error::new(ErrorKind::UnknownVariable)),
             };
-            cur = match (&edges, &value) {
+            cur = match (&*edges, &value) {
                 (Edges::Intervals { bounds, children }, Value::Absent | Value::Version(_)) => {
                     let point = match &value {
                         Value::Version(v) => Point::Version(v.clone()),
@@ -1452,7 +1495,7 @@ impl Context {
     /// A foreign marker.
     pub fn support(&self, m: Marker) -> Result<Vec<Var>, Error> {
         self.check(m)?;
-        let mut seen = std::collections::HashSet::<_, rustc_hash::FxBuildHasher>::default();
+        let mut seen = HashSet::default();
         let mut vars = std::collections::BTreeSet::new();
         let mut stack = vec![m];
         while let Some(x) = stack.pop() {
@@ -1485,7 +1528,7 @@ impl Context {
     /// A foreign marker.
     pub fn node_count(&self, m: Marker) -> Result<usize, Error> {
         self.check(m)?;
-        let mut seen = std::collections::HashSet::<_, rustc_hash::FxBuildHasher>::default();
+        let mut seen = HashSet::default();
         let mut stack = vec![m];
         while let Some(x) = stack.pop() {
             if x.is_const() || !seen.insert(x.index()) {

@@ -266,16 +266,6 @@ impl Context {
     }
 
     fn label_marker(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
-        let key = (var, label.clone());
-        if let Some(m) = self.label_cache.get(&key) {
-            return Ok(*m);
-        }
-        let m = self.label_marker_uncached(var, label)?;
-        self.label_cache.insert(key, m);
-        Ok(m)
-    }
-
-    fn label_marker_uncached(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
         match label {
             Label::Versions(set) => self.version_set(var, set),
             Label::StringIn(v) => {
@@ -315,7 +305,7 @@ impl Context {
         if self.node_count(m)? > 64 {
             return Err(Error::intractable(crate::error::Limit::Steps));
         }
-        let mut memo = std::collections::HashMap::new();
+        let mut memo = rustc_hash::FxHashMap::default();
         Ok(self.factored(m, 0, &mut memo)?.s)
     }
 
@@ -323,7 +313,7 @@ impl Context {
         &mut self,
         m: Marker,
         depth: usize,
-        memo: &mut std::collections::HashMap<Marker, Text>,
+        memo: &mut rustc_hash::FxHashMap<Marker, Text>,
     ) -> Result<Text, Error> {
         if let Some(t) = memo.get(&m) {
             return Ok(t.clone());
@@ -365,15 +355,14 @@ impl Context {
 
     /// One literal in marker syntax.
     fn literal_text(&mut self, var: Var, label: &Label) -> Result<Text, Error> {
-        let meta = self.meta(var).cloned();
+        if let (Some(&VarMeta::Version { field }), Label::Versions(set)) = (self.meta(var), label) {
+            return self.version_text(var, field, set);
+        }
         let lit = |f: &str, op: &str, v: &str| Text {
             s: format!("{f} {op} {}", quote(v)),
             or: false,
         };
-        match (meta, label) {
-            (Some(VarMeta::Version { field }), Label::Versions(set)) => {
-                self.version_text(var, field, set)
-            }
+        match (self.meta(var), label) {
             (Some(VarMeta::Str { field } | VarMeta::Text { field }), Label::StringIn(v)) => {
                 let parts: Vec<Text> = v.iter().map(|s| lit(field.name(), "==", s)).collect();
                 Ok(join(&parts, " or "))
@@ -385,14 +374,14 @@ impl Context {
             (Some(VarMeta::Member { field, literal }), Label::Bool(b)) => Ok(Text {
                 s: format!(
                     "{} {} {}",
-                    quote(&literal),
+                    quote(literal),
                     if *b { "in" } else { "not in" },
                     field.name()
                 ),
                 or: false,
             }),
             (Some(VarMeta::Extra { name }), Label::Bool(b)) => {
-                Ok(lit("extra", if *b { "==" } else { "!=" }, &name))
+                Ok(lit("extra", if *b { "==" } else { "!=" }, name))
             }
             (Some(VarMeta::Opaque { expr, .. }), Label::Bool(true)) => Ok(Text {
                 s: expr.to_string(),
@@ -426,17 +415,23 @@ impl Context {
 
     /// A comparison's marker, as the translation reads it (`spec-2026`).
     fn comparison(&mut self, field: Field, op: O, v: &str) -> Result<Marker, Error> {
+        let key = (field, op, Box::<str>::from(v));
+        if let Some(&m) = self.comparison_cache.get(&key) {
+            return Ok(m);
+        }
         let e = MarkerExpression::new(
             MarkerValue::Field(field),
             op,
             MarkerValue::Literal(SmallStr::from(v)),
         );
-        self.translate_expression(&e, markerspec_pep508::Profile::Spec2026)
+        let m = self.translate_expression(&e, markerspec_pep508::Profile::Spec2026)?;
+        self.comparison_cache.insert(key, m);
+        Ok(m)
     }
 
     /// The shortest exact spelling of "`field`'s version is in `set`".
     fn version_text(&mut self, var: Var, field: Field, set: &VersionSet) -> Result<Text, Error> {
-        if let Some((s, or)) = self.version_text_cache.get(&(var, set.clone())) {
+        if let Some((s, or)) = self.version_text_cache.get(&var).and_then(|m| m.get(set)) {
             return Ok(Text {
                 s: s.clone(),
                 or: *or,
@@ -444,7 +439,9 @@ impl Context {
         }
         let t = self.version_text_uncached(var, field, set)?;
         self.version_text_cache
-            .insert((var, set.clone()), (t.s.clone(), t.or));
+            .entry(var)
+            .or_default()
+            .insert(set.clone(), (t.s.clone(), t.or));
         Ok(t)
     }
 
@@ -742,6 +739,14 @@ fn join(parts: &[Text], sep: &str) -> Text {
 
 /// A quoted string as pep508 prints it (it reads back as the same string).
 fn quote(s: &str) -> String {
+    // The common case, written directly: pep508 writes `"s"` when `s` has nothing to escape.
+    if !s.contains(['"', '\\', '\n', '\r', '\0']) {
+        let mut out = String::with_capacity(s.len() + 2);
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        return out;
+    }
     MarkerValue::Literal(SmallStr::from(s)).to_string()
 }
 

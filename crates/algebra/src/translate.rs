@@ -740,9 +740,9 @@ impl Context {
     /// let t: MarkerTree = "python_version >= '3.13' and sys_platform == 'linux'".parse().unwrap();
     /// let m = ctx.from_marker(&t, &Theory::none())?;
     /// let env = Environment::new()
-    ///     .with(Field::PythonFullVersion, "3.13.0rc1")
-    ///     .with(Field::PythonVersion, "3.13")
-    ///     .with(Field::SysPlatform, "linux");
+    ///     .with_unchecked(Field::PythonFullVersion, "3.13.0rc1")
+    ///     .with_unchecked(Field::PythonVersion, "3.13")
+    ///     .with_unchecked(Field::SysPlatform, "linux");
     /// assert!(ctx.evaluate_env(m, &env)?);
     /// # Ok::<(), markerspec_algebra::Error>(())
     /// ```
@@ -795,7 +795,7 @@ impl Context {
     /// let opts = ParseOptions::default().dialect(Dialect::Extended);
     /// let t = MarkerTree::parse_with("os_name == 'nt' or cuda_version >= '12'", &opts, &mut Vec::new()).unwrap();
     /// let m = ctx.from_marker(&t, &Theory::none())?;
-    /// let mut env = Environment::new().with(Field::OsName, "posix");
+    /// let mut env = Environment::new().with_unchecked(Field::OsName, "posix");
     /// env.set(Field::CudaVersion, EnvValue::Unknown).unwrap();
     /// let r = ctx.residual(m, &env)?;
     /// assert_eq!(ctx.to_marker_string(r)?, r#"cuda_version >= "12""#);
@@ -922,7 +922,7 @@ impl Context {
                     } else {
                         v
                     };
-                    env = env.with(*field, v.to_string());
+                    env = env.with_unchecked(*field, v.to_string());
                     if *field == Field::PythonFullVersion {
                         full_version = Some(Some(v.clone()));
                     }
@@ -931,7 +931,7 @@ impl Context {
                     if field.is_extended() {
                         let _ = env.set(*field, EnvValue::Absent);
                     } else {
-                        env = env.with(*field, "not-a-version");
+                        env = env.with_unchecked(*field, "not-a-version");
                         if *field == Field::PythonFullVersion {
                             full_version = Some(None);
                         }
@@ -943,16 +943,16 @@ impl Context {
                     } else {
                         *field
                     };
-                    env = env.with(f, s.clone());
+                    env = env.with_unchecked(f, s.clone());
                     if *field == Field::PythonVersion {
-                        env = env.with(Field::PythonVersion, s.clone());
+                        env = env.with_unchecked(Field::PythonVersion, s.clone());
                     }
                 }
                 (VarMeta::Str { field }, Value::String(s)) => {
                     if s.is_empty() && field.is_extended() {
                         let _ = env.set(*field, EnvValue::Absent);
                     } else {
-                        env = env.with(*field, s.clone());
+                        env = env.with_unchecked(*field, s.clone());
                     }
                 }
                 (VarMeta::Member { field, literal }, Value::Bool(true)) => {
@@ -977,7 +977,7 @@ impl Context {
             });
             if !has_own {
                 if let Some(EnvValue::String(s)) = env.get(Field::PythonFullVersion).cloned() {
-                    env = env.with(Field::PythonVersion, s.to_string());
+                    env = env.with_unchecked(Field::PythonVersion, s.to_string());
                 }
             }
         }
@@ -993,7 +993,7 @@ impl Context {
                 r.first().copied().unwrap_or(0),
                 r.get(1).copied().unwrap_or(0)
             );
-            env = env.with(Field::PythonVersion, pv);
+            env = env.with_unchecked(Field::PythonVersion, pv);
         }
         for (field, items) in sets {
             let _ = env.set(field, EnvValue::Set(items));
@@ -1038,9 +1038,10 @@ impl Context {
                 continue;
             }
             for candidate in opaque_candidates(literal) {
-                let mut trial = env.clone().with(field, candidate.clone());
+                let mut trial = env.clone().with_unchecked(field, candidate.clone());
                 if field == Field::PythonFullVersion {
-                    trial = trial.with(Field::PythonVersion, python_version_text(&candidate));
+                    trial =
+                        trial.with_unchecked(Field::PythonVersion, python_version_text(&candidate));
                 }
                 if holds(self, &trial, field) {
                     env = trial;
@@ -1137,17 +1138,17 @@ fn version_field_set(field: Field, spec: &VersionSpecifier) -> VersionSet {
 #[must_use]
 pub fn default_environment() -> Environment {
     let mut env = Environment::new()
-        .with(Field::OsName, "posix")
-        .with(Field::SysPlatform, "linux")
-        .with(Field::PlatformMachine, "x86_64")
-        .with(Field::PlatformPythonImplementation, "CPython")
-        .with(Field::PlatformRelease, "6.8.0")
-        .with(Field::PlatformSystem, "Linux")
-        .with(Field::PlatformVersion, "#1 SMP")
-        .with(Field::PythonVersion, "3.12")
-        .with(Field::PythonFullVersion, "3.12.0")
-        .with(Field::ImplementationName, "cpython")
-        .with(Field::ImplementationVersion, "3.12.0");
+        .with_unchecked(Field::OsName, "posix")
+        .with_unchecked(Field::SysPlatform, "linux")
+        .with_unchecked(Field::PlatformMachine, "x86_64")
+        .with_unchecked(Field::PlatformPythonImplementation, "CPython")
+        .with_unchecked(Field::PlatformRelease, "6.8.0")
+        .with_unchecked(Field::PlatformSystem, "Linux")
+        .with_unchecked(Field::PlatformVersion, "#1 SMP")
+        .with_unchecked(Field::PythonVersion, "3.12")
+        .with_unchecked(Field::PythonFullVersion, "3.12.0")
+        .with_unchecked(Field::ImplementationName, "cpython")
+        .with_unchecked(Field::ImplementationVersion, "3.12.0");
     for f in Field::ALL {
         if f.is_extended() {
             let _ = env.set(*f, EnvValue::Absent);

@@ -51,7 +51,7 @@ use markerspec_pep508::{MarkerTree, ParseOptions};
 use serde_json::{Value, json};
 
 use crate::builtin::Markerspec;
-use crate::case::{Case, Cases, Dialect, EnvValue, Environment, Expected, Kind, Profile};
+use crate::case::{Case, Cases, Dialect, DocValue, EnvDocument, Expected, Kind, Profile};
 use crate::runner::{Evaluated, Implementation, Parsed, Request, TestResult, construct, shape};
 
 /// How the fuzzer runs.
@@ -162,7 +162,7 @@ pub struct FuzzCase {
     /// The dialect.
     pub dialect: Dialect,
     /// The environment document, without `extra`.
-    pub environment: Environment,
+    pub environment: EnvDocument,
     /// The requested extras.
     pub extras: Vec<String>,
 }
@@ -923,14 +923,14 @@ pub fn generate_case(seed: u64, index: u64, dialect: Dialect) -> FuzzCase {
 }
 
 /// An environment as a protocol document, and its extras.
-fn document(env: &markerspec_pep508::Environment) -> (Environment, Vec<String>) {
-    let mut doc: Environment = serde_json::to_value(env)
+fn document(env: &markerspec_pep508::Environment) -> (EnvDocument, Vec<String>) {
+    let mut doc: EnvDocument = serde_json::to_value(env)
         .ok()
         .and_then(|v| serde_json::from_value(v).ok())
         .unwrap_or_default();
     let extras = match doc.remove("extra") {
-        Some(EnvValue::List(l)) => l,
-        Some(EnvValue::String(s)) if !s.is_empty() => vec![s],
+        Some(DocValue::List(l)) => l,
+        Some(DocValue::String(s)) if !s.is_empty() => vec![s],
         _ => Vec::new(),
     };
     (doc, extras)

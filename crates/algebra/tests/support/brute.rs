@@ -229,9 +229,9 @@ fn environment(point: &Point) -> Environment {
         let Some(f) = Field::from_name(k, markerspec_pep508::Dialect::Extended) else {
             continue;
         };
-        env = env.with(f, v.clone());
+        env = env.with_unchecked(f, v.clone());
         if f == Field::PythonFullVersion {
-            env = env.with(Field::PythonVersion, major_minor(v));
+            env = env.with_unchecked(Field::PythonVersion, major_minor(v));
         }
     }
     env

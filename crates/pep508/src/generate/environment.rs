@@ -134,17 +134,17 @@ pub fn realistic_environment(
     };
     let (implementation, name) = *pick(u, &[("CPython", "cpython"), ("PyPy", "pypy")])?;
     let mut env = Environment::new()
-        .with(Field::OsName, os)
-        .with(Field::SysPlatform, platform)
-        .with(Field::PlatformSystem, system)
-        .with(Field::PlatformMachine, machine)
-        .with(Field::PlatformRelease, release)
-        .with(Field::PlatformVersion, version)
-        .with(Field::PythonVersion, format!("3.{minor}"))
-        .with(Field::PythonFullVersion, full.clone())
-        .with(Field::PlatformPythonImplementation, implementation)
-        .with(Field::ImplementationName, name)
-        .with(Field::ImplementationVersion, full);
+        .with_unchecked(Field::OsName, os)
+        .with_unchecked(Field::SysPlatform, platform)
+        .with_unchecked(Field::PlatformSystem, system)
+        .with_unchecked(Field::PlatformMachine, machine)
+        .with_unchecked(Field::PlatformRelease, release)
+        .with_unchecked(Field::PlatformVersion, version)
+        .with_unchecked(Field::PythonVersion, format!("3.{minor}"))
+        .with_unchecked(Field::PythonFullVersion, full.clone())
+        .with_unchecked(Field::PlatformPythonImplementation, implementation)
+        .with_unchecked(Field::ImplementationName, name)
+        .with_unchecked(Field::ImplementationVersion, full);
     for &field in Field::ALL {
         let wanted = match field {
             Field::Extra => false,
