@@ -10,6 +10,11 @@
 //! $ cargo run --release                # exit 0: every failure is a declared divergence
 //! $ cargo run --release -- --careless  # a variant that panics: each panic is one crash, quietly
 //! ```
+//!
+//! After the suite, it fuzzes the toy's parser with markerspec's generators (valid markers and
+//! near misses, reproducible from a seed): every input on which the toy panics, or accepts what
+//! markerspec rejects, or rejects what markerspec accepts, is counted and the first of each
+//! kind shown. A panic of the careful toy fails the run.
 
 use std::process::ExitCode;
 
@@ -73,22 +78,78 @@ fn main() -> ExitCode {
         .blacklist(DIVERGENCES);
     let report = runner.run(&cases, &mut toy::Toy { careless });
     print_report(&report);
+    let toy_panics = fuzz_toy(careless, 2_000);
     if careless {
         // Each panic of the careless variant was caught and reported as a crash of its case,
         // with its message and location, and nothing was printed to stderr.
         let crashes = report.counts().get(&Status::Crash).copied().unwrap_or(0);
         println!("careless: {crashes} crashes reported");
-        return if crashes > 0 {
+        // The generators find the careless variant's panics too.
+        return if crashes > 0 && toy_panics > 0 {
             ExitCode::SUCCESS
         } else {
             ExitCode::FAILURE
         };
     }
-    if report.ok() {
+    if report.ok() && toy_panics == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// Fuzzes the toy's parser with `count` generated markers (valid ones and near misses, from
+/// fixed seeds) and prints how often it disagreed with markerspec; returns how many inputs made
+/// it panic (the careless variant's are expected; the careful one must have none).
+fn fuzz_toy(careless: bool, count: u64) -> usize {
+    use markerspec_pep508::MarkerTree;
+    use markerspec_pep508::generate::{self, Options};
+
+    let options = Options::valid();
+    // A panic is counted below; keep its message off stderr while fuzzing.
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let (mut panics, mut too_lenient, mut too_strict) = (Vec::new(), Vec::new(), Vec::new());
+    for seed in 0..count {
+        let bytes = generate::seeded_bytes(generate::case_seed(2026, seed), 2048);
+        let mut u = arbitrary::Unstructured::new(&bytes);
+        let Ok(case) = generate::marker(&mut u, &options) else {
+            continue;
+        };
+        // Every other case is one edit away from valid.
+        let text = if seed % 2 == 1 {
+            match generate::near_miss(&mut u, &case.text) {
+                Ok(miss) => miss.text,
+                Err(_) => continue,
+            }
+        } else {
+            case.text
+        };
+        let reference = text.parse::<MarkerTree>().is_ok();
+        let outcome = std::panic::catch_unwind(|| toy::parse(&text, careless).is_ok());
+        match outcome {
+            Err(_) => panics.push(text),
+            Ok(true) if !reference => too_lenient.push(text),
+            Ok(false) if reference => too_strict.push(text),
+            Ok(_) => {}
+        }
+    }
+    std::panic::set_hook(previous_hook);
+    println!("fuzz: {count} generated markers (half near misses)");
+    for (what, found) in [
+        ("panics", &panics),
+        ("accepted, markerspec rejects", &too_lenient),
+        ("rejected, markerspec accepts", &too_strict),
+    ] {
+        match found.first() {
+            Some(first) => {
+                let short: String = first.chars().take(100).collect();
+                println!("  {what}: {} (e.g. {short:?})", found.len());
+            }
+            None => println!("  {what}: 0"),
+        }
+    }
+    panics.len()
 }
 
 fn print_report(report: &Report) {
