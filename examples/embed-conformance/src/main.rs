@@ -66,6 +66,38 @@ const DIVERGENCES: &[(&str, &str)] = &[
     ),
     ("standard:@nesting", "no limit on nesting"),
     ("standard:findings/*", "not reviewed yet"),
+    (
+        "standard:operators/string-fields-1000",
+        "`platform_version` is always a string (SPEC 0.2 reads it as a version where it is one)",
+    ),
+    (
+        "standard:operators/string-fields-1001",
+        "`platform_version` is always a string (SPEC 0.2 reads it as a version where it is one)",
+    ),
+    (
+        "standard:operators/string-fields-1002",
+        "`platform_version` is always a string (SPEC 0.2 reads it as a version where it is one)",
+    ),
+    (
+        "standard:operators/string-fields-1003",
+        "`platform_version` is always a string (SPEC 0.2 reads it as a version where it is one)",
+    ),
+    (
+        "standard:operators/string-fields-1004",
+        "`platform_version` is always a string (SPEC 0.2 reads it as a version where it is one)",
+    ),
+    (
+        "standard:operators/string-fields-1005",
+        "`platform_version` is always a string (SPEC 0.2 reads it as a version where it is one)",
+    ),
+    (
+        "standard:operators/merged-text-1*",
+        "`platform_version` is always a string (SPEC 0.2 reads it as a version where it is one)",
+    ),
+    (
+        "standard:operators/version-fields-267",
+        "`~=` with the literal on the left",
+    ),
 ];
 
 fn main() -> ExitCode {
