@@ -319,7 +319,7 @@ impl VersionSet {
     }
 
     /// The set with every cut moved to its place among the release-only versions
-    /// ([`Cut::release_only`]): the one set that holds the same release-only versions (and the
+    /// (`Cut::release_only`): the one set that holds the same release-only versions (and the
     /// same absent value) as `self` and is a union of whole release blocks. Two sets with the
     /// same release-only points give the same result, which makes diagrams over an extended
     /// `Version` field (SPEC §4.3) canonical on that field's domain.

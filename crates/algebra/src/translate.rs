@@ -267,7 +267,7 @@ impl Context {
     /// The marker of a tree: its comparisons translated under the profile the tree was parsed
     /// with ([`MarkerTree::profile`]), joined by the algebra's `and`/`or`, then conjoined with
     /// `theory`'s rules over the fields and literals the context knows
-    /// ([`Theory::constraint`]). The result is canonical for the theory: two trees translated in
+    /// (the theory's constraint). The result is canonical for the theory: two trees translated in
     /// one context give the same [`Marker`] exactly when they hold in the same environments that
     /// the theory admits (as far as the opaque comparisons, listed in the crate docs, allow).
     ///
