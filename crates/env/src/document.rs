@@ -375,23 +375,6 @@ mod tests {
     }
 
     #[test]
-    fn the_warnings_are_the_documented_diagnostics() {
-        let documented = include_str!("../../../spec/DIAGNOSTICS.md");
-        for warning in [
-            DocumentWarning::UnknownKey("k".into()),
-            DocumentWarning::NewerVersion("0.3".into()),
-        ] {
-            let row = format!("| — | `{}` |", warning.name());
-            let line = documented
-                .lines()
-                .find(|l| l.starts_with(&row))
-                .unwrap_or_else(|| panic!("spec/DIAGNOSTICS.md has no row {row}"));
-            assert!(line.contains("(warning)"), "{line}");
-            assert!(warning.to_string().starts_with(warning.name()));
-        }
-    }
-
-    #[test]
     fn unknown_keys_are_ignored_with_a_warning() {
         assert_eq!(
             warnings(r#"{"$schema": "x", "os_name": "nt", "cuda_verison": "12"}"#),
