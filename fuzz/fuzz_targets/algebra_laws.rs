@@ -20,7 +20,7 @@ use markerspec_algebra::{Context, ErrorKind, Limits, Marker, Theory};
 use markerspec_fuzz::{
     MAX_INPUT, MarkerCase, gen_environment, gen_known_value, gen_marker, options,
 };
-use markerspec_pep508::{EnvValue, Environment, MarkerTree};
+use markerspec_pep508::{EnvValue, Environment, MarkerTree, Profile};
 
 fuzz_target!(|data: &[u8]| -> Corpus {
     if data.len() > MAX_INPUT {
@@ -69,7 +69,13 @@ fn ok<T>(r: Result<T, markerspec_algebra::Error>, what: &str) -> Option<T> {
     }
 }
 
-fn check(a: &MarkerCase, ta: &MarkerTree, b: &MarkerCase, tb: &MarkerTree, env: &Environment) -> Corpus {
+fn check(
+    a: &MarkerCase,
+    ta: &MarkerTree,
+    b: &MarkerCase,
+    tb: &MarkerTree,
+    env: &Environment,
+) -> Corpus {
     let mut ctx = Context::with_limits(Limits {
         steps: 200_000,
         nodes: 200_000,
@@ -93,7 +99,15 @@ fn check(a: &MarkerCase, ta: &MarkerTree, b: &MarkerCase, tb: &MarkerTree, env: 
         let opts = options(a.config);
         for (joined, op) in [("and", true), ("or", false)] {
             let text = format!("({}) {joined} ({})", a.text, b.text);
-            if let Ok(t) = MarkerTree::parse_with(&text, &opts, &mut Vec::new()) {
+            let mut warnings = Vec::new();
+            let parsed = MarkerTree::parse_with(&text, &opts, &mut warnings);
+            // The uv profile drops, with a warning, a comparison uv cannot read: alone it
+            // leaves `true`, inside `or` it leaves the other side, so a joined text whose parse
+            // warned is not the connective of its parts.
+            if a.config.profile == Profile::Uv && !warnings.is_empty() {
+                continue;
+            }
+            if let Ok(t) = parsed {
                 let Some(whole) = ok(ctx.from_marker(&t, &none), "translate joined") else {
                     return Corpus::Reject;
                 };
@@ -101,7 +115,10 @@ fn check(a: &MarkerCase, ta: &MarkerTree, b: &MarkerCase, tb: &MarkerTree, env: 
                 let Some(parts) = ok(parts, "and/or") else {
                     return Corpus::Reject;
                 };
-                assert_eq!(whole, parts, "{ctx_text}: ({joined}) is not the {joined} of the parts");
+                assert_eq!(
+                    whole, parts,
+                    "{ctx_text}: ({joined}) is not the {joined} of the parts"
+                );
             }
         }
     }
@@ -137,7 +154,10 @@ fn check(a: &MarkerCase, ta: &MarkerTree, b: &MarkerCase, tb: &MarkerTree, env: 
             // faked; nothing to check.
             continue;
         };
-        assert!(ctx.evaluate_env(both, &wenv).expect("evaluates"), "{ctx_text}: witness");
+        assert!(
+            ctx.evaluate_env(both, &wenv).expect("evaluates"),
+            "{ctx_text}: witness"
+        );
         for (t, want, case) in [(ta, wa, a), (tb, wb, b)] {
             if let Ok(v) = t.evaluate(&wenv) {
                 assert_eq!(v, want, "{:?}: the witness environment {wenv:?}", case.text);
@@ -169,8 +189,16 @@ fn laws(ctx: &mut Context, a: Marker, b: Marker) -> Option<()> {
     assert!(ok(ctx.and(a, na), "and")?.is_false(), "a and not a");
     assert!(ok(ctx.or(a, na), "or")?.is_true(), "a or not a");
     let a_not_b = ok(ctx.and(a, nb), "and")?;
-    assert_eq!(ok(ctx.implies(a, b), "implies")?, a_not_b.is_false(), "implies");
-    assert_eq!(ok(ctx.is_disjoint(a, b), "is_disjoint")?, and_ab.is_false(), "is_disjoint");
+    assert_eq!(
+        ok(ctx.implies(a, b), "implies")?,
+        a_not_b.is_false(),
+        "implies"
+    );
+    assert_eq!(
+        ok(ctx.is_disjoint(a, b), "is_disjoint")?,
+        and_ab.is_false(),
+        "is_disjoint"
+    );
     assert_eq!(ctx.equivalent(a, b), a == b, "equivalent is equality");
     Some(())
 }

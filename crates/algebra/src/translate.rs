@@ -516,6 +516,22 @@ impl Context {
         side: Side,
     ) -> Result<Marker, Error> {
         let profile = Profile::Packaging;
+        // packaging 26.x reads only its MARKERS_REQUIRING_VERSION (implementation_version,
+        // platform_release, python_full_version, python_version) as versions; platform_version
+        // is compared as a string there (`<`/`>` false, `<=`/`>=` equality).
+        if field == Field::PlatformVersion {
+            return match op {
+                O::Equal
+                | O::NotEqual
+                | O::LessThan
+                | O::LessThanEqual
+                | O::GreaterThan
+                | O::GreaterThanEqual => {
+                    self.text_rule_everywhere(e, field, op, literal, side, profile)
+                }
+                _ => self.opaque(e, profile),
+            };
+        }
         match field.field_type() {
             FieldType::Extra => match op {
                 O::Equal => self.extra(literal),
