@@ -20,7 +20,7 @@ use markerspec_algebra::{Context, ErrorKind, Limits, Marker, Theory};
 use markerspec_fuzz::{
     MAX_INPUT, MarkerCase, gen_environment, gen_known_value, gen_marker, options,
 };
-use markerspec_pep508::{EnvValue, Environment, MarkerTree, Profile};
+use markerspec_pep508::{EnvValue, Environment, Field, MarkerTree, Profile};
 
 fuzz_target!(|data: &[u8]| -> Corpus {
     if data.len() > MAX_INPUT {
@@ -48,6 +48,23 @@ fuzz_target!(|data: &[u8]| -> Corpus {
     for f in unknown {
         let value = gen_known_value(&mut u, f, &literals).unwrap_or(EnvValue::Absent);
         filled.set(f, value).expect("set fields get sets");
+    }
+    // The algebra models `python_version` as the first two release numbers of
+    // `python_full_version` (its crate docs), so the environment keeps them consistent, as an
+    // interpreter's does; a full version that is no version leaves its text in both.
+    if let Some(EnvValue::String(full)) = filled.get(Field::PythonFullVersion).cloned() {
+        let short = match full.parse::<markerspec_pep440::Version>() {
+            Ok(v) => {
+                let r = v.release();
+                format!(
+                    "{}.{}",
+                    r.first().copied().unwrap_or(0),
+                    r.get(1).copied().unwrap_or(0)
+                )
+            }
+            Err(_) => full.to_string(),
+        };
+        filled = filled.with_unchecked(Field::PythonVersion, short);
     }
     // The algebra is not linear in its input (a `field in "L"` test is the union of L's
     // substrings); its bound is the context's limits, which a past-the-limit operation reports
