@@ -42,6 +42,27 @@ pub(crate) fn registry() -> MutexGuard<'static, Registry> {
 /// assert!(!group.wait_until(Instant::now() + Duration::from_millis(100)).unwrap());
 /// let status = group.finish().unwrap();
 /// assert!(!status.success()); // killed
+///
+/// // The child's pipes, its id, and a kill without reaping.
+/// let mut command = Command::new("/bin/sh");
+/// command.args(["-c", "echo $$; sleep 30"]).stdout(std::process::Stdio::piped());
+/// let mut group = Group::spawn(&mut command).unwrap();
+/// let mut pid = String::new();
+/// std::io::BufRead::read_line(
+///     &mut std::io::BufReader::new(group.child_mut().stdout.take().unwrap()),
+///     &mut pid,
+/// )
+/// .unwrap();
+/// assert_eq!(pid.trim(), group.id().to_string());
+/// assert!(!group.has_exited().unwrap());
+/// group.kill();
+/// assert!(group.wait_until(Instant::now() + Duration::from_secs(5)).unwrap());
+/// assert!(!group.finish().unwrap().success());
+///
+/// // A helper in this process's own group.
+/// let mut helper = Group::spawn_in_current_group(&mut Command::new("/bin/true")).unwrap();
+/// assert!(helper.wait_until(Instant::now() + Duration::from_secs(5)).unwrap());
+/// assert!(helper.finish().unwrap().success());
 /// # }
 /// ```
 #[derive(Debug)]
@@ -59,6 +80,8 @@ impl Group {
     /// # Errors
     /// The program could not be started, or a terminating signal is being handled (kind
     /// [`io::ErrorKind::Interrupted`]).
+    ///
+    /// See the example on [`Group`].
     pub fn spawn(command: &mut Command) -> io::Result<Group> {
         Group::spawn_in(command, true)
     }
@@ -69,6 +92,8 @@ impl Group {
     ///
     /// # Errors
     /// As [`Group::spawn`].
+    ///
+    /// See the example on [`Group`].
     pub fn spawn_in_current_group(command: &mut Command) -> io::Result<Group> {
         Group::spawn_in(command, false)
     }
@@ -100,11 +125,15 @@ impl Group {
     }
 
     /// The child's process id (also its group's id when it leads one).
+    ///
+    /// See the example on [`Group`].
     pub fn id(&self) -> u32 {
         self.child.id()
     }
 
     /// The underlying child, to take its pipes.
+    ///
+    /// See the example on [`Group`].
     pub fn child_mut(&mut self) -> &mut Child {
         &mut self.child
     }
@@ -114,6 +143,8 @@ impl Group {
     ///
     /// # Errors
     /// Asking the system failed.
+    ///
+    /// See the example on [`Group`].
     pub fn has_exited(&mut self) -> io::Result<bool> {
         if self.status.is_some() {
             return Ok(true);
@@ -141,6 +172,8 @@ impl Group {
     ///
     /// # Errors
     /// Asking the system failed.
+    ///
+    /// See the example on [`Group`].
     pub fn wait_until(&mut self, deadline: Instant) -> io::Result<bool> {
         let mut pause = Duration::from_micros(100);
         loop {
@@ -158,6 +191,8 @@ impl Group {
 
     /// Kills the child's whole group (the child alone when it shares this process's group)
     /// without reaping it.
+    ///
+    /// See the example on [`Group`].
     pub fn kill(&mut self) {
         if self.status.is_some() {
             return;
@@ -173,6 +208,8 @@ impl Group {
     ///
     /// # Errors
     /// Waiting for the child failed.
+    ///
+    /// See the example on [`Group`].
     pub fn finish(&mut self) -> io::Result<ExitStatus> {
         if let Some(status) = self.status {
             return Ok(status);

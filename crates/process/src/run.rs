@@ -34,6 +34,21 @@ pub struct Capture {
 }
 
 /// What a finished program left.
+///
+/// ```
+/// # #[cfg(unix)] {
+/// use std::process::Command;
+/// use std::time::Duration;
+/// use markerspec_process::Run;
+///
+/// let mut command = Command::new("/bin/sh");
+/// command.args(["-c", "echo out; echo err >&2; exit 3"]);
+/// let output = Run::new(Duration::from_secs(5)).run(&mut command).unwrap();
+/// assert_eq!(output.status.code(), Some(3));
+/// assert_eq!(output.stdout.bytes, b"out\n");
+/// assert_eq!(output.stderr.bytes, b"err\n");
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct Output {
     /// How the program (the group's leader) ended.
@@ -92,6 +107,20 @@ pub enum Error {
 ///
 /// let result = Run::new(Duration::from_millis(100)).run(Command::new("/bin/sleep").arg("5"));
 /// assert!(matches!(result, Err(Error::TimedOut { .. })));
+///
+/// // Input, output caps, and the caller's own process group.
+/// let mut command = Command::new("/bin/sh");
+/// command.args(["-c", "cat; echo 'a long complaint' >&2"]);
+/// let output = Run::new(Duration::from_secs(5))
+///     .stdin("hello")
+///     .stdout_cap(4)
+///     .stderr_cap(6)
+///     .in_current_group()
+///     .run(&mut command)
+///     .unwrap();
+/// assert_eq!(output.stdout.bytes, b"hell");
+/// assert!(output.stdout.truncated);
+/// assert_eq!(output.stderr.bytes, b"a long");
 /// # }
 /// ```
 #[derive(Debug, Clone)]
@@ -106,6 +135,8 @@ pub struct Run {
 impl Run {
     /// A run with this time limit, 1 MiB of stdout and 64 KiB of stderr kept, stdin closed,
     /// in a process group of its own.
+    ///
+    /// See the example on [`Run`].
     #[must_use]
     pub fn new(timeout: Duration) -> Run {
         Run {
@@ -118,6 +149,8 @@ impl Run {
     }
 
     /// How many bytes of stdout to keep (the rest is read and dropped).
+    ///
+    /// See the example on [`Run`].
     #[must_use]
     pub fn stdout_cap(mut self, cap: usize) -> Run {
         self.stdout_cap = cap;
@@ -125,6 +158,8 @@ impl Run {
     }
 
     /// How many bytes of stderr to keep.
+    ///
+    /// See the example on [`Run`].
     #[must_use]
     pub fn stderr_cap(mut self, cap: usize) -> Run {
         self.stderr_cap = cap;
@@ -133,6 +168,8 @@ impl Run {
 
     /// Bytes to write to the program's stdin (then closed). Writing counts against the same
     /// deadline: a program that never reads is killed when it passes.
+    ///
+    /// See the example on [`Run`].
     #[must_use]
     pub fn stdin(mut self, bytes: impl Into<Vec<u8>>) -> Run {
         self.stdin = Some(bytes.into());
@@ -142,6 +179,8 @@ impl Run {
     /// Runs the program in this process's group instead of a new one, so that whoever kills
     /// this process's group kills it too (for a helper started inside a child that is itself
     /// group-killed). On timeout only the program itself is killed.
+    ///
+    /// See the example on [`Run`].
     #[must_use]
     pub fn in_current_group(mut self) -> Run {
         self.own_group = false;

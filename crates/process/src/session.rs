@@ -28,6 +28,27 @@ pub enum Line {
 }
 
 /// Why [`Session::send`] did not deliver a request.
+///
+/// ```
+/// # #[cfg(unix)] {
+/// use std::process::Command;
+/// use std::time::{Duration, Instant};
+/// use markerspec_process::{Line, SendError, Session};
+///
+/// // A program that exits at once: its stdin closes, and sending fails.
+/// let mut done = Session::spawn(&mut Command::new("/bin/true"), 1024).unwrap();
+/// let deadline = Instant::now() + Duration::from_secs(5);
+/// assert_eq!(done.read_line(deadline), Line::Eof);
+/// let mut result = Ok(());
+/// for _ in 0..100 {
+///     result = done.send(vec![b'x'; 1 << 16], deadline);
+///     if result.is_err() {
+///         break;
+///     }
+/// }
+/// assert!(matches!(result, Err(SendError::Closed(_))));
+/// # }
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum SendError {
     /// The program no longer reads (its stdin is closed; it exited, most likely).
@@ -63,6 +84,22 @@ pub struct Ended {
 /// let deadline = Instant::now() + Duration::from_secs(5);
 /// cat.send(b"ping\n".to_vec(), deadline).unwrap();
 /// assert_eq!(cat.read_line(deadline), Line::Text(b"ping".to_vec()));
+/// // Closing stdin asks `cat` to exit; it does, within the grace period.
+/// let ended = cat.close(Duration::from_secs(5));
+/// assert!(ended.status.unwrap().success());
+///
+/// // A program that complains on stderr, then is killed.
+/// let mut command = Command::new("/bin/sh");
+/// command.args(["-c", "echo oops >&2; echo ready; sleep 30"]);
+/// let mut noisy = Session::spawn(&mut command, 1024).unwrap();
+/// assert_eq!(noisy.read_line(deadline), Line::Text(b"ready".to_vec()));
+/// while noisy.stderr_tail().is_empty() && Instant::now() < deadline {
+///     std::thread::sleep(Duration::from_millis(10));
+/// }
+/// assert_eq!(noisy.stderr_tail(), b"oops\n");
+/// let ended = noisy.kill();
+/// assert!(!ended.status.unwrap().success());
+/// assert_eq!(ended.stderr_tail, b"oops\n");
 /// # }
 /// ```
 #[derive(Debug)]
@@ -81,6 +118,8 @@ impl Session {
     ///
     /// # Errors
     /// The program could not be started.
+    ///
+    /// See the example on [`Session`].
     pub fn spawn(command: &mut Command, max_line: usize) -> io::Result<Session> {
         command
             .stdin(Stdio::piped())
@@ -181,6 +220,8 @@ impl Session {
     }
 
     /// The next line the program writes, waiting no later than `deadline`.
+    ///
+    /// See the example on [`Session`].
     pub fn read_line(&mut self, deadline: Instant) -> Line {
         match self
             .lines
@@ -193,6 +234,8 @@ impl Session {
     }
 
     /// The last bytes (at most 4 KiB) the program wrote on stderr.
+    ///
+    /// See the example on [`Session`].
     pub fn stderr_tail(&self) -> Vec<u8> {
         let q = self
             .stderr
@@ -202,6 +245,8 @@ impl Session {
     }
 
     /// Kills the program's group now, reaps it, and says how it ended.
+    ///
+    /// See the example on [`Session`].
     pub fn kill(mut self) -> Ended {
         self.requests = None;
         let status = self.group.finish();
@@ -216,6 +261,8 @@ impl Session {
 
     /// Closes the program's stdin (the protocol's way of asking it to exit), waits up to
     /// `grace` for it to exit, then kills its group and reaps it.
+    ///
+    /// See the example on [`Session`].
     pub fn close(mut self, grace: Duration) -> Ended {
         self.requests = None;
         let _ = self.group.wait_until(Instant::now() + grace);
