@@ -182,6 +182,8 @@ impl ErrorKind {
     ];
 
     /// The stable code of this kind, such as `"V001"`.
+    ///
+    /// See the example on [`Error`].
     #[must_use]
     pub fn code(self) -> &'static str {
         self.entry().0
@@ -274,6 +276,15 @@ pub(crate) enum Detail {
 /// assert_eq!(err.code(), "V010");
 /// assert_eq!(err.span(), 10..11);
 /// assert_eq!(err.to_string(), "invalid character `~` in local version label");
+/// assert_eq!(err.message(), err.to_string());
+/// assert_eq!(err.kind(), markerspec_pep440::ErrorKind::InvalidLocal);
+/// assert_eq!(err.kind().code(), "V010");
+/// // Reported at its place in a longer text: `pkg==1.0+ubuntu~1` has the version at 5.
+/// assert_eq!(err.clone().shifted(5).span(), 15..16);
+///
+/// // Some errors come with a suggestion.
+/// let err = "~=1".parse::<markerspec_pep440::VersionSpecifier>().unwrap_err();
+/// assert!(err.help().is_some());
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct Error(Box<Inner>);
@@ -312,6 +323,8 @@ impl Error {
     }
 
     /// The kind of error.
+    ///
+    /// See the example on [`Error`].
     #[must_use]
     pub fn kind(&self) -> ErrorKind {
         self.0.kind
@@ -328,18 +341,24 @@ impl Error {
     }
 
     /// The stable code of the error's kind, such as `"V001"`.
+    ///
+    /// See the example on [`Error`].
     #[must_use]
     pub fn code(&self) -> &'static str {
         self.0.kind.code()
     }
 
     /// The message: lowercase, without a trailing period, naming what was expected and found.
+    ///
+    /// See the example on [`Error`].
     #[must_use]
     pub fn message(&self) -> String {
         self.to_string()
     }
 
     /// A suggestion for fixing the input, when there is a likely one.
+    ///
+    /// See the example on [`Error`].
     #[must_use]
     pub fn help(&self) -> Option<String> {
         if let Some(help) = self.0.help {
@@ -366,6 +385,8 @@ impl Error {
 
     /// The same error with its span moved `offset` bytes to the right, for callers that parsed a
     /// piece of a larger text and report positions in the whole.
+    ///
+    /// See the example on [`Error`].
     #[must_use]
     pub fn shifted(mut self, offset: usize) -> Error {
         self.0.start = self.0.start.saturating_add(offset);

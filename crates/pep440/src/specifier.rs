@@ -53,6 +53,8 @@ pub enum Operator {
 impl Operator {
     /// How the operator is written: `"=="` for both [`Equal`](Operator::Equal) and
     /// [`EqualStar`](Operator::EqualStar), `"!="` for both not-equal forms, `"==="`, and so on.
+    ///
+    /// See the example on [`Operator`].
     #[must_use]
     pub fn as_str(&self) -> &'static str {
         match self {
@@ -128,6 +130,23 @@ impl TryFrom<&str> for Operator {
 /// assert_eq!(spec.to_string(), ">=1.0");
 /// assert!(spec.contains(&"1.2".parse::<Version>()?));
 /// assert!(!spec.contains(&"1.0rc1".parse::<Version>()?));
+/// assert_eq!(spec.version(), &"1.0".parse::<Version>()?);
+/// assert_eq!(spec.prereleases(), Some(false));
+///
+/// // A pre-release is let through, or not, on request.
+/// let newer: Version = "1.1rc1".parse()?;
+/// assert!(spec.contains_with(&newer, None));
+/// assert!(!spec.contains_with(&newer, Some(false)));
+/// assert!(spec.contains_str("1.1", None));
+/// assert!(!spec.contains_str("not a version", None));
+///
+/// // The text as written, with any wildcard; `===` text need not be a version.
+/// let wildcard: VersionSpecifier = "== 3.12.*".parse()?;
+/// assert_eq!(wildcard.version_text(), "3.12.*");
+/// assert_eq!(wildcard.parsed_version(), Some(&Version::new([3, 12])));
+/// let arbitrary: VersionSpecifier = "===foo".parse()?;
+/// assert_eq!(arbitrary.parsed_version(), None);
+/// assert!(arbitrary.contains_str("FOO", None));
 /// # Ok::<(), markerspec_pep440::Error>(())
 /// ```
 #[derive(Clone)]
@@ -256,6 +275,8 @@ impl VersionSpecifier {
 
     /// The operator; `==`/`!=` with a wildcard are [`Operator::EqualStar`] and
     /// [`Operator::NotEqualStar`].
+    ///
+    /// See the example on [`VersionSpecifier`].
     #[must_use]
     pub fn operator(&self) -> Operator {
         self.op
@@ -265,12 +286,16 @@ impl VersionSpecifier {
     ///
     /// For `===` it is the text read as a version; when the text is not a version (`===foo`)
     /// this returns the placeholder `0`. Use [`parsed_version`](Self::parsed_version) to tell.
+    ///
+    /// See the example on [`VersionSpecifier`].
     #[must_use]
     pub fn version(&self) -> &Version {
         &self.version
     }
 
     /// The version, or `None` for `===` text that is not a version.
+    ///
+    /// See the example on [`VersionSpecifier`].
     #[must_use]
     pub fn parsed_version(&self) -> Option<&Version> {
         self.has_version.then_some(&self.version)
@@ -278,6 +303,8 @@ impl VersionSpecifier {
 
     /// The version text as written, without surrounding whitespace, including any `.*`
     /// (packaging's `Specifier.version`).
+    ///
+    /// See the example on [`VersionSpecifier`].
     #[must_use]
     pub fn version_text(&self) -> Cow<'_, str> {
         match &self.text {
@@ -290,6 +317,8 @@ impl VersionSpecifier {
     /// Whether pre-releases are implied by this specifier (packaging's `Specifier.prereleases`
     /// without an override): `Some(false)` for `!=` and wildcard `==`, `None` for `===` text that
     /// is not a version, otherwise whether the version is a pre-release.
+    ///
+    /// See the example on [`VersionSpecifier`].
     #[must_use]
     pub fn prereleases(&self) -> Option<bool> {
         match self.op {
@@ -301,6 +330,8 @@ impl VersionSpecifier {
 
     /// Whether `version` satisfies this specifier, with packaging's default pre-release rule
     /// (`prereleases=None`): a single version is never rejected for being a pre-release.
+    ///
+    /// See the example on [`VersionSpecifier`].
     #[must_use]
     pub fn contains(&self, version: &Version) -> bool {
         self.contains_with(version, None)
@@ -312,6 +343,8 @@ impl VersionSpecifier {
     /// With `Some(false)` a pre-release (or dev-release) never matches; `None` and `Some(true)`
     /// both let it match by the operator's rules. `===` compares `version`'s canonical text with
     /// the specifier's text, ignoring case.
+    ///
+    /// See the example on [`VersionSpecifier`].
     #[must_use]
     pub fn contains_with(&self, version: &Version, prereleases: Option<bool>) -> bool {
         if prereleases == Some(false) && version.is_prerelease() {
@@ -331,6 +364,8 @@ impl VersionSpecifier {
     /// For `===` the text as given is compared with the specifier's text, ignoring case (no
     /// whitespace is stripped), and `Some(false)` rejects it only when it reads as a pre-release
     /// version. For the other operators text that is not a version never matches.
+    ///
+    /// See the example on [`VersionSpecifier`].
     #[must_use]
     pub fn contains_str(&self, item: &str, prereleases: Option<bool>) -> bool {
         if self.op == Operator::ExactEqual {
@@ -526,6 +561,20 @@ impl FromStr for VersionSpecifier {
 /// assert_eq!(specs.to_string(), "!=1.3.*,<2,>=1.0");
 /// assert!(specs.contains(&"1.4".parse::<Version>()?));
 /// assert!(!specs.contains(&"1.3.1".parse::<Version>()?));
+///
+/// // In the order written.
+/// assert_eq!(specs.len(), 3);
+/// assert_eq!(specs.iter().next().map(|s| s.to_string()), Some(">=1.0".to_owned()));
+/// assert_eq!(specs.as_slice()[2].to_string(), "<2");
+/// assert_eq!(specs.prereleases(), None);
+/// assert!(!specs.contains_with(&"1.5rc1".parse::<Version>()?, Some(false)));
+/// assert!(specs.contains_str("1.4", None));
+///
+/// // The empty list contains everything.
+/// let any = VersionSpecifiers::empty();
+/// assert!(any.is_empty());
+/// assert_eq!(any, "".parse()?);
+/// assert!(any.contains(&"0.1.dev0".parse::<Version>()?));
 /// # Ok::<(), markerspec_pep440::Error>(())
 /// ```
 #[derive(Clone, Default)]
@@ -546,12 +595,16 @@ impl Default for Specs {
 
 impl VersionSpecifiers {
     /// The empty list, which contains every version.
+    ///
+    /// See the example on [`VersionSpecifiers`].
     #[must_use]
     pub fn empty() -> VersionSpecifiers {
         VersionSpecifiers(Specs::Many(Vec::new()))
     }
 
     /// The specifiers in the order written, as a slice.
+    ///
+    /// See the example on [`VersionSpecifiers`].
     #[must_use]
     pub fn as_slice(&self) -> &[VersionSpecifier] {
         match &self.0 {
@@ -561,17 +614,23 @@ impl VersionSpecifiers {
     }
 
     /// The specifiers in the order written.
+    ///
+    /// See the example on [`VersionSpecifiers`].
     pub fn iter(&self) -> std::slice::Iter<'_, VersionSpecifier> {
         self.as_slice().iter()
     }
 
     /// How many specifiers the list has.
+    ///
+    /// See the example on [`VersionSpecifiers`].
     #[must_use]
     pub fn len(&self) -> usize {
         self.as_slice().len()
     }
 
     /// Whether the list is empty.
+    ///
+    /// See the example on [`VersionSpecifiers`].
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.as_slice().is_empty()
@@ -579,6 +638,8 @@ impl VersionSpecifiers {
 
     /// Whether pre-releases are implied (packaging's `SpecifierSet.prereleases` without an
     /// override): `Some(true)` if any specifier implies them, otherwise `None`.
+    ///
+    /// See the example on [`VersionSpecifiers`].
     #[must_use]
     pub fn prereleases(&self) -> Option<bool> {
         self.iter()
@@ -587,6 +648,8 @@ impl VersionSpecifiers {
     }
 
     /// Whether `version` satisfies every specifier, with packaging's default pre-release rule.
+    ///
+    /// See the example on [`VersionSpecifiers`].
     #[must_use]
     pub fn contains(&self, version: &Version) -> bool {
         self.contains_with(version, None)
@@ -595,6 +658,8 @@ impl VersionSpecifiers {
     /// Whether `version` satisfies every specifier, as packaging's
     /// `SpecifierSet.contains(version, prereleases)`: `Some(false)` rejects pre-releases, and
     /// otherwise each specifier decides with pre-releases allowed.
+    ///
+    /// See the example on [`VersionSpecifiers`].
     #[must_use]
     pub fn contains_with(&self, version: &Version, prereleases: Option<bool>) -> bool {
         if prereleases == Some(false) && version.is_prerelease() {
@@ -608,6 +673,8 @@ impl VersionSpecifiers {
     ///
     /// Text that is not a version matches only `===` specifiers with that text, and the empty
     /// list (which packaging lets any text through).
+    ///
+    /// See the example on [`VersionSpecifiers`].
     #[must_use]
     pub fn contains_str(&self, item: &str, prereleases: Option<bool>) -> bool {
         let has_arbitrary = self.iter().any(|s| s.op == Operator::ExactEqual);

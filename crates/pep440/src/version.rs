@@ -19,6 +19,7 @@ use crate::Error;
 /// let v: Version = "2.0-preview3".parse()?;
 /// assert_eq!(v.pre().map(|p| p.kind), Some(PrereleaseKind::Rc));
 /// assert!(PrereleaseKind::Alpha < PrereleaseKind::Rc);
+/// assert_eq!(PrereleaseKind::Beta.as_str(), "b");
 /// # Ok::<(), markerspec_pep440::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -33,6 +34,8 @@ pub enum PrereleaseKind {
 
 impl PrereleaseKind {
     /// The canonical spelling: `"a"`, `"b"` or `"rc"`.
+    ///
+    /// See the example on [`PrereleaseKind`].
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -221,13 +224,30 @@ enum Repr {
 /// allocation; cloning any version never copies its parts.
 ///
 /// ```
-/// use markerspec_pep440::{Prerelease, PrereleaseKind, Version};
+/// use markerspec_pep440::{LocalSegment, Prerelease, PrereleaseKind, Version};
 ///
 /// let v: Version = "V1.0-RC.2".parse()?;
 /// assert_eq!(v.to_string(), "1.0rc2");
 /// assert_eq!(v.pre(), Some(Prerelease { kind: PrereleaseKind::Rc, number: 2 }));
 /// assert!(v < "1.0".parse()?);
 /// assert_eq!(Version::new([1, 0]), "1.0.0".parse()?);
+///
+/// // Built part by part, and read back.
+/// let v = Version::new([2, 1])
+///     .with_epoch(1)
+///     .with_pre(Some(Prerelease { kind: PrereleaseKind::Alpha, number: 3 }))
+///     .with_post(Some(4))
+///     .with_dev(Some(5))
+///     .with_local(vec![LocalSegment::String("Cpu".into())]);
+/// assert_eq!(v.to_string(), "1!2.1a3.post4.dev5+cpu");
+/// assert_eq!(v.epoch(), 1);
+/// assert_eq!(v.release(), [2, 1]);
+/// assert_eq!(v.pre().map(|p| p.kind.as_str()), Some("a"));
+/// assert_eq!((v.post(), v.dev()), (Some(4), Some(5)));
+/// assert_eq!(v.local(), [LocalSegment::String("cpu".into())]);
+/// assert!(v.is_prerelease() && v.is_devrelease() && v.is_postrelease() && v.is_local());
+/// assert_eq!(v.without_local().to_string(), "1!2.1a3.post4.dev5");
+/// assert!(!Version::new([3, 12]).is_prerelease());
 /// # Ok::<(), markerspec_pep440::Error>(())
 /// ```
 #[derive(Clone)]
@@ -328,6 +348,8 @@ impl Version {
     /// A final release with the given release numbers, such as `Version::new([1, 2])` for `1.2`.
     ///
     /// An empty release is read as `0`.
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn new(release: impl IntoIterator<Item = u64>) -> Version {
         let mut inline = [0u64; INLINE_RELEASE];
@@ -428,6 +450,8 @@ impl Version {
     }
 
     /// This version with the epoch set to `epoch`.
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn with_epoch(self, epoch: u64) -> Version {
         let local = self.local().to_vec();
@@ -435,6 +459,8 @@ impl Version {
     }
 
     /// This version with the pre-release set (or removed with `None`).
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn with_pre(self, pre: Option<Prerelease>) -> Version {
         let local = self.local().to_vec();
@@ -442,6 +468,8 @@ impl Version {
     }
 
     /// This version with the post-release number set (or removed with `None`).
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn with_post(self, post: Option<u64>) -> Version {
         let local = self.local().to_vec();
@@ -449,6 +477,8 @@ impl Version {
     }
 
     /// This version with the dev-release number set (or removed with `None`).
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn with_dev(self, dev: Option<u64>) -> Version {
         let local = self.local().to_vec();
@@ -461,6 +491,8 @@ impl Version {
     /// all-digit strings that fit in 64 bits as numbers. A string segment that could not be
     /// written in a version (empty, or with characters other than ASCII letters and digits) is
     /// kept as given, so such a version's `Display` does not parse back.
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn with_local(self, local: Vec<LocalSegment>) -> Version {
         let local = local.into_iter().map(LocalSegment::normalized).collect();
@@ -468,6 +500,8 @@ impl Version {
     }
 
     /// The release segment with the release numbers, such as `[1, 2, 0]` for `1.2.0`; never empty.
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn release(&self) -> &[u64] {
         match &self.repr {
@@ -477,6 +511,8 @@ impl Version {
     }
 
     /// The epoch (the `N` of `N!`), `0` when none was written.
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn epoch(&self) -> u64 {
         match &self.repr {
@@ -486,6 +522,8 @@ impl Version {
     }
 
     /// The pre-release segment, such as `a1`.
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn pre(&self) -> Option<Prerelease> {
         match &self.repr {
@@ -498,6 +536,8 @@ impl Version {
     }
 
     /// The post-release number (`1.0.post2` → `Some(2)`, `1.0-1` → `Some(1)`).
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn post(&self) -> Option<u64> {
         match &self.repr {
@@ -507,6 +547,8 @@ impl Version {
     }
 
     /// The dev-release number (`1.0.dev3` → `Some(3)`).
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn dev(&self) -> Option<u64> {
         match &self.repr {
@@ -516,6 +558,8 @@ impl Version {
     }
 
     /// The local version label, empty when there is none.
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn local(&self) -> &[LocalSegment] {
         match &self.repr {
@@ -526,30 +570,40 @@ impl Version {
 
     /// Whether this is a pre-release in packaging's sense: it has a pre-release **or** a
     /// dev-release segment (`1.0a1`, `1.0.dev0`, `1.0.post1.dev0`).
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn is_prerelease(&self) -> bool {
         self.pre().is_some() || self.dev().is_some()
     }
 
     /// Whether this version has a dev-release segment.
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn is_devrelease(&self) -> bool {
         self.dev().is_some()
     }
 
     /// Whether this version has a post-release segment.
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn is_postrelease(&self) -> bool {
         self.post().is_some()
     }
 
     /// Whether this version has a local label.
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn is_local(&self) -> bool {
         !self.local().is_empty()
     }
 
     /// The public version: this version without its local label (packaging's `public`).
+    ///
+    /// See the example on [`Version`].
     #[must_use]
     pub fn without_local(&self) -> Version {
         if self.is_local() {
