@@ -13,6 +13,16 @@ use crate::probe::{self, NO_ENTRY_POINT, PROBE_FLAG, PROBE_TOKEN_VAR, ProbeConfi
 use crate::report::{Detection, Origin, UnknownReason, VendorReport};
 
 /// The name of the probe binary this crate ships.
+///
+/// ```no_run
+/// use markerspec_gpu::{Detector, PROBE_BINARY};
+///
+/// // Where the detector looks for it by default: beside the current executable.
+/// let beside = std::env::current_exe().unwrap().with_file_name(PROBE_BINARY);
+/// assert!(beside.exists());
+/// let detection = Detector::new().probe_program(&beside).detect();
+/// assert!(!detection.vendors.is_empty());
+/// ```
 pub const PROBE_BINARY: &str = "markerspec-gpu-probe";
 
 /// The variable the system loader reads for extra library folders, passed through to the probe.
@@ -23,6 +33,15 @@ const LIBRARY_PATH_VAR: Option<&str> = Some("LD_LIBRARY_PATH");
 const LIBRARY_PATH_VAR: Option<&str> = None;
 
 /// Default time limit for a detection.
+///
+/// ```
+/// use std::time::Duration;
+/// use markerspec_gpu::{DEFAULT_TIMEOUT, Detector};
+///
+/// assert_eq!(DEFAULT_TIMEOUT, Duration::from_secs(10));
+/// let patient = Detector::new().timeout(DEFAULT_TIMEOUT * 3);
+/// # let _ = patient;
+/// ```
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 const STDOUT_CAP: usize = 1024 * 1024;
@@ -45,7 +64,43 @@ const STDERR_CAP: usize = 64 * 1024;
 /// ```
 ///
 /// Every setting is explicit: this crate reads no override from the environment. The CLI (or
-/// any embedding program) maps its own flags and variables onto these methods.
+/// any embedding program) maps its own flags and variables onto these methods. Here every file
+/// named is missing and nothing else is searched, so both stacks are absent on any machine:
+///
+/// ```
+/// use std::time::Duration;
+/// use markerspec_gpu::cuda::Source;
+/// use markerspec_gpu::{Detector, Origin};
+///
+/// let missing = std::env::temp_dir().join("markerspec-doc-no-such-dir");
+/// let detector = Detector::new()
+///     .timeout(Duration::from_secs(5))
+///     .sources([Source::LibCuda, Source::Nvml, Source::NvidiaSmi])
+///     .search_system(false)
+///     .memory_cache(false)
+///     .nvml_library(missing.join("libnvidia-ml.so.1"))
+///     .cuda_library(missing.join("libcuda.so.1"))
+///     .nvidia_smi(missing.join("nvidia-smi"))
+///     .optional_libraries(true)
+///     .cudnn_library(missing.join("libcudnn.so.9"))
+///     .nccl_library(missing.join("libnccl.so.2"))
+///     .cutensor_library(missing.join("libcutensor.so.2"))
+///     .driver_version_file(missing.join("version"))
+///     .rocm(true)
+///     .hip_library(missing.join("libamdhip64.so"))
+///     .rocm_path(&missing)
+///     .kfd_topology(missing.join("nodes"))
+///     .kfd_device(missing.join("kfd"))
+///     .path_var(&missing)
+///     .library_path_var(&missing)
+///     .child_env("ROCM_PATH", &missing);
+/// // In this process: nothing exists to load, so nothing is loaded.
+/// let detection = detector.detect_in_process();
+/// assert_eq!(detection.origin, Origin::InProcess);
+/// assert!(detection.cuda().unwrap().is_absent());
+/// assert!(detection.rocm().unwrap().is_absent());
+/// assert!(!detection.has_unknown());
+/// ```
 #[derive(Clone, Debug)]
 pub struct Detector {
     config: ProbeConfig,
@@ -72,6 +127,8 @@ fn absolute(path: impl AsRef<Path>) -> PathBuf {
 impl Detector {
     /// Every source in the default order, the system searched, optional libraries and ROCm
     /// included, a 10-second limit, the memory cache on and no disk cache.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn new() -> Self {
         Self {
@@ -88,6 +145,8 @@ impl Detector {
 
     /// How long the probe may run before it is killed and the answer is
     /// [`UnknownReason::Timeout`]. Each `nvidia-smi` run inside gets three quarters of it.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
@@ -110,6 +169,8 @@ impl Detector {
     }
 
     /// Which sources to try, in order (default [`Source::ALL`]: NVML, libcuda, nvidia-smi).
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn sources(mut self, sources: impl IntoIterator<Item = Source>) -> Self {
         self.config.sources = sources.into_iter().collect();
@@ -120,6 +181,8 @@ impl Detector {
     /// folder lists, `nvidia-smi` on `PATH`, `/proc/driver/nvidia/version`, `/opt/rocm`, the KFD
     /// topology and device.
     /// Default `true`; with `false`, only what was given explicitly is used.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn search_system(mut self, search: bool) -> Self {
         self.config.search_system = search;
@@ -127,6 +190,8 @@ impl Detector {
     }
 
     /// An NVML library file to try before any other.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     #[doc(alias = "libnvidia-ml.so.1")]
     pub fn nvml_library(mut self, path: impl AsRef<Path>) -> Self {
@@ -135,6 +200,8 @@ impl Detector {
     }
 
     /// A CUDA driver library file to try before any other.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     #[doc(alias = "libcuda.so.1")]
     pub fn cuda_library(mut self, path: impl AsRef<Path>) -> Self {
@@ -143,6 +210,8 @@ impl Detector {
     }
 
     /// The `nvidia-smi` program to run instead of searching `PATH`.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn nvidia_smi(mut self, path: impl AsRef<Path>) -> Self {
         self.config.nvidia_smi = Some(absolute(path));
@@ -150,6 +219,8 @@ impl Detector {
     }
 
     /// Whether to look for cuDNN, NCCL and cuTENSOR when a driver is found (default `true`).
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn optional_libraries(mut self, look: bool) -> Self {
         self.config.libraries = look;
@@ -157,6 +228,8 @@ impl Detector {
     }
 
     /// A cuDNN library file to try before the sonames.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     #[doc(alias = "libcudnn.so.9")]
     pub fn cudnn_library(mut self, path: impl AsRef<Path>) -> Self {
@@ -165,6 +238,8 @@ impl Detector {
     }
 
     /// An NCCL library file to try before the soname.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     #[doc(alias = "libnccl.so.2")]
     pub fn nccl_library(mut self, path: impl AsRef<Path>) -> Self {
@@ -173,6 +248,8 @@ impl Detector {
     }
 
     /// A cuTENSOR library file to try before the sonames.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     #[doc(alias = "libcutensor.so.2")]
     pub fn cutensor_library(mut self, path: impl AsRef<Path>) -> Self {
@@ -181,6 +258,8 @@ impl Detector {
     }
 
     /// Whether to detect ROCm (default `true`).
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn rocm(mut self, detect: bool) -> Self {
         self.config.rocm = detect;
@@ -188,6 +267,8 @@ impl Detector {
     }
 
     /// A HIP runtime library file to try before the sonames.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     #[doc(alias = "libamdhip64.so")]
     pub fn hip_library(mut self, path: impl AsRef<Path>) -> Self {
@@ -197,6 +278,8 @@ impl Detector {
 
     /// The ROCm installation whose `.info/version` names the installed release, instead of
     /// `/opt/rocm`. (`markerspec-env` passes `ROCM_PATH` here.)
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn rocm_path(mut self, dir: impl AsRef<Path>) -> Self {
         self.config.rocm_path = Some(absolute(dir));
@@ -205,6 +288,8 @@ impl Detector {
 
     /// The KFD topology folder to read GPU agents from, instead of
     /// `/sys/class/kfd/kfd/topology/nodes`.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn kfd_topology(mut self, dir: impl AsRef<Path>) -> Self {
         self.config.kfd_topology = Some(absolute(dir));
@@ -213,6 +298,8 @@ impl Detector {
 
     /// The KFD device to open to learn whether this user may use the AMD GPUs, instead of
     /// `/dev/kfd`.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn kfd_device(mut self, path: impl AsRef<Path>) -> Self {
         self.config.kfd_device = Some(absolute(path));
@@ -221,6 +308,8 @@ impl Detector {
 
     /// The file to read the kernel driver's version from when the source does not report it,
     /// instead of `/proc/driver/nvidia/version`.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn driver_version_file(mut self, path: impl AsRef<Path>) -> Self {
         self.config.driver_version_file = Some(absolute(path));
@@ -229,6 +318,8 @@ impl Detector {
 
     /// The `PATH` given to the probe child, and searched for `nvidia-smi`. Default: this
     /// process's `PATH`.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn path_var(mut self, value: impl Into<OsString>) -> Self {
         self.path_var = Some(value.into());
@@ -237,6 +328,8 @@ impl Detector {
 
     /// The `LD_LIBRARY_PATH` given to the probe child, which its system loader searches first.
     /// Default: this process's. (In-process detection uses this process's loader as it is.)
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn library_path_var(mut self, value: impl Into<OsString>) -> Self {
         self.library_path_var = Some(value.into());
@@ -248,6 +341,8 @@ impl Detector {
     /// `ROCM_PATH`, or `CUDA_VISIBLE_DEVICES` when a caller wants libcuda to see what its own
     /// process sees. (Marker facts are detected with the device masks unset, SPEC §8.5:
     /// `markerspec-env` passes none of them.)
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn child_env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
         self.child_env.push((key.into(), value.into()));
@@ -307,6 +402,8 @@ impl Detector {
     /// processes). Libraries loaded here stay loaded until the process ends, since a driver
     /// library that started threads cannot be unloaded safely. `library_path_var` and
     /// `child_env` do not apply: this process's loader is used as it is.
+    ///
+    /// See the example on [`Detector`].
     #[must_use]
     pub fn detect_in_process(&self) -> Detection {
         self.cached(Mode::InProcess)

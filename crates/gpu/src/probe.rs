@@ -278,6 +278,12 @@ pub fn run_probe_if_requested() {
 /// Detection that does other work before it reaches the GPU (`markerspec-env`'s stack asks the
 /// host and the interpreter first, starting `python3` and the C library's loader) calls this
 /// first, so that such a child starts nothing of its own before it stops.
+///
+/// ```
+/// // Not started as the probe (no flag, no token): the call returns and the work goes on.
+/// markerspec_gpu::exit_if_started_as_probe();
+/// assert!(std::env::var_os("MARKERSPEC_GPU_PROBE_TOKEN").is_none());
+/// ```
 pub fn exit_if_started_as_probe() {
     // A marked process without the flag is not stopped here: the detector reports it as
     // `InsideProbe` when it gets there.

@@ -123,6 +123,8 @@ pub struct VersionError {
 
 impl VersionError {
     /// The code as the library returned it.
+    ///
+    /// See the example on [`VersionError`].
     #[must_use]
     pub fn code(&self) -> i64 {
         self.code
@@ -164,6 +166,8 @@ pub enum Outcome<T> {
 
 impl<T> Outcome<T> {
     /// The report, when detected.
+    ///
+    /// See the example on [`Detection`].
     #[must_use]
     pub fn detected(&self) -> Option<&T> {
         match self {
@@ -173,12 +177,16 @@ impl<T> Outcome<T> {
     }
 
     /// Whether the stack is absent (an answer, not a failure).
+    ///
+    /// See the example on [`Detection`].
     #[must_use]
     pub fn is_absent(&self) -> bool {
         matches!(self, Outcome::Absent { .. })
     }
 
     /// Why detection failed, when it did.
+    ///
+    /// See the example on [`Detection`].
     #[must_use]
     pub fn unknown_reason(&self) -> Option<&UnknownReason> {
         match self {
@@ -328,6 +336,8 @@ impl Vendor {
     pub const ALL: [Vendor; 2] = [Vendor::Cuda, Vendor::Rocm];
 
     /// The stack's name: `cuda`, `rocm` (the `gpu_backends` member, and the JSON tag).
+    ///
+    /// See the example on [`Vendor`].
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -337,6 +347,8 @@ impl Vendor {
     }
 
     /// How notes name the stack: `CUDA`, `ROCm`.
+    ///
+    /// See the example on [`Vendor`].
     #[must_use]
     pub fn label(self) -> &'static str {
         match self {
@@ -377,6 +389,8 @@ pub enum VendorReport {
 
 impl VendorReport {
     /// Which vendor this is.
+    ///
+    /// See the example on [`Outcome`].
     #[must_use]
     pub fn vendor(&self) -> Vendor {
         match self {
@@ -403,6 +417,8 @@ impl VendorReport {
     }
 
     /// Whether the vendor's stack is absent (an answer, not a failure).
+    ///
+    /// See the example on [`VendorReport`].
     #[must_use]
     pub fn is_absent(&self) -> bool {
         match self {
@@ -412,6 +428,8 @@ impl VendorReport {
     }
 
     /// Why detection failed for this vendor, when it did.
+    ///
+    /// See the example on [`VendorReport`].
     #[must_use]
     pub fn unknown_reason(&self) -> Option<&UnknownReason> {
         match self {
@@ -435,6 +453,41 @@ impl VendorReport {
 /// }
 /// println!("{}", serde_json::to_string(&detection).unwrap());
 /// ```
+///
+/// Reading one, here built by hand:
+///
+/// ```
+/// use markerspec_gpu::{
+///     CudaReport, Detection, Libraries, Origin, Outcome, Source, UnknownReason, Vendor,
+///     VendorReport,
+/// };
+///
+/// let report = CudaReport {
+///     driver_version: Some("550.144.03".to_owned()),
+///     cuda_driver_version: None,
+///     devices: Vec::new(),
+///     libraries: Libraries::default(),
+///     source: Source::Nvml,
+///     notes: Vec::new(),
+/// };
+/// let detection = Detection {
+///     vendors: vec![
+///         VendorReport::Cuda(Outcome::Detected(report)),
+///         VendorReport::Rocm(Outcome::Unknown { reason: UnknownReason::Timeout { after_ms: 10_000 } }),
+///     ],
+///     origin: Origin::Probe,
+///     notes: Vec::new(),
+/// };
+/// let cuda = detection.cuda().unwrap();
+/// assert_eq!(cuda.detected().unwrap().driver_version.as_deref(), Some("550.144.03"));
+/// assert!(!cuda.is_absent());
+/// assert_eq!(cuda.unknown_reason(), None);
+/// let rocm = detection.rocm().unwrap();
+/// assert!(rocm.detected().is_none());
+/// assert_eq!(rocm.unknown_reason(), Some(&UnknownReason::Timeout { after_ms: 10_000 }));
+/// assert_eq!(detection.vendor(Vendor::Rocm).map(VendorReport::vendor), Some(Vendor::Rocm));
+/// assert!(detection.has_unknown());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Detection {
     /// Each vendor's answer.
@@ -447,12 +500,16 @@ pub struct Detection {
 
 impl Detection {
     /// The report of `vendor`, when the detection has one.
+    ///
+    /// See the example on [`Detection`].
     #[must_use]
     pub fn vendor(&self, vendor: Vendor) -> Option<&VendorReport> {
         self.vendors.iter().find(|report| report.vendor() == vendor)
     }
 
     /// The NVIDIA answer, when the detection has one.
+    ///
+    /// See the example on [`Detection`].
     #[must_use]
     pub fn cuda(&self) -> Option<&Outcome<CudaReport>> {
         self.vendors.iter().find_map(|report| match report {
@@ -462,6 +519,8 @@ impl Detection {
     }
 
     /// The AMD answer, when the detection has one.
+    ///
+    /// See the example on [`Detection`].
     #[must_use]
     pub fn rocm(&self) -> Option<&Outcome<RocmReport>> {
         self.vendors.iter().find_map(|report| match report {
@@ -471,6 +530,8 @@ impl Detection {
     }
 
     /// Whether any vendor's answer is unknown (such a detection is never cached on disk).
+    ///
+    /// See the example on [`Detection`].
     #[must_use]
     pub fn has_unknown(&self) -> bool {
         self.vendors

@@ -1,6 +1,16 @@
 //! The driver's return codes as error enums: one mapping function per API.
 
 /// A failed NVML call: every `nvmlReturn_t` other than `NVML_SUCCESS`.
+///
+/// ```
+/// use markerspec_gpu::cuda::{NvmlError, nvml_try};
+///
+/// assert_eq!(nvml_try(0), Ok(()));
+/// assert_eq!(nvml_try(9), Err(NvmlError::DriverNotLoaded));
+/// assert_eq!(NvmlError::DriverNotLoaded.code(), 9);
+/// assert_eq!(nvml_try(12345), Err(NvmlError::Unexpected(12345)));
+/// assert_eq!(NvmlError::Unexpected(12345).code(), 12345);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]
 #[allow(missing_docs)] // each variant is the NVML constant its message names
@@ -127,6 +137,15 @@ pub fn nvml_try(code: i32) -> Result<(), NvmlError> {
 ///
 /// The codes that matter for detection have their own variant; every other one is
 /// [`CudaError::Unexpected`] with the raw number, which `cuda.h` names.
+///
+/// ```
+/// use markerspec_gpu::cuda::{CudaError, cuda_try};
+///
+/// assert_eq!(cuda_try(0), Ok(()));
+/// assert_eq!(cuda_try(100), Err(CudaError::NoDevice));
+/// assert_eq!(CudaError::NoDevice.code(), 100);
+/// assert_eq!(cuda_try(-7), Err(CudaError::Unexpected(-7)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]
 #[allow(missing_docs)] // each variant is the CUDA constant its message names
@@ -220,6 +239,8 @@ pub fn cuda_try(code: i32) -> Result<(), CudaError> {
 
 impl NvmlError {
     /// The raw `nvmlReturn_t`.
+    ///
+    /// See the example on [`NvmlError`].
     #[must_use]
     pub fn code(self) -> i32 {
         match self {
@@ -234,6 +255,8 @@ impl NvmlError {
 
 impl CudaError {
     /// The raw `CUresult`.
+    ///
+    /// See the example on [`CudaError`].
     #[must_use]
     pub fn code(self) -> i32 {
         match self {

@@ -24,9 +24,13 @@ use crate::report::{Outcome, UnknownReason};
 use crate::rocm::{ReadState, Reading};
 
 /// Where Linux publishes the loaded kernel module's version, with its build details.
+///
+/// See the example on [`kernel_module_version`], which reads it.
 pub const PROC_DRIVER_VERSION: &str = "/proc/driver/nvidia/version";
 
 /// Where Linux publishes the loaded `nvidia` kernel module's version alone (`550.144.03`).
+///
+/// See the example on [`kernel_module_version`], which reads it.
 pub const SYS_MODULE_VERSION: &str = "/sys/module/nvidia/version";
 
 /// The loaded NVIDIA kernel module's version, read from files, so that no vendor code runs and

@@ -17,6 +17,7 @@ use crate::report::{LibVersion, VersionError};
 /// let v = CudaVersion::from_encoded(12040).unwrap();
 /// assert_eq!(v.to_string(), "12.4");
 /// assert!(v > CudaVersion::new(11, 8).unwrap());
+/// assert_eq!(CudaVersion::new(100, 0), None);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct CudaVersion {
@@ -46,6 +47,8 @@ impl CudaVersion {
     }
 
     /// A version from its parts, or `None` when `major` is not 1 to 99 or `minor` is above 99.
+    ///
+    /// See the example on [`CudaVersion`].
     #[must_use]
     pub fn new(major: u32, minor: u32) -> Option<Self> {
         ((1..=99).contains(&major) && minor <= 99).then_some(Self { major, minor })
@@ -59,6 +62,14 @@ impl fmt::Display for CudaVersion {
 }
 
 /// Where a [`CudaReport`] came from.
+///
+/// ```
+/// use markerspec_gpu::Source;
+///
+/// let names: Vec<&str> = Source::ALL.iter().map(|s| s.as_str()).collect();
+/// assert_eq!(names, ["nvml", "libcuda", "nvidia_smi"]);
+/// assert_eq!(Source::LibCuda.to_string(), "libcuda");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -77,6 +88,8 @@ impl Source {
     pub const ALL: [Source; 3] = [Source::Nvml, Source::LibCuda, Source::NvidiaSmi];
 
     /// The name used in notes and in JSON: `nvml`, `libcuda`, `nvidia_smi`.
+    ///
+    /// See the example on [`Source`].
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -94,6 +107,8 @@ impl fmt::Display for Source {
 }
 
 /// One GPU as the driver lists it.
+///
+/// See the example on [`CudaReport`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Device {
     /// The driver's index for the device (NVML and nvidia-smi index, or CUDA ordinal).
@@ -115,6 +130,22 @@ pub struct Device {
 /// The three answers a caller must tell apart are separate variants, not note wording: the
 /// library is not there ([`NotFound`](Self::NotFound)), it loaded and could not tell its
 /// version ([`Failed`](Self::Failed), "unknown"), or it told ([`Loaded`](Self::Loaded)).
+///
+/// ```
+/// use markerspec_gpu::{LibVersion, LibraryStatus};
+///
+/// let nccl = LibraryStatus::Loaded {
+///     library: "libnccl.so.2".to_owned(),
+///     version: LibVersion::from_nvidia_code("NCCL", 22105).unwrap(),
+/// };
+/// assert_eq!(nccl.version(), Some(LibVersion { major: 2, minor: 21, patch: 5 }));
+/// let broken = LibraryStatus::Failed {
+///     library: "libcudnn.so.9".to_owned(),
+///     reason: "cudnnGetVersion is missing".to_owned(),
+/// };
+/// assert_eq!(broken.version(), None); // unknown: not the same as NotFound
+/// assert_ne!(broken, LibraryStatus::NotFound);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 #[non_exhaustive]
@@ -145,6 +176,8 @@ pub enum LibraryStatus {
 
 impl LibraryStatus {
     /// The version, when the library loaded and told it.
+    ///
+    /// See the example on [`LibraryStatus`].
     #[must_use]
     pub fn version(&self) -> Option<LibVersion> {
         match self {
@@ -155,6 +188,8 @@ impl LibraryStatus {
 }
 
 /// The optional CUDA libraries, each with its own [`LibraryStatus`].
+///
+/// See the example on [`CudaReport`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Libraries {
     /// cuDNN (`libcudnn.so.9`, `.8`, `.7`), from `cudnnGetVersion`.
@@ -179,6 +214,43 @@ pub struct Libraries {
 /// A report with no [`devices`](Self::devices) means the driver is loaded but exposes no GPU;
 /// a `None` field means the source could not tell (the reason is in [`notes`](Self::notes)),
 /// which is "unknown", not "absent".
+///
+/// ```
+/// use markerspec_gpu::{CudaReport, CudaVersion, Device, LibVersion, Libraries, LibraryStatus, Source};
+///
+/// let device = |index, name: &str, compute_capability| Device {
+///     index,
+///     name: name.to_owned(),
+///     compute_capability,
+///     uuid: None,
+///     memory_bytes: Some(80 << 30),
+/// };
+/// let report = CudaReport {
+///     driver_version: Some("550.144.03".to_owned()),
+///     cuda_driver_version: CudaVersion::new(12, 4),
+///     devices: vec![
+///         device(0, "NVIDIA H100 80GB HBM3", (9, 0)),
+///         device(1, "NVIDIA A100-SXM4-80GB", (8, 0)),
+///         device(2, "NVIDIA H100 80GB HBM3", (9, 0)),
+///     ],
+///     libraries: Libraries {
+///         cudnn: LibraryStatus::Loaded {
+///             library: "libcudnn.so.9".to_owned(),
+///             version: LibVersion::from_nvidia_code("cuDNN", 90100).unwrap(),
+///         },
+///         nccl: LibraryStatus::NotFound,
+///         ..Libraries::default()
+///     },
+///     source: Source::Nvml,
+///     notes: Vec::new(),
+/// };
+/// assert_eq!(report.min_compute_capability(), Some((8, 0)));
+/// assert_eq!(report.compute_capabilities(), [(8, 0), (9, 0)]);
+/// assert_eq!(report.libraries.cudnn.version().map(|v| v.to_string()), Some("9.1.0".to_owned()));
+/// assert_eq!(report.libraries.nccl.version(), None);
+/// assert_eq!(report.libraries.cutensor, LibraryStatus::NotProbed);
+/// assert_eq!(report.source.as_str(), "nvml");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CudaReport {
     /// The kernel-mode driver version, e.g. `550.144.03`.
@@ -201,12 +273,16 @@ pub struct CudaReport {
 impl CudaReport {
     /// The lowest compute capability among the devices (conda's `__cuda_arch` choice), or `None`
     /// without devices.
+    ///
+    /// See the example on [`CudaReport`].
     #[must_use]
     pub fn min_compute_capability(&self) -> Option<(u32, u32)> {
         self.devices.iter().map(|d| d.compute_capability).min()
     }
 
     /// Every distinct compute capability among the devices, in ascending order.
+    ///
+    /// See the example on [`CudaReport`].
     #[must_use]
     pub fn compute_capabilities(&self) -> Vec<(u32, u32)> {
         let mut all: Vec<_> = self.devices.iter().map(|d| d.compute_capability).collect();

@@ -24,10 +24,35 @@ use crate::probe::ProbeConfig;
 use crate::report::{LibVersion, Outcome};
 
 /// The default ROCm installation, where `.info/version` names the release.
+///
+/// ```
+/// use markerspec_gpu::rocm::DEFAULT_ROCM_PATH;
+///
+/// let release_file = std::path::Path::new(DEFAULT_ROCM_PATH).join(".info/version");
+/// assert_eq!(release_file, std::path::Path::new("/opt/rocm/.info/version"));
+/// ```
 pub const DEFAULT_ROCM_PATH: &str = "/opt/rocm";
 /// Where the amdgpu kernel driver publishes its topology.
+///
+/// ```no_run
+/// use markerspec_gpu::rocm::KFD_TOPOLOGY;
+///
+/// // One folder per node; a GPU agent's `properties` name a non-zero `gfx_target_version`.
+/// for node in std::fs::read_dir(KFD_TOPOLOGY).unwrap() {
+///     let properties = std::fs::read_to_string(node.unwrap().path().join("properties")).unwrap();
+///     assert!(properties.contains("gfx_target_version"));
+/// }
+/// ```
 pub const KFD_TOPOLOGY: &str = "/sys/class/kfd/kfd/topology/nodes";
 /// The device a process opens to use an AMD GPU.
+///
+/// ```no_run
+/// use markerspec_gpu::rocm::KFD_DEVICE;
+///
+/// // What `RocmReport::device` records: whether this opens for reading and writing.
+/// let opened = std::fs::OpenOptions::new().read(true).write(true).open(KFD_DEVICE);
+/// assert!(opened.is_ok(), "this user may not use the AMD GPUs");
+/// ```
 pub const KFD_DEVICE: &str = "/dev/kfd";
 
 /// An explicit path, else the default when searching the system on Linux (the only platform
