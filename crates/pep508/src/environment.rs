@@ -60,13 +60,25 @@ struct Slot {
 /// [`Environment::extras`], the extras being requested (none by default).
 ///
 /// ```
-/// use markerspec_pep508::{Environment, Field, MarkerTree};
+/// use markerspec_pep508::{EnvValue, Environment, Field, MarkerTree};
 /// let env = Environment::new()
 ///     .with(Field::PythonVersion, "3.12")?
 ///     .with(Field::SysPlatform, "linux")?
 ///     .with_extras(["Test"]);
 /// let m: MarkerTree = "python_version >= '3.10' and extra == 'test'".parse()?;
 /// assert!(m.evaluate(&env)?);
+/// assert!(env.extras().eq(["test"])); // normalised
+///
+/// // Values one by one: sets, Absent, and none at all.
+/// let mut env = Environment::new();
+/// env.set(Field::GpuBackends, EnvValue::Set(vec!["cuda".into()]))?;
+/// env.set(Field::CudaVersion, EnvValue::Absent)?;
+/// env.set(Field::OsName, EnvValue::String("posix".into()))?;
+/// assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::Absent));
+/// env.unset(Field::OsName);
+/// assert_eq!(env.get(Field::OsName), None);
+/// let fields: Vec<Field> = env.iter().map(|(field, _)| field).collect();
+/// assert_eq!(fields, [Field::GpuBackends, Field::CudaVersion]); // registry order
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Default)]
@@ -138,6 +150,8 @@ impl std::error::Error for EnvError {}
 
 impl Environment {
     /// An environment with no values and no extras requested.
+    ///
+    /// See the example on [`Environment`].
     pub fn new() -> Environment {
         Environment {
             slots: vec![Slot::default(); Field::COUNT],
@@ -211,6 +225,8 @@ impl Environment {
     ///
     /// # Errors
     /// A set for a field that is not set-valued, or a string for a set-valued field.
+    ///
+    /// See the example on [`Environment`].
     pub fn set(&mut self, field: Field, value: EnvValue) -> Result<(), EnvError> {
         let ty = field.field_type();
         match (&value, ty) {
@@ -260,11 +276,15 @@ impl Environment {
     /// (`E001`, packaging's `UndefinedEnvironmentName`) under the `packaging` profile (`extras`
     /// and `dependency_groups` with none are the empty set). To make a field Absent,
     /// [`set`](Environment::set) it to [`EnvValue::Absent`].
+    ///
+    /// See the example on [`Environment`].
     pub fn unset(&mut self, field: Field) {
         self.slots_mut()[field.index()] = Slot::default();
     }
 
     /// The value of `field` as given, or `None` when none was given.
+    ///
+    /// See the example on [`Environment`].
     pub fn get(&self, field: Field) -> Option<&EnvValue> {
         self.slots.get(field.index()).and_then(|s| s.value.as_ref())
     }
@@ -278,6 +298,8 @@ impl Environment {
 
     /// Sets the extras being requested; `extra == "x"` is true when `x` is one of them.
     /// Names are compared normalised.
+    ///
+    /// See the example on [`Environment`].
     #[must_use]
     pub fn with_extras<I, S>(mut self, extras: I) -> Environment
     where
@@ -294,6 +316,8 @@ impl Environment {
     }
 
     /// The extras being requested, normalised.
+    ///
+    /// See the example on [`Environment`].
     pub fn extras(&self) -> impl Iterator<Item = &str> {
         self.extras.iter().map(|s| &**s)
     }
@@ -308,6 +332,8 @@ impl Environment {
     }
 
     /// Every field that has a value, in registry order.
+    ///
+    /// See the example on [`Environment`].
     pub fn iter(&self) -> impl Iterator<Item = (Field, &EnvValue)> {
         Field::ALL
             .iter()

@@ -14,6 +14,7 @@ use std::fmt;
 /// assert_eq!(err.code(), "M003");
 /// let opts = ParseOptions::default().dialect(Dialect::Extended);
 /// assert!(MarkerTree::parse_with(text, &opts, &mut Vec::new()).is_ok());
+/// assert_eq!(Dialect::Extended.as_str(), "extended");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -30,6 +31,8 @@ pub enum Dialect {
 
 impl Dialect {
     /// The dialect's name as the command line and the conformance vectors spell it.
+    ///
+    /// See the example on [`Dialect`].
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::Pep508 => "pep508",
@@ -67,6 +70,7 @@ impl std::str::FromStr for Dialect {
 /// assert_eq!(Field::PythonVersion.field_type(), FieldType::Version);
 /// assert_eq!(Field::OsName.field_type(), FieldType::String);
 /// assert_eq!(Field::GpuBackends.field_type(), FieldType::Set);
+/// assert_eq!(FieldType::VersionOrString.as_str(), "Version | String");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -89,6 +93,8 @@ pub enum FieldType {
 
 impl FieldType {
     /// The type's name in the specification's words.
+    ///
+    /// See the example on [`FieldType`].
     pub fn as_str(self) -> &'static str {
         match self {
             FieldType::String => "String",
@@ -152,6 +158,11 @@ macro_rules! fields {
         /// assert_eq!(Field::from_name("cuda_version", Dialect::Extended), Some(Field::CudaVersion));
         /// assert_eq!(Field::PythonVersion.name(), "python_version");
         /// assert!(Field::CudaVersion.is_extended());
+        /// assert_eq!(Field::from_name("os.name", Dialect::Pep508), Some(Field::OsName)); // an alias
+        /// assert_eq!(Field::from_canonical_name("os.name"), None);
+        /// assert_eq!(Field::from_canonical_name("cuda_version"), Some(Field::CudaVersion));
+        /// assert_eq!(Field::CudaVersion.field_type().as_str(), "Version");
+        /// assert_eq!(Field::ALL[Field::CudaVersion.index()], Field::CudaVersion);
         /// ```
         ///
         /// The first fourteen are the standard fields of the "Dependency specifiers"
@@ -169,11 +180,15 @@ macro_rules! fields {
             pub const COUNT: usize = Field::ALL.len();
 
             /// The field's canonical name, as it is written in a marker.
+            ///
+            /// See the example on [`Field`].
             pub fn name(self) -> &'static str {
                 match self { $(Field::$variant => $name,)* }
             }
 
             /// The field's type.
+            ///
+            /// See the example on [`Field`].
             pub fn field_type(self) -> FieldType {
                 match self { $(Field::$variant => FieldType::$ty,)* }
             }
@@ -193,11 +208,15 @@ macro_rules! fields {
             }
 
             /// Whether the field exists only in the extended dialect.
+            ///
+            /// See the example on [`Field`].
             pub fn is_extended(self) -> bool {
                 match self { $(Field::$variant => $ext,)* }
             }
 
             /// Looks a canonical field name up (no aliases), in any dialect.
+            ///
+            /// See the example on [`Field`].
             pub fn from_canonical_name(name: &str) -> Option<Field> {
                 match name { $($name => Some(Field::$variant),)* _ => None }
             }
@@ -314,6 +333,8 @@ pub(crate) enum Lookup {
 
 impl Field {
     /// The index of the field in [`Field::ALL`].
+    ///
+    /// See the example on [`Field`].
     #[inline]
     pub fn index(self) -> usize {
         self as usize
@@ -348,6 +369,8 @@ impl Field {
     /// Looks a name up as a marker in `dialect` would: canonical names and the PEP 345 aliases
     /// (`os.name`, `python_implementation`, …). Returns `None` for unknown names and for extended
     /// fields in the `pep508` dialect.
+    ///
+    /// See the example on [`Field`].
     pub fn from_name(name: &str, dialect: Dialect) -> Option<Field> {
         match lookup(name, dialect) {
             Lookup::Canonical(f) | Lookup::Alias(f) => Some(f),

@@ -10,6 +10,11 @@ use crate::field::{Field, ValueFormat};
 
 impl ValueFormat {
     /// The format in words, for messages: e.g. `` `[a-z0-9_]+`, e.g. `cuda` ``.
+    ///
+    /// ```
+    /// use markerspec_pep508::ValueFormat;
+    /// assert_eq!(ValueFormat::GpuBackend.describe(), "`[a-z0-9_]+`, e.g. `cuda`");
+    /// ```
     pub fn describe(self) -> &'static str {
         match self {
             ValueFormat::Text => "any string",
@@ -86,6 +91,13 @@ impl ValueFormat {
     ///
     /// # Errors
     /// What is expected, in words, naming the value.
+    ///
+    /// ```
+    /// use markerspec_pep508::ValueFormat;
+    /// assert_eq!(ValueFormat::ComputeCapability.check("09.00").unwrap(), "9.0");
+    /// assert_eq!(ValueFormat::Version.check(" 12.4 ").unwrap(), "12.4");
+    /// assert!(ValueFormat::GfxTarget.check("sm_90").is_err());
+    /// ```
     pub fn check(self, value: &str) -> Result<Cow<'_, str>, String> {
         let all = |ok: fn(u8) -> bool| !value.is_empty() && value.bytes().all(ok);
         let fits = match self {
@@ -162,6 +174,14 @@ impl ValueFormat {
     ///
     /// # Errors
     /// The first member that does not fit, or the first pair both present.
+    ///
+    /// ```
+    /// use markerspec_pep508::ValueFormat;
+    /// let members = ValueFormat::AbiFeature.check_members(&["free-threading", "64-bit", "64-bit"]);
+    /// assert_eq!(members.unwrap(), ["64-bit".into(), "free-threading".into()]);
+    /// // A build is free-threaded or has the GIL, not both.
+    /// assert!(ValueFormat::AbiFeature.check_members(&["free-threading", "gil-enabled"]).is_err());
+    /// ```
     pub fn check_members<S: AsRef<str>>(self, members: &[S]) -> Result<Vec<Box<str>>, String> {
         let mut out = Vec::with_capacity(members.len());
         for m in members {

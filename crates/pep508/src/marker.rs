@@ -34,6 +34,27 @@ use crate::syntax::{MarkerExpression, MarkerNode};
 /// assert_eq!(MarkerTree::TRUE.to_string(), "true");
 /// assert_eq!("true".parse::<MarkerTree>().unwrap(), MarkerTree::TRUE);
 /// ```
+///
+/// Reading a tree, and combining trees:
+///
+/// ```
+/// use markerspec_pep508::{Dialect, Field, MarkerNode, MarkerTree, ParseOptions, Profile};
+///
+/// let opts = ParseOptions::default().dialect(Dialect::Extended).profile(Profile::Uv);
+/// let m = MarkerTree::parse_with("cuda_version >= '12' and os_name == 'posix'", &opts, &mut Vec::new())?;
+/// assert!(matches!(m.node(), MarkerNode::And(children) if children.len() == 2));
+/// assert_eq!((m.dialect(), m.profile()), (Dialect::Extended, Profile::Uv));
+/// let fields: Vec<_> = m.expressions().iter().map(|e| e.field()).collect();
+/// assert_eq!(fields, [Some(Field::CudaVersion), Some(Field::OsName)]);
+///
+/// let windows: MarkerTree = "os_name == 'nt'".parse()?;
+/// let either = m.or(windows.clone());
+/// assert!(matches!(either.node(), MarkerNode::Or(_)));
+/// assert_eq!(windows.clone().or(MarkerTree::TRUE), MarkerTree::TRUE);
+/// assert!(windows.clone().or(MarkerTree::TRUE).is_true());
+/// assert!(windows.and(MarkerTree::FALSE).is_false());
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct MarkerTree {
     /// The syntax tree, plain data.
@@ -104,27 +125,37 @@ impl MarkerTree {
     }
 
     /// The tree's shape.
+    ///
+    /// See the second example on [`MarkerTree`].
     pub fn node(&self) -> &MarkerNode {
         &self.node
     }
 
     /// The dialect the marker was parsed in (for a built tree: `extended` when it reads an
     /// extended field).
+    ///
+    /// See the second example on [`MarkerTree`].
     pub fn dialect(&self) -> Dialect {
         self.dialect
     }
 
     /// The profile the marker was parsed with, and evaluates under.
+    ///
+    /// See the second example on [`MarkerTree`].
     pub fn profile(&self) -> Profile {
         self.profile
     }
 
     /// Whether this is [`MarkerTree::TRUE`]'s shape (always holds).
+    ///
+    /// See the second example on [`MarkerTree`].
     pub fn is_true(&self) -> bool {
         self.node == MarkerNode::True
     }
 
     /// Whether this is [`MarkerTree::FALSE`]'s shape (never holds).
+    ///
+    /// See the second example on [`MarkerTree`].
     pub fn is_false(&self) -> bool {
         self.node == MarkerNode::False
     }
@@ -146,6 +177,8 @@ impl MarkerTree {
 
     /// `self or other`, kept flat, constants folded; the dialect is the wider of the two, the
     /// profile `self`'s.
+    ///
+    /// See the second example on [`MarkerTree`].
     #[must_use]
     pub fn or(self, other: MarkerTree) -> MarkerTree {
         self.combine(other, false)
@@ -191,6 +224,8 @@ impl MarkerTree {
     }
 
     /// Every comparison in the tree, left to right.
+    ///
+    /// See the second example on [`MarkerTree`].
     pub fn expressions(&self) -> Vec<&MarkerExpression> {
         let mut out = Vec::new();
         let mut stack = vec![&self.node];

@@ -81,11 +81,15 @@ macro_rules! name_type {
             }
 
             /// The name as it was written.
+            ///
+            #[doc = concat!("See the example on [`", stringify!($ty), "`].")]
             pub fn as_str(&self) -> &str {
                 &self.written
             }
 
             /// The normalised name (lowercase, `-` separators).
+            ///
+            #[doc = concat!("See the example on [`", stringify!($ty), "`].")]
             pub fn normalized(&self) -> &str {
                 self.normalized.as_deref().unwrap_or(&self.written)
             }
@@ -153,10 +157,32 @@ macro_rules! name_type {
 
 name_type!(
     /// A distribution name, e.g. `Foo.Bar` (normalised `foo-bar`).
+    ///
+    /// ```
+    /// use markerspec_pep508::{PackageName, Requirement};
+    ///
+    /// let r: Requirement = "Foo.Bar>=1".parse()?;
+    /// assert_eq!(r.name().as_str(), "Foo.Bar");
+    /// assert_eq!(r.name().normalized(), "foo-bar");
+    /// assert_eq!(r.name(), &"foo_bar".parse::<PackageName>().unwrap());
+    /// assert_eq!(r.name().to_string(), "Foo.Bar");
+    /// assert!("foo_".parse::<PackageName>().is_err());
+    /// # Ok::<(), markerspec_pep508::Error>(())
+    /// ```
     PackageName
 );
 name_type!(
     /// An extra name (PEP 685: compared in normalised form), e.g. `Security_Fixes`.
+    ///
+    /// ```
+    /// use markerspec_pep508::{ExtraName, Requirement};
+    ///
+    /// let r: Requirement = "requests[Security_Fixes, socks]".parse()?;
+    /// assert_eq!(r.extras()[0].as_str(), "Security_Fixes");
+    /// assert_eq!(r.extras()[0].normalized(), "security-fixes");
+    /// assert_eq!(r.extras()[0], "security.fixes".parse::<ExtraName>().unwrap());
+    /// # Ok::<(), markerspec_pep508::Error>(())
+    /// ```
     ExtraName
 );
 

@@ -43,6 +43,8 @@ pub enum MarkerOperator {
 
 impl MarkerOperator {
     /// The operator as written in canonical form.
+    ///
+    /// See the example on [`MarkerOperator`].
     pub fn as_str(self) -> &'static str {
         match self {
             MarkerOperator::Equal => "==",
@@ -90,6 +92,7 @@ impl fmt::Display for MarkerOperator {
 /// let e = m.expressions()[0];
 /// assert_eq!(e.lhs().as_literal(), Some("3.8"));
 /// assert_eq!(e.rhs(), &MarkerValue::Field(Field::PythonVersion));
+/// assert_eq!(e.rhs().as_field(), Some(Field::PythonVersion));
 /// # Ok::<(), markerspec_pep508::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -104,6 +107,8 @@ pub enum MarkerValue {
 
 impl MarkerValue {
     /// The field, if this side is a variable.
+    ///
+    /// See the example on [`MarkerValue`].
     pub fn as_field(&self) -> Option<Field> {
         match self {
             MarkerValue::Field(f) => Some(*f),
@@ -112,6 +117,8 @@ impl MarkerValue {
     }
 
     /// The string, if this side is a quoted string.
+    ///
+    /// See the example on [`MarkerValue`].
     pub fn as_literal(&self) -> Option<&str> {
         match self {
             MarkerValue::Field(_) => None,

@@ -9,10 +9,22 @@ use crate::field::Dialect;
 /// Options for parsing: the dialect and the limits that make hostile input harmless.
 ///
 /// ```
-/// use markerspec_pep508::{Dialect, ParseOptions, MarkerTree};
+/// use markerspec_pep508::{Dialect, MarkerTree, ParseOptions, Profile};
 /// let opts = ParseOptions::default().dialect(Dialect::Extended).max_nesting(8);
 /// let m = MarkerTree::parse_with("cuda_version >= '12'", &opts, &mut Vec::new()).unwrap();
 /// assert_eq!(m.to_string(), r#"cuda_version >= "12""#);
+///
+/// // Lock-file context, another profile, and the limits (each error has its code).
+/// let parse = |text: &str, opts: &ParseOptions| MarkerTree::parse_with(text, opts, &mut Vec::new());
+/// let lock = ParseOptions::default().lock_file(true).profile(Profile::Spec2026);
+/// assert!(parse("'dev' in dependency_groups", &lock).is_ok());
+/// assert_eq!(parse("'dev' in dependency_groups", &ParseOptions::default()).unwrap_err().code(), "M013");
+/// let tight = ParseOptions::default().max_input_len(10);
+/// assert_eq!(parse("os_name == 'posix'", &tight).unwrap_err().code(), "L001");
+/// let tight = ParseOptions::default().max_clauses(1);
+/// assert_eq!(parse("os_name == 'a' or os_name == 'b'", &tight).unwrap_err().code(), "L003");
+/// let tight = ParseOptions::default().max_string_len(3);
+/// assert_eq!(parse("os_name == 'posix'", &tight).unwrap_err().code(), "L004");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -55,42 +67,56 @@ impl Default for ParseOptions {
 
 impl ParseOptions {
     /// Sets the dialect.
+    ///
+    /// See the example on [`ParseOptions`].
     #[must_use]
     pub fn dialect(mut self, dialect: Dialect) -> Self {
         self.dialect = dialect;
         self
     }
     /// Sets the behaviour profile.
+    ///
+    /// See the example on [`ParseOptions`].
     #[must_use]
     pub fn profile(mut self, profile: Profile) -> Self {
         self.profile = profile;
         self
     }
     /// Enables or disables lock-file context (`extras`, `dependency_groups`).
+    ///
+    /// See the example on [`ParseOptions`].
     #[must_use]
     pub fn lock_file(mut self, lock_file: bool) -> Self {
         self.lock_file = lock_file;
         self
     }
     /// Sets the input length limit in bytes.
+    ///
+    /// See the example on [`ParseOptions`].
     #[must_use]
     pub fn max_input_len(mut self, limit: usize) -> Self {
         self.max_input_len = limit;
         self
     }
     /// Sets the parenthesis nesting limit.
+    ///
+    /// See the example on [`ParseOptions`].
     #[must_use]
     pub fn max_nesting(mut self, limit: usize) -> Self {
         self.max_nesting = limit;
         self
     }
     /// Sets the limit on comparisons per marker.
+    ///
+    /// See the example on [`ParseOptions`].
     #[must_use]
     pub fn max_clauses(mut self, limit: usize) -> Self {
         self.max_clauses = limit;
         self
     }
     /// Sets the limit on the length of a quoted string in bytes.
+    ///
+    /// See the example on [`ParseOptions`].
     #[must_use]
     pub fn max_string_len(mut self, limit: usize) -> Self {
         self.max_string_len = limit;
@@ -142,6 +168,8 @@ pub enum UnknownPolicy {
 /// let packaging = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
 /// assert_eq!(packaging.profile(), Profile::Packaging);
 /// assert!(packaging.evaluate(&env)?); // packaging: a substring test
+/// assert_eq!(Profile::Packaging.as_str(), "packaging");
+/// assert_eq!("spec-2026".parse::<Profile>()?, Profile::Spec2026);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -178,6 +206,8 @@ impl Profile {
     pub const ALL: &'static [Profile] = &[Profile::Spec2026, Profile::Packaging, Profile::Uv];
 
     /// The profile's name: `spec-2026`, `packaging`, `uv`.
+    ///
+    /// See the example on [`Profile`].
     pub fn as_str(self) -> &'static str {
         match self {
             Profile::Spec2026 => "spec-2026",
@@ -227,6 +257,8 @@ pub struct EvalOptions {
 
 impl EvalOptions {
     /// Sets the Unknown policy.
+    ///
+    /// See the example on [`EvalOptions`].
     #[must_use]
     pub fn unknown(mut self, policy: UnknownPolicy) -> Self {
         self.unknown = policy;

@@ -47,6 +47,13 @@ pub enum VersionOrUrl {
 ///     r.to_string(),
 ///     r#"requests[security,tests]==2.8.*,>=2.8.1; python_version < "2.7""#
 /// );
+/// let extras: Vec<&str> = r.extras().iter().map(|e| e.as_str()).collect();
+/// assert_eq!(extras, ["security", "tests"]);
+/// assert!(matches!(r.version_or_url(), Some(markerspec_pep508::VersionOrUrl::Specifiers(s)) if s.len() == 2));
+/// assert_eq!(r.marker().map(|m| m.to_string()).as_deref(), Some(r#"python_version < "2.7""#));
+///
+/// let bare: Requirement = "numpy".parse().unwrap();
+/// assert!(bare.extras().is_empty() && bare.version_or_url().is_none() && bare.marker().is_none());
 /// ```
 #[derive(Clone, Debug)]
 pub struct Requirement {
@@ -58,21 +65,29 @@ pub struct Requirement {
 
 impl Requirement {
     /// The distribution name.
+    ///
+    /// See the example on [`Requirement`].
     pub fn name(&self) -> &PackageName {
         &self.name
     }
 
     /// The extras, in the order written, without repeats.
+    ///
+    /// See the example on [`Requirement`].
     pub fn extras(&self) -> &[ExtraName] {
         &self.extras
     }
 
     /// The version specifiers or URL, if any.
+    ///
+    /// See the example on [`Requirement`].
     pub fn version_or_url(&self) -> Option<&VersionOrUrl> {
         self.version_or_url.as_ref()
     }
 
     /// The marker, if any.
+    ///
+    /// See the example on [`Requirement`].
     pub fn marker(&self) -> Option<&MarkerTree> {
         self.marker.as_ref()
     }

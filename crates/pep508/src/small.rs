@@ -18,6 +18,9 @@ const INLINE: usize = 22;
 /// let s = SmallStr::new("posix");
 /// assert_eq!(s.as_str(), "posix");
 /// assert_eq!(s.len(), 5); // through `Deref<Target = str>`
+/// assert_eq!(s.as_bytes(), b"posix");
+/// let long = SmallStr::new("a string longer than twenty-two bytes");
+/// assert_eq!(long.as_str(), "a string longer than twenty-two bytes");
 /// ```
 #[derive(Clone)]
 pub struct SmallStr(Repr);
@@ -30,6 +33,8 @@ enum Repr {
 
 impl SmallStr {
     /// Copies `s`, inline when it fits.
+    ///
+    /// See the example on [`SmallStr`].
     pub fn new(s: &str) -> SmallStr {
         match u8::try_from(s.len()) {
             Ok(len) if s.len() <= INLINE => {
@@ -42,6 +47,8 @@ impl SmallStr {
     }
 
     /// The bytes of the string; comparing these needs no UTF-8 check.
+    ///
+    /// See the example on [`SmallStr`].
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
         match &self.0 {
@@ -51,6 +58,8 @@ impl SmallStr {
     }
 
     /// The string.
+    ///
+    /// See the example on [`SmallStr`].
     #[inline]
     pub fn as_str(&self) -> &str {
         match &self.0 {

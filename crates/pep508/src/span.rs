@@ -24,16 +24,22 @@ pub struct Span {
 
 impl Span {
     /// A span from `start` to `end`.
+    ///
+    /// See the example on [`Span`].
     pub const fn new(start: usize, end: usize) -> Span {
         Span { start, end }
     }
 
     /// The span as a `Range`.
+    ///
+    /// See the example on [`Span`].
     pub fn range(self) -> Range<usize> {
         self.start..self.end
     }
 
     /// Shifts the span right by `offset` bytes.
+    ///
+    /// See the example on [`Span`].
     #[must_use]
     pub fn shift(self, offset: usize) -> Span {
         Span::new(self.start + offset, self.end + offset)

@@ -14,7 +14,7 @@ use crate::span::Span;
 /// Equality and hashing ignore the span.
 ///
 /// ```
-/// use markerspec_pep508::{Field, MarkerOperator, MarkerTree};
+/// use markerspec_pep508::{Field, MarkerExpression, MarkerOperator, MarkerTree, MarkerValue, SmallStr};
 ///
 /// let m: MarkerTree = r#"python_version >= "3.10" and os_name == "posix""#.parse()?;
 /// let first = m.expressions()[0];
@@ -22,6 +22,18 @@ use crate::span::Span;
 /// assert_eq!(first.operator(), MarkerOperator::GreaterThanEqual);
 /// assert_eq!(first.rhs().as_literal(), Some("3.10"));
 /// assert_eq!(first.to_string(), r#"python_version >= "3.10""#);
+/// assert_eq!(first.lhs().as_field(), Some(Field::PythonVersion));
+/// assert_eq!(first.span().range(), 0..24);
+///
+/// // Built in code: no span.
+/// let built = MarkerExpression::new(
+///     MarkerValue::Field(Field::OsName),
+///     MarkerOperator::Equal,
+///     MarkerValue::Literal(SmallStr::new("nt")),
+/// );
+/// assert_eq!(built.to_string(), r#"os_name == "nt""#);
+/// assert!(built.span().range().is_empty());
+/// assert_eq!(MarkerTree::from(built), "os_name == 'nt'".parse()?);
 /// # Ok::<(), markerspec_pep508::Error>(())
 /// ```
 #[derive(Clone)]
@@ -34,6 +46,8 @@ pub struct MarkerExpression {
 
 impl MarkerExpression {
     /// A comparison. Prefer parsing; this constructor exists for building trees in code.
+    ///
+    /// See the example on [`MarkerExpression`].
     pub fn new(lhs: MarkerValue, op: MarkerOperator, rhs: MarkerValue) -> MarkerExpression {
         MarkerExpression {
             lhs,
@@ -44,26 +58,36 @@ impl MarkerExpression {
     }
 
     /// The left side.
+    ///
+    /// See the example on [`MarkerExpression`].
     pub fn lhs(&self) -> &MarkerValue {
         &self.lhs
     }
 
     /// The operator.
+    ///
+    /// See the example on [`MarkerExpression`].
     pub fn operator(&self) -> MarkerOperator {
         self.op
     }
 
     /// The right side.
+    ///
+    /// See the example on [`MarkerExpression`].
     pub fn rhs(&self) -> &MarkerValue {
         &self.rhs
     }
 
     /// Where the comparison was in the parsed text (empty for built trees).
+    ///
+    /// See the example on [`MarkerExpression`].
     pub fn span(&self) -> Span {
         self.span
     }
 
     /// The field this comparison reads: the left variable, else the right one.
+    ///
+    /// See the example on [`MarkerExpression`].
     pub fn field(&self) -> Option<Field> {
         self.lhs.as_field().or(self.rhs.as_field())
     }

@@ -36,6 +36,15 @@ use crate::field::Field;
 /// assert_eq!(p.to_string(), "linux");
 /// assert_eq!(p.sys_platform(), "linux");
 /// assert!("x86_64-manylinux_2_29".parse::<PythonPlatform>().is_err());
+///
+/// // The platform fields uv sets for a target.
+/// let mac: PythonPlatform = "aarch64-apple-darwin".parse().unwrap();
+/// assert_eq!(
+///     [mac.os_name(), mac.sys_platform(), mac.platform_system(), mac.platform_machine()],
+///     ["posix", "darwin", "Darwin", "arm64"]
+/// );
+/// let windows: PythonPlatform = "x86_64-pc-windows-msvc".parse().unwrap();
+/// assert_eq!((windows.os_name(), windows.platform_machine()), ("nt", "x86_64"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PythonPlatform {
@@ -170,6 +179,8 @@ impl fmt::Display for PythonPlatform {
 
 impl PythonPlatform {
     /// `os_name`: `nt` on Windows, `posix` elsewhere.
+    ///
+    /// See the example on [`PythonPlatform`].
     pub fn os_name(self) -> &'static str {
         match self.os {
             Os::Windows => "nt",
@@ -178,6 +189,8 @@ impl PythonPlatform {
     }
 
     /// `sys_platform`: `linux`, `darwin`, `win32` or `emscripten`.
+    ///
+    /// See the example on [`PythonPlatform`].
     pub fn sys_platform(self) -> &'static str {
         match self.os {
             Os::Glibc(..) | Os::Musl => "linux",
@@ -188,6 +201,8 @@ impl PythonPlatform {
     }
 
     /// `platform_system`: `Linux`, `Darwin`, `Windows` or `Emscripten`.
+    ///
+    /// See the example on [`PythonPlatform`].
     pub fn platform_system(self) -> &'static str {
         match self.os {
             Os::Glibc(..) | Os::Musl => "Linux",
@@ -199,6 +214,8 @@ impl PythonPlatform {
 
     /// `platform_machine` as uv sets it: `x86_64` (on Windows too, where CPython itself says
     /// `AMD64`), `aarch64` (`arm64` on macOS), `x86`, `wasm32`.
+    ///
+    /// See the example on [`PythonPlatform`].
     pub fn platform_machine(self) -> &'static str {
         match (self.arch, self.os) {
             (Arch::X86_64, _) => "x86_64",

@@ -34,6 +34,8 @@ pub enum Truth {
 
 impl Truth {
     /// Kleene conjunction.
+    ///
+    /// See the example on [`Truth`].
     #[must_use]
     pub fn and(self, other: Truth) -> Truth {
         match (self, other) {
@@ -44,6 +46,8 @@ impl Truth {
     }
 
     /// Kleene disjunction.
+    ///
+    /// See the example on [`Truth`].
     #[must_use]
     pub fn or(self, other: Truth) -> Truth {
         match (self, other) {
@@ -92,6 +96,8 @@ impl fmt::Display for Truth {
 /// assert!(set.contains(Field::CudaVersion));
 /// assert_eq!(set.iter().count(), 2);
 /// assert!(FieldSet::EMPTY.is_empty());
+/// let more = set.union(FieldSet::single(Field::OsName));
+/// assert_eq!(more.iter().collect::<Vec<_>>(), [Field::OsName, Field::GpuBackends, Field::CudaVersion]);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct FieldSet(pub(crate) u64);
@@ -101,32 +107,44 @@ impl FieldSet {
     pub const EMPTY: FieldSet = FieldSet(0);
 
     /// A set of one field.
+    ///
+    /// See the example on [`FieldSet`].
     pub fn single(f: Field) -> FieldSet {
         FieldSet(1 << f.index())
     }
 
     /// Adds a field.
+    ///
+    /// See the example on [`FieldSet`].
     pub fn insert(&mut self, f: Field) {
         self.0 |= 1 << f.index();
     }
 
     /// Whether the field is in the set.
+    ///
+    /// See the example on [`FieldSet`].
     pub fn contains(self, f: Field) -> bool {
         self.0 & (1 << f.index()) != 0
     }
 
     /// Whether the set is empty.
+    ///
+    /// See the example on [`FieldSet`].
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// The union of two sets.
+    ///
+    /// See the example on [`FieldSet`].
     #[must_use]
     pub fn union(self, other: FieldSet) -> FieldSet {
         FieldSet(self.0 | other.0)
     }
 
     /// The fields in registry order.
+    ///
+    /// See the example on [`FieldSet`].
     pub fn iter(self) -> impl Iterator<Item = Field> {
         Field::ALL
             .iter()

@@ -29,6 +29,11 @@ pub use table::{DIAGNOSTIC_CODES, ErrorKind, WarningKind};
 /// assert_eq!(err.span().range(), 7..21);
 /// assert_eq!(err.help().as_deref(), Some("did you mean `python_version`?"));
 /// assert!(err.render(input).contains("1 | numpy; python_versoin >= '3'"));
+/// assert_eq!(err.message(), "unknown marker variable `python_versoin`");
+/// assert_eq!(err.kind().code(), "M002");
+/// assert_eq!(err.kind().name(), "unknown-field");
+/// assert_eq!(err.kind().message(), err.message());
+/// assert_eq!(err.kind().help(), err.help());
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct Error(Box<Inner>);
@@ -47,27 +52,37 @@ impl Error {
     }
 
     /// What went wrong.
+    ///
+    /// See the example on [`Error`].
     pub fn kind(&self) -> &ErrorKind {
         &self.0.kind
     }
 
     /// The stable code, e.g. `M002`.
+    ///
+    /// See the example on [`Error`].
     pub fn code(&self) -> &'static str {
         self.0.kind.code()
     }
 
     /// The byte span, in the text that was parsed, the error points at (empty for evaluation
     /// errors of trees built in code).
+    ///
+    /// See the example on [`Error`].
     pub fn span(&self) -> Span {
         self.0.span
     }
 
     /// The one-line message.
+    ///
+    /// See the example on [`Error`].
     pub fn message(&self) -> String {
         self.0.kind.message()
     }
 
     /// The fix hint, when there is one.
+    ///
+    /// See the example on [`Error`].
     pub fn help(&self) -> Option<String> {
         self.0.kind.help()
     }
@@ -124,6 +139,11 @@ impl std::error::Error for Error {}
 /// MarkerTree::parse_with(input, &ParseOptions::default(), &mut warnings).unwrap();
 /// assert_eq!(warnings[0].code(), "W001");
 /// assert!(warnings[0].render(input).starts_with("warning[W001]"));
+/// let kind = &warnings[0].kind;
+/// assert_eq!(kind.code(), "W001");
+/// assert_eq!(kind.name(), "deprecated-alias");
+/// assert_eq!(kind.message(), "`os.name` is a deprecated spelling of `os_name`");
+/// assert_eq!(kind.help().as_deref(), Some("write `os_name`"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
@@ -135,11 +155,15 @@ pub struct Warning {
 
 impl Warning {
     /// The stable code.
+    ///
+    /// See the example on [`Warning`].
     pub fn code(&self) -> &'static str {
         self.kind.code()
     }
 
     /// Renders the warning under `input`, the text that was parsed.
+    ///
+    /// See the example on [`Warning`].
     pub fn render(&self, input: &str) -> String {
         render(
             Severity::Warning,
@@ -168,6 +192,8 @@ impl Warning {
 /// ```
 pub trait Reporter {
     /// Called once per warning, in input order.
+    ///
+    /// See the example on [`Reporter`].
     fn report(&mut self, warning: Warning);
 }
 

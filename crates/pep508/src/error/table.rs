@@ -66,6 +66,8 @@ macro_rules! diagnostics {
 
         impl ErrorKind {
             /// The stable code of this kind of error, e.g. `M002`.
+            ///
+            /// See the example on [`Error`](crate::Error).
             pub fn code(&self) -> &'static str {
                 match self {
                     $(ErrorKind::$variant { .. } => $code,)*
@@ -74,6 +76,8 @@ macro_rules! diagnostics {
             }
 
             /// The name `spec/SPEC.md` uses for this kind, e.g. `unknown-field`.
+            ///
+            /// See the example on [`Error`](crate::Error).
             pub fn name(&self) -> &'static str {
                 match self {
                     $(ErrorKind::$variant { .. } => $name,)*
@@ -82,6 +86,8 @@ macro_rules! diagnostics {
             }
 
             /// The one-line message: lowercase, no trailing period.
+            ///
+            /// See the example on [`Error`](crate::Error).
             #[allow(unused_variables)]
             pub fn message(&self) -> String {
                 match self {
@@ -91,6 +97,8 @@ macro_rules! diagnostics {
             }
 
             /// A line that tells how to fix the input, where one can be guessed.
+            ///
+            /// See the example on [`Error`](crate::Error).
             #[allow(unused_variables, clippy::redundant_guards)]
             pub fn help(&self) -> Option<String> {
                 match self {
@@ -119,6 +127,8 @@ macro_rules! diagnostics {
 
         impl WarningKind {
             /// The stable code, e.g. `W001`.
+            ///
+            /// See the example on [`Warning`](crate::Warning).
             pub fn code(&self) -> &'static str {
                 match self {
                     $(WarningKind::$wvariant { .. } => $wcode,)*
@@ -126,6 +136,8 @@ macro_rules! diagnostics {
             }
 
             /// The name `spec/SPEC.md` uses for this kind.
+            ///
+            /// See the example on [`Warning`](crate::Warning).
             pub fn name(&self) -> &'static str {
                 match self {
                     $(WarningKind::$wvariant { .. } => $wname,)*
@@ -133,6 +145,8 @@ macro_rules! diagnostics {
             }
 
             /// The one-line message.
+            ///
+            /// See the example on [`Warning`](crate::Warning).
             #[allow(unused_variables)]
             pub fn message(&self) -> String {
                 match self {
@@ -141,6 +155,8 @@ macro_rules! diagnostics {
             }
 
             /// A fix hint, when there is one.
+            ///
+            /// See the example on [`Warning`](crate::Warning).
             #[allow(unused_variables)]
             pub fn help(&self) -> Option<String> {
                 match self {
