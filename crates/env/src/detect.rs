@@ -57,6 +57,8 @@ impl Default for DetectOptions {
 
 impl DetectOptions {
     /// The defaults, with the variables of this process (`std::env::vars_os()`).
+    ///
+    /// See the example on [`DetectOptions`].
     pub fn from_process() -> DetectOptions {
         DetectOptions {
             vars: std::env::vars_os().collect(),
@@ -117,6 +119,8 @@ impl DetectOptions {
     ///
     /// # Errors
     /// A given interpreter that cannot be run, or an invalid override variable.
+    ///
+    /// See the example on [`DetectOptions`].
     pub fn detect(&self) -> Result<Facts, ProviderError> {
         markerspec_gpu::exit_if_started_as_probe();
         self.layers().provide(crate::facts::fact_fields())

@@ -9,9 +9,18 @@ use crate::invariants::check_invariants;
 use crate::values::check_input;
 
 /// The `$version` this reader implements and producers write (`MAJOR.MINOR`, SPEC §11).
+///
+/// ```
+/// use markerspec_env::{DOCUMENT_VERSION, EnvironmentDocument, VERSION_KEY};
+///
+/// let text = format!(r#"{{"{VERSION_KEY}": "{DOCUMENT_VERSION}", "os_name": "posix"}}"#);
+/// assert_eq!(EnvironmentDocument::parse(&text).unwrap().version(), (0, 2));
+/// ```
 pub const DOCUMENT_VERSION: &str = "0.2";
 
 /// The key that names the specification version a document was written for.
+///
+/// See the example on [`DOCUMENT_VERSION`].
 pub const VERSION_KEY: &str = "$version";
 
 /// This reader's version as numbers; [`DOCUMENT_VERSION`] in text.
@@ -19,6 +28,14 @@ const READER: (u32, u32) = (0, 2);
 
 /// A warning from reading a document: the document is used, and the warning says what was
 /// not read from it. Its text starts with the diagnostic's name (`spec/DIAGNOSTICS.md`).
+///
+/// ```
+/// use markerspec_env::{DocumentWarning, EnvironmentDocument};
+///
+/// let doc = EnvironmentDocument::parse(r#"{"$version": "0.9", "os_name": "posix"}"#).unwrap();
+/// assert!(matches!(doc.warnings(), [DocumentWarning::NewerVersion(_)]));
+/// assert_eq!(doc.warnings()[0].name(), "newer-environment-version");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DocumentWarning {
@@ -32,6 +49,8 @@ pub enum DocumentWarning {
 
 impl DocumentWarning {
     /// The diagnostic's name: `unknown-environment-key` or `newer-environment-version`.
+    ///
+    /// See the example on [`DocumentWarning`].
     pub fn name(&self) -> &'static str {
         match self {
             DocumentWarning::UnknownKey(_) => "unknown-environment-key",
@@ -86,6 +105,17 @@ impl fmt::Display for DocumentWarning {
 /// assert_eq!(doc.version(), (0, 2));
 /// assert_eq!(doc.value(Field::CudaVersion), Some(&EnvValue::Absent));
 /// assert!(doc.warnings()[0].to_string().starts_with("unknown-environment-key: `tpu_count`"));
+/// assert_eq!(doc.warnings()[0].name(), "unknown-environment-key");
+/// assert_eq!(doc.values().count(), 2);
+///
+/// // Extras are the caller's request, carried into the environment.
+/// let doc = EnvironmentDocument::parse(r#"{"os_name": "posix", "extra": ["cuda"]}"#).unwrap();
+/// assert_eq!(doc.version(), (0, 1));
+/// assert_eq!(doc.extras(), ["cuda"]);
+/// let env = doc.to_environment();
+/// assert_eq!(env.get(Field::OsName), Some(&EnvValue::String("posix".into())));
+/// assert!(env.extras().eq(["cuda"]));
+/// assert!(EnvironmentDocument::parse(r#"{"$version": "1.0"}"#).is_err());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EnvironmentDocument {
@@ -101,6 +131,8 @@ impl EnvironmentDocument {
     /// # Errors
     /// Why the document is not valid (`invalid-environment`), naming the key; the caller adds
     /// which document it is.
+    ///
+    /// See the example on [`EnvironmentDocument`].
     pub fn parse(text: &str) -> Result<EnvironmentDocument, String> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let Entries(entries) = serde_json::from_str(text).map_err(|e| {
@@ -151,16 +183,22 @@ impl EnvironmentDocument {
 
     /// The specification version the document says it was written for (`(0, 1)` without
     /// `$version`).
+    ///
+    /// See the example on [`EnvironmentDocument`].
     pub fn version(&self) -> (u32, u32) {
         self.version
     }
 
     /// Every field the document gives, in document order, checked and canonicalised.
+    ///
+    /// See the example on [`EnvironmentDocument`].
     pub fn values(&self) -> impl Iterator<Item = (Field, &EnvValue)> {
         self.values.iter().map(|(f, v)| (*f, v))
     }
 
     /// The value the document gives `field`, if it names it.
+    ///
+    /// See the example on [`EnvironmentDocument`].
     pub fn value(&self, field: Field) -> Option<&EnvValue> {
         self.values
             .iter()
@@ -169,17 +207,23 @@ impl EnvironmentDocument {
     }
 
     /// The extras the document requests (its `extra` key).
+    ///
+    /// See the example on [`EnvironmentDocument`].
     pub fn extras(&self) -> &[String] {
         &self.extras
     }
 
     /// What was not read from the document, in the order it was met.
+    ///
+    /// See the example on [`EnvironmentDocument`].
     pub fn warnings(&self) -> &[DocumentWarning] {
         &self.warnings
     }
 
     /// The document as an evaluator's environment: its values and extras; a field it does not
     /// name is left out (Unknown to the evaluator).
+    ///
+    /// See the example on [`EnvironmentDocument`].
     pub fn to_environment(&self) -> Environment {
         let mut env = Environment::new();
         for (field, value) in self.values() {

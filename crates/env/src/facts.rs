@@ -13,6 +13,7 @@ use markerspec_pep508::{EnvValue, Environment, Field, FieldSet, FieldType};
 /// use markerspec_env::Provenance;
 /// let p = Provenance::new("cuda", "nvml").with_detail("no NVIDIA driver");
 /// assert_eq!(p.to_string(), "cuda (nvml): no NVIDIA driver");
+/// assert_eq!((p.layer(), p.method(), p.detail()), ("cuda", "nvml", Some("no NVIDIA driver")));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Provenance {
@@ -24,6 +25,8 @@ pub struct Provenance {
 
 impl Provenance {
     /// A provenance without detail.
+    ///
+    /// See the example on [`Provenance`].
     pub fn new(
         layer: impl Into<Cow<'static, str>>,
         method: impl Into<Cow<'static, str>>,
@@ -37,6 +40,8 @@ impl Provenance {
 
     /// The same provenance with a detail: why a value is Unknown, what made it Absent, or any
     /// other note a person should see beside the value.
+    ///
+    /// See the example on [`Provenance`].
     #[must_use]
     pub fn with_detail(mut self, detail: impl Into<String>) -> Provenance {
         let detail = detail.into();
@@ -46,16 +51,22 @@ impl Provenance {
 
     /// The layer: the provider's name (`host`, `python`, `gpu`, `fixture`, `override`, …), or
     /// for the GPU provider's vendor fields the stack that answered (`cuda`, `rocm`).
+    ///
+    /// See the example on [`Provenance`].
     pub fn layer(&self) -> &str {
         &self.layer
     }
 
     /// The method within the layer: `uname`, `ld.so --version`, `nvml`, a variable's name, …
+    ///
+    /// See the example on [`Provenance`].
     pub fn method(&self) -> &str {
         &self.method
     }
 
     /// The detail, when there is one.
+    ///
+    /// See the example on [`Provenance`].
     pub fn detail(&self) -> Option<&str> {
         self.detail.as_deref()
     }
@@ -97,7 +108,7 @@ pub struct Fact {
 ///
 /// ```
 /// use markerspec_env::{Facts, Provenance};
-/// use markerspec_pep508::{EnvValue, Field};
+/// use markerspec_pep508::{EnvValue, Field, FieldSet};
 ///
 /// let mut facts = Facts::new();
 /// facts.known(Field::SysPlatform, "linux", Provenance::new("host", "uname"));
@@ -105,6 +116,34 @@ pub struct Fact {
 /// facts.unknown(Field::CudaVersion, Provenance::new("cuda", "nvml").with_detail("timed out"));
 /// assert_eq!(facts.value(Field::CudaVersion), Some(&EnvValue::Unknown));
 /// assert_eq!(facts.get(Field::CudaVersion).unwrap().provenance.detail(), Some("timed out"));
+///
+/// // Reading the entries.
+/// assert_eq!(facts.string(Field::SysPlatform), Some("linux"));
+/// assert_eq!(facts.fields().iter().count(), 3);
+/// assert_eq!(facts.iter().count(), 3);
+/// assert!(!facts.is_empty() && Facts::new().is_empty());
+///
+/// // A later layer replaces entries field by field; its warnings are kept.
+/// let mut later = Facts::new();
+/// later.insert(Field::CudaVersion, EnvValue::String("12.4".into()), Provenance::new("override", "MARKERSPEC_CUDA_VERSION"));
+/// later.absent(Field::RocmVersion, Provenance::new("rocm", "version file"));
+/// later.warn("an example warning");
+/// facts.overlay(later);
+/// assert_eq!(facts.string(Field::CudaVersion), Some("12.4"));
+/// assert_eq!(facts.warnings(), ["an example warning"]);
+///
+/// // Dropping entries, and what an evaluator reads.
+/// assert!(facts.remove(Field::RocmVersion).is_some());
+/// facts.retain(FieldSet::single(Field::SysPlatform).union(FieldSet::single(Field::CudaVersion)));
+/// assert_eq!(facts.value(Field::GpuBackends), None);
+/// let env = facts.to_environment();
+/// assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::String("12.4".into())));
+/// assert_eq!(env.get(Field::GpuBackends), None); // not answered: Unknown to the evaluator
+///
+/// // As an environment document, and the provenance beside it.
+/// let json: serde_json::Value = serde_json::from_str(&facts.to_json()).unwrap();
+/// assert_eq!(json["cuda_version"], "12.4");
+/// assert_eq!(facts.provenance_json()["cuda_version"]["layer"], "override");
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Facts {
@@ -114,6 +153,8 @@ pub struct Facts {
 
 impl Facts {
     /// No facts.
+    ///
+    /// See the example on [`Facts`].
     pub fn new() -> Facts {
         Facts::default()
     }
@@ -130,6 +171,8 @@ impl Facts {
     /// A set value for a field that holds a string, or a string for a set field, is stored as
     /// Unknown with a detail saying so: providers never produce such values, and a mistake must
     /// not become a fact.
+    ///
+    /// See the example on [`Facts`].
     pub fn insert(&mut self, field: Field, value: EnvValue, provenance: Provenance) -> &mut Facts {
         let is_set = field.field_type() == FieldType::Set;
         let fact = match value {
@@ -163,6 +206,8 @@ impl Facts {
     }
 
     /// Records a known string (for a set field, a one-member set).
+    ///
+    /// See the example on [`Facts`].
     pub fn known(
         &mut self,
         field: Field,
@@ -180,6 +225,8 @@ impl Facts {
 
     /// Records a known set (sorted, without repeats); an empty set of an extended field is
     /// stored as Absent, which is the same value.
+    ///
+    /// See the example on [`Facts`].
     pub fn known_set<I, S>(&mut self, field: Field, items: I, provenance: Provenance) -> &mut Facts
     where
         I: IntoIterator<Item = S>,
@@ -193,31 +240,43 @@ impl Facts {
     }
 
     /// Records that the fact does not exist here.
+    ///
+    /// See the example on [`Facts`].
     pub fn absent(&mut self, field: Field, provenance: Provenance) -> &mut Facts {
         self.insert(field, EnvValue::Absent, provenance)
     }
 
     /// Records that the fact could not be established; the provenance's detail should say why.
+    ///
+    /// See the example on [`Facts`].
     pub fn unknown(&mut self, field: Field, provenance: Provenance) -> &mut Facts {
         self.insert(field, EnvValue::Unknown, provenance)
     }
 
     /// Removes `field`'s entry.
+    ///
+    /// See the example on [`Facts`].
     pub fn remove(&mut self, field: Field) -> Option<Fact> {
         self.slot_mut(field).take()
     }
 
     /// The entry for `field`.
+    ///
+    /// See the example on [`Facts`].
     pub fn get(&self, field: Field) -> Option<&Fact> {
         self.slots.get(field.index()).and_then(Option::as_ref)
     }
 
     /// The value of `field`.
+    ///
+    /// See the example on [`Facts`].
     pub fn value(&self, field: Field) -> Option<&EnvValue> {
         self.get(field).map(|f| &f.value)
     }
 
     /// The value of `field` when it is a known string.
+    ///
+    /// See the example on [`Facts`].
     pub fn string(&self, field: Field) -> Option<&str> {
         match self.value(field) {
             Some(EnvValue::String(s)) => Some(s),
@@ -226,11 +285,15 @@ impl Facts {
     }
 
     /// The fields that have an entry.
+    ///
+    /// See the example on [`Facts`].
     pub fn fields(&self) -> FieldSet {
         self.iter().map(|(f, _)| f).collect()
     }
 
     /// Every entry, in registry order.
+    ///
+    /// See the example on [`Facts`].
     pub fn iter(&self) -> impl Iterator<Item = (Field, &Fact)> {
         Field::ALL
             .iter()
@@ -238,12 +301,16 @@ impl Facts {
     }
 
     /// Whether there is no entry.
+    ///
+    /// See the example on [`Facts`].
     pub fn is_empty(&self) -> bool {
         self.iter().next().is_none()
     }
 
     /// Lays `later` over these facts: each of its entries replaces this one's, field by field;
     /// its warnings are appended.
+    ///
+    /// See the example on [`Facts`].
     pub fn overlay(&mut self, later: Facts) {
         let Facts { slots, warnings } = later;
         for (i, slot) in slots.into_iter().enumerate() {
@@ -255,6 +322,8 @@ impl Facts {
     }
 
     /// Keeps only the entries of `fields`.
+    ///
+    /// See the example on [`Facts`].
     pub fn retain(&mut self, fields: FieldSet) {
         for (i, slot) in self.slots.iter_mut().enumerate() {
             if Field::ALL.get(i).is_some_and(|f| !fields.contains(*f)) {
@@ -264,17 +333,23 @@ impl Facts {
     }
 
     /// Adds a warning for people (an ignored override, a failed optional layer).
+    ///
+    /// See the example on [`Facts`].
     pub fn warn(&mut self, warning: impl Into<String>) {
         self.warnings.push(warning.into());
     }
 
     /// The warnings, in the order they arose.
+    ///
+    /// See the example on [`Facts`].
     pub fn warnings(&self) -> &[String] {
         &self.warnings
     }
 
     /// The environment an evaluator reads: every entry's value; fields without an entry are
     /// left out (Unknown to the evaluator).
+    ///
+    /// See the example on [`Facts`].
     pub fn to_environment(&self) -> Environment {
         let mut env = Environment::new();
         for (field, fact) in self.iter() {
@@ -289,6 +364,8 @@ impl Facts {
 
     /// The environment document of SPEC §11 (`$version` first, then every entry; Unknown as
     /// `null`, Absent as `""` or `[]`), pretty-printed, loadable by `markerspec eval --env`.
+    ///
+    /// See the example on [`Facts`].
     pub fn to_json(&self) -> String {
         let mut doc = serde_json::Map::new();
         doc.insert(
@@ -303,6 +380,8 @@ impl Facts {
 
     /// Every entry's provenance as a JSON object: field name → `{"layer", "method",
     /// "detail"?}`.
+    ///
+    /// See the example on [`Facts`].
     pub fn provenance_json(&self) -> serde_json::Value {
         let mut map = serde_json::Map::new();
         for (field, fact) in self.iter() {

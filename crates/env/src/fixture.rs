@@ -13,6 +13,13 @@ macro_rules! fixtures {
     ($($name:literal),* $(,)?) => {
         /// Every built-in fixture: (name, JSON text). They live in this crate's `fixtures/`
         /// (the repository's `spec/environments` points there), whose `README.md` describes each.
+        ///
+        /// ```
+        /// use markerspec_env::{FIXTURES, FixtureProvider};
+        ///
+        /// let (name, json) = FIXTURES[0];
+        /// assert_eq!(FixtureProvider::from_json(name, json).unwrap(), FixtureProvider::builtin(name).unwrap());
+        /// ```
         pub const FIXTURES: &[(&str, &str)] = &[
             $(($name, include_str!(concat!("../fixtures/", $name, ".json"))),)*
         ];
@@ -66,13 +73,25 @@ pub fn fixture_names() -> impl Iterator<Item = &'static str> {
 ///
 /// ```
 /// use markerspec_env::{EnvironmentProvider, FixtureProvider, fact_fields};
-/// use markerspec_pep508::{Field, MarkerTree, ParseOptions, Dialect};
+/// use markerspec_pep508::{Dialect, EnvValue, Field, MarkerTree, ParseOptions};
 ///
 /// let h100 = FixtureProvider::builtin("linux-x86_64-cpython-3.12-h100-cuda12.8").unwrap();
 /// let env = h100.environment();
 /// let opts = ParseOptions::default().dialect(Dialect::Extended);
 /// let m = MarkerTree::parse_with(r#""cuda" in gpu_backends and cuda_version >= "12""#, &opts, &mut Vec::new()).unwrap();
 /// assert!(m.evaluate(&env).unwrap());
+/// assert_eq!(h100.fixture_name(), "linux-x86_64-cpython-3.12-h100-cuda12.8");
+/// assert_eq!(h100.facts().string(Field::CudaVersion), Some("12.8"));
+///
+/// // A document of one's own, from text or from a file (named by its path).
+/// let mine = FixtureProvider::from_json("mine", r#"{"$version": "0.2", "cuda_version": "12.4"}"#).unwrap();
+/// assert_eq!(mine.facts().string(Field::CudaVersion), Some("12.4"));
+/// assert_eq!(mine.facts().value(Field::OsName), Some(&EnvValue::Unknown)); // not named
+/// let path = std::env::temp_dir().join(format!("markerspec-doc-{}.json", std::process::id()));
+/// std::fs::write(&path, r#"{"os_name": "nt"}"#).unwrap();
+/// let from_file = FixtureProvider::from_file(&path);
+/// std::fs::remove_file(&path).unwrap();
+/// assert_eq!(from_file.unwrap().fixture_name(), path.display().to_string());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FixtureProvider {
@@ -100,10 +119,12 @@ impl FixtureProvider {
         FixtureProvider::from_json(name, text)
     }
 
-    /// An environment document read from `path`; its name is the file's stem.
+    /// An environment document read from `path`; its name is the path as displayed.
     ///
     /// # Errors
     /// The file cannot be read ([`ProviderErrorKind::Io`]) or is not a valid document.
+    ///
+    /// See the example on [`FixtureProvider`].
     pub fn from_file(path: &Path) -> Result<FixtureProvider, ProviderError> {
         let text = std::fs::read_to_string(path).map_err(|e| {
             ProviderError::new(
@@ -120,6 +141,8 @@ impl FixtureProvider {
     ///
     /// # Errors
     /// [`ProviderErrorKind::InvalidEnvironment`], naming the key.
+    ///
+    /// See the example on [`FixtureProvider`].
     pub fn from_json(name: &str, text: &str) -> Result<FixtureProvider, ProviderError> {
         let invalid = |message: String| {
             ProviderError::new(
@@ -147,16 +170,22 @@ impl FixtureProvider {
     }
 
     /// The fixture's name.
+    ///
+    /// See the example on [`FixtureProvider`].
     pub fn fixture_name(&self) -> &str {
         &self.name
     }
 
     /// Every field of the fixture; a field the document does not name is Unknown.
+    ///
+    /// See the example on [`FixtureProvider`].
     pub fn facts(&self) -> Facts {
         self.provide(fact_fields()).unwrap_or_default()
     }
 
     /// The fixture as an evaluator's environment.
+    ///
+    /// See the example on [`FixtureProvider`].
     pub fn environment(&self) -> Environment {
         self.facts().to_environment()
     }

@@ -79,6 +79,15 @@ const LIBC_PROGRAMS: [&str; 4] = ["/bin/sh", "/usr/bin/env", "/bin/dash", "/bin/
 /// let facts = HostProvider::new().provide(fact_fields()).unwrap();
 /// # #[cfg(target_os = "linux")]
 /// assert_eq!(facts.string(Field::SysPlatform), Some("linux"));
+///
+/// // Other programs to ask, and a shorter limit.
+/// let host = HostProvider::new()
+///     .libc_programs(["/bin/sh", "/usr/bin/env"])
+///     .sysctl_program("/usr/sbin/sysctl")
+///     .timeout(std::time::Duration::from_secs(2));
+/// let facts = host.provide(fact_fields()).unwrap();
+/// # #[cfg(unix)]
+/// assert_eq!(facts.string(Field::OsName), Some("posix"));
 /// ```
 #[derive(Debug)]
 pub struct HostProvider {
@@ -107,6 +116,8 @@ impl Clone for HostProvider {
 
 impl HostProvider {
     /// The host provider with the standard programs and a 5-second limit for the loader.
+    ///
+    /// See the example on [`HostProvider`].
     pub fn new() -> HostProvider {
         HostProvider {
             libc_programs: LIBC_PROGRAMS.iter().map(PathBuf::from).collect(),
@@ -117,6 +128,8 @@ impl HostProvider {
     }
 
     /// The programs whose loader is asked for the C library, first match wins.
+    ///
+    /// See the example on [`HostProvider`].
     #[must_use]
     pub fn libc_programs<I, P>(mut self, programs: I) -> HostProvider
     where
@@ -129,6 +142,8 @@ impl HostProvider {
 
     /// The `sysctl` program asked on macOS whether this process runs under Rosetta 2 (default
     /// `/usr/sbin/sysctl`).
+    ///
+    /// See the example on [`HostProvider`].
     #[must_use]
     pub fn sysctl_program(mut self, program: impl Into<PathBuf>) -> HostProvider {
         self.sysctl = program.into();
@@ -136,6 +151,8 @@ impl HostProvider {
     }
 
     /// How long the C library's loader (and, on macOS, `sysctl`) may run.
+    ///
+    /// See the example on [`HostProvider`].
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> HostProvider {
         self.timeout = timeout;

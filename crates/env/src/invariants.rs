@@ -7,6 +7,8 @@ use markerspec_pep440::Version;
 use markerspec_pep508::{EnvValue, Field};
 
 /// One invariant of SPEC §4.4 that a set of values breaks.
+///
+/// See the example on [`check_invariants`], which returns them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
     /// The invariant's name in SPEC §4.4: `I1` to `I6` (I7 is a check of one value).
@@ -62,6 +64,8 @@ impl Seen<'_> {
 /// };
 /// let broken = check_invariants(|f| get(f));
 /// assert_eq!(broken[0].invariant, "I1");
+/// assert!(broken[0].fields.contains(&Field::CudaVersion));
+/// assert!(broken[0].to_string().starts_with("I1 (SPEC §4.4): "));
 /// ```
 pub fn check_invariants(get: impl Fn(Field) -> Option<EnvValue>) -> Vec<Violation> {
     let values: Vec<(Field, EnvValue)> = Field::ALL

@@ -12,15 +12,21 @@ use crate::values::parse_override;
 
 /// The conda variable read for `cuda_version` when `MARKERSPEC_CUDA_VERSION` is unset (CEP 30,
 /// `__cuda`).
+///
+/// See the example on [`Overrides`].
 pub const CONDA_OVERRIDE_CUDA: &str = "CONDA_OVERRIDE_CUDA";
 
 /// The conda variable read for `glibc_version` when `MARKERSPEC_GLIBC_VERSION` is unset, on
 /// Linux only (CEP 30, `__glibc`).
+///
+/// See the example on [`Overrides`].
 pub const CONDA_OVERRIDE_GLIBC: &str = "CONDA_OVERRIDE_GLIBC";
 
 /// The conda variable read for the compute-capability fields when none of their
 /// `MARKERSPEC_` variables is set (CEP 46, `__cuda_arch`): `X.Y`, or `X.Y=build` whose build
 /// string is ignored.
+///
+/// See the example on [`Overrides`].
 pub const CONDA_OVERRIDE_CUDA_ARCH: &str = "CONDA_OVERRIDE_CUDA_ARCH";
 
 /// The compute-capability fields, which `CONDA_OVERRIDE_CUDA_ARCH` sets together.
@@ -99,7 +105,10 @@ fn is_override_name(name: &str) -> bool {
 /// `invalid-override`, naming the invariant and the variables.
 ///
 /// ```
-/// use markerspec_env::{Facts, Overrides, Provenance};
+/// use markerspec_env::{
+///     CONDA_OVERRIDE_CUDA, CONDA_OVERRIDE_CUDA_ARCH, CONDA_OVERRIDE_GLIBC, Facts, Overrides,
+///     Provenance,
+/// };
 /// use markerspec_pep508::{EnvValue, Field, FieldSet};
 ///
 /// let mut facts = Facts::new();
@@ -108,6 +117,19 @@ fn is_override_name(name: &str) -> bool {
 /// overrides.apply(&mut facts, markerspec_env::fact_fields()).unwrap();
 /// assert_eq!(facts.string(Field::CudaVersion), Some("12.4"));
 /// assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Set(vec!["cuda".into()])));
+///
+/// // Only the override variables are kept; each can be read as a fact of its own.
+/// assert!(Overrides::new().is_empty());
+/// assert_eq!(overrides.variables().collect::<Vec<_>>(), [("CONDA_OVERRIDE_CUDA", "12.4")]);
+/// let conda = Overrides::from_vars_os([
+///     (CONDA_OVERRIDE_GLIBC, "2.35"),
+///     (CONDA_OVERRIDE_CUDA_ARCH, "8.6"),
+/// ])
+/// .linux(true);
+/// let facts = conda.facts().unwrap();
+/// assert_eq!(facts.string(Field::GlibcVersion), Some("2.35"));
+/// assert_eq!(facts.string(Field::CudaComputeCapability), Some("8.6"));
+/// assert!(Overrides::from_vars([(CONDA_OVERRIDE_CUDA, "twelve")]).facts().is_err());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Overrides {
@@ -135,11 +157,15 @@ impl Default for Overrides {
 
 impl Overrides {
     /// No overrides.
+    ///
+    /// See the example on [`Overrides`].
     pub fn new() -> Overrides {
         Overrides::default()
     }
 
     /// Picks the override variables out of `vars` (any other variable is ignored).
+    ///
+    /// See the example on [`Overrides`].
     pub fn from_vars<I, K, V>(vars: I) -> Overrides
     where
         I: IntoIterator<Item = (K, V)>,
@@ -187,6 +213,8 @@ impl Overrides {
     /// Picks the override variables out of `vars` as the process holds them: a variable whose
     /// value is not UTF-8 is kept as an error ([`facts`](Self::facts) reports it), never
     /// dropped in silence.
+    ///
+    /// See the example on [`Overrides`].
     pub fn from_vars_os<I, K, V>(vars: I) -> Overrides
     where
         I: IntoIterator<Item = (K, V)>,
@@ -229,6 +257,8 @@ impl Overrides {
 
     /// Whether the platform is Linux, where `CONDA_OVERRIDE_GLIBC` applies (default: whether
     /// this program was built for Linux).
+    ///
+    /// See the example on [`Overrides`].
     #[must_use]
     pub fn linux(mut self, linux: bool) -> Overrides {
         self.linux = linux;
@@ -236,11 +266,15 @@ impl Overrides {
     }
 
     /// Whether no override variable is set.
+    ///
+    /// See the example on [`Overrides`].
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty() && self.not_utf8.is_empty()
     }
 
     /// The variables that are set, with their values.
+    ///
+    /// See the example on [`Overrides`].
     pub fn variables(&self) -> impl Iterator<Item = (&str, &str)> {
         self.entries
             .iter()
@@ -258,6 +292,8 @@ impl Overrides {
     ///
     /// # Errors
     /// `invalid-override` for the first invalid value, naming the variable.
+    ///
+    /// See the example on [`Overrides`].
     pub fn facts(&self) -> Result<Facts, ProviderError> {
         let mut facts = Facts::new();
         if self.ignored {
@@ -299,6 +335,8 @@ impl Overrides {
     /// # Errors
     /// `invalid-override` for the first invalid value, naming the variable, or for an invariant
     /// of SPEC §4.4 that the overrides break.
+    ///
+    /// See the example on [`Overrides`].
     pub fn apply(&self, facts: &mut Facts, request: FieldSet) -> Result<(), ProviderError> {
         if self.ignored {
             if !self.is_empty() {

@@ -54,6 +54,8 @@ pub trait EnvironmentProvider: Send + Sync {
     fn name(&self) -> &str;
 
     /// The fields this provider can answer.
+    ///
+    /// See the example on [`EnvironmentProvider`].
     fn fields(&self) -> FieldSet;
 
     /// Detects the fields of `request` that this provider answers. Fields outside `request`
@@ -135,6 +137,9 @@ impl ProviderErrorKind {
 /// let e = ProviderError::new("python", ProviderErrorKind::NotFound, "`python9` not found on PATH");
 /// assert_eq!(e.to_string(), "python: `python9` not found on PATH");
 /// assert_eq!(e.code(), "not-found");
+/// assert_eq!(e.provider(), "python");
+/// assert_eq!(e.kind(), ProviderErrorKind::NotFound);
+/// assert_eq!(e.message(), "`python9` not found on PATH");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{provider}: {message}")]
@@ -146,6 +151,8 @@ pub struct ProviderError {
 
 impl ProviderError {
     /// A new error.
+    ///
+    /// See the example on [`ProviderError`].
     pub fn new(
         provider: impl Into<String>,
         kind: ProviderErrorKind,
@@ -159,16 +166,22 @@ impl ProviderError {
     }
 
     /// The provider that failed.
+    ///
+    /// See the example on [`ProviderError`].
     pub fn provider(&self) -> &str {
         &self.provider
     }
 
     /// What kind of failure it is.
+    ///
+    /// See the example on [`ProviderError`].
     pub fn kind(&self) -> ProviderErrorKind {
         self.kind
     }
 
     /// The message, without the provider's name.
+    ///
+    /// See the example on [`ProviderError`].
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -208,6 +221,28 @@ struct Layer {
 /// let facts = layers.provide(fact_fields()).unwrap();
 /// assert_eq!(facts.string(Field::SysPlatform), Some("linux"));
 /// assert_eq!(facts.string(Field::CudaVersion), Some("12.4"));
+/// assert_eq!(layers.names(), ["fixture", "override"]);
+///
+/// // A layer whose failure is not fatal: its fields become Unknown, with a warning.
+/// use markerspec_env::{EnvironmentProvider, Facts, ProviderError, ProviderErrorKind};
+/// use markerspec_pep508::{EnvValue, FieldSet};
+///
+/// struct Broken;
+/// impl EnvironmentProvider for Broken {
+///     fn name(&self) -> &str {
+///         "broken"
+///     }
+///     fn fields(&self) -> FieldSet {
+///         FieldSet::single(Field::PythonVersion)
+///     }
+///     fn provide(&self, _: FieldSet) -> Result<Facts, ProviderError> {
+///         Err(ProviderError::new("broken", ProviderErrorKind::NotFound, "gone"))
+///     }
+/// }
+/// let facts = Layers::new().with_optional(Broken).provide(fact_fields()).unwrap();
+/// assert_eq!(facts.value(Field::PythonVersion), Some(&EnvValue::Unknown));
+/// assert!(!facts.warnings().is_empty());
+/// assert!(Layers::new().with(Broken).provide(fact_fields()).is_err());
 /// ```
 #[derive(Default)]
 pub struct Layers {
@@ -233,11 +268,15 @@ impl fmt::Debug for Layers {
 
 impl Layers {
     /// No layers.
+    ///
+    /// See the example on [`Layers`].
     pub fn new() -> Layers {
         Layers::default()
     }
 
     /// Adds a layer above the others; its failure fails the detection.
+    ///
+    /// See the example on [`Layers`].
     #[must_use]
     pub fn with(mut self, provider: impl EnvironmentProvider + 'static) -> Layers {
         self.layers.push(Layer {
@@ -250,6 +289,8 @@ impl Layers {
     /// Adds a layer above the others whose failure is not fatal: its fields that no lower layer
     /// knows become Unknown, with the error as the reason, and the error is kept as a warning. For the default `python3`,
     /// whose absence SPEC §8 answers with Unknown interpreter fields.
+    ///
+    /// See the example on [`Layers`].
     #[must_use]
     pub fn with_optional(mut self, provider: impl EnvironmentProvider + 'static) -> Layers {
         self.layers.push(Layer {
@@ -260,6 +301,8 @@ impl Layers {
     }
 
     /// Sets the override layer, applied after every provider.
+    ///
+    /// See the example on [`Layers`].
     #[must_use]
     pub fn with_overrides(mut self, overrides: Overrides) -> Layers {
         self.overrides = Some(overrides);
@@ -267,6 +310,8 @@ impl Layers {
     }
 
     /// The names of the layers, bottom first (`override` last when set).
+    ///
+    /// See the example on [`Layers`].
     pub fn names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self.layers.iter().map(|l| l.provider.name()).collect();
         if self.overrides.is_some() {
@@ -281,6 +326,8 @@ impl Layers {
     ///
     /// # Errors
     /// The first failure of a layer added with [`with`](Self::with), or an invalid override.
+    ///
+    /// See the example on [`Layers`].
     pub fn provide(&self, request: FieldSet) -> Result<Facts, ProviderError> {
         let mut facts = Facts::new();
         for layer in &self.layers {

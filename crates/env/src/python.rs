@@ -17,10 +17,17 @@ use crate::values::{canonical_arch, validate};
 use markerspec_process::{Error as RunError, Run, tail};
 
 /// The probe script, run as `python -I -S -c SCRIPT`.
+///
+/// ```
+/// // Standard library only: it runs with `-I -S` on any interpreter from Python 3.4 on.
+/// assert!(markerspec_env::PROBE_SCRIPT.contains("import json"));
+/// ```
 pub const PROBE_SCRIPT: &str = include_str!("probe.py");
 
 /// The interpreter used when none is given: `python3` (`python` on Windows), searched in the
 /// absolute folders of `PATH`.
+///
+/// See the example on [`PythonProvider`].
 pub const DEFAULT_PYTHON: &str = if cfg!(windows) { "python" } else { "python3" };
 
 /// The fields the probe answers.
@@ -103,6 +110,20 @@ type Key = (PathBuf, u64, Option<SystemTime>);
 /// println!("{:?}", facts.string(Field::PythonFullVersion));
 /// # Ok::<(), markerspec_env::ProviderError>(())
 /// ```
+///
+/// Configured and looked up without running anything:
+///
+/// ```
+/// use std::time::Duration;
+/// use markerspec_env::{DEFAULT_PYTHON, ProviderErrorKind, PythonProvider};
+///
+/// assert_eq!(PythonProvider::new().program(), DEFAULT_PYTHON);
+/// let python = PythonProvider::with_program("python3.99")
+///     .path_var("/nonexistent/bin")
+///     .timeout(Duration::from_secs(5));
+/// assert_eq!(python.program(), "python3.99");
+/// assert_eq!(python.resolve().unwrap_err().kind(), ProviderErrorKind::NotFound);
+/// ```
 #[derive(Debug)]
 pub struct PythonProvider {
     program: OsString,
@@ -130,12 +151,16 @@ impl Clone for PythonProvider {
 
 impl PythonProvider {
     /// The default interpreter ([`DEFAULT_PYTHON`] on `PATH`), 10-second limit.
+    ///
+    /// See the example on [`PythonProvider`].
     pub fn new() -> PythonProvider {
         PythonProvider::with_program(DEFAULT_PYTHON)
     }
 
     /// A given interpreter: a path, or a bare name searched in the absolute folders of `PATH`
     /// (empty and relative entries, which would mean the current folder, are skipped).
+    ///
+    /// See the example on [`PythonProvider`].
     pub fn with_program(program: impl Into<OsString>) -> PythonProvider {
         PythonProvider {
             program: program.into(),
@@ -146,6 +171,8 @@ impl PythonProvider {
     }
 
     /// The `PATH` searched for a bare program name (default: this process's).
+    ///
+    /// See the example on [`PythonProvider`].
     #[must_use]
     pub fn path_var(mut self, path: impl Into<OsString>) -> PythonProvider {
         self.path_var = Some(path.into());
@@ -153,6 +180,8 @@ impl PythonProvider {
     }
 
     /// How long the interpreter may run before it is killed.
+    ///
+    /// See the example on [`PythonProvider`].
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> PythonProvider {
         self.timeout = timeout;
@@ -160,6 +189,8 @@ impl PythonProvider {
     }
 
     /// The program as given.
+    ///
+    /// See the example on [`PythonProvider`].
     pub fn program(&self) -> &std::ffi::OsStr {
         &self.program
     }
@@ -169,6 +200,8 @@ impl PythonProvider {
     ///
     /// # Errors
     /// [`ProviderErrorKind::NotFound`], naming the program.
+    ///
+    /// See the example on [`PythonProvider`].
     pub fn resolve(&self) -> Result<PathBuf, ProviderError> {
         let program = Path::new(&self.program);
         let shown = program.display();

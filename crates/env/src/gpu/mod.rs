@@ -20,6 +20,8 @@ use crate::facts::{Facts, Provenance};
 use crate::provider::{EnvironmentProvider, ProviderError};
 
 /// The fields the GPU provider answers.
+///
+/// See the examples on [`GpuProvider`].
 pub const GPU_FIELDS: [Field; 12] = [
     Field::GpuBackends,
     Field::CudaVersion,
@@ -45,6 +47,8 @@ const CHILD_VARS: [&str; 2] = ["ROCM_PATH", "HSA_OVERRIDE_GFX_VERSION"];
 
 /// The device masks: never passed to the probe, whatever the caller's values (SPEC 0.2 §8.5),
 /// and recorded in the provenance of `gpu_backends` when set.
+///
+/// See the second example on [`GpuProvider`], which passes one.
 pub const DEVICE_MASKS: [&str; 4] = [
     "CUDA_VISIBLE_DEVICES",
     "ROCR_VISIBLE_DEVICES",
@@ -144,6 +148,34 @@ impl Platform {
 ///     println!("{:?}", facts.get(Field::GpuBackends));
 /// }
 /// ```
+///
+/// With every file it reads missing and nothing else searched, both stacks are absent on any
+/// machine (on Linux; macOS answers Absent without looking):
+///
+/// ```
+/// use markerspec_env::{EnvironmentProvider, DEVICE_MASKS, GPU_FIELDS, GpuProvider};
+/// use markerspec_gpu::Detector;
+/// use markerspec_pep508::{EnvValue, Field};
+///
+/// let missing = std::env::temp_dir().join("markerspec-doc-no-such-dir");
+/// let detector = Detector::new()
+///     .search_system(false)
+///     .memory_cache(false)
+///     .nvml_library(missing.join("libnvidia-ml.so.1"))
+///     .cuda_library(missing.join("libcuda.so.1"))
+///     .nvidia_smi(missing.join("nvidia-smi"));
+/// let gpu = GpuProvider::with_detector(detector)
+///     .timeout(std::time::Duration::from_secs(5))
+///     .vars([(DEVICE_MASKS[0], "0"), ("PATH", "/nonexistent")])
+///     .kfd_topology(missing.join("nodes"))
+///     .kfd_device(missing.join("kfd"))
+///     .rocm_path(&missing)
+///     .nvidia_module_files(missing.join("version"), missing.join("proc-version"))
+///     .in_process(true);
+/// let facts = gpu.provide(GPU_FIELDS.into_iter().collect()).unwrap();
+/// # #[cfg(target_os = "linux")]
+/// assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Absent));
+/// ```
 #[derive(Clone, Debug)]
 pub struct GpuProvider {
     detector: Detector,
@@ -168,6 +200,8 @@ impl Default for GpuProvider {
 
 impl GpuProvider {
     /// The default detector (10-second limit, memory cache) and the system's files.
+    ///
+    /// See the example on [`GpuProvider`].
     pub fn new() -> GpuProvider {
         GpuProvider::with_detector(Detector::new())
     }
@@ -176,6 +210,8 @@ impl GpuProvider {
     /// cache). The visible-device variables from [`vars`](Self::vars) are added to it, and the
     /// ROCm paths are this provider's ([`kfd_topology`](Self::kfd_topology),
     /// [`kfd_device`](Self::kfd_device), [`rocm_path`](Self::rocm_path)).
+    ///
+    /// See the example on [`GpuProvider`].
     pub fn with_detector(detector: Detector) -> GpuProvider {
         GpuProvider {
             detector,
@@ -193,6 +229,8 @@ impl GpuProvider {
     }
 
     /// The probe's time limit.
+    ///
+    /// See the example on [`GpuProvider`].
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> GpuProvider {
         self.detector = self.detector.timeout(timeout);
@@ -204,6 +242,8 @@ impl GpuProvider {
     /// `HSA_OVERRIDE_GFX_VERSION`, and the device masks, which are only recorded ([`DEVICE_MASKS`]).
     /// Others are ignored. The CLI passes `std::env::vars_os()`; without this call, the
     /// process's own `PATH` and `LD_LIBRARY_PATH` are used.
+    ///
+    /// See the example on [`GpuProvider`].
     #[must_use]
     pub fn vars<I, K, V>(mut self, vars: I) -> GpuProvider
     where
@@ -226,6 +266,8 @@ impl GpuProvider {
     }
 
     /// The KFD topology folder (default `/sys/class/kfd/kfd/topology/nodes`).
+    ///
+    /// See the example on [`GpuProvider`].
     #[must_use]
     pub fn kfd_topology(mut self, dir: impl Into<PathBuf>) -> GpuProvider {
         self.kfd_topology = dir.into();
@@ -233,6 +275,8 @@ impl GpuProvider {
     }
 
     /// The KFD device opened to decide whether ROCm is usable (default `/dev/kfd`).
+    ///
+    /// See the example on [`GpuProvider`].
     #[must_use]
     pub fn kfd_device(mut self, path: impl Into<PathBuf>) -> GpuProvider {
         self.kfd_device = path.into();
@@ -241,6 +285,8 @@ impl GpuProvider {
 
     /// The ROCm installation (default `$ROCM_PATH` when it is an absolute path, else
     /// `/opt/rocm`).
+    ///
+    /// See the example on [`GpuProvider`].
     #[must_use]
     pub fn rocm_path(mut self, dir: impl Into<PathBuf>) -> GpuProvider {
         self.rocm_path = Some(dir.into());
@@ -250,6 +296,8 @@ impl GpuProvider {
     /// The files that name the loaded NVIDIA kernel module's version, read on Linux for
     /// `nvidia_driver_version` (default `/sys/module/nvidia/version`, then
     /// `/proc/driver/nvidia/version`).
+    ///
+    /// See the example on [`GpuProvider`].
     #[must_use]
     pub fn nvidia_module_files(
         mut self,
@@ -263,6 +311,8 @@ impl GpuProvider {
     /// Detects inside this process instead of a child (see
     /// [`Detector::detect_in_process`]: a driver that hangs or crashes takes this process with
     /// it). For tests and for callers that cannot start processes.
+    ///
+    /// See the example on [`GpuProvider`].
     #[must_use]
     pub fn in_process(mut self, in_process: bool) -> GpuProvider {
         self.in_process = in_process;
