@@ -169,6 +169,15 @@ pub(crate) fn prefix_atoms(epoch: u64, release: &[u64]) -> Vec<Atom> {
 /// use markerspec_algebra::VersionSet;
 /// let a = VersionSet::from_specifier(&"<=1.0.dev0".parse()?);
 /// assert_eq!(a, VersionSet::from_specifier(&"<1.0.dev1".parse()?));
+///
+/// // Where points lie.
+/// use markerspec_algebra::Point;
+/// use std::cmp::Ordering;
+/// let start = Cut::versions_start();
+/// assert_eq!(start.cmp_point(&Point::Absent), Ordering::Less);
+/// assert!(start.is_below(&Point::Version("0.dev0".parse()?)));
+/// assert_eq!(Cut::below(&v).least_point_above(), Some(Point::Version(v.clone())));
+/// assert_eq!(Cut::TOP.least_point_above(), None);
 /// # Ok::<(), markerspec_pep440::Error>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -192,6 +201,8 @@ impl Cut {
     };
 
     /// Just above the absent value, below every version.
+    ///
+    /// See the example on [`Cut`].
     #[must_use]
     pub fn versions_start() -> Cut {
         Cut::new(vec![Atom::Sec(1)], Side::Below)
@@ -199,12 +210,16 @@ impl Cut {
 
     /// Just below `version` (with its local label, if any): everything before it in PEP 440
     /// order lies below.
+    ///
+    /// See the example on [`Cut`].
     #[must_use]
     pub fn below(version: &Version) -> Cut {
         Cut::new(version_atoms(version), Side::Below)
     }
 
     /// Just above `version` (with its local label, if any).
+    ///
+    /// See the example on [`Cut`].
     #[must_use]
     pub fn above(version: &Version) -> Cut {
         Cut::new(version_atoms(version), Side::Above)
@@ -224,6 +239,8 @@ impl Cut {
     }
 
     /// Where `point` lies relative to this cut: `Less` when the point is below it.
+    ///
+    /// See the example on [`Cut`].
     #[must_use]
     pub fn cmp_point(&self, point: &Point) -> Ordering {
         match point {
@@ -248,12 +265,16 @@ impl Cut {
     }
 
     /// Whether `point` lies above this cut.
+    ///
+    /// See the example on [`Cut`].
     #[must_use]
     pub fn is_below(&self, point: &Point) -> bool {
         self.cmp_point(point) == Ordering::Greater
     }
 
     /// The least point above this cut, when there is one (for a cut "just below" a block).
+    ///
+    /// See the example on [`Cut`].
     #[must_use]
     pub fn least_point_above(&self) -> Option<Point> {
         if self.side != Side::Below {

@@ -100,12 +100,16 @@ impl Marker {
     pub const FALSE: Marker = Marker(1);
 
     /// Whether the marker is always true (exact).
+    ///
+    /// See the second example on [`Context`].
     #[must_use]
     pub fn is_true(self) -> bool {
         self == Marker::TRUE
     }
 
     /// Whether the marker is always false (exact).
+    ///
+    /// See the second example on [`Context`].
     #[must_use]
     pub fn is_false(self) -> bool {
         self == Marker::FALSE
@@ -428,6 +432,49 @@ impl Budget {
 /// assert_eq!(ctx.relate(a, new)?.kind(), RelationKind::Implies);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// Variables, atoms, and reading a diagram back:
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain, Label, Limits, Value};
+///
+/// let mut ctx = Context::with_limits(Limits { steps: 100_000, ..Limits::default() });
+/// assert_eq!(ctx.limits().steps, 100_000);
+/// ctx.set_limits(Limits::default());
+/// assert!(ctx.is_empty());
+///
+/// let os = ctx.variable(0, "os_name", Domain::String)?;
+/// let gil = ctx.variable(1, "gil", Domain::Bool)?;
+/// assert_eq!(ctx.name(os)?, "os_name");
+/// assert_eq!(ctx.domain(gil)?, Domain::Bool);
+///
+/// let nt = ctx.string_eq(os, "nt")?;
+/// let also_nt = ctx.equals(os, &Value::String("nt".into()))?;
+/// assert!(ctx.equivalent(nt, also_nt)); // one canonical diagram
+/// let not_nt = ctx.not(nt);
+/// assert_eq!(not_nt, !nt);
+/// let with_gil = ctx.boolean(gil)?;
+/// let m = ctx.and(not_nt, with_gil)?;
+/// assert_eq!(ctx.support(m)?, [os, gil]);
+/// assert_eq!(ctx.node_count(m)?, 2);
+/// assert!(!ctx.is_empty() && ctx.len() >= 2);
+/// // Its one path to `true`, as labels of the variables on it.
+/// assert_eq!(
+///     ctx.paths(m)?,
+///     [vec![(os, Label::StringNotIn(vec!["nt".into()])), (gil, Label::Bool(true))]]
+/// );
+///
+/// // A witness: values that make `m` hold.
+/// let w = ctx.solve(m)?.expect("satisfiable");
+/// assert_eq!(w.get(gil), Some(&Value::Bool(true)));
+/// assert!(w.iter().all(|(var, _)| var == os || var == gil));
+///
+/// let always = ctx.or(m, !m)?;
+/// assert!(always.is_true() && !always.is_false());
+/// ctx.clear_caches(); // results stay valid
+/// assert!(ctx.equivalent(ctx.not(always), markerspec_algebra::Marker::FALSE));
+/// # Ok::<(), markerspec_algebra::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Context {
     vars: Vec<VarInfo>,
@@ -511,12 +558,16 @@ pub struct Witness {
 
 impl Witness {
     /// The value of `var`, or `None` when any value will do.
+    ///
+    /// See the second example on [`Context`].
     #[must_use]
     pub fn get(&self, var: Var) -> Option<&Value> {
         self.values.iter().find(|(v, _)| *v == var).map(|(_, x)| x)
     }
 
     /// The variables with a value, in the context's variable order.
+    ///
+    /// See the second example on [`Context`].
     pub fn iter(&self) -> impl Iterator<Item = (Var, &Value)> {
         self.values.iter().map(|(v, x)| (*v, x))
     }
@@ -565,6 +616,8 @@ pub enum RelationKind {
 
 impl Relation {
     /// The relation, checked in the order equivalent, implies, implied-by, disjoint.
+    ///
+    /// See the first example on [`Context`].
     #[must_use]
     pub fn kind(&self) -> RelationKind {
         match (
@@ -589,6 +642,8 @@ impl Context {
     }
 
     /// An empty context with the given limits.
+    ///
+    /// See the second example on [`Context`].
     #[must_use]
     pub fn with_limits(limits: Limits) -> Context {
         Context {
@@ -615,29 +670,39 @@ impl Context {
     }
 
     /// The limits every operation runs under.
+    ///
+    /// See the second example on [`Context`].
     #[must_use]
     pub fn limits(&self) -> Limits {
         self.limits
     }
 
     /// Changes the limits.
+    ///
+    /// See the second example on [`Context`].
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
     }
 
     /// How many decision nodes the context holds.
+    ///
+    /// See the second example on [`Context`].
     #[must_use]
     pub fn len(&self) -> usize {
         self.nodes.len() - 1
     }
 
     /// Whether the context holds no decision node.
+    ///
+    /// See the second example on [`Context`].
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Forgets the operation caches (results stay valid; later operations may be slower).
+    ///
+    /// See the second example on [`Context`].
     pub fn clear_caches(&mut self) {
         self.and_cache = HashMap::default();
         self.disjoint_cache = HashMap::default();
@@ -688,6 +753,8 @@ impl Context {
     /// # Errors
     ///
     /// [`ErrorKind::UnknownVariable`] for a variable of another context.
+    ///
+    /// See the second example on [`Context`].
     pub fn name(&self, var: Var) -> Result<&str, Error> {
         Ok(&self.info(var)?.name)
     }
@@ -906,6 +973,8 @@ impl Context {
     /// # Errors
     ///
     /// A wrong or foreign variable.
+    ///
+    /// See the second example on [`Context`].
     pub fn string_eq(&mut self, var: Var, literal: &str) -> Result<Marker, Error> {
         self.domain_of(var, Domain::String)?;
         self.literals.entry(var).or_default().insert(literal.into());
@@ -923,6 +992,8 @@ impl Context {
     /// # Errors
     ///
     /// A wrong or foreign variable.
+    ///
+    /// See the second example on [`Context`].
     pub fn boolean(&mut self, var: Var) -> Result<Marker, Error> {
         self.domain_of(var, Domain::Bool)?;
         self.mk(
@@ -939,6 +1010,8 @@ impl Context {
     /// # Errors
     ///
     /// A value of another domain, or a foreign variable.
+    ///
+    /// See the second example on [`Context`].
     pub fn equals(&mut self, var: Var, value: &Value) -> Result<Marker, Error> {
         let domain = self.info(var)?.domain;
         match (domain, value) {
@@ -994,6 +1067,8 @@ impl Context {
     }
 
     /// `not a`, in O(1); the same as `!a`.
+    ///
+    /// See the second example on [`Context`].
     #[must_use]
     pub fn not(&self, a: Marker) -> Marker {
         !a
@@ -1048,6 +1123,8 @@ impl Context {
     }
 
     /// Whether `a` and `b` are equivalent: by canonicity, whether they are the same marker.
+    ///
+    /// See the second example on [`Context`].
     #[must_use]
     pub fn equivalent(&self, a: Marker, b: Marker) -> bool {
         a == b
@@ -1493,6 +1570,8 @@ impl Context {
     /// # Errors
     ///
     /// A foreign marker.
+    ///
+    /// See the second example on [`Context`].
     pub fn support(&self, m: Marker) -> Result<Vec<Var>, Error> {
         self.check(m)?;
         let mut seen = HashSet::default();
@@ -1517,6 +1596,8 @@ impl Context {
     /// # Errors
     ///
     /// [`ErrorKind::UnknownVariable`] for a variable of another context.
+    ///
+    /// See the second example on [`Context`].
     pub fn domain(&self, var: Var) -> Result<Domain, Error> {
         Ok(self.info(var)?.domain)
     }
@@ -1526,6 +1607,8 @@ impl Context {
     /// # Errors
     ///
     /// A foreign marker.
+    ///
+    /// See the second example on [`Context`].
     pub fn node_count(&self, m: Marker) -> Result<usize, Error> {
         self.check(m)?;
         let mut seen = HashSet::default();
@@ -1550,6 +1633,8 @@ impl Context {
     ///
     /// [`ErrorKind::Intractable`] when there are more than [`Limits::steps`] labels in all;
     /// a foreign marker.
+    ///
+    /// See the second example on [`Context`].
     pub fn paths(&self, m: Marker) -> Result<Vec<Vec<(Var, Label)>>, Error> {
         self.check(m)?;
         let mut out = Vec::new();

@@ -32,6 +32,19 @@ pub struct Error {
 }
 
 /// What went wrong.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain, ErrorKind};
+///
+/// let mut ctx = Context::new();
+/// let py = ctx.variable(0, "python_full_version", Domain::Version)?;
+/// let err = ctx.version_specifier(py, &"===1.0".parse()?).unwrap_err();
+/// assert_eq!(err.kind(), &ErrorKind::ArbitraryEquality);
+/// let err = ctx.string_eq(py, "3.12").unwrap_err();
+/// assert!(matches!(err.kind(), ErrorKind::WrongDomain { .. }));
+/// assert_eq!(err.code(), "wrong-domain");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -88,6 +101,19 @@ pub enum ErrorKind {
 }
 
 /// The limit an [`ErrorKind::Intractable`] operation reached.
+///
+/// ```
+/// use markerspec_algebra::{Context, Domain, ErrorKind, Limit, Limits};
+///
+/// // A context that may hold no more than 2 nodes.
+/// let mut ctx = Context::with_limits(Limits { nodes: 2, ..Limits::default() });
+/// let x = ctx.variable(0, "x", Domain::Bool)?;
+/// let y = ctx.variable(1, "y", Domain::Bool)?;
+/// let (a, b) = (ctx.boolean(x)?, ctx.boolean(y)?);
+/// let err = ctx.and(a, b).unwrap_err();
+/// assert_eq!(err.kind(), &ErrorKind::Intractable { limit: Limit::Nodes });
+/// # Ok::<(), markerspec_algebra::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
     /// [`Limits::steps`](crate::Limits::steps): recursive steps of one operation.
@@ -108,6 +134,8 @@ impl Error {
     }
 
     /// The kind of error.
+    ///
+    /// See the example on [`Error`].
     #[must_use]
     pub fn kind(&self) -> &ErrorKind {
         &self.kind
@@ -116,6 +144,8 @@ impl Error {
     /// The stable code: `intractable`, `foreign-marker`, `unknown-variable`, `wrong-domain`,
     /// `arbitrary-equality`, `unknown-field`, `evaluation`, `mixed-theories`,
     /// `unverified-witness` or `unprintable`.
+    ///
+    /// See the example on [`Error`].
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self.kind {

@@ -16,6 +16,12 @@ use crate::translate::VarMeta;
 
 /// The version of the printed form (`spec/SPEC.md` §21.4): a lock file that stores printed
 /// markers can record it, and a change to the printer that changes any output is a new version.
+///
+/// ```
+/// // What a lock file records beside the markers it stores.
+/// let header = format!("marker-print-form = {}", markerspec_algebra::PRINT_FORM_VERSION);
+/// assert_eq!(header, "marker-print-form = 1");
+/// ```
 pub const PRINT_FORM_VERSION: u32 = 1;
 
 /// A literal of a cube: a variable and what holds for it.

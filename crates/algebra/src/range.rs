@@ -15,7 +15,8 @@ use crate::cut::{
 /// Because cuts are normalised, two sets are equal exactly when they contain the same points.
 ///
 /// ```
-/// use markerspec_algebra::{Point, VersionSet};
+/// use markerspec_algebra::{Cut, Point, VersionSet};
+/// use markerspec_pep440::Version;
 ///
 /// let lt = VersionSet::from_specifier(&"<3.12".parse()?).expect("not ===");
 /// assert!(lt.contains(&Point::Version("3.11.9".parse()?)));
@@ -24,6 +25,19 @@ use crate::cut::{
 /// let ge = VersionSet::from_specifier(&">=3.12".parse()?).expect("not ===");
 /// // `<3.12` and `>=3.12` are not complements: neither holds on 3.12.0rc1.
 /// assert_ne!(lt.complement(), ge.union(&VersionSet::absent()));
+///
+/// // The constants, and sets between two cuts.
+/// assert!(VersionSet::empty().is_empty() && VersionSet::full().is_full());
+/// assert_eq!(VersionSet::versions().union(&VersionSet::absent()), VersionSet::full());
+/// let v: Version = "3.12".parse()?;
+/// let just_v = VersionSet::interval(Cut::below(&v), Cut::above(&v));
+/// assert!(just_v.contains(&Point::Version("3.12.0".parse()?)));
+/// assert_eq!(just_v.intersection(&lt), VersionSet::empty());
+/// assert_eq!(lt.intervals().count(), 1);
+/// // Among release-only versions, `>3.12rc1` and `>=3.12` are the same set.
+/// let after_rc = VersionSet::from_specifier(&">3.12rc1".parse()?).expect("not ===");
+/// assert_ne!(after_rc, ge);
+/// assert_eq!(after_rc.release_only(), ge.release_only());
 /// # Ok::<(), markerspec_pep440::Error>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
@@ -34,12 +48,16 @@ pub struct VersionSet {
 
 impl VersionSet {
     /// The empty set.
+    ///
+    /// See the example on [`VersionSet`].
     #[must_use]
     pub fn empty() -> VersionSet {
         VersionSet { bounds: Vec::new() }
     }
 
     /// Every point: every version and the absent value.
+    ///
+    /// See the example on [`VersionSet`].
     #[must_use]
     pub fn full() -> VersionSet {
         VersionSet {
@@ -48,6 +66,8 @@ impl VersionSet {
     }
 
     /// The absent value alone.
+    ///
+    /// See the example on [`VersionSet`].
     #[must_use]
     pub fn absent() -> VersionSet {
         VersionSet {
@@ -56,6 +76,8 @@ impl VersionSet {
     }
 
     /// Every version, without the absent value.
+    ///
+    /// See the example on [`VersionSet`].
     #[must_use]
     pub fn versions() -> VersionSet {
         VersionSet {
@@ -64,6 +86,8 @@ impl VersionSet {
     }
 
     /// The points `p` with `lo < p < hi` (empty when `lo >= hi`).
+    ///
+    /// See the example on [`VersionSet`].
     #[must_use]
     pub fn interval(lo: Cut, hi: Cut) -> VersionSet {
         if lo < hi {
@@ -185,6 +209,8 @@ impl VersionSet {
     }
 
     /// Whether `point` is in the set.
+    ///
+    /// See the example on [`VersionSet`].
     #[must_use]
     pub fn contains(&self, point: &Point) -> bool {
         // The number of bounds below the point; odd means inside.
@@ -193,12 +219,16 @@ impl VersionSet {
     }
 
     /// Whether the set is empty.
+    ///
+    /// See the example on [`VersionSet`].
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.bounds.is_empty()
     }
 
     /// Whether the set holds every point.
+    ///
+    /// See the example on [`VersionSet`].
     #[must_use]
     pub fn is_full(&self) -> bool {
         self.bounds.len() == 2
@@ -207,6 +237,8 @@ impl VersionSet {
     }
 
     /// The intervals `(lo, hi)`, in increasing order.
+    ///
+    /// See the example on [`VersionSet`].
     pub fn intervals(&self) -> impl Iterator<Item = (&Cut, &Cut)> {
         self.bounds.chunks_exact(2).filter_map(|c| match c {
             [a, b] => Some((a, b)),
@@ -215,6 +247,8 @@ impl VersionSet {
     }
 
     /// Every point not in the set.
+    ///
+    /// See the example on [`VersionSet`].
     #[must_use]
     pub fn complement(&self) -> VersionSet {
         let mut bounds = Vec::with_capacity(self.bounds.len() + 2);
@@ -234,12 +268,16 @@ impl VersionSet {
     }
 
     /// The points in both sets.
+    ///
+    /// See the example on [`VersionSet`].
     #[must_use]
     pub fn intersection(&self, other: &VersionSet) -> VersionSet {
         self.combine(other, |a, b| a && b)
     }
 
     /// The points in either set.
+    ///
+    /// See the example on [`VersionSet`].
     #[must_use]
     pub fn union(&self, other: &VersionSet) -> VersionSet {
         self.combine(other, |a, b| a || b)
@@ -323,6 +361,8 @@ impl VersionSet {
     /// same absent value) as `self` and is a union of whole release blocks. Two sets with the
     /// same release-only points give the same result, which makes diagrams over an extended
     /// `Version` field (SPEC §4.3) canonical on that field's domain.
+    ///
+    /// See the example on [`VersionSet`].
     #[must_use]
     pub fn release_only(&self) -> VersionSet {
         let mut bounds: Vec<Cut> = Vec::with_capacity(self.bounds.len());

@@ -10,6 +10,18 @@ use crate::translate::VarMeta;
 
 /// One rule of a theory: a marker (extended dialect, `spec-2026` profile) that holds in every
 /// environment the theory admits, and where the knowledge comes from.
+///
+/// ```
+/// use markerspec_algebra::PLATFORM_RULES;
+/// use markerspec_pep508::{Dialect, MarkerTree, ParseOptions};
+///
+/// // Every rule is a marker of the extended dialect, with a source.
+/// let opts = ParseOptions::default().dialect(Dialect::Extended);
+/// for rule in PLATFORM_RULES {
+///     assert!(MarkerTree::parse_with(rule.text, &opts, &mut Vec::new()).is_ok(), "{}", rule.id);
+///     assert!(!rule.source.is_empty());
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rule {
     /// A short stable name.
@@ -38,6 +50,14 @@ pub struct Rule {
 /// assert!(ctx.implies(a, b)?); // `sys_platform == 'win32'` ⇒ `os_name == 'nt'`
 /// assert_eq!(a, b); // and conversely: one marker under this theory
 /// assert_eq!(ctx.to_marker_string(a)?, r#"os_name == "nt""#); // its shortest spelling
+///
+/// // The theories by name, and their rules.
+/// assert_eq!(Theory::by_name("none"), Some(Theory::none()));
+/// assert_eq!(Theory::by_name("platform"), Some(t.clone()));
+/// assert_eq!(Theory::by_name("physics"), None);
+/// assert!(Theory::none().rules().is_empty());
+/// assert_eq!(t.rules(), markerspec_algebra::PLATFORM_RULES);
+/// assert!(t.rules().iter().any(|rule| rule.id == "win32-nt"));
 /// # Ok::<(), markerspec_algebra::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +73,8 @@ const CPYTHON_OS: &str = "CPython docs, `os.name` and `sys.platform` (https://do
 const CPYTHON_SYSTEM: &str = "CPython docs, `platform.system()`; uv-pep508 `marker/algebra.rs` (platform_system ↔ sys_platform table)";
 
 /// The rules of [`Theory::platform`], version 1.
+///
+/// See the examples on [`Rule`] and [`Theory`].
 pub const PLATFORM_RULES: &[Rule] = &[
     Rule {
         id: "win32-nt",
@@ -102,6 +124,11 @@ pub const PLATFORM_RULES: &[Rule] = &[
 ];
 
 /// The instantiated rules' sources, for documentation.
+///
+/// ```
+/// let ids: Vec<&str> = markerspec_algebra::PLATFORM_INSTANCE_SOURCES.iter().map(|(id, _)| *id).collect();
+/// assert_eq!(ids, ["variant-prefix", "abi-tag-threading"]);
+/// ```
 pub const PLATFORM_INSTANCE_SOURCES: &[(&str, &str)] = &[
     (
         "variant-prefix",
@@ -115,6 +142,8 @@ pub const PLATFORM_INSTANCE_SOURCES: &[(&str, &str)] = &[
 
 impl Theory {
     /// No world knowledge: every combination of field values is possible.
+    ///
+    /// See the example on [`Theory`].
     #[must_use]
     pub fn none() -> Theory {
         Theory {
@@ -138,6 +167,8 @@ impl Theory {
     }
 
     /// A theory by name (`none`, `platform`).
+    ///
+    /// See the example on [`Theory`].
     #[must_use]
     pub fn by_name(name: &str) -> Option<Theory> {
         match name {
@@ -148,18 +179,24 @@ impl Theory {
     }
 
     /// The theory's name.
+    ///
+    /// See the example on [`Theory`].
     #[must_use]
     pub fn name(&self) -> &'static str {
         self.name
     }
 
     /// The theory's version.
+    ///
+    /// See the example on [`Theory`].
     #[must_use]
     pub fn version(&self) -> u32 {
         self.version
     }
 
     /// The fixed rules.
+    ///
+    /// See the example on [`Theory`].
     #[must_use]
     pub fn rules(&self) -> &'static [Rule] {
         self.rules
@@ -195,6 +232,8 @@ impl Context {
     /// # Errors
     ///
     /// [`ErrorKind::Intractable`] past the limits.
+    ///
+    /// See the example on [`Context::translate`].
     pub fn theory_constraint(&mut self, theory: &Theory) -> Result<Marker, Error> {
         let mut texts: Vec<String> = theory.rules.iter().map(|r| r.text.to_owned()).collect();
         if theory.instances {

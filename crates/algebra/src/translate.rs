@@ -301,6 +301,31 @@ impl Context {
     /// The exact translation of a tree, without any theory: equal to the tree in every
     /// environment (as pep508 evaluates it), with no rule of world knowledge conjoined.
     ///
+    /// ```
+    /// use markerspec_algebra::{Context, Theory};
+    /// use markerspec_pep508::{Field, MarkerTree, Profile};
+    ///
+    /// let mut ctx = Context::new();
+    /// let tree: MarkerTree = "os_name == 'nt' and extra == 'gpu'".parse()?;
+    /// let m = ctx.translate(&tree)?;
+    /// // One comparison alone.
+    /// let nt = ctx.translate_expression(tree.expressions()[0], Profile::Spec2026)?;
+    /// assert_eq!(nt, ctx.translate(&"os_name == 'nt'".parse()?)?);
+    /// // Whatever extras are requested? No: without `gpu` it does not hold.
+    /// assert!(ctx.forall_field(m, Field::Extra)?.is_false());
+    /// // An environment in which it holds.
+    /// let w = ctx.solve(m)?.expect("satisfiable");
+    /// let env = ctx.witness_environment(m, &w)?;
+    /// assert!(tree.evaluate(&env)?);
+    /// // World knowledge, as a marker: under it, `sys_platform == 'win32'` implies `nt`.
+    /// let rules = ctx.theory_constraint(&Theory::platform())?;
+    /// let win = ctx.translate(&"sys_platform == 'win32'".parse()?)?;
+    /// let win_in_theory = ctx.and(rules, win)?;
+    /// assert!(ctx.implies(win_in_theory, nt)?);
+    /// assert!(!ctx.implies(win, nt)?); // not without it
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`ErrorKind::Intractable`] past the limits.
@@ -337,6 +362,8 @@ impl Context {
     /// # Errors
     ///
     /// [`ErrorKind::Intractable`] past the limits.
+    ///
+    /// See the example on [`Context::translate`].
     pub fn translate_expression(
         &mut self,
         e: &MarkerExpression,
@@ -869,6 +896,8 @@ impl Context {
     /// # Errors
     ///
     /// Past the limits.
+    ///
+    /// See the example on [`Context::translate`].
     pub fn forall_field(&mut self, m: Marker, field: Field) -> Result<Marker, Error> {
         Ok(!self.exists_field(!m, field)?)
     }
@@ -922,6 +951,8 @@ impl Context {
     ///
     /// [`ErrorKind::UnverifiedWitness`] when no environment was found in which `m` holds with
     /// these values (an opaque comparison the witness could not satisfy).
+    ///
+    /// See the example on [`Context::translate`].
     pub fn witness_environment(&self, m: Marker, w: &Witness) -> Result<Environment, Error> {
         let mut env = default_environment();
         let mut sets: Vec<(Field, Vec<Box<str>>)> = Vec::new();
@@ -1151,6 +1182,15 @@ fn version_field_set(field: Field, spec: &VersionSpecifier) -> VersionSet {
 
 /// The fixed environment a witness starts from: CPython 3.12.0 on x86-64 Linux, no extras,
 /// every extended field Absent.
+///
+/// ```
+/// use markerspec_pep508::{EnvValue, Field};
+///
+/// let env = markerspec_algebra::default_environment();
+/// assert_eq!(env.get(Field::PythonFullVersion), Some(&EnvValue::String("3.12.0".into())));
+/// assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::Absent));
+/// assert_eq!(env.extras().count(), 0);
+/// ```
 #[must_use]
 pub fn default_environment() -> Environment {
     let mut env = Environment::new()
