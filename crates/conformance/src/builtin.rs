@@ -15,6 +15,17 @@ use crate::runner::{Evaluated, Implementation, Parsed, Request, TestResult};
 ///     .blacklist(Markerspec::BLACKLIST)
 ///     .run(&Cases::all(), &mut Markerspec::new())
 ///     .assert();
+///
+/// // A case's environment, as markerspec evaluates in it.
+/// use markerspec_conformance::{Profile, Request};
+/// use markerspec_pep508::{EnvValue, Field};
+/// let cases = Cases::all();
+/// let case = cases.get("versions/prereleases-117").unwrap();
+/// let request = Request { case, profile: Profile::Spec2026 };
+/// assert_eq!(request.environment(), case.environment());
+/// assert!(request.extras().is_empty());
+/// let env = Markerspec::environment(&request).unwrap();
+/// assert_eq!(env.get(Field::PythonFullVersion), Some(&EnvValue::String("3.14.0rc1".into())));
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Markerspec {
@@ -28,6 +39,8 @@ const PACKAGING_LOCK_FILE_EXTRA: &str = "packaging 26.4 leaves `extra` undefined
 
 impl Markerspec {
     /// The implementation.
+    ///
+    /// See the example on [`Markerspec`].
     pub fn new() -> Markerspec {
         Markerspec::default()
     }
@@ -155,6 +168,8 @@ impl Markerspec {
     }
 
     /// The case's environment as markerspec's [`pep508::Environment`].
+    ///
+    /// See the example on [`Markerspec`].
     pub fn environment(request: &Request<'_>) -> Result<pep508::Environment, String> {
         let env = pep508::Environment::from_document(request.environment())
             .map_err(|e| format!("invalid environment: {e}"))?;

@@ -31,6 +31,8 @@ pub use markerspec_pep508::{DocValue, EnvDocument};
 /// let p: Profile = "spec-2026".parse().unwrap();
 /// assert_eq!(p, Profile::Spec2026);
 /// assert_eq!(Profile::Packaging.as_str(), "packaging");
+/// // `standard` is answered by the marker library's `spec-2026` profile.
+/// assert_eq!(Profile::Standard.marker_profile(), markerspec_pep508::Profile::Spec2026);
 /// assert!("pip".parse::<Profile>().is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -58,6 +60,8 @@ impl Profile {
     ];
 
     /// The profile's name: `spec-2026`, `packaging`, `uv`, `standard`.
+    ///
+    /// See the example on [`Profile`].
     pub fn as_str(self) -> &'static str {
         match self {
             Profile::Spec2026 => "spec-2026",
@@ -69,6 +73,8 @@ impl Profile {
 
     /// The marker library's profile that answers this one (`standard` is answered by
     /// `spec-2026`).
+    ///
+    /// See the example on [`Profile`].
     pub fn marker_profile(self) -> markerspec_pep508::Profile {
         match self {
             Profile::Spec2026 | Profile::Standard => markerspec_pep508::Profile::Spec2026,
@@ -176,6 +182,8 @@ pub enum Kind {
 
 impl Kind {
     /// `requirement` or `marker`.
+    ///
+    /// See the example on [`Kind`].
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Requirement => "requirement",
@@ -198,6 +206,7 @@ impl Kind {
 /// assert!(outcome.parses());
 /// assert_eq!(outcome.result().map(|r| r.to_json()), Some(serde_json::json!(false)));
 /// assert!(!Outcome::Invalid { error: Some("M002".into()) }.parses());
+/// assert_eq!(Outcome::Invalid { error: Some("M002".into()) }.to_json(), serde_json::json!({"parses": false, "error": "M002"}));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
@@ -241,6 +250,8 @@ pub enum Expected {
 
 impl Expected {
     /// The value as the vectors write it.
+    ///
+    /// See the example on [`Expected`].
     pub fn to_json(&self) -> Value {
         match self {
             Expected::True => Value::Bool(true),
@@ -303,11 +314,15 @@ pub(crate) fn parse_unknown(s: &str) -> Result<Vec<String>, String> {
 
 impl Outcome {
     /// Whether the input is expected to parse.
+    ///
+    /// See the example on [`Outcome`].
     pub fn parses(&self) -> bool {
         matches!(self, Outcome::Valid { .. })
     }
 
     /// The expected evaluation, when one is pinned.
+    ///
+    /// See the example on [`Outcome`].
     pub fn result(&self) -> Option<&Expected> {
         match self {
             Outcome::Valid { result, .. } => result.as_ref(),
@@ -316,6 +331,8 @@ impl Outcome {
     }
 
     /// The outcome as the vectors write it.
+    ///
+    /// See the example on [`Outcome`].
     pub fn to_json(&self) -> Value {
         let mut m = serde_json::Map::new();
         match self {
@@ -428,7 +445,7 @@ struct RawGroup {
 /// profile that pins one.
 ///
 /// ```
-/// use markerspec_conformance::{Cases, Expected, Kind, Outcome, Profile};
+/// use markerspec_conformance::{Cases, Dialect, Expected, Kind, Outcome, Profile};
 ///
 /// let cases = Cases::all();
 /// let case = cases.get("versions/prereleases-117").expect("a shipped case");
@@ -437,6 +454,16 @@ struct RawGroup {
 /// assert_eq!(case.fixture(), Some("linux-x86_64-cpython-3.14.0rc1"));
 /// let Some(Outcome::Valid { result, .. }) = case.expected(Profile::Spec2026) else { panic!() };
 /// assert_eq!(result, &Some(Expected::False)); // `python_version` is 3.14, after 3.14.0rc1
+/// assert_eq!((case.group(), case.name()), ("versions", "prereleases-117"));
+/// assert_eq!(case.full_name(), "versions/prereleases-117");
+/// assert_eq!(case.category(), "prereleases");
+/// assert_eq!(case.dialect(), Dialect::Pep508);
+/// assert!(!case.lock_file());
+/// assert!(case.extras().is_empty());
+/// assert!(case.see().starts_with("PEP 440"));
+/// assert_eq!(case.note(), None);
+/// assert_eq!(case.expectations().count(), 4); // spec-2026, packaging, uv; standard derived
+/// assert!(case.evaluates());
 /// ```
 #[derive(Debug, Clone)]
 pub struct Case {
@@ -485,38 +512,56 @@ impl Case {
     }
 
     /// The group: the stem of the vector file, e.g. `versions`.
+    ///
+    /// See the example on [`Case`].
     pub fn group(&self) -> &str {
         &self.group
     }
     /// The name within the group, e.g. `prereleases-117`.
+    ///
+    /// See the example on [`Case`].
     pub fn name(&self) -> &str {
         &self.name
     }
     /// The full name, `group/name`, unique in a suite.
+    ///
+    /// See the example on [`Case`].
     pub fn full_name(&self) -> &str {
         &self.full_name
     }
     /// The category, e.g. `prereleases`; reports count results per category.
+    ///
+    /// See the example on [`Case`].
     pub fn category(&self) -> &str {
         &self.category
     }
     /// Whether the input is a requirement or a marker.
+    ///
+    /// See the example on [`Case`].
     pub fn kind(&self) -> Kind {
         self.kind
     }
     /// The input, verbatim.
+    ///
+    /// See the example on [`Case`].
     pub fn input(&self) -> &str {
         &self.input
     }
     /// The dialect to parse with.
+    ///
+    /// See the example on [`Case`].
     pub fn dialect(&self) -> Dialect {
         self.dialect
     }
     /// Whether `extras` and `dependency_groups` are available (lock-file context, PEP 751).
+    ///
+    /// See the example on [`Case`].
     pub fn lock_file(&self) -> bool {
         self.lock_file
     }
     /// The fixture (`spec/environments/NAME.json`) the environment starts from, if any.
+    ///
+    /// See the example on [`Case`].
     pub fn fixture(&self) -> Option<&str> {
         self.fixture.as_deref()
     }
@@ -534,28 +579,40 @@ impl Case {
         &self.environment
     }
     /// The requested extras: what `extra == "…"` is compared with. Empty by default.
+    ///
+    /// See the example on [`Case`].
     pub fn extras(&self) -> &[String] {
         &self.extras
     }
     /// Where the case comes from: a PEP, a specification section, a tool's test or the
     /// packaging oracle.
+    ///
+    /// See the example on [`Case`].
     pub fn see(&self) -> &str {
         &self.see
     }
     /// A free-form remark, if any.
+    ///
+    /// See the example on [`Case`].
     pub fn note(&self) -> Option<&str> {
         self.note.as_deref()
     }
     /// The expected outcome under `profile`, or `None` when the case does not pin it.
+    ///
+    /// See the example on [`Case`].
     pub fn expected(&self, profile: Profile) -> Option<&Outcome> {
         self.expect.get(&profile)
     }
     /// Every pinned (profile, outcome) pair.
+    ///
+    /// See the example on [`Case`].
     pub fn expectations(&self) -> impl Iterator<Item = (Profile, &Outcome)> {
         self.expect.iter().map(|(p, o)| (*p, o))
     }
     /// Whether some profile pins an evaluation result, so that implementations are asked to
     /// evaluate the case.
+    ///
+    /// See the example on [`Case`].
     pub fn evaluates(&self) -> bool {
         self.expect.values().any(|o| o.result().is_some())
     }
@@ -605,6 +662,38 @@ impl LoadError {
 ///     )
 ///     .unwrap();
 /// assert_eq!(cases.iter().next().unwrap().full_name(), "mine/simple-100");
+/// assert_eq!(cases.len(), 1);
+/// assert!(!cases.is_empty() && Cases::new().is_empty());
+/// assert_eq!(cases.get("mine/simple-100").unwrap().input(), "os_name == 'nt'");
+/// assert!(cases.fixture("windows-amd64-cpython-3.11").is_some());
+///
+/// // Fixtures of one's own, and files and folders of vectors.
+/// use markerspec_conformance::{DocValue, EnvDocument};
+/// let mut beos = EnvDocument::new();
+/// beos.insert("os_name".into(), DocValue::String("beos".into()));
+/// cases.add_fixture("beos", beos);
+/// assert!(cases.fixture("beos").is_some());
+/// let dir = std::env::temp_dir().join(format!("markerspec-doc-vectors-{}", std::process::id()));
+/// std::fs::create_dir_all(dir.join("environments")).unwrap();
+/// std::fs::write(dir.join("environments/haiku.json"), r#"{"os_name": "haiku"}"#).unwrap();
+/// std::fs::write(
+///     dir.join("theirs.json"),
+///     br#"{"cases": [{"name": "simple-100", "category": "example", "kind": "marker",
+///         "input": "os_name == 'haiku'", "fixture": "haiku", "see": "PEP 508",
+///         "expect": {"spec-2026": {"result": true}}}]}"#,
+/// )
+/// .unwrap();
+/// let loaded = (|| {
+///     cases.load_fixture_dir(&dir.join("environments"))?;
+///     let mut one = cases.clone();
+///     one.load_file(&dir.join("theirs.json"))?;
+///     cases.load_dir(&dir)?;
+///     Ok::<_, markerspec_conformance::LoadError>(one.len())
+/// })();
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// assert_eq!(loaded.unwrap(), 2);
+/// assert_eq!(cases.get("theirs/simple-100").unwrap().fixture(), Some("haiku"));
+/// assert!(Cases::all().len() > 1000);
 /// ```
 #[derive(Debug, Clone)]
 pub struct Cases {
@@ -622,6 +711,8 @@ impl Default for Cases {
 impl Cases {
     /// No cases; the fixtures of `spec/environments/` that the shipped vectors use are known
     /// (embedded in this crate).
+    ///
+    /// See the example on [`Cases`].
     pub fn new() -> Cases {
         let fixtures: BTreeMap<String, EnvDocument> = serde_json::from_str(crate::data::FIXTURES)
             .unwrap_or_else(|e| panic!("the embedded fixtures are invalid: {e}"));
@@ -633,6 +724,8 @@ impl Cases {
     }
 
     /// Every shipped case (`spec/vectors/*.json`, embedded in this crate from its `vectors/`).
+    ///
+    /// See the example on [`Cases`].
     pub fn all() -> Cases {
         let mut cases = Cases::new();
         for (group, text) in crate::data::GROUPS {
@@ -645,11 +738,15 @@ impl Cases {
 
     /// Adds (or replaces) a fixture that cases may name in `fixture`. Add fixtures before
     /// loading the cases that use them.
+    ///
+    /// See the example on [`Cases`].
     pub fn add_fixture(&mut self, name: &str, environment: EnvDocument) {
         self.fixtures.insert(name.to_string(), environment);
     }
 
     /// The fixture called `name`.
+    ///
+    /// See the example on [`Cases`].
     pub fn fixture(&self, name: &str) -> Option<&EnvDocument> {
         self.fixtures.get(name)
     }
@@ -658,6 +755,8 @@ impl Cases {
     ///
     /// # Errors
     /// An unreadable directory or file, or a file that is not an environment document.
+    ///
+    /// See the example on [`Cases`].
     pub fn load_fixture_dir(&mut self, dir: &Path) -> Result<(), LoadError> {
         let group = dir.display().to_string();
         let entries =
@@ -686,6 +785,8 @@ impl Cases {
     /// # Errors
     /// Invalid JSON, an unknown key, a name that is not `slug-NNN` or is already loaded, an
     /// unknown fixture, or an outcome of the wrong shape.
+    ///
+    /// See the example on [`Cases`].
     pub fn load_slice(&mut self, group: &str, data: &[u8]) -> Result<(), LoadError> {
         if !valid_slug(group) {
             return Err(LoadError::new(group, None, "a group name is [a-z0-9-]+"));
@@ -772,6 +873,8 @@ impl Cases {
     ///
     /// # Errors
     /// As [`Cases::load_slice`], or an unreadable file.
+    ///
+    /// See the example on [`Cases`].
     pub fn load_file(&mut self, path: &Path) -> Result<(), LoadError> {
         let group = path
             .file_stem()
@@ -787,6 +890,8 @@ impl Cases {
     ///
     /// # Errors
     /// As [`Cases::load_file`].
+    ///
+    /// See the example on [`Cases`].
     pub fn load_dir(&mut self, dir: &Path) -> Result<(), LoadError> {
         let group = dir.display().to_string();
         let entries =
@@ -804,21 +909,29 @@ impl Cases {
     }
 
     /// The cases in load order.
+    ///
+    /// See the example on [`Cases`].
     pub fn iter(&self) -> impl Iterator<Item = &Case> {
         self.cases.iter()
     }
 
     /// The number of cases.
+    ///
+    /// See the example on [`Cases`].
     pub fn len(&self) -> usize {
         self.cases.len()
     }
 
     /// Whether there are no cases.
+    ///
+    /// See the example on [`Cases`].
     pub fn is_empty(&self) -> bool {
         self.cases.is_empty()
     }
 
     /// The case called `group/name`.
+    ///
+    /// See the example on [`Cases`].
     pub fn get(&self, full_name: &str) -> Option<&Case> {
         self.cases.iter().find(|c| c.full_name == full_name)
     }

@@ -40,6 +40,31 @@
 //! // Shrunk to a single comparison with `~=`.
 //! assert!(groups[0].example.input.contains("~="));
 //! assert!(groups[0].example.input.len() < 40, "{}", groups[0].example.input);
+//!
+//! // The counters, the target, and what one finding says.
+//! use markerspec_conformance::Dialect;
+//! use markerspec_conformance::fuzz::{Check, generate_case, reference_of, signature};
+//! assert_eq!(fuzzer.progress().cases, 300);
+//! assert_eq!(fuzzer.progress().groups, groups.len());
+//! assert_eq!(fuzzer.per_target()["no-tilde"].0, fuzzer.progress().disagreements);
+//! let target = &fuzzer.targets()[0];
+//! assert_eq!((target.name(), target.profile(), target.given_up()), ("no-tilde", Profile::Packaging, None));
+//! let finding = &groups[0].finding;
+//! assert_eq!(finding.disagreement.check, Check::Parse);
+//! assert_eq!(finding.disagreement.check.as_str(), "parse");
+//! assert_eq!(finding.disagreement.direction(), "markerspec accepts, tool rejects");
+//! assert_eq!(signature("no-tilde", &finding.disagreement, &finding.example), groups[0].signature);
+//! // Cases are reproducible from the seed and their index.
+//! assert_eq!(fuzzer.generate(finding.index).input, finding.original);
+//! assert_eq!(generate_case(1, finding.index, Dialect::Pep508), fuzzer.generate(finding.index));
+//! // Findings as vectors pinned under the reference implementation's answer, and as a report.
+//! assert_eq!(reference_of(Profile::Packaging), Some("packaging"));
+//! let new_findings = groups.iter().filter(|g| g.known_as.is_none()).count();
+//! assert_eq!(fuzzer.vectors(100)["cases"].as_array().map_or(0, Vec::len), new_findings);
+//! assert_eq!(fuzzer.report()["cases"], 300);
+//! // More cases, for a while or up to a count.
+//! fuzzer.run_for(std::time::Duration::from_secs(60), Some(310), &mut |_| {});
+//! assert_eq!(fuzzer.progress().cases, 310);
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -55,6 +80,8 @@ use crate::case::{Case, Cases, Dialect, DocValue, EnvDocument, Expected, Kind, P
 use crate::runner::{Evaluated, Implementation, Parsed, Request, TestResult, construct, shape};
 
 /// How the fuzzer runs.
+///
+/// See the example in the [module documentation](crate::fuzz).
 #[derive(Debug, Clone)]
 pub struct Settings {
     /// The seed: the same seed gives the same cases in the same order.
@@ -80,6 +107,8 @@ impl Default for Settings {
 }
 
 /// An implementation under test, with the profile its answers are compared under.
+///
+/// See the example in the [module documentation](crate::fuzz).
 pub struct Target {
     imp: Box<dyn Implementation>,
     name: String,
@@ -99,6 +128,8 @@ impl std::fmt::Debug for Target {
 
 impl Target {
     /// `imp`, reported as `name` `version`, compared with markerspec under `profile`.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn new(
         imp: Box<dyn Implementation>,
         name: &str,
@@ -114,23 +145,31 @@ impl Target {
     }
 
     /// The implementation's name.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn name(&self) -> &str {
         &self.name
     }
 
     /// The profile its answers are compared under.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn profile(&self) -> Profile {
         self.profile
     }
 
     /// Why the implementation was given up, if it was (an adapter that hung three times in a
     /// row): it is asked nothing more.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn given_up(&self) -> Option<&str> {
         self.imp.given_up()
     }
 }
 
 /// Which kind of answer differed.
+///
+/// See the example in the [module documentation](crate::fuzz).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Check {
     /// One accepts the input, the other rejects it.
@@ -143,6 +182,8 @@ pub enum Check {
 
 impl Check {
     /// The check's name.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn as_str(self) -> &'static str {
         match self {
             Check::Parse => "parse",
@@ -153,6 +194,8 @@ impl Check {
 }
 
 /// One case: the input, how to read it, and the environment.
+///
+/// See the example in the [module documentation](crate::fuzz).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FuzzCase {
     /// `marker` or `requirement`.
@@ -181,6 +224,8 @@ impl FuzzCase {
 }
 
 /// What the two sides answered, in words, and how they differ.
+///
+/// See the example in the [module documentation](crate::fuzz).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Disagreement {
     /// Which kind of answer differed.
@@ -198,6 +243,8 @@ pub struct Disagreement {
 impl Disagreement {
     /// The direction of the difference, without the messages: `markerspec accepts, tool
     /// rejects`, `markerspec true, tool false`, `crash: <message shape>`.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn direction(&self) -> String {
         let head = |s: &str| s.split(" (").next().unwrap_or(s).to_string();
         match self.check {
@@ -212,6 +259,8 @@ impl Disagreement {
 }
 
 /// A shrunk finding.
+///
+/// See the example in the [module documentation](crate::fuzz).
 #[derive(Debug, Clone)]
 pub struct Finding {
     /// The implementation.
@@ -230,6 +279,8 @@ pub struct Finding {
 
 /// Findings with one signature: the implementation, the check, the direction and the
 /// construct of the shrunk input (`version field ==`), largest group first.
+///
+/// See the example in the [module documentation](crate::fuzz).
 #[derive(Debug, Clone)]
 pub struct Group {
     /// `tool / check / direction / construct`.
@@ -246,6 +297,8 @@ pub struct Group {
 }
 
 /// Counters of a run.
+///
+/// See the example in the [module documentation](crate::fuzz).
 #[derive(Debug, Clone, Default)]
 pub struct Progress {
     /// Cases generated and run.
@@ -259,6 +312,8 @@ pub struct Progress {
 }
 
 /// The fuzzer: the targets, markerspec, and the findings so far.
+///
+/// See the example in the [module documentation](crate::fuzz).
 pub struct Fuzzer {
     targets: Vec<Target>,
     builtin: Markerspec,
@@ -284,6 +339,8 @@ impl Fuzzer {
     /// A fuzzer over `targets`. Each target is first asked every shipped vector case (outside
     /// lock files): a finding with the signature of a disagreement seen there is known, as is
     /// one whose input is a vector's.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn new(targets: Vec<Target>, settings: Settings) -> Fuzzer {
         let all = Cases::all();
         let known_inputs = all
@@ -344,21 +401,29 @@ impl Fuzzer {
     }
 
     /// The counters so far.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn progress(&self) -> &Progress {
         &self.progress
     }
 
     /// Per target: (cases where it disagreed, cases it skipped).
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn per_target(&self) -> &BTreeMap<String, (u64, u64)> {
         &self.per_target
     }
 
     /// The targets.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn targets(&self) -> &[Target] {
         &self.targets
     }
 
     /// Runs `n` more cases, calling `tick` after each.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn run_cases(&mut self, n: u64, tick: &mut dyn FnMut(&Progress)) {
         for _ in 0..n {
             self.step();
@@ -367,6 +432,8 @@ impl Fuzzer {
     }
 
     /// Runs cases until `duration` has passed (or `max` cases ran), calling `tick` after each.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn run_for(
         &mut self,
         duration: Duration,
@@ -381,6 +448,8 @@ impl Fuzzer {
     }
 
     /// The groups, largest first (then by signature).
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn groups(&self) -> Vec<Group> {
         let mut g: Vec<Group> = self.groups.values().cloned().collect();
         g.sort_by(|a, b| b.count.cmp(&a.count).then(a.signature.cmp(&b.signature)));
@@ -388,6 +457,8 @@ impl Fuzzer {
     }
 
     /// The case with index `index` of this seed.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn generate(&self, index: u64) -> FuzzCase {
         generate_case(self.settings.seed, index, self.settings.dialect)
     }
@@ -638,6 +709,8 @@ impl Fuzzer {
     /// then has a profile bug to fix or a divergence to declare), markerspec's otherwise (the
     /// target then fails the case, crashes included). A crash of the reference pins nothing
     /// and is left to the report.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn vectors(&self, first_number: usize) -> Value {
         let mut cases = Vec::new();
         let mut n = first_number;
@@ -694,6 +767,8 @@ impl Fuzzer {
     }
 
     /// A JSON report: settings, counters and every group with its example.
+    ///
+    /// See the example in the [module documentation](crate::fuzz).
     pub fn report(&self) -> Value {
         json!({
             "seed": self.settings.seed,
@@ -728,6 +803,8 @@ impl Fuzzer {
 
 /// The implementation a profile is recorded from (its name in the adapter handshake):
 /// `packaging` for [`Profile::Packaging`], `uv-pep508` for [`Profile::Uv`].
+///
+/// See the example in the [module documentation](crate::fuzz).
 pub fn reference_of(profile: Profile) -> Option<&'static str> {
     match profile {
         Profile::Packaging => Some("packaging"),
@@ -740,6 +817,8 @@ pub fn reference_of(profile: Profile) -> Option<&'static str> {
 /// tells causes apart: for a parse difference, the shape of the rejecting side's message
 /// (quoted text and numbers blanked); for a result, the construct of the input (`version
 /// field ==`); for a crash, its message shape (in the direction).
+///
+/// See the example in the [module documentation](crate::fuzz).
 pub fn signature(target: &str, d: &Disagreement, case: &FuzzCase) -> String {
     let detail = match d.check {
         Check::Parse => {
@@ -880,6 +959,8 @@ fn paren_pairs(tokens: &[String]) -> Vec<(usize, usize)> {
 /// The `index`-th generated case of `seed`: a marker (60%) or a requirement, valid (half),
 /// a near miss (a third) or from the odd corners, with an environment a real interpreter
 /// could report, sometimes holding the marker's own literals.
+///
+/// See the example in the [module documentation](crate::fuzz).
 pub fn generate_case(seed: u64, index: u64, dialect: Dialect) -> FuzzCase {
     let bytes = generate::seeded_bytes(generate::case_seed(seed, index), 4096);
     let mut u = Unstructured::new(&bytes);

@@ -20,19 +20,39 @@ use crate::case::{Case, Dialect, EnvDocument, Expected, Kind, Profile, parse_unk
 use crate::runner::{Divergence, Evaluated, Implementation, Parsed, Request, TestResult};
 
 /// The protocol's name and major version, sent in the handshake.
+///
+/// See the example on [`serve`], which checks it in a handshake.
 pub const PROTOCOL: &str = "markerspec-adapter/1";
 
 /// The longest response line accepted, in bytes.
+///
+/// ```
+/// // A response of a mebibyte or more is a protocol error, not a result.
+/// assert_eq!(markerspec_conformance::protocol::MAX_LINE, 1 << 20);
+/// ```
 pub const MAX_LINE: usize = 1 << 20;
 
 /// How many times in a row an adapter may fail to start (or to answer the handshake) before
 /// it is given up. Crashes while answering cost a restart each and are not limited: an adapter
 /// that dies on every case is slow, not wrong.
+///
+/// ```
+/// use markerspec_conformance::protocol::MAX_FAILED_STARTS;
+/// assert!(MAX_FAILED_STARTS >= 1); // at least one start is always tried
+/// ```
 pub const MAX_FAILED_STARTS: usize = 3;
 
 /// How many requests in a row may time out before the adapter is given up: its remaining cases
 /// are reported as not run instead of costing a restart and a full time limit each (an adapter
 /// that shakes hands and then never answers would otherwise take hours).
+///
+/// ```
+/// use std::time::Duration;
+/// use markerspec_conformance::protocol::MAX_CONSECUTIVE_TIMEOUTS;
+/// // The most an adapter that never answers costs before it is given up, per time limit.
+/// let limit = Duration::from_secs(10);
+/// assert_eq!(limit * MAX_CONSECUTIVE_TIMEOUTS as u32, Duration::from_secs(30));
+/// ```
 pub const MAX_CONSECUTIVE_TIMEOUTS: usize = 3;
 
 /// What an adapter says about itself in the handshake.
@@ -69,6 +89,8 @@ impl Hello {
     ///
     /// # Errors
     /// What is missing or malformed, e.g. another protocol version.
+    ///
+    /// See the example on [`serve`].
     pub fn from_json(v: &Value) -> Result<Hello, String> {
         let proto = v.get("protocol").and_then(Value::as_str).unwrap_or("");
         if proto != PROTOCOL {
@@ -164,6 +186,8 @@ impl Hello {
 }
 
 /// The request line for an operation on a case.
+///
+/// See the example on [`serve`].
 pub fn request_json(id: u64, op: &str, request: &Request<'_>) -> Value {
     let case = request.case;
     let mut m = Map::new();
@@ -223,6 +247,37 @@ impl CallError {
 
 /// An external implementation reached through the adapter protocol.
 ///
+/// An adapter that does not speak the protocol is reported, not trusted:
+///
+/// ```
+/// # #[cfg(unix)] {
+/// use std::time::Duration;
+/// use markerspec_conformance::protocol::Adapter;
+///
+/// let adapter = Adapter::start("echo 'not a handshake'", Duration::from_secs(10));
+/// assert!(adapter.hello().is_none());
+/// assert!(adapter.problem().is_some());
+/// assert!(adapter.divergences().is_empty());
+/// assert_eq!(adapter.restarts(), 0); // never started, so never restarted
+///
+/// // One that shakes hands, then exits: it crashes on the first case, and each later case
+/// // costs a restart.
+/// use markerspec_conformance::{Cases, Profile, Runner, Status};
+/// let hello = r#"{"id": 0, "protocol": "markerspec-adapter/1", "name": "quitter", "version": "1", "profiles": ["spec-2026"], "dialects": ["pep508"], "codes": false}"#;
+/// let mut quitter = Adapter::start(&format!("read request; echo '{hello}'"), Duration::from_secs(10));
+/// assert_eq!(quitter.hello().map(|h| h.name.as_str()), Some("quitter"));
+/// let report = Runner::new()
+///     .filter("versions/prereleases-117,versions/prereleases-118")
+///     .profiles(&[Profile::Spec2026])
+///     .run(&Cases::all(), &mut quitter);
+/// assert_eq!(report.results[0].status, Status::Crash);
+/// assert!(!quitter.events().is_empty());
+/// assert!(quitter.restarts() >= 1);
+/// # }
+/// ```
+///
+/// Running a real one (here the packaging adapter of this repository):
+///
 /// ```no_run
 /// use std::time::Duration;
 /// use markerspec_conformance::protocol::Adapter;
@@ -264,6 +319,8 @@ impl Adapter {
     /// Starts `command` (run by the shell: `sh -c`, or `cmd /C` on Windows) and exchanges the
     /// handshake. Never fails: an adapter that cannot start is reported by every case it is
     /// asked, and by [`Adapter::problem`].
+    ///
+    /// See the examples on [`Adapter`].
     pub fn start(command: &str, timeout: Duration) -> Adapter {
         let mut a = Adapter {
             command: command.to_string(),
@@ -289,26 +346,36 @@ impl Adapter {
     }
 
     /// The handshake, once it succeeded.
+    ///
+    /// See the examples on [`Adapter`].
     pub fn hello(&self) -> Option<&Hello> {
         self.hello.as_ref()
     }
 
     /// Why the adapter is unusable, if it is.
+    ///
+    /// See the examples on [`Adapter`].
     pub fn problem(&self) -> Option<&str> {
         self.broken.as_deref()
     }
 
     /// Crashes, timeouts and protocol errors seen so far, one line each.
+    ///
+    /// See the examples on [`Adapter`].
     pub fn events(&self) -> &[String] {
         &self.events
     }
 
     /// How often the process was restarted.
+    ///
+    /// See the examples on [`Adapter`].
     pub fn restarts(&self) -> usize {
         self.restarts
     }
 
     /// The divergences the adapter declared in its handshake.
+    ///
+    /// See the examples on [`Adapter`].
     pub fn divergences(&self) -> Vec<Divergence> {
         self.hello
             .as_ref()
@@ -567,6 +634,8 @@ fn opt_string(v: &Value, key: &str) -> Result<Option<String>, String> {
 }
 
 /// Reads a parse response.
+///
+/// See the example on [`serve`].
 pub fn parse_response(v: &Value) -> Result<TestResult<Parsed>, String> {
     if let Some(s) = special(v) {
         return Ok(s);
@@ -587,6 +656,8 @@ pub fn parse_response(v: &Value) -> Result<TestResult<Parsed>, String> {
 }
 
 /// Reads an evaluate response.
+///
+/// See the example on [`serve`].
 pub fn evaluate_response(v: &Value) -> Result<TestResult<Evaluated>, String> {
     if let Some(s) = special(v) {
         return Ok(s);
@@ -673,6 +744,8 @@ pub struct ServeInfo {
 
 impl ServeInfo {
     /// A handshake for `name` `version`, claiming `profiles` and `dialects`.
+    ///
+    /// See the example on [`serve`].
     pub fn new(
         name: &str,
         version: &str,
@@ -693,6 +766,8 @@ impl ServeInfo {
     }
 
     /// Declares divergences in the handshake, as `(selector, reason)` pairs.
+    ///
+    /// See the example on [`serve`].
     #[must_use]
     pub fn divergences(mut self, entries: &[(&str, &str)]) -> ServeInfo {
         self.hello.divergences = entries
@@ -714,13 +789,22 @@ impl ServeInfo {
 ///
 /// ```
 /// use markerspec_conformance::builtin::Markerspec;
-/// use markerspec_conformance::protocol::{ServeInfo, parse_response, serve};
-/// use markerspec_conformance::{Dialect, Parsed, Profile, TestResult};
+/// use markerspec_conformance::protocol::{
+///     Hello, PROTOCOL, ServeInfo, evaluate_response, parse_response, request_json, serve,
+/// };
+/// use markerspec_conformance::{Cases, Dialect, Evaluated, Expected, Parsed, Profile, Request, TestResult};
 ///
-/// let info = ServeInfo::new("markerspec", "0.1.0", &[Profile::Spec2026], &[Dialect::Pep508], true);
-/// let requests = concat!(
-///     r#"{"id": 0, "op": "hello"}"#, "\n",
-///     r#"{"id": 1, "op": "parse", "kind": "marker", "input": "os_name == 'nt'"}"#, "\n",
+/// let info = ServeInfo::new("markerspec", "0.1.0", &[Profile::Spec2026], &[Dialect::Pep508], true)
+///     .divergences(&[("spec-2026:@escapes", "an example declaration")]);
+/// // A request line as the runner writes it, for a shipped case.
+/// let cases = Cases::all();
+/// let case = cases.get("versions/prereleases-117").unwrap();
+/// let evaluate = request_json(2, "evaluate", &Request { case, profile: Profile::Spec2026 });
+/// assert_eq!(evaluate["input"], case.input());
+/// let requests = format!(
+///     "{}\n{}\n{evaluate}\n",
+///     r#"{"id": 0, "op": "hello"}"#,
+///     r#"{"id": 1, "op": "parse", "kind": "marker", "input": "os_name == 'nt'"}"#,
 /// );
 /// let mut out = Vec::new();
 /// serve(&mut Markerspec::new(), &info, requests.as_bytes(), &mut out).unwrap();
@@ -730,8 +814,13 @@ impl ServeInfo {
 ///     .map(|l| serde_json::from_str(l).unwrap())
 ///     .collect();
 /// assert_eq!(lines[0]["name"], "markerspec");
+/// assert_eq!(lines[0]["protocol"], PROTOCOL);
+/// let hello = Hello::from_json(&lines[0]).unwrap();
+/// assert_eq!(hello.divergences.len(), 1);
 /// let parsed = parse_response(&lines[1]).unwrap();
 /// assert_eq!(parsed, TestResult::Ok(Parsed::Valid { canonical: Some(r#"os_name == "nt""#.into()) }));
+/// let evaluated = evaluate_response(&lines[2]).unwrap();
+/// assert_eq!(evaluated, TestResult::Ok(Evaluated::result(Expected::False)));
 /// ```
 pub fn serve(
     implementation: &mut dyn Implementation,

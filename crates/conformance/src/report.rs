@@ -62,6 +62,8 @@ fn cell(counts: &BTreeMap<Status, usize>) -> String {
 /// The implementation × category matrix as plain text: one row per category, one column per
 /// implementation and profile, each cell counting passes, failures, crashes, declared
 /// divergences and skips.
+///
+/// See the example on [`Report`].
 pub fn matrix(reports: &[Report]) -> String {
     let cols = columns(reports);
     let mut categories: BTreeSet<&str> = BTreeSet::new();
@@ -137,6 +139,8 @@ fn xml_escape(s: &str) -> String {
 
 /// JUnit XML: one `<testsuite>` per implementation and profile, one `<testcase>` per case.
 /// Failures are `<failure>`, crashes `<error>`, skips and declared divergences `<skipped>`.
+///
+/// See the example on [`Report`].
 pub fn junit(reports: &[Report]) -> String {
     let mut out = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"markerspec-conformance\">\n",
@@ -436,6 +440,8 @@ fn verdict_cell(v: &Verdict, msg: &str, width: usize, esc: fn(&str) -> String) -
 /// `spec/DIVERGENCES.md`: every case on which the external tools of `reports` disagree with
 /// each other or with the `spec-2026` expectation, and what each does. The built-in
 /// implementation (named `builtin`) is not a tool here.
+///
+/// See the example on [`Report`].
 pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
     let DivTable {
         tools,
@@ -529,6 +535,8 @@ pub fn divergences(cases: &Cases, reports: &[Report]) -> String {
 ///
 /// The data is embedded once as JSON, with repeated cell texts stored once, and the rows are
 /// rendered by the page's script a few hundred at a time as the reader scrolls.
+///
+/// See the example on [`Report`].
 pub fn html(cases: &Cases, reports: &[Report]) -> String {
     use serde_json::{Value, json};
 

@@ -12,6 +12,8 @@ use serde_json::{Value, json};
 use crate::case::{Case, Cases, Dialect, EnvDocument, Expected, Kind, Outcome, Profile};
 
 /// What one call to an implementation asks for.
+///
+/// See the example on [`Markerspec`](crate::builtin::Markerspec).
 #[derive(Debug, Clone, Copy)]
 pub struct Request<'a> {
     /// The case: input, kind, dialect, lock-file context.
@@ -22,20 +24,28 @@ pub struct Request<'a> {
 
 impl Request<'_> {
     /// The input text.
+    ///
+    /// See the example in the [crate documentation](crate).
     pub fn input(&self) -> &str {
         self.case.input()
     }
     /// The resolved environment document (no `extra` key; see [`Request::extras`]).
+    ///
+    /// See the example on [`Markerspec`](crate::builtin::Markerspec).
     pub fn environment(&self) -> &EnvDocument {
         self.case.environment()
     }
     /// The requested extras.
+    ///
+    /// See the example on [`Markerspec`](crate::builtin::Markerspec).
     pub fn extras(&self) -> &[String] {
         self.case.extras()
     }
 }
 
 /// What an implementation made of an input.
+///
+/// See the example on [`Implementation`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Parsed {
     /// Accepted; `canonical` is its printed form, or `None` if the implementation does not
@@ -54,6 +64,8 @@ pub enum Parsed {
 }
 
 /// What an implementation's evaluation gave.
+///
+/// See the second example on [`Report`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Evaluated {
     /// A result: true, false, unknown, or an evaluation error.
@@ -74,6 +86,8 @@ pub enum Evaluated {
 
 impl Evaluated {
     /// A plain result without a message.
+    ///
+    /// See the second example on [`Report`].
     pub fn result(result: Expected) -> Evaluated {
         Evaluated::Result {
             result,
@@ -83,6 +97,8 @@ impl Evaluated {
 }
 
 /// The answer of one implementation callback.
+///
+/// See the example on [`Implementation`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TestResult<T> {
     /// The implementation's answer, compared with the expectation.
@@ -126,13 +142,20 @@ pub enum TestResult<T> {
 ///
 /// let report = Runner::new().include("marker-syntax").run(&Cases::all(), &mut AcceptsAll);
 /// assert!(report.counts()[&Status::Fail] > 0); // it accepts what must be rejected
+/// // The defaults: no diagnostic codes compared, never given up.
+/// assert!(!AcceptsAll.reports_codes());
+/// assert_eq!(AcceptsAll.given_up(), None);
 /// ```
 pub trait Implementation {
     /// The implementation's name in reports, e.g. `markerspec`.
+    ///
+    /// See the example on [`Implementation`].
     fn name(&self) -> &str;
 
     /// Whether the implementation claims `profile` for cases of `dialect`; other cases are
     /// skipped. Default: every profile and dialect.
+    ///
+    /// See the example on [`Implementation`].
     fn supports(&self, profile: Profile, dialect: Dialect) -> bool {
         let _ = (profile, dialect);
         true
@@ -140,6 +163,8 @@ pub trait Implementation {
 
     /// Whether the implementation reports markerspec's diagnostic codes, so that pinned codes
     /// are compared. Default: false (only accepted / rejected and results are compared).
+    ///
+    /// See the example on [`Implementation`].
     fn reports_codes(&self) -> bool {
         false
     }
@@ -147,19 +172,27 @@ pub trait Implementation {
     /// Why the implementation was given up, if it was (an adapter that timed out too often
     /// in a row): the runner then reports every remaining case as [`Status::NotRun`] without
     /// asking. Default: never.
+    ///
+    /// See the example on [`Implementation`].
     fn given_up(&self) -> Option<&str> {
         None
     }
 
     /// Parses the case's input as its kind, dialect and lock-file context say.
+    ///
+    /// See the example on [`Implementation`].
     fn parse(&mut self, request: &Request<'_>) -> TestResult<Parsed>;
 
     /// Parses the case's input and evaluates its marker in the case's environment with the
     /// requested extras. A requirement without a marker evaluates to true.
+    ///
+    /// See the example on [`Implementation`].
     fn evaluate(&mut self, request: &Request<'_>) -> TestResult<Evaluated>;
 }
 
 /// Which part of an outcome a failure concerns.
+///
+/// See the second example on [`Report`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Check {
@@ -173,6 +206,8 @@ pub enum Check {
 
 impl Check {
     /// `parse`, `canonical` or `result`.
+    ///
+    /// See the second example on [`Report`].
     pub fn as_str(self) -> &'static str {
         match self {
             Check::Parse => "parse",
@@ -210,6 +245,8 @@ impl Divergence {
     ///
     /// # Errors
     /// An unknown profile or check name, or an empty pattern.
+    ///
+    /// See the example on [`Divergence`].
     pub fn new(selector: &str, reason: &str) -> Result<Divergence, String> {
         let (rest, check) = match selector.rsplit_once('#') {
             Some((r, c)) => {
@@ -241,11 +278,15 @@ impl Divergence {
     }
 
     /// Why the implementation differs.
+    ///
+    /// See the second example on [`Report`].
     pub fn reason(&self) -> &str {
         &self.reason
     }
 
     /// Whether the declaration covers `case` under `profile`.
+    ///
+    /// See the second example on [`Report`].
     pub fn matches(&self, case: &Case, profile: Profile) -> bool {
         if self.profile.is_some_and(|p| p != profile) {
             return false;
@@ -254,6 +295,8 @@ impl Divergence {
     }
 
     /// Whether the declaration forgives a mismatch of this check.
+    ///
+    /// See the example on [`Divergence`].
     pub fn covers(&self, check: Check) -> bool {
         self.check.is_none_or(|c| c == check)
     }
@@ -304,6 +347,13 @@ fn glob(pattern: &str, text: &str) -> bool {
 /// assert!(filter.selects(cases.get("versions/prereleases-118").unwrap()));
 /// assert!(!filter.selects(cases.get("versions/prereleases-117").unwrap()));
 /// assert!(!filter.selects(cases.get("extras/extra-100").unwrap()));
+///
+/// // The same, term by term.
+/// let mut built = Filter::default();
+/// built.include("versions");
+/// built.exclude("versions/prereleases-117");
+/// assert!(!built.selects(cases.get("versions/prereleases-117").unwrap()));
+/// assert!(built.selects(cases.get("versions/prereleases-118").unwrap()));
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
@@ -312,6 +362,8 @@ pub struct Filter {
 
 impl Filter {
     /// Reads a comma-separated list of terms.
+    ///
+    /// See the example on [`Filter`].
     pub fn parse(spec: &str) -> Filter {
         let mut f = Filter::default();
         for t in spec.split(',').map(str::trim).filter(|t| !t.is_empty()) {
@@ -324,16 +376,22 @@ impl Filter {
     }
 
     /// Adds an include term.
+    ///
+    /// See the example on [`Filter`].
     pub fn include(&mut self, term: &str) {
         self.terms.push((true, term.to_string()));
     }
 
     /// Adds an exclude term.
+    ///
+    /// See the example on [`Filter`].
     pub fn exclude(&mut self, term: &str) {
         self.terms.push((false, term.to_string()));
     }
 
     /// Whether `case` is selected.
+    ///
+    /// See the example on [`Filter`].
     pub fn selects(&self, case: &Case) -> bool {
         let mut selected = !self.terms.iter().any(|(inc, _)| *inc);
         for (inc, term) in &self.terms {
@@ -347,6 +405,8 @@ impl Filter {
 }
 
 /// How a case ended for one implementation and profile.
+///
+/// See the second example on [`Report`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
@@ -368,6 +428,8 @@ pub enum Status {
 
 impl Status {
     /// `pass`, `fail`, `divergent`, `crash`, `skip`, `not-run`.
+    ///
+    /// See the second example on [`Report`].
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Pass => "pass",
@@ -381,6 +443,8 @@ impl Status {
 }
 
 /// What an implementation did with a case, whatever was expected.
+///
+/// See the second example on [`Report`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Observed {
     /// The parse answer, if asked.
@@ -391,6 +455,8 @@ pub struct Observed {
 
 impl Observed {
     /// A short description: `rejected (M002)`, `"os_name == \"nt\"" → true`, `crash: …`.
+    ///
+    /// See the second example on [`Report`].
     pub fn describe(&self) -> String {
         let mut out = String::new();
         match &self.parsed {
@@ -490,7 +556,8 @@ fn result_json<T>(r: &TestResult<T>, ok: impl Fn(&T) -> Value) -> Value {
 
 /// The result of one case under one profile.
 ///
-/// One entry of [`Report::results`]; see [`Report`] for a run.
+/// One entry of [`Report::results`]; see [`Report`] for a run, and its second example for
+/// failures.
 ///
 /// ```
 /// use markerspec_conformance::builtin::Markerspec;
@@ -539,17 +606,23 @@ pub struct CaseResult {
 
 impl CaseResult {
     /// Whether the case failed, crashed or was not run.
+    ///
+    /// See the second example on [`Report`].
     pub fn failed(&self) -> bool {
         matches!(self.status, Status::Fail | Status::Crash | Status::NotRun)
     }
 
     /// What was expected, in words: `rejects (M002)`, `accepts, prints `…`; evaluates to true`.
+    ///
+    /// See the second example on [`Report`].
     pub fn expected_text(&self) -> String {
         describe_outcome(&self.expected)
     }
 
     /// What the implementation's own message said (a rejection, an evaluation error, a
     /// crash), on one line, if anything.
+    ///
+    /// See the second example on [`Report`].
     pub fn message(&self) -> Option<String> {
         let from_parse = match &self.observed.parsed {
             Some(TestResult::Ok(Parsed::Invalid { message, code })) => {
@@ -582,6 +655,8 @@ impl CaseResult {
     /// and the shape of the implementation's message (quoted text and numbers blanked), or,
     /// when there is no message, the construct (which kinds of fields and which operators the
     /// input uses); `[lock file]` for a case in a lock-file context.
+    ///
+    /// See the second example on [`Report`].
     pub fn cause(&self) -> String {
         let what = match self.status {
             Status::Crash => "crash".to_string(),
@@ -793,6 +868,8 @@ pub fn describe_outcome(o: &Outcome) -> String {
 }
 
 /// Failures that share a cause (see [`CaseResult::cause`]).
+///
+/// See the second example on [`Report`].
 #[derive(Debug, Clone)]
 pub struct Cause {
     /// The cause.
@@ -825,6 +902,79 @@ pub struct Cause {
 /// assert!(report::matrix(&reports).contains("builtin"));
 /// assert!(report::junit(&reports).starts_with("<?xml"));
 /// assert!(report::html(&cases, &reports).starts_with("<!DOCTYPE html>"));
+/// // No external tool ran, so no tool disagrees with the specification.
+/// assert!(!report::divergences(&cases, &reports).contains("versions/prereleases-1"));
+/// ```
+///
+/// A run with failures, and what a report says about them:
+///
+/// ```
+/// use markerspec_conformance::{
+///     Cases, Check, Divergence, Evaluated, Expected, Implementation, Parsed, Profile, Request,
+///     Runner, Status, TestResult,
+/// };
+///
+/// /// Accepts every input, claims only `spec-2026`, and says every marker holds.
+/// struct AcceptsAll;
+///
+/// impl Implementation for AcceptsAll {
+///     fn name(&self) -> &str {
+///         "accepts-all"
+///     }
+///     fn supports(&self, profile: Profile, _: markerspec_conformance::Dialect) -> bool {
+///         profile == Profile::Spec2026
+///     }
+///     fn parse(&mut self, _: &Request<'_>) -> TestResult<Parsed> {
+///         TestResult::Ok(Parsed::Valid { canonical: None })
+///     }
+///     fn evaluate(&mut self, _: &Request<'_>) -> TestResult<Evaluated> {
+///         TestResult::Ok(Evaluated::result(Expected::True))
+///     }
+/// }
+///
+/// let cases = Cases::all();
+/// let runner = Runner::new().filter("marker-syntax,-@escapes").checks(&[Check::Parse, Check::Result]);
+/// let case = cases.get("marker-syntax/field-vs-field-158").unwrap();
+/// assert!(runner.selects(case));
+/// let report = runner.run(&cases, &mut AcceptsAll);
+/// assert!(!report.ok());
+///
+/// // One failure: the case must be rejected (M012), and it was accepted.
+/// let failed = report
+///     .results
+///     .iter()
+///     .find(|r| r.case == case.full_name() && r.profile == Profile::Spec2026)
+///     .unwrap();
+/// assert!(failed.failed());
+/// assert_eq!(failed.status.as_str(), "fail");
+/// assert_eq!(failed.checks, [Check::Parse]);
+/// assert_eq!(Check::Parse.as_str(), "parse");
+/// assert_eq!(failed.expected_text(), "rejects (M012)");
+/// assert_eq!(failed.observed.describe(), "accepts; evaluates to true");
+/// assert_eq!(failed.message(), None); // the implementation said nothing
+///
+/// // Failures grouped by cause; a cause behind most failures of a category is flagged.
+/// let causes = report.causes();
+/// assert!(causes.iter().any(|c| c.cause == failed.cause()));
+/// let grouped: usize = causes.iter().map(|c| c.results.len()).sum();
+/// assert_eq!(grouped, report.failures().len());
+/// for (category, total, of_cause, index) in report.multiplied(&causes) {
+///     assert!(2 * of_cause > total && causes[index].categories[&category] == of_cause);
+/// }
+/// // The unclaimed profiles are rows only when asked for.
+/// let rows = |json: serde_json::Value| json["results"].as_array().unwrap().len();
+/// assert!(rows(report.to_json_with(true)) > rows(report.to_json()));
+///
+/// // Rerun only what failed; declare the parse failures as known.
+/// let failed_names = report.results.iter().filter(|r| r.failed()).map(|r| r.case.clone());
+/// let rerun = Runner::new().only(failed_names).profiles(&[Profile::Spec2026]).run(&cases, &mut AcceptsAll);
+/// assert_eq!(rerun.counts()[&Status::Fail], report.counts()[&Status::Fail]);
+/// let known = Divergence::new("spec-2026:marker-syntax#parse", "accepts everything").unwrap();
+/// assert_eq!(known.reason(), "accepts everything");
+/// assert!(known.matches(case, Profile::Spec2026) && !known.matches(case, Profile::Uv));
+/// let declared = runner.clone().checks(&[Check::Parse]).divergences(vec![known]).run(&cases, &mut AcceptsAll);
+/// assert!(declared.ok());
+/// assert!(declared.counts()[&Status::Divergent] > 0);
 /// ```
 #[derive(Debug, Clone)]
 pub struct Report {
@@ -845,6 +995,8 @@ pub struct Report {
 
 impl Report {
     /// Counts per status.
+    ///
+    /// See the examples on [`Report`].
     pub fn counts(&self) -> BTreeMap<Status, usize> {
         let mut m = BTreeMap::new();
         for r in &self.results {
@@ -854,6 +1006,8 @@ impl Report {
     }
 
     /// Whether every case passed, diverged as declared or was skipped.
+    ///
+    /// See the examples on [`Report`].
     pub fn ok(&self) -> bool {
         self.unusable.is_none()
             && self
@@ -864,6 +1018,8 @@ impl Report {
 
     /// The failures grouped by cause, the largest group first (ties in order of the first
     /// case).
+    ///
+    /// See the examples on [`Report`].
     pub fn causes(&self) -> Vec<Cause> {
         let mut groups: BTreeMap<String, Cause> = BTreeMap::new();
         for (i, r) in self.results.iter().enumerate().filter(|(_, r)| r.failed()) {
@@ -889,6 +1045,8 @@ impl Report {
     /// The categories whose failure total one cause multiplies: for each category with at
     /// least ten failures, the cause behind more than half of them, as `(category, failures in
     /// the category, failures of that cause in it, index into [`Report::causes`])`.
+    ///
+    /// See the second example on [`Report`].
     pub fn multiplied(&self, causes: &[Cause]) -> Vec<(String, usize, usize, usize)> {
         let mut totals: BTreeMap<&str, usize> = BTreeMap::new();
         for r in self.results.iter().filter(|r| r.failed()) {
@@ -914,6 +1072,8 @@ impl Report {
     }
 
     /// The failures (crashes and cases not run included), one paragraph each.
+    ///
+    /// See the examples on [`Report`].
     pub fn failures(&self) -> Vec<String> {
         self.results
             .iter()
@@ -931,6 +1091,8 @@ impl Report {
     }
 
     /// Panics with every failure unless [`Report::ok`].
+    ///
+    /// See the example on [`Runner`].
     #[track_caller]
     pub fn assert(&self) {
         if self.ok() {
@@ -948,6 +1110,8 @@ impl Report {
 
     /// The report as JSON: the implementation, the counts, and every result of the profiles
     /// the implementation claims (see [`Report::to_json_with`]).
+    ///
+    /// See the examples on [`Report`].
     pub fn to_json(&self) -> Value {
         self.to_json_with(false)
     }
@@ -955,6 +1119,8 @@ impl Report {
     /// The report as JSON; with `unclaimed`, also the rows of profiles and dialects the
     /// implementation does not claim (each a skip). Every row holds the input, the expected
     /// outcome, what was observed, and for failures the message and the cause.
+    ///
+    /// See the second example on [`Report`].
     pub fn to_json_with(&self, unclaimed: bool) -> Value {
         let counts: serde_json::Map<String, Value> = self
             .counts()
@@ -1032,6 +1198,8 @@ impl Default for Runner {
 impl Runner {
     /// A runner for every case and profile, filtered by the `MARKERSPEC_TEST` environment
     /// variable when it is set (`MARKERSPEC_TEST=versions,-versions/prereleases-117`).
+    ///
+    /// See the second example on [`Report`].
     pub fn new() -> Runner {
         let filter = std::env::var("MARKERSPEC_TEST")
             .map(|s| Filter::parse(&s))
@@ -1070,6 +1238,8 @@ impl Runner {
 
     /// Runs only the cases with these full names (`group/name`), within the filter: to rerun
     /// what failed last time.
+    ///
+    /// See the second example on [`Report`].
     #[must_use]
     pub fn only(mut self, names: impl IntoIterator<Item = String>) -> Runner {
         self.only = Some(names.into_iter().collect());
@@ -1077,6 +1247,8 @@ impl Runner {
     }
 
     /// Whether the filter (and [`Runner::only`]) selects `case`.
+    ///
+    /// See the second example on [`Report`].
     pub fn selects(&self, case: &Case) -> bool {
         self.filter.selects(case)
             && self
@@ -1086,6 +1258,8 @@ impl Runner {
     }
 
     /// Checks only these profiles (default: every profile a case pins).
+    ///
+    /// See the second example on [`Report`].
     #[must_use]
     pub fn profiles(mut self, profiles: &[Profile]) -> Runner {
         self.profiles = Some(profiles.to_vec());
@@ -1093,6 +1267,8 @@ impl Runner {
     }
 
     /// Checks only these parts of each outcome (default: all three).
+    ///
+    /// See the second example on [`Report`].
     #[must_use]
     pub fn checks(mut self, checks: &[Check]) -> Runner {
         self.checks = checks.to_vec();
@@ -1115,6 +1291,8 @@ impl Runner {
     }
 
     /// Declares divergences.
+    ///
+    /// See the second example on [`Report`].
     #[must_use]
     pub fn divergences(mut self, divergences: Vec<Divergence>) -> Runner {
         self.divergences.extend(divergences);
@@ -1122,6 +1300,8 @@ impl Runner {
     }
 
     /// Runs every selected case under every selected profile it pins.
+    ///
+    /// See the second example on [`Report`].
     pub fn run(&self, cases: &Cases, implementation: &mut dyn Implementation) -> Report {
         let mut results = Vec::new();
         let mut used = vec![false; self.divergences.len()];
