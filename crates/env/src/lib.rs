@@ -155,7 +155,7 @@ pub use gpu::{DEVICE_MASKS, GPU_FIELDS, GpuProvider};
 pub use host::HostProvider;
 pub use invariants::{Violation, check_invariants};
 pub use overrides::{
-    CONDA_OVERRIDE_CUDA, CONDA_OVERRIDE_CUDA_ARCH, CONDA_OVERRIDE_GLIBC, Overrides,
+    CONDA_OVERRIDE_CUDA, CONDA_OVERRIDE_CUDA_ARCH, CONDA_OVERRIDE_GLIBC, Overrides, apply_settings,
     override_variable, process_is_setid,
 };
 pub use provider::{EnvironmentProvider, Layers, ProviderError, ProviderErrorKind};
