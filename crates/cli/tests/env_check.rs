@@ -342,8 +342,19 @@ fn fakes() -> &'static Fakes {
                     .ok()?;
                 status.success().then_some(dir)
             };
+            // The normal box has the driver API too: the CUDA version is libcuda's alone
+            // (SPEC 0.2 §8.6).
+            let normal = build("normal")?;
+            let cuda = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gpu/tests/fake/cuda.c");
+            let status = Command::new("cc")
+                .args(["-shared", "-fPIC", "-O1", "-o"])
+                .arg(normal.join("libcuda.so.1"))
+                .arg(&cuda)
+                .status()
+                .ok()?;
+            status.success().then_some(())?;
             Some(Fakes {
-                normal: build("normal")?,
+                normal,
                 hang: build("hang")?,
                 crash: build("crash")?,
             })
@@ -380,7 +391,11 @@ fn env_reports_the_fake_two_gpu_box() {
         serde_json::json!(["8.0", "9.0"])
     );
     assert_eq!(env["cudnn_version"], "");
-    assert_eq!(doc["provenance"]["cuda_version"]["method"], "nvml");
+    assert_eq!(doc["provenance"]["cuda_version"]["method"], "libcuda");
+    assert_eq!(
+        doc["provenance"]["cuda_compute_capability"]["method"],
+        "nvml"
+    );
 
     // The same machine through `eval` and `check`.
     let r = run(

@@ -8,7 +8,7 @@
 //! for vendor in &detection.vendors {
 //!     match vendor {
 //!         VendorReport::Cuda(Outcome::Detected(report)) => {
-//!             println!("driver {:?}, CUDA {:?}", report.driver_version, report.cuda_driver_version);
+//!             println!("driver {:?}, CUDA {:?}", report.driver_version, report.cuda_driver_version());
 //!             for device in &report.devices {
 //!                 println!("{}: {} (sm {:?})", device.index, device.name, device.compute_capability);
 //!             }
@@ -103,7 +103,11 @@
 //! `System32`. [`Detector::search_system`]`(false)` limits detection to the explicit paths.
 //!
 //! What a source cannot tell is filled from elsewhere and said in the notes: the driver version
-//! from `/proc/driver/nvidia/version`, the CUDA version from `cuDriverGetVersion`. A value the
+//! from `/proc/driver/nvidia/version`. The CUDA version has one source whichever source listed
+//! the devices (SPEC §8.6, [`DriverApi`]): `cuDriverGetVersion` of libcuda after `cuInit(0)`
+//! succeeded with at least one device; NVML's `nvmlSystemGetCudaDriverVersion` and
+//! `nvidia-smi`'s `CUDA Version:` go to the notes only, because under a forward-compatibility
+//! `libcuda.so.1` they name another version than the one a CUDA program gets. A value the
 //! driver returns out of range (CUDA major 0 or above 99, say) is rejected with a note and left
 //! `None`, never passed on.
 //!
@@ -214,8 +218,8 @@ pub mod rocm;
 
 pub use cache::{clear_memory_cache, default_cache_dir};
 pub use cuda::{
-    CudaError, CudaReport, CudaVersion, Device, Libraries, LibraryStatus, NvmlError, Source,
-    cuda_try, nvml_try,
+    CudaError, CudaReport, CudaVersion, Device, DriverApi, Libraries, LibraryStatus, NvmlError,
+    Source, cuda_try, nvml_try,
 };
 pub use detector::{DEFAULT_TIMEOUT, Detector, PROBE_BINARY, detect};
 pub use probe::{PROBE_FLAG, exit_if_started_as_probe, probe_main, run_probe_if_requested};

@@ -97,7 +97,7 @@ fn real_gpu_is_detected_through_nvml() {
     assert_eq!(report.source, Source::Nvml);
     assert!(!report.devices.is_empty());
     assert!(report.driver_version.is_some());
-    let cuda = report.cuda_driver_version.expect("a CUDA version");
+    let cuda = report.cuda_driver_version().expect("a CUDA version");
     assert!(cuda.major >= 10, "{cuda}");
     for device in &report.devices {
         assert!(device.compute_capability >= (3, 0), "{device:?}");
@@ -128,7 +128,8 @@ fn real_gpu_sources_agree() {
     let nvml = by(Source::Nvml);
     for other in [by(Source::LibCuda), by(Source::NvidiaSmi)] {
         assert_eq!(
-            other.cuda_driver_version, nvml.cuda_driver_version,
+            other.cuda_driver_version(),
+            nvml.cuda_driver_version(),
             "{}",
             other.source
         );
