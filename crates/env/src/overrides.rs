@@ -1325,7 +1325,7 @@ mod tests {
             (Field::GpuBackends, set(&["CUDA!"])),
             (Field::Extra, EnvValue::String("gpu".into())),
         ] {
-            let err = apply_settings(&mut env, &[bad.clone()]).unwrap_err();
+            let err = apply_settings(&mut env, std::slice::from_ref(&bad)).unwrap_err();
             assert_eq!(err.kind(), ProviderErrorKind::InvalidOverride, "{bad:?}");
         }
         // Unknown satisfies every invariant.
