@@ -33,7 +33,10 @@
 //! the GPU agents of the kernel driver's topology and whether this user may open the GPU
 //! device. It knows nothing about markers; `markerspec-env` maps a [`Detection`] onto marker
 //! fields. It reads no override from the environment: explicit paths are [`Detector`]
-//! parameters, and the CLI maps its flags and variables onto them.
+//! parameters, and the CLI maps its flags and variables onto them. One fact that is not a GPU's
+//! lives here because it needs a call into the operating system: the machine's native
+//! architecture on Windows ([`machine::wow64_machines`], `IsWow64Process2`), which
+//! `markerspec-env` maps onto `host_arch`.
 //!
 //! A [`Detection`] lists one [`VendorReport`] per [`Vendor`], and each holds one of three
 //! answers ([`Outcome`]): [`Outcome::Absent`] ("no GPU of this vendor here", an ordinary answer,
@@ -212,6 +215,7 @@ mod cache;
 pub mod cuda;
 mod detector;
 mod loader;
+pub mod machine;
 mod probe;
 mod report;
 pub mod rocm;
