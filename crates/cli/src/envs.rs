@@ -41,7 +41,9 @@ pub(crate) struct EnvOptions {
     pub(crate) python_version: Option<String>,
     /// Set one field in every environment: `FIELD=VALUE`; comma-separated for set fields; an
     /// empty value is Absent for extended fields; `FIELD=?` is Unknown. Values are checked as
-    /// in environment documents. Repeatable.
+    /// in environment documents; the fields not set are then derived as for the override
+    /// variables (`cuda_version=` removes `cuda` from `gpu_backends`) and the cross-field
+    /// invariants are checked (SPEC §4.4, §10.3). Repeatable.
     #[arg(long = "set", value_name = "FIELD=VALUE")]
     pub(crate) sets: Vec<String>,
     /// Request an extra (for `extra == "…"`). Repeatable.
@@ -146,6 +148,7 @@ impl EnvOptions {
                     .with_python_version(v)
                     .map_err(|e| format!("--python-version: {e}"))?;
             }
+            let mut fields = Vec::new();
             for (field, value) in &sets {
                 if *field == Field::Extra {
                     let mut all: Vec<String> = env.extras().map(str::to_owned).collect();
@@ -153,11 +156,14 @@ impl EnvOptions {
                         all.push(s.to_string());
                     }
                     env = env.with_extras(all);
-                    continue;
+                } else {
+                    fields.push((*field, value.clone()));
                 }
-                env.set(*field, value.clone())
-                    .map_err(|e| format!("--set: {e}"))?;
             }
+            // The last layer (SPEC §10.1): the derivations of §10.3, then the invariants of
+            // §4.4, as for the override variables.
+            markerspec_env::apply_settings(&mut env, &fields)
+                .map_err(|e| format!("--set: {} (in {})", e.message(), named.name))?;
             if !self.extras.is_empty() {
                 let mut all: Vec<String> = env.extras().map(str::to_owned).collect();
                 all.extend(self.extras.iter().cloned());

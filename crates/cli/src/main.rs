@@ -70,8 +70,9 @@ impl Language {
 enum Command {
     /// Detect this machine and print every marker field with its value and where it came from.
     ///
-    /// Runs the host's C library loader, the Python interpreter (`python3`, or `--python`) and
-    /// the GPU probe, each with a time limit; `MARKERSPEC_<FIELD>` and conda's
+    /// Runs the host's C library loader, the Python interpreter (`python3`, or `--python`), the
+    /// GPU probe and, in that interpreter, the cuDNN/NCCL/cuTENSOR probe, each with a time
+    /// limit; `MARKERSPEC_<FIELD>` and conda's
     /// `CONDA_OVERRIDE_CUDA`, `CONDA_OVERRIDE_GLIBC` and `CONDA_OVERRIDE_CUDA_ARCH` override
     /// what is detected. Exits 0, or 2 on error.
     Env(env_cmd::EnvArgs),

@@ -342,8 +342,19 @@ fn fakes() -> &'static Fakes {
                     .ok()?;
                 status.success().then_some(dir)
             };
+            // The normal box has the driver API too: the CUDA version is libcuda's alone
+            // (SPEC 0.2 §8.6).
+            let normal = build("normal")?;
+            let cuda = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gpu/tests/fake/cuda.c");
+            let status = Command::new("cc")
+                .args(["-shared", "-fPIC", "-O1", "-o"])
+                .arg(normal.join("libcuda.so.1"))
+                .arg(&cuda)
+                .status()
+                .ok()?;
+            status.success().then_some(())?;
             Some(Fakes {
-                normal: build("normal")?,
+                normal,
                 hang: build("hang")?,
                 crash: build("crash")?,
             })
@@ -380,7 +391,11 @@ fn env_reports_the_fake_two_gpu_box() {
         serde_json::json!(["8.0", "9.0"])
     );
     assert_eq!(env["cudnn_version"], "");
-    assert_eq!(doc["provenance"]["cuda_version"]["method"], "nvml");
+    assert_eq!(doc["provenance"]["cuda_version"]["method"], "libcuda");
+    assert_eq!(
+        doc["provenance"]["cuda_compute_capability"]["method"],
+        "nvml"
+    );
 
     // The same machine through `eval` and `check`.
     let r = run(
@@ -585,4 +600,145 @@ fn check_core_metadata() {
     let r = check(&dir, "missing.txt", &[]);
     r.expect_code(2);
     assert!(r.stderr().contains("missing.txt"), "{}", r.stderr());
+}
+
+// ---- --set: the derivations and invariants of SPEC §4.4 / §10.3 -------------------------------
+
+const H100: &str = "linux-x86_64-cpython-3.12-h100-cuda12.8";
+
+/// `markerspec eval --dialect extended --fixture H100 ARGS… MARKER`.
+fn eval_h100(args: &[&str], marker: &str) -> Run {
+    let mut all = vec!["eval", "--dialect", "extended", "--fixture", H100];
+    all.extend_from_slice(args);
+    all.push(marker);
+    run(&all, &[])
+}
+
+#[test]
+fn set_derives_the_fields_it_does_not_name() {
+    // An Absent CUDA version takes `cuda` and the device fields with it, as
+    // MARKERSPEC_CUDA_VERSION= does (§10.3).
+    let r = eval_h100(
+        &["--set", "cuda_version="],
+        "\"cuda\" not in gpu_backends and cuda_compute_capability == \"\" and \
+         \"9.0\" not in cuda_compute_capabilities",
+    );
+    r.expect_code(0);
+    assert_eq!(r.stdout(), "true\n");
+    // Without the derivation the marker would be true on the fixture's GPU fields.
+    let r = eval_h100(
+        &[],
+        "\"cuda\" in gpu_backends and \"9.0\" in cuda_compute_capabilities",
+    );
+    r.expect_code(0);
+    assert_eq!(r.stdout(), "true\n");
+    // gpu_backends without cuda: cuda_version and the maximum are Absent.
+    let r = eval_h100(
+        &["--set", "gpu_backends="],
+        "cuda_version == \"\" and cuda_compute_capability_max == \"\"",
+    );
+    r.expect_code(0);
+    assert_eq!(r.stdout(), "true\n");
+    // The set gives the minimum and the maximum.
+    let r = eval_h100(
+        &["--set", "cuda_compute_capabilities=8.6,10.0"],
+        "cuda_compute_capability == \"8.6\" and cuda_compute_capability_max == \"10.0\"",
+    );
+    r.expect_code(0);
+    assert_eq!(r.stdout(), "true\n");
+    // A CUDA version on a GPU-less fixture adds the backend (the CONDA_OVERRIDE_CUDA workflow).
+    let r = run(
+        &[
+            "eval",
+            "--dialect",
+            "extended",
+            "--fixture",
+            "linux-x86_64-cpython-3.10-laptop-no-gpu",
+            "--set",
+            "cuda_version=12.4",
+            "\"cuda\" in gpu_backends and cuda_version >= \"12\"",
+        ],
+        &[],
+    );
+    r.expect_code(0);
+    assert_eq!(r.stdout(), "true\n");
+}
+
+#[test]
+fn set_breaking_an_invariant_is_the_same_coded_error_as_a_document() {
+    let r = eval_h100(
+        &["--set", "gpu_backends=", "--set", "cuda_version=12.4"],
+        "os_name == \"posix\"",
+    );
+    r.expect_code(2);
+    assert_eq!(r.stdout(), "");
+    let err = r.stderr();
+    assert!(
+        err.contains("--set: invalid-override: I1 (SPEC §4.4)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`gpu_backends`") && err.contains("`cuda_version`"),
+        "{err}"
+    );
+    // The same values in an environment document: the same invariant, coded for documents.
+    let dir = temp_dir("set-invariant");
+    std::fs::write(
+        dir.join("env.json"),
+        r#"{"$version": "0.2", "gpu_backends": [], "cuda_version": "12.4"}"#,
+    )
+    .unwrap();
+    let r = run_in(
+        &dir,
+        &[
+            "eval",
+            "--dialect",
+            "extended",
+            "--env",
+            "env.json",
+            "os_name == \"posix\"",
+        ],
+        &[],
+    );
+    r.expect_code(2);
+    assert!(r.stderr().contains("I1 (SPEC §4.4)"), "{}", r.stderr());
+    // And as override variables: the same invariant, naming the variables.
+    let r = run(
+        &["env", "--no-gpu"],
+        &[
+            ("PATH", PATH),
+            ("MARKERSPEC_GPU_BACKENDS", ""),
+            ("MARKERSPEC_CUDA_VERSION", "12.4"),
+        ],
+    );
+    r.expect_code(2);
+    assert!(
+        r.stderr().contains("invalid-override: I1 (SPEC §4.4)"),
+        "{}",
+        r.stderr()
+    );
+    // `check` builds its environments the same way.
+    std::fs::write(dir.join("req.txt"), "torch ; \"cuda\" in gpu_backends\n").unwrap();
+    let r = run_in(
+        &dir,
+        &[
+            "check",
+            "--dialect",
+            "extended",
+            "--fixture",
+            H100,
+            "--set",
+            "cuda_compute_capabilities=8.6,9.0",
+            "--set",
+            "cuda_compute_capability=9.0",
+            "req.txt",
+        ],
+        &[],
+    );
+    r.expect_code(2);
+    assert!(
+        r.stderr().contains("invalid-override: I2 (SPEC §4.4)"),
+        "{}",
+        r.stderr()
+    );
 }

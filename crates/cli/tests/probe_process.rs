@@ -52,7 +52,7 @@ fn the_probe_flag_is_refused_without_detection_s_token() {
     );
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("\"markerspec_gpu_probe\":3"), "{stdout}");
+    assert!(stdout.contains("\"markerspec_gpu_probe\":4"), "{stdout}");
 }
 
 /// A fake NVML whose `nvmlDeviceGetCount` never returns, in a folder of its own.

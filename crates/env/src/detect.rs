@@ -1,4 +1,5 @@
-//! The standard stack: host, python, gpu, no wheel context, overrides.
+//! The standard stack: host, python, gpu, the optional libraries from the interpreter, no wheel
+//! context, overrides.
 
 use std::ffi::OsString;
 use std::time::Duration;
@@ -8,6 +9,7 @@ use markerspec_pep508::FieldSet;
 use crate::facts::{Facts, Provenance, variant_fields};
 use crate::gpu::{GPU_FIELDS, GpuProvider};
 use crate::host::HostProvider;
+use crate::libraries::LibraryProvider;
 use crate::overrides::{Overrides, process_is_setid};
 use crate::provider::{EnvironmentProvider, Layers, ProviderError};
 use crate::python::PythonProvider;
@@ -74,8 +76,9 @@ impl DetectOptions {
             .map(|(_, v)| v)
     }
 
-    /// The layers: [`HostProvider`], [`PythonProvider`], [`GpuProvider`] (or, without GPU
-    /// detection, Unknown GPU fields), Absent variant fields (no wheel is being installed), then
+    /// The layers: [`HostProvider`], [`PythonProvider`], [`GpuProvider`] without its own
+    /// library probe and [`LibraryProvider`] from the same interpreter (or, without GPU
+    /// detection, Unknown GPU and library fields), Absent variant fields (no wheel is being installed), then
     /// the [`Overrides`] from the variables (ignored under set-ID execution).
     pub fn layers(&self) -> Layers {
         let mut python = match &self.python {
@@ -88,16 +91,24 @@ impl DetectOptions {
         }
         let layers = Layers::new().with(HostProvider::new().timeout(self.timeout));
         let layers = if self.python.is_some() {
-            layers.with(python)
+            layers.with(python.clone())
         } else {
-            layers.with_optional(python)
+            layers.with_optional(python.clone())
         };
         let layers = if self.gpu {
-            layers.with(
-                GpuProvider::new()
-                    .timeout(self.timeout)
-                    .vars(self.vars.iter().cloned()),
-            )
+            // SPEC 0.2 §8.10: the optional libraries as the target interpreter loads them, not
+            // as the GPU probe (a child of this program) would.
+            let libraries = LibraryProvider::new(python.clone())
+                .timeout(self.timeout)
+                .vars(self.vars.iter().cloned());
+            layers
+                .with(
+                    GpuProvider::new()
+                        .optional_libraries(false)
+                        .timeout(self.timeout)
+                        .vars(self.vars.iter().cloned()),
+                )
+                .with(libraries)
         } else {
             layers.with(Fixed::unknown(
                 "gpu",

@@ -54,9 +54,10 @@ const LIBC_PROGRAMS: [&str; 4] = ["/bin/sh", "/usr/bin/env", "/bin/dash", "/bin/
 ///
 /// `host_arch` (SPEC §8.12), the CPU's architecture seen through emulation, mapped through the
 /// table of §8.3: on macOS, `sysctl -in sysctl.proc_translated` (`1` in a process Rosetta 2
-/// translates, whose host is then `aarch64`; `uname -m` otherwise); on Windows,
-/// `PROCESSOR_ARCHITEW6432`, else `PROCESSOR_ARCHITECTURE` (§8.12's fallback: `IsWow64Process2`,
-/// which would also see x64 emulation on Windows on Arm, needs code this crate does not have);
+/// translates, whose host is then `aarch64`; `uname -m` otherwise); on Windows, the native
+/// machine of `IsWow64Process2` (through `markerspec-gpu`, which holds the workspace's
+/// `unsafe` code), which sees through WoW64 and the x64 emulation of Windows on Arm, else
+/// `PROCESSOR_ARCHITEW6432`, else `PROCESSOR_ARCHITECTURE` (§8.12's fallback);
 /// elsewhere the kernel's `uname().machine`, without the pointer-size correction of
 /// `interpreter_arch`. Emulation by `qemu-user` is not seen.
 ///
@@ -168,8 +169,13 @@ impl HostProvider {
         } else {
             Ok(None)
         };
+        let native = if os == HostOs::Windows {
+            markerspec_gpu::machine::wow64_machines().map(|m| m.map(|m| m.native))
+        } else {
+            Ok(None)
+        };
         let (value, provenance) =
-            host_arch::host_arch(os, facts.string(Field::PlatformMachine), translated);
+            host_arch::host_arch(os, facts.string(Field::PlatformMachine), translated, native);
         facts.insert(Field::HostArch, value, provenance);
         let unknown = Provenance::new("host", "none")
             .with_detail("interpreter-dependent: the host provider does not run Python");

@@ -63,6 +63,20 @@ pub(crate) fn proc_translated(sysctl: &Path, timeout: Duration) -> Result<Option
     }
 }
 
+/// The canonical architecture (SPEC §8.3) of an `IMAGE_FILE_MACHINE_*` code, as
+/// `IsWow64Process2` reports the native machine (SPEC §8.12): `0x8664` (AMD64) `x86_64`,
+/// `0xAA64` (ARM64) `aarch64`, `0x014C` (I386) `x86`, `0x01C4` (ARMNT) `arm`; `None` for any
+/// other code.
+pub(crate) fn windows_machine(code: u16) -> Option<&'static str> {
+    match code {
+        0x8664 => Some("x86_64"),
+        0xAA64 => Some("aarch64"),
+        0x014C => Some("x86"),
+        0x01C4 => Some("arm"),
+        _ => None,
+    }
+}
+
 /// `host_arch` from the platform's answers:
 ///
 /// - macOS: `machine` is `uname -m` (the translated architecture inside a Rosetta process);
@@ -70,9 +84,10 @@ pub(crate) fn proc_translated(sysctl: &Path, timeout: Duration) -> Result<Option
 ///   (Rosetta 2 runs x86-64 code on Apple silicon only); not translated, or a system without
 ///   the name, means the process's own architecture. When the question could not be asked, an
 ///   `arm64` process still proves an Apple-silicon host, and an `x86_64` one proves nothing.
-/// - Windows: `machine` is `PROCESSOR_ARCHITEW6432` when set, else `PROCESSOR_ARCHITECTURE`
-///   (SPEC §8.12's fallback; `IsWow64Process2` is not called, so an x64 process emulated on
-///   Windows on Arm reports `x86_64`).
+/// - Windows: `native` is `IsWow64Process2`'s native machine ([`windows_machine`]), which sees
+///   through WoW64 and through the x64 emulation of Windows on Arm. Where the function does not
+///   exist (`Ok(None)`), fails, or names a machine outside the table, `machine` is used:
+///   `PROCESSOR_ARCHITEW6432` when set, else `PROCESSOR_ARCHITECTURE` (SPEC §8.12's fallback).
 /// - Others: the kernel's `uname().machine`, without the pointer-size correction of §8.3
 ///   (a 32-bit userland on a 64-bit kernel has `host_arch == "x86_64"`).
 ///
@@ -81,8 +96,24 @@ pub(crate) fn host_arch(
     os: HostOs,
     machine: Option<&str>,
     translated: Result<Option<bool>, String>,
+    native: Result<Option<u16>, String>,
 ) -> (EnvValue, Provenance) {
     let p = |method: &'static str| Provenance::new("host", method);
+    // Windows: the native machine first; the variables only when it cannot be had.
+    let mut fallback = None;
+    if os == HostOs::Windows {
+        match native {
+            Ok(Some(code)) => match windows_machine(code) {
+                Some(arch) => return (EnvValue::String(arch.into()), p("IsWow64Process2")),
+                None => fallback = Some(format!("IsWow64Process2 named machine {code:#06x}")),
+            },
+            Ok(None) => {
+                fallback =
+                    Some("IsWow64Process2 does not exist here (before Windows 10 1709)".into())
+            }
+            Err(why) => fallback = Some(why),
+        }
+    }
     let Some(machine) = machine.filter(|m| !m.trim().is_empty()) else {
         let method = if os == HostOs::Windows {
             "PROCESSOR_ARCHITECTURE"
@@ -99,8 +130,10 @@ pub(crate) fn host_arch(
         HostOs::Other => (EnvValue::String(own.into()), p("uname")),
         HostOs::Windows => (
             EnvValue::String(own.into()),
-            p("PROCESSOR_ARCHITECTURE")
-                .with_detail("IsWow64Process2 is not asked: x64 emulation on Arm is not seen"),
+            p("PROCESSOR_ARCHITECTURE").with_detail(format!(
+                "{}: x64 emulation on Arm is not seen",
+                fallback.unwrap_or_default()
+            )),
         ),
         HostOs::MacOs => match translated {
             Ok(Some(true)) => (
@@ -137,20 +170,30 @@ mod tests {
 
     #[test]
     fn rosetta_and_native_macs() {
-        let rosetta = host_arch(HostOs::MacOs, Some("x86_64"), Ok(Some(true)));
+        let rosetta = host_arch(HostOs::MacOs, Some("x86_64"), Ok(Some(true)), Ok(None));
         assert_eq!(known(&rosetta), Some("aarch64"));
         assert_eq!(
             rosetta.1.to_string(),
             "host (sysctl.proc_translated): this process runs translated by Rosetta 2 (as x86_64)"
         );
-        let native = host_arch(HostOs::MacOs, Some("arm64"), Ok(Some(false)));
+        let native = host_arch(HostOs::MacOs, Some("arm64"), Ok(Some(false)), Ok(None));
         assert_eq!(known(&native), Some("aarch64"));
-        let intel = host_arch(HostOs::MacOs, Some("x86_64"), Ok(None));
+        let intel = host_arch(HostOs::MacOs, Some("x86_64"), Ok(None), Ok(None));
         assert_eq!(known(&intel), Some("x86_64"));
         // Cannot ask: arm64 is still arm64, x86_64 cannot be told.
-        let arm = host_arch(HostOs::MacOs, Some("arm64"), Err("no sysctl".into()));
+        let arm = host_arch(
+            HostOs::MacOs,
+            Some("arm64"),
+            Err("no sysctl".into()),
+            Ok(None),
+        );
         assert_eq!(known(&arm), Some("aarch64"));
-        let x86 = host_arch(HostOs::MacOs, Some("x86_64"), Err("no sysctl".into()));
+        let x86 = host_arch(
+            HostOs::MacOs,
+            Some("x86_64"),
+            Err("no sysctl".into()),
+            Ok(None),
+        );
         assert_eq!(x86.0, EnvValue::Unknown);
         assert!(x86.1.detail().unwrap().contains("no sysctl"));
     }
@@ -158,25 +201,81 @@ mod tests {
     #[test]
     fn linux_and_windows() {
         // No pointer-size correction: the kernel's machine.
-        let linux = host_arch(HostOs::Other, Some("x86_64"), Ok(None));
+        let linux = host_arch(HostOs::Other, Some("x86_64"), Ok(None), Ok(None));
         assert_eq!(known(&linux), Some("x86_64"));
         assert_eq!(linux.1.to_string(), "host (uname)");
         assert_eq!(
-            known(&host_arch(HostOs::Other, Some("armv7l"), Ok(None))),
+            known(&host_arch(
+                HostOs::Other,
+                Some("armv7l"),
+                Ok(None),
+                Ok(None)
+            )),
             Some("arm")
         );
         assert_eq!(
-            known(&host_arch(HostOs::Windows, Some("AMD64"), Ok(None))),
+            known(&host_arch(
+                HostOs::Windows,
+                Some("AMD64"),
+                Ok(None),
+                Ok(None)
+            )),
             Some("x86_64")
         );
         assert_eq!(
-            known(&host_arch(HostOs::Windows, Some("ARM64"), Ok(None))),
+            known(&host_arch(
+                HostOs::Windows,
+                Some("ARM64"),
+                Ok(None),
+                Ok(None)
+            )),
             Some("aarch64")
         );
         assert_eq!(
-            host_arch(HostOs::Windows, None, Ok(None)).0,
+            host_arch(HostOs::Windows, None, Ok(None), Ok(None)).0,
             EnvValue::Unknown
         );
+    }
+
+    #[test]
+    fn windows_machine_codes_map_to_the_canonical_names() {
+        // winnt.h's IMAGE_FILE_MACHINE_* values.
+        assert_eq!(windows_machine(0x8664), Some("x86_64"));
+        assert_eq!(windows_machine(0xAA64), Some("aarch64"));
+        assert_eq!(windows_machine(0x014C), Some("x86"));
+        assert_eq!(windows_machine(0x01C4), Some("arm"));
+        assert_eq!(windows_machine(0), None, "IMAGE_FILE_MACHINE_UNKNOWN");
+        assert_eq!(windows_machine(0x0200), None, "IA64");
+        // Every name is already canonical (SPEC §8.3).
+        for code in [0x8664, 0xAA64, 0x014C, 0x01C4] {
+            let arch = windows_machine(code).unwrap();
+            assert_eq!(canonical_arch(arch, None), arch);
+        }
+    }
+
+    #[test]
+    fn windows_on_arm_and_wow64_see_the_native_machine() {
+        // An x64 process emulated on Windows on Arm: the variables say AMD64, Windows says Arm64.
+        let emulated = host_arch(HostOs::Windows, Some("AMD64"), Ok(None), Ok(Some(0xAA64)));
+        assert_eq!(known(&emulated), Some("aarch64"));
+        assert_eq!(emulated.1.to_string(), "host (IsWow64Process2)");
+        // A 32-bit process under WoW64 on x64.
+        let wow64 = host_arch(HostOs::Windows, Some("x86"), Ok(None), Ok(Some(0x8664)));
+        assert_eq!(known(&wow64), Some("x86_64"));
+        // No such function, a failure, a machine outside the table: the variables, saying why.
+        for (native, why) in [
+            (Ok(None), "does not exist"),
+            (Err("IsWow64Process2 failed: denied".to_owned()), "denied"),
+            (Ok(Some(0x0200)), "0x0200"),
+        ] {
+            let v = host_arch(HostOs::Windows, Some("ARM64"), Ok(None), native);
+            assert_eq!(known(&v), Some("aarch64"));
+            assert_eq!(v.1.method(), "PROCESSOR_ARCHITECTURE");
+            assert!(v.1.detail().unwrap().contains(why), "{}", v.1);
+        }
+        // Elsewhere the Windows answer is not looked at.
+        let linux = host_arch(HostOs::Other, Some("x86_64"), Ok(None), Ok(Some(0xAA64)));
+        assert_eq!(known(&linux), Some("x86_64"));
     }
 
     #[cfg(unix)]

@@ -73,6 +73,9 @@
 //!   library the interpreter runs on;
 //! - [`GpuProvider`]: the GPU fields, from `markerspec-gpu`'s isolated probe of each vendor's
 //!   stack (NVIDIA's CUDA, AMD's ROCm), with provenance layers named after the stack;
+//! - [`LibraryProvider`]: `cudnn_version`, `cudnn_cuda_version`, `nccl_version` and
+//!   `cutensor_version` as the target interpreter loads the libraries (SPEC 0.2 §8.10), from a
+//!   probe script the interpreter runs once per library;
 //! - [`FixtureProvider`]: fixed environments from SPEC §11 documents, including the built-in
 //!   fixtures of `spec/environments/`, this crate's `fixtures/` ([`FIXTURES`]);
 //! - [`Overrides`]: the `MARKERSPEC_<FIELD>` variables and conda's `CONDA_OVERRIDE_CUDA`,
@@ -93,8 +96,8 @@
 //!
 //! [`Layers`] stacks providers: later layers replace earlier values field by field, the override
 //! variables apply last (SPEC §10.1), and every requested field no layer answered is Unknown.
-//! [`DetectOptions::layers`] is the standard stack: host, python, gpu, the (Absent) variant
-//! fields, overrides. A layer added with [`Layers::with_optional`] that fails leaves its fields
+//! [`DetectOptions::layers`] is the standard stack: host, python, gpu, the optional libraries
+//! from the same interpreter, the (Absent) variant fields, overrides. A layer added with [`Layers::with_optional`] that fails leaves its fields
 //! Unknown with the error as the reason, instead of failing the detection; the default
 //! `python3` is such a layer, since SPEC §8 answers "no interpreter" with Unknown.
 //!
@@ -107,8 +110,9 @@
 //! - Providers never turn a failure into Absent: Absent needs positive evidence (no driver
 //!   library, zero devices, no such file). A timeout, a crash or unreadable output is Unknown
 //!   with the reason.
-//! - The [`PythonProvider`] **executes the interpreter it is given** (in isolated mode, `-I -S`,
-//!   with a time limit); give it only interpreters you would run anyway. A bare name such as
+//! - The [`PythonProvider`] and the [`LibraryProvider`] **execute the interpreter they are
+//!   given** (in isolated mode, `-I -S`, with a time limit), and the latter makes it load the
+//!   NVIDIA libraries it finds; give them only interpreters you would run anyway. A bare name such as
 //!   `python3` is looked up in the absolute folders of `PATH` only (an empty or relative entry
 //!   would mean the current folder), and its answers are validated as any other source's. The host provider runs
 //!   the C library's loader (`ld.so --version`, the musl loader) found in `/bin/sh`'s ELF
@@ -140,6 +144,7 @@ mod host;
 mod host_arch;
 mod invariants;
 mod libc;
+mod libraries;
 mod overrides;
 mod provider;
 mod python;
@@ -154,8 +159,9 @@ pub use gpu::CudaProvider;
 pub use gpu::{DEVICE_MASKS, GPU_FIELDS, GpuProvider};
 pub use host::HostProvider;
 pub use invariants::{Violation, check_invariants};
+pub use libraries::{LIBRARY_FIELDS, LIBRARY_PROBE_SCRIPT, LibraryProvider};
 pub use overrides::{
-    CONDA_OVERRIDE_CUDA, CONDA_OVERRIDE_CUDA_ARCH, CONDA_OVERRIDE_GLIBC, Overrides,
+    CONDA_OVERRIDE_CUDA, CONDA_OVERRIDE_CUDA_ARCH, CONDA_OVERRIDE_GLIBC, Overrides, apply_settings,
     override_variable, process_is_setid,
 };
 pub use provider::{EnvironmentProvider, Layers, ProviderError, ProviderErrorKind};

@@ -3,12 +3,12 @@
 //! keep the invariants of §4.4 after a partial override, and their check.
 
 use markerspec_pep440::Version;
-use markerspec_pep508::{EnvValue, Field, FieldSet};
+use markerspec_pep508::{EnvValue, Environment, Field, FieldSet};
 
 use crate::facts::{Facts, Provenance};
-use crate::invariants::check_invariants;
+use crate::invariants::{Violation, check_invariants};
 use crate::provider::{EnvironmentProvider, ProviderError, ProviderErrorKind};
-use crate::values::parse_override;
+use crate::values::{check_input, parse_override};
 
 /// The conda variable read for `cuda_version` when `MARKERSPEC_CUDA_VERSION` is unset (CEP 30,
 /// `__cuda`).
@@ -363,10 +363,6 @@ impl Overrides {
                 "override-ignored: {CONDA_OVERRIDE_GLIBC} applies on Linux only (CEP 30)"
             ));
         }
-        let before: Vec<&'static str> = check_invariants(|f| facts.value(f).cloned())
-            .into_iter()
-            .map(|v| v.invariant)
-            .collect();
         let mut values = self.facts()?;
         values.retain(request);
         let overridden = values.fields();
@@ -384,11 +380,7 @@ impl Overrides {
                  is absent (CEP 46)"
             ));
         }
-        let overridden_now = values.fields();
-        facts.overlay(values);
-        derive(facts, overridden_now, request);
-        let after = check_invariants(|f| facts.value(f).cloned());
-        if let Some(broken) = after.iter().find(|v| !before.contains(&v.invariant)) {
+        if let Err(broken) = overlay_derived(facts, values, request) {
             let vars: Vec<&str> = self
                 .applicable()
                 .filter(|(f, _, _)| overridden.contains(*f) || broken.fields.contains(f))
@@ -405,6 +397,128 @@ impl Overrides {
         }
         Ok(())
     }
+}
+
+/// Lays `values` over `facts`, derives the requested fields that `values` does not give from
+/// those it gives (SPEC §10.3), and returns the first invariant of §4.4 that is broken after
+/// this and was not broken before.
+fn overlay_derived(facts: &mut Facts, values: Facts, request: FieldSet) -> Result<(), Violation> {
+    let before: Vec<&'static str> = check_invariants(|f| facts.value(f).cloned())
+        .into_iter()
+        .map(|v| v.invariant)
+        .collect();
+    let overridden = values.fields();
+    facts.overlay(values);
+    derive(facts, overridden, request);
+    match check_invariants(|f| facts.value(f).cloned())
+        .into_iter()
+        .find(|v| !before.contains(&v.invariant))
+    {
+        Some(broken) => Err(broken),
+        None => Ok(()),
+    }
+}
+
+/// Applies explicit per-field settings (the CLI's `--set FIELD=VALUE`, an embedding tool's
+/// equivalent) to `env`, as the last layer of SPEC §10.1, with the same rules as the override
+/// variables (§10.3): each value is checked as an override is ([`check_input`]); then the
+/// fields that no setting names are derived from those that settings name (the table of
+/// [`Overrides`]); then the invariants of §4.4 are checked. So `cuda_version=` (Absent)
+/// removes `cuda` from `gpu_backends` and makes the compute-capability fields Absent, and
+/// `gpu_backends=rocm` makes `cuda_version` Absent, exactly as `MARKERSPEC_CUDA_VERSION=` or
+/// `MARKERSPEC_GPU_BACKENDS=rocm` would.
+///
+/// Settings apply in order; a later setting of the same field replaces an earlier one. An
+/// [`EnvValue::Unknown`] setting makes the field Unknown (which satisfies every invariant).
+/// `extra` is not a field to set: request extras with [`Environment::with_extras`].
+///
+/// # Errors
+/// `invalid-override` ([`ProviderErrorKind::InvalidOverride`]): a value that is not valid for
+/// its field, `extra`, or an invariant broken by the settings, naming the invariant and the
+/// fields set. An invariant the environment already broke before the settings is not reported
+/// (as for the override variables); `env` is unchanged on error.
+///
+/// ```
+/// use markerspec_env::apply_settings;
+/// use markerspec_pep508::{EnvValue, Environment, Field};
+///
+/// let mut env = Environment::new();
+/// env.set(Field::GpuBackends, EnvValue::Set(vec!["cuda".into()])).unwrap();
+/// env.set(Field::CudaVersion, EnvValue::String("12.8".into())).unwrap();
+/// env.set(Field::CudaComputeCapabilities, EnvValue::Set(vec!["9.0".into()])).unwrap();
+/// env.set(Field::CudaComputeCapability, EnvValue::String("9.0".into())).unwrap();
+/// env.set(Field::CudaComputeCapabilityMax, EnvValue::String("9.0".into())).unwrap();
+///
+/// // Absent CUDA: the backend and the device fields follow.
+/// let mut no_cuda = env.clone();
+/// apply_settings(&mut no_cuda, &[(Field::CudaVersion, EnvValue::Absent)]).unwrap();
+/// assert_eq!(no_cuda.get(Field::GpuBackends), Some(&EnvValue::Absent));
+/// assert_eq!(no_cuda.get(Field::CudaComputeCapability), Some(&EnvValue::Absent));
+///
+/// // Two settings that contradict each other are an error, naming the invariant.
+/// let err = apply_settings(
+///     &mut env,
+///     &[(Field::GpuBackends, EnvValue::Absent), (Field::CudaVersion, EnvValue::String("12.4".into()))],
+/// )
+/// .unwrap_err();
+/// assert!(err.message().starts_with("invalid-override: I1 (SPEC §4.4)"));
+/// ```
+pub fn apply_settings(
+    env: &mut Environment,
+    settings: &[(Field, EnvValue)],
+) -> Result<(), ProviderError> {
+    let mut facts = Facts::new();
+    for (field, value) in env.iter().filter(|(f, _)| *f != Field::Extra) {
+        facts.insert(
+            field,
+            value.clone(),
+            Provenance::new("given", "environment"),
+        );
+    }
+    let mut values = Facts::new();
+    for (field, value) in settings {
+        if *field == Field::Extra {
+            return Err(invalid_setting(
+                "`extra` is not a field to set; request the extra instead".to_owned(),
+            ));
+        }
+        let value = match value {
+            EnvValue::Unknown => EnvValue::Unknown,
+            v => check_input(*field, v.clone())
+                .map_err(|why| invalid_setting(format!("`{field}`: {why}")))?,
+        };
+        values.insert(*field, value, Provenance::new("setting", field.name()));
+    }
+    let set = values.fields();
+    let all: FieldSet = Field::ALL.iter().copied().collect();
+    if let Err(broken) = overlay_derived(&mut facts, values, all) {
+        let names: Vec<String> = set
+            .iter()
+            .filter(|f| broken.fields.contains(f))
+            .chain(set.iter().filter(|f| !broken.fields.contains(f)))
+            .map(|f| format!("`{f}`"))
+            .collect();
+        return Err(invalid_setting(format!(
+            "{broken}; set by {}",
+            names.join(", ")
+        )));
+    }
+    for (field, fact) in facts.iter() {
+        if env.get(field) != Some(&fact.value) {
+            env.set(field, fact.value.clone())
+                .map_err(|e| invalid_setting(e.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
+/// `invalid-override` from explicit settings (provider `setting`).
+fn invalid_setting(message: String) -> ProviderError {
+    ProviderError::new(
+        "setting",
+        ProviderErrorKind::InvalidOverride,
+        format!("invalid-override: {message}"),
+    )
 }
 
 fn invalid(message: String) -> ProviderError {
@@ -1096,5 +1210,165 @@ mod tests {
             );
             assert!(text.contains(vars[0].0), "{vars:?}: {text}");
         }
+    }
+
+    /// A machine with one H100, as detection reports it.
+    fn gpu_node() -> Facts {
+        let mut facts = login_node();
+        let p = Provenance::new("gpu", "test");
+        facts.known(Field::CudaVersion, "12.8", p.clone());
+        facts.known_set(Field::GpuBackends, ["cuda"], p.clone());
+        facts.known_set(Field::CudaComputeCapabilities, ["9.0"], p.clone());
+        facts.known(Field::CudaComputeCapability, "9.0", p.clone());
+        facts.known(Field::CudaComputeCapabilityMax, "9.0", p);
+        facts
+    }
+
+    fn values(env: &Environment) -> Vec<(Field, EnvValue)> {
+        env.iter().map(|(f, v)| (f, v.clone())).collect()
+    }
+
+    /// The settings that say what the variables say (`MARKERSPEC_<FIELD>` only).
+    fn settings_of(vars: &[(&str, &str)]) -> Vec<(Field, EnvValue)> {
+        vars.iter()
+            .map(|(var, raw)| {
+                let field = Field::ALL
+                    .iter()
+                    .copied()
+                    .find(|f| override_variable(*f).as_deref() == Some(*var))
+                    .unwrap();
+                (field, parse_override(field, raw).unwrap())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn settings_derive_as_the_override_variables_do() {
+        let cases: &[&[(&str, &str)]] = &[
+            &[("MARKERSPEC_CUDA_VERSION", "")],
+            &[("MARKERSPEC_CUDA_VERSION", "12.4")],
+            &[("MARKERSPEC_GPU_BACKENDS", "rocm")],
+            &[("MARKERSPEC_GPU_BACKENDS", "")],
+            &[("MARKERSPEC_CUDA_COMPUTE_CAPABILITIES", "8.6,10.0")],
+            &[("MARKERSPEC_CUDA_COMPUTE_CAPABILITY", "8.0")],
+            &[("MARKERSPEC_ROCM_GPU_ARCHS", "gfx90a")],
+            &[("MARKERSPEC_MUSL_VERSION", "1.2.5")],
+            &[("MARKERSPEC_CUDNN_VERSION", "9.1.0")],
+            &[("MARKERSPEC_CUDNN_VERSION", "")],
+            &[(
+                "MARKERSPEC_VARIANT_PROPERTIES",
+                "nvidia::sm_arch::90_real,x86_64::level::v3",
+            )],
+        ];
+        for start in [login_node(), gpu_node()] {
+            for vars in cases {
+                let mut by_vars = start.clone();
+                let from_vars = Overrides::from_vars(vars.iter().copied())
+                    .linux(true)
+                    .apply(&mut by_vars, fact_fields());
+                let mut env = start.to_environment();
+                let from_settings = apply_settings(&mut env, &settings_of(vars));
+                match (from_vars, from_settings) {
+                    (Ok(()), Ok(())) => {
+                        assert_eq!(values(&env), values(&by_vars.to_environment()), "{vars:?}");
+                    }
+                    (Err(a), Err(b)) => {
+                        assert_eq!(a.kind(), b.kind(), "{vars:?}");
+                        assert_eq!(
+                            a.message().split(';').next(),
+                            b.message().split(';').next(),
+                            "{vars:?}"
+                        );
+                    }
+                    (a, b) => panic!("{vars:?}: variables {a:?}, settings {b:?}"),
+                }
+            }
+        }
+        // The derived values are the ones the table names.
+        let mut env = gpu_node().to_environment();
+        apply_settings(&mut env, &[(Field::CudaVersion, EnvValue::Absent)]).unwrap();
+        assert_eq!(env.get(Field::GpuBackends), Some(&EnvValue::Absent));
+        for f in CC_FIELDS {
+            assert_eq!(env.get(f), Some(&EnvValue::Absent), "{f}");
+        }
+        let mut env = gpu_node().to_environment();
+        apply_settings(&mut env, &[(Field::GpuBackends, set(&["rocm"]))]).unwrap();
+        // ROCm asserted without its targets: they are Unknown, not guessed.
+        assert_eq!(env.get(Field::RocmGpuArchs), Some(&EnvValue::Unknown));
+        assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::Absent));
+        let mut env = gpu_node().to_environment();
+        apply_settings(
+            &mut env,
+            &[
+                (Field::GpuBackends, set(&["rocm"])),
+                (Field::RocmGpuArchs, set(&["gfx90a"])),
+            ],
+        )
+        .unwrap();
+        assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::Absent));
+        assert_eq!(
+            env.get(Field::CudaComputeCapabilityMax),
+            Some(&EnvValue::Absent)
+        );
+    }
+
+    #[test]
+    fn settings_that_break_an_invariant_are_invalid_and_change_nothing() {
+        for (settings, invariant, named) in [
+            (
+                vec![
+                    (Field::GpuBackends, EnvValue::Absent),
+                    (Field::CudaVersion, EnvValue::String("12.4".into())),
+                ],
+                "I1",
+                "`gpu_backends`",
+            ),
+            (
+                vec![
+                    (Field::CudaComputeCapabilities, set(&["8.6", "9.0"])),
+                    (Field::CudaComputeCapability, EnvValue::String("9.0".into())),
+                ],
+                "I2",
+                "`cuda_compute_capability`",
+            ),
+            (
+                vec![
+                    (Field::GlibcVersion, EnvValue::String("2.35".into())),
+                    (Field::MuslVersion, EnvValue::String("1.2.5".into())),
+                ],
+                "I5",
+                "`musl_version`",
+            ),
+        ] {
+            let mut env = gpu_node().to_environment();
+            let err = apply_settings(&mut env, &settings).unwrap_err();
+            assert_eq!(err.kind(), ProviderErrorKind::InvalidOverride);
+            assert_eq!(err.code(), ProviderErrorKind::InvalidOverride.code());
+            let text = err.message();
+            assert!(
+                text.starts_with(&format!("invalid-override: {invariant} (SPEC §4.4)")),
+                "{text}"
+            );
+            assert!(text.contains(named), "{text}");
+            assert_eq!(
+                values(&env),
+                values(&gpu_node().to_environment()),
+                "unchanged on error"
+            );
+        }
+        // Values are checked as overrides are: release-only versions, set-member formats.
+        let mut env = gpu_node().to_environment();
+        for bad in [
+            (Field::CudaVersion, EnvValue::String("12.8rc1".into())),
+            (Field::GpuBackends, set(&["CUDA!"])),
+            (Field::Extra, EnvValue::String("gpu".into())),
+        ] {
+            let err = apply_settings(&mut env, std::slice::from_ref(&bad)).unwrap_err();
+            assert_eq!(err.kind(), ProviderErrorKind::InvalidOverride, "{bad:?}");
+        }
+        // Unknown satisfies every invariant.
+        apply_settings(&mut env, &[(Field::CudaVersion, EnvValue::Unknown)]).unwrap();
+        assert_eq!(env.get(Field::CudaVersion), Some(&EnvValue::Unknown));
+        assert_eq!(env.get(Field::GpuBackends), Some(&set(&["cuda"])));
     }
 }

@@ -14,6 +14,7 @@ use markerspec_pep508::{EnvValue, Field};
 
 struct Fakes {
     nvml: PathBuf,
+    cuda: PathBuf,
     nvml_zero: PathBuf,
     cudnn: PathBuf,
     cudnn_no_cudart: PathBuf,
@@ -47,6 +48,7 @@ fn fakes() -> &'static Fakes {
                 .join(format!("env-fakes-{}", std::process::id()));
             Some(Fakes {
                 nvml: compile(&dir, "nvml.c", "nvml/libnvidia-ml.so.1", &[])?,
+                cuda: compile(&dir, "cuda.c", "cuda/libcuda.so.1", &[])?,
                 nvml_zero: compile(
                     &dir,
                     "nvml.c",
@@ -117,6 +119,7 @@ fn a_two_gpu_box_with_cudnn_and_nccl() {
         GpuProvider::with_detector(
             detector()
                 .nvml_library(&f.nvml)
+                .cuda_library(&f.cuda)
                 .cudnn_library(&f.cudnn)
                 .nccl_library(&f.nccl),
         ),
@@ -139,7 +142,10 @@ fn a_two_gpu_box_with_cudnn_and_nccl() {
     assert_eq!(facts.value(Field::CutensorVersion), Some(&EnvValue::Absent));
     assert_eq!(facts.value(Field::RocmVersion), Some(&EnvValue::Absent));
     assert_eq!(facts.value(Field::RocmGpuArchs), Some(&EnvValue::Absent));
+    // NVML listed the devices; the CUDA version is the driver API's (SPEC 0.2 §8.6).
     let p = &facts.get(Field::CudaVersion).unwrap().provenance;
+    assert_eq!((p.layer(), p.method()), ("cuda", "libcuda"));
+    let p = &facts.get(Field::CudaComputeCapability).unwrap().provenance;
     assert_eq!((p.layer(), p.method()), ("cuda", "nvml"));
     let p = &facts.get(Field::NcclVersion).unwrap().provenance;
     assert_eq!((p.layer(), p.method()), ("cuda", "NCCL"));
@@ -197,7 +203,7 @@ fn device_masks_do_not_hide_devices() {
     let f = fakes();
     for mask in ["", "GPU-00000001", "1"] {
         let facts = provide(
-            GpuProvider::with_detector(detector().nvml_library(&f.nvml))
+            GpuProvider::with_detector(detector().nvml_library(&f.nvml).cuda_library(&f.cuda))
                 .vars([("CUDA_VISIBLE_DEVICES", mask)]),
         );
         assert_eq!(facts.value(Field::GpuBackends), set(&["cuda"]).as_ref());
@@ -382,4 +388,33 @@ fn an_unreadable_rocm_file_is_unknown_never_absent() {
         archs.provenance
     );
     assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Unknown));
+}
+
+#[test]
+fn devices_without_the_driver_api_are_no_cuda() {
+    // SPEC 0.2 §8.6: `cuda_version` is libcuda's alone. NVML lists two devices, but without
+    // libcuda no CUDA program can use them: `cuda_version` is Absent, never NVML's 12.4, and
+    // the backend and the device fields follow (I1, I2).
+    let f = fakes();
+    let facts = provide(GpuProvider::with_detector(detector().nvml_library(&f.nvml)));
+    assert_eq!(facts.value(Field::CudaVersion), Some(&EnvValue::Absent));
+    let p = &facts.get(Field::CudaVersion).unwrap().provenance;
+    assert_eq!(p.method(), "libcuda");
+    assert!(p.detail().unwrap().contains("2 device(s)"), "{p}");
+    assert_eq!(facts.value(Field::GpuBackends), Some(&EnvValue::Absent));
+    assert_eq!(
+        facts.value(Field::CudaComputeCapabilities),
+        Some(&EnvValue::Absent)
+    );
+    assert!(markerspec_env::check_invariants(|f| facts.value(f).cloned()).is_empty());
+    // With libcuda, the same devices are CUDA devices, at libcuda's version.
+    let facts = provide(GpuProvider::with_detector(
+        detector().nvml_library(&f.nvml).cuda_library(&f.cuda),
+    ));
+    assert_eq!(facts.string(Field::CudaVersion), Some("12.4"));
+    assert_eq!(
+        facts.get(Field::CudaVersion).unwrap().provenance.method(),
+        "libcuda"
+    );
+    assert_eq!(facts.value(Field::GpuBackends), set(&["cuda"]).as_ref());
 }

@@ -22,9 +22,10 @@ use crate::probe::ProbeConfig;
 use crate::report::{Detection, Origin, VendorReport};
 
 /// Bumped when [`Entry`] or the key change. 2: one report per vendor (1 had fixed `cuda` and
-/// `rocm` keys). 3: cuDNN's CUDA runtime version. The schema is part of the file name, so an
-/// entry of another schema is never even opened: a miss, not an error.
-const DISK_SCHEMA: u32 = 3;
+/// `rocm` keys). 3: cuDNN's CUDA runtime version. 4: the CUDA version from the driver API only
+/// (`driver_api`). The schema is part of the file name, so an entry of another schema is never
+/// even opened: a miss, not an error.
+const DISK_SCHEMA: u32 = 4;
 /// No entry is larger than this; a larger file is not ours.
 const MAX_ENTRY_BYTES: u64 = 1024 * 1024;
 

@@ -56,7 +56,7 @@ const STDERR_CAP: usize = 64 * 1024;
 ///
 /// let detection = Detector::new().timeout(Duration::from_secs(5)).detect();
 /// match detection.cuda() {
-///     Some(Outcome::Detected(report)) => println!("CUDA {:?}", report.cuda_driver_version),
+///     Some(Outcome::Detected(report)) => println!("CUDA {:?}", report.cuda_driver_version()),
 ///     Some(Outcome::Absent { .. }) => println!("no NVIDIA GPU"),
 ///     Some(Outcome::Unknown { reason }) => println!("could not tell: {reason}"),
 ///     _ => println!("not asked"),

@@ -8,7 +8,7 @@
 //! for vendor in &detection.vendors {
 //!     match vendor {
 //!         VendorReport::Cuda(Outcome::Detected(report)) => {
-//!             println!("driver {:?}, CUDA {:?}", report.driver_version, report.cuda_driver_version);
+//!             println!("driver {:?}, CUDA {:?}", report.driver_version, report.cuda_driver_version());
 //!             for device in &report.devices {
 //!                 println!("{}: {} (sm {:?})", device.index, device.name, device.compute_capability);
 //!             }
@@ -33,7 +33,10 @@
 //! the GPU agents of the kernel driver's topology and whether this user may open the GPU
 //! device. It knows nothing about markers; `markerspec-env` maps a [`Detection`] onto marker
 //! fields. It reads no override from the environment: explicit paths are [`Detector`]
-//! parameters, and the CLI maps its flags and variables onto them.
+//! parameters, and the CLI maps its flags and variables onto them. One fact that is not a GPU's
+//! lives here because it needs a call into the operating system: the machine's native
+//! architecture on Windows ([`machine::wow64_machines`], `IsWow64Process2`), which
+//! `markerspec-env` maps onto `host_arch`.
 //!
 //! A [`Detection`] lists one [`VendorReport`] per [`Vendor`], and each holds one of three
 //! answers ([`Outcome`]): [`Outcome::Absent`] ("no GPU of this vendor here", an ordinary answer,
@@ -103,7 +106,11 @@
 //! `System32`. [`Detector::search_system`]`(false)` limits detection to the explicit paths.
 //!
 //! What a source cannot tell is filled from elsewhere and said in the notes: the driver version
-//! from `/proc/driver/nvidia/version`, the CUDA version from `cuDriverGetVersion`. A value the
+//! from `/proc/driver/nvidia/version`. The CUDA version has one source whichever source listed
+//! the devices (SPEC §8.6, [`DriverApi`]): `cuDriverGetVersion` of libcuda after `cuInit(0)`
+//! succeeded with at least one device; NVML's `nvmlSystemGetCudaDriverVersion` and
+//! `nvidia-smi`'s `CUDA Version:` go to the notes only, because under a forward-compatibility
+//! `libcuda.so.1` they name another version than the one a CUDA program gets. A value the
 //! driver returns out of range (CUDA major 0 or above 99, say) is rejected with a note and left
 //! `None`, never passed on.
 //!
@@ -208,14 +215,15 @@ mod cache;
 pub mod cuda;
 mod detector;
 mod loader;
+pub mod machine;
 mod probe;
 mod report;
 pub mod rocm;
 
 pub use cache::{clear_memory_cache, default_cache_dir};
 pub use cuda::{
-    CudaError, CudaReport, CudaVersion, Device, Libraries, LibraryStatus, NvmlError, Source,
-    cuda_try, nvml_try,
+    CudaError, CudaReport, CudaVersion, Device, DriverApi, Libraries, LibraryStatus, NvmlError,
+    Source, cuda_try, nvml_try,
 };
 pub use detector::{DEFAULT_TIMEOUT, Detector, PROBE_BINARY, detect};
 pub use probe::{PROBE_FLAG, exit_if_started_as_probe, probe_main, run_probe_if_requested};

@@ -40,8 +40,9 @@ pub(crate) const EXIT_NO_ENTRY_POINT: i32 = 3;
 
 /// Bumped when [`ProbeReply`] or [`ProbeConfig`] change incompatibly. 2: one report per vendor
 /// in `vendors` (1 had fixed `cuda` and `rocm` keys), per-library status, ROCm read in full.
-/// 3: cuDNN's CUDA runtime version (`cudnn_cuda_version`).
-pub(crate) const PROBE_SCHEMA: u32 = 3;
+/// 3: cuDNN's CUDA runtime version (`cudnn_cuda_version`). 4: the CUDA version from the driver
+/// API only (`driver_api` in place of `cuda_driver_version`, SPEC §8.6).
+pub(crate) const PROBE_SCHEMA: u32 = 4;
 
 /// What to probe and where to look: everything a [`Detector`](crate::Detector) decides, sent to
 /// the child as JSON.

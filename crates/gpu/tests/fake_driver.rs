@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use markerspec_gpu::{
-    CudaReport, CudaVersion, Detection, DeviceAccess, GpuAgent, LibVersion, Libraries,
+    CudaReport, CudaVersion, Detection, DeviceAccess, DriverApi, GpuAgent, LibVersion, Libraries,
     LibraryStatus, Origin, Outcome, ReadState, Reading, Source, UnknownReason,
 };
 
@@ -37,13 +37,6 @@ fn unknown(detection: &Detection) -> &UnknownReason {
 
 #[track_caller]
 fn assert_two_gpu_box(report: &CudaReport) {
-    assert_eq!(
-        report.cuda_driver_version,
-        Some(CudaVersion {
-            major: 12,
-            minor: 4
-        })
-    );
     let ccs: Vec<_> = report
         .devices
         .iter()
@@ -61,6 +54,86 @@ fn notes_mention(notes: &[String], text: &str) -> bool {
 }
 
 // ---- NVML ------------------------------------------------------------------------------------
+
+#[test]
+fn the_cuda_version_is_libcudas_whichever_source_lists_the_devices() {
+    // SPEC §8.6: one source, libcuda's cuDriverGetVersion after cuInit. NVML says 12.8 (as a
+    // driver under a forward-compatibility libcuda 12.4 would); the report says libcuda's 12.4
+    // and keeps NVML's answer in the notes.
+    let fakes = fakes_or_skip!();
+    let log = scratch("nvml-vs-libcuda").join("calls.log");
+    let detection = detector()
+        .nvml_library(&fakes.nvml)
+        .cuda_library(&fakes.cuda)
+        .child_env("FAKE_NVML_CUDA_VERSION", "12080")
+        .child_env("FAKE_CUDA_VERSION", "12040")
+        .child_env("FAKE_LOG", &log)
+        .detect();
+    let report = detected(&detection);
+    assert_eq!(report.source, Source::Nvml);
+    assert_two_gpu_box(report);
+    assert_eq!(
+        report.driver_api,
+        DriverApi::Version {
+            version: CudaVersion::new(12, 4).unwrap()
+        }
+    );
+    assert!(
+        notes_mention(
+            &report.notes,
+            "nvmlSystemGetCudaDriverVersion: CUDA 12.8 (not used"
+        ),
+        "{:?}",
+        report.notes
+    );
+    // cuInit ran (in the probe, after NVML shut down its session).
+    assert_eq!(
+        fs::read_to_string(&log).unwrap(),
+        "nvmlInit\nnvmlShutdown\ncuInit\n"
+    );
+}
+
+#[test]
+fn without_a_usable_driver_api_there_is_no_cuda_version() {
+    // NVML lists the devices; the driver API is missing, finds no device, or fails. The first
+    // two are "no CUDA for a CUDA program" (cuda_version Absent), the last is Unknown; never
+    // NVML's answer in its place.
+    let fakes = fakes_or_skip!();
+    let detection = detector().nvml_library(&fakes.nvml).detect();
+    let report = detected(&detection);
+    assert_two_gpu_box(report);
+    assert!(
+        matches!(&report.driver_api, DriverApi::NotPresent { note } if note.contains("libcuda")),
+        "{:?}",
+        report.driver_api
+    );
+    assert_eq!(report.cuda_driver_version(), None);
+    let detection = detector()
+        .nvml_library(&fakes.nvml)
+        .cuda_library(&fakes.cuda)
+        .child_env("FAKE_CUDA_MODE", "nodevice")
+        .detect();
+    assert!(
+        matches!(&detected(&detection).driver_api, DriverApi::NotPresent { note } if note.contains("CUDA_ERROR_NO_DEVICE")),
+        "{detection:#?}"
+    );
+    let detection = detector()
+        .nvml_library(&fakes.nvml)
+        .cuda_library(&fakes.cuda)
+        .child_env("FAKE_CUDA_MODE", "initfail")
+        .detect();
+    assert!(
+        matches!(&detected(&detection).driver_api, DriverApi::Failed { reason } if reason.contains("CUDA_ERROR_UNKNOWN")),
+        "{detection:#?}"
+    );
+    // libcuda left out of the sources: not asked, so not known.
+    let detection = detector()
+        .sources([Source::Nvml])
+        .nvml_library(&fakes.nvml)
+        .cuda_library(&fakes.cuda)
+        .detect();
+    assert_eq!(detected(&detection).driver_api, DriverApi::NotAsked);
+}
 
 #[test]
 fn nvml_reports_a_two_gpu_box_and_shuts_down() {
@@ -150,6 +223,7 @@ fn nvml_init_failure_falls_back_to_libcuda() {
     let report = detected(&detection);
     assert_eq!(report.source, Source::LibCuda);
     assert_two_gpu_box(report);
+    assert_eq!(report.cuda_driver_version(), CudaVersion::new(12, 4));
     assert!(
         notes_mention(&report.notes, "nvmlInit_v2"),
         "{:?}",
@@ -167,6 +241,7 @@ fn nvml_missing_a_required_symbol_falls_back_to_libcuda() {
     let report = detected(&detection);
     assert_eq!(report.source, Source::LibCuda);
     assert_two_gpu_box(report);
+    assert_eq!(report.cuda_driver_version(), CudaVersion::new(12, 4));
     assert!(
         notes_mention(&report.notes, "lacks `nvmlDeviceGetCount_v2`"),
         "{:?}",
@@ -247,7 +322,7 @@ fn nvml_out_of_range_versions_are_rejected_with_notes() {
         .child_env("FAKE_NVML_MODE", "badversion")
         .detect();
     let report = detected(&detection);
-    assert_eq!(report.cuda_driver_version, None);
+    assert_eq!(report.cuda_driver_version(), None);
     assert_eq!(report.driver_version, None);
     assert!(
         notes_mention(&report.notes, "version code 1000000 is out of range"),
@@ -273,7 +348,7 @@ fn an_out_of_range_nvml_version_is_filled_from_libcuda() {
     let report = detected(&detection);
     assert_eq!(report.source, Source::Nvml);
     assert_eq!(
-        report.cuda_driver_version,
+        report.cuda_driver_version(),
         Some(CudaVersion {
             major: 12,
             minor: 4
@@ -348,6 +423,7 @@ fn libcuda_alone_reports_the_box_and_reads_the_driver_version_file() {
     let report = detected(&detection);
     assert_eq!(report.source, Source::LibCuda);
     assert_two_gpu_box(report);
+    assert_eq!(report.cuda_driver_version(), CudaVersion::new(12, 4));
     assert_eq!(report.driver_version.as_deref(), Some("550.144.03"));
     assert_eq!(
         report.devices[1].uuid.as_deref(),
@@ -426,7 +502,7 @@ fn an_out_of_range_libcuda_version_is_rejected() {
         .child_env("FAKE_CUDA_VERSION", "100000")
         .detect();
     let report = detected(&detection);
-    assert_eq!(report.cuda_driver_version, None);
+    assert_eq!(report.cuda_driver_version(), None);
     assert!(
         notes_mention(&report.notes, "out of range"),
         "{:?}",
@@ -476,6 +552,13 @@ fn nvidia_smi_explicit_only() {
     let report = detected(&detection);
     assert_eq!(report.source, Source::NvidiaSmi);
     assert_two_gpu_box(report);
+    // SPEC §8.6: nvidia-smi's `CUDA Version:` is not the CUDA version; libcuda was not asked.
+    assert_eq!(report.driver_api, DriverApi::NotAsked);
+    assert!(
+        notes_mention(&report.notes, "CUDA Version: 12.4 (not used"),
+        "{:?}",
+        report.notes
+    );
 }
 
 #[test]
@@ -877,7 +960,7 @@ fn a_reply_of_the_first_schema_is_named_as_such() {
         .probe_program(script(&dir, r#"echo '{"markerspec_gpu_probe": 1, "cuda": {"outcome":"absent","notes":[]}, "rocm": {"outcome":"absent","notes":[]}}'"#))
         .detect();
     assert!(
-        matches!(unknown(&detection), UnknownReason::Garbage { detail } if detail.starts_with("the probe speaks schema 1, not 3")),
+        matches!(unknown(&detection), UnknownReason::Garbage { detail } if detail.starts_with("the probe speaks schema 1, not 4")),
         "{detection:#?}"
     );
     assert_eq!(
@@ -1097,7 +1180,7 @@ fn an_entry_of_the_first_schema_is_a_miss_and_rewritten() {
     let again = detector.detect();
     assert_eq!(again.origin, Origin::Probe, "a miss: {again:#?}");
     assert!(
-        notes_mention(&again.notes, "schema 1 is not 3"),
+        notes_mention(&again.notes, "schema 1 is not 4"),
         "{:?}",
         again.notes
     );

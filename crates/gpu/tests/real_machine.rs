@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use markerspec_gpu::{Detector, Outcome, Source};
+use markerspec_gpu::{Detector, DriverApi, Outcome, Source};
 
 use common::PROBE;
 
@@ -66,7 +66,7 @@ fn the_probe_binary_alone_prints_one_report_line() {
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(json["markerspec_gpu_probe"], 3);
+    assert_eq!(json["markerspec_gpu_probe"], 4);
     assert_eq!(json["vendors"][0]["vendor"], "cuda");
     assert!(json["vendors"][0]["outcome"].is_string());
     assert_eq!(json["vendors"][1]["vendor"], "rocm");
@@ -97,7 +97,7 @@ fn real_gpu_is_detected_through_nvml() {
     assert_eq!(report.source, Source::Nvml);
     assert!(!report.devices.is_empty());
     assert!(report.driver_version.is_some());
-    let cuda = report.cuda_driver_version.expect("a CUDA version");
+    let cuda = report.cuda_driver_version().expect("a CUDA version");
     assert!(cuda.major >= 10, "{cuda}");
     for device in &report.devices {
         assert!(device.compute_capability >= (3, 0), "{device:?}");
@@ -126,12 +126,22 @@ fn real_gpu_sources_agree() {
             .unwrap_or_else(|| panic!("{source} did not detect: {detection:#?}"))
     };
     let nvml = by(Source::Nvml);
-    for other in [by(Source::LibCuda), by(Source::NvidiaSmi)] {
-        assert_eq!(
-            other.cuda_driver_version, nvml.cuda_driver_version,
-            "{}",
-            other.source
-        );
+    // SPEC §8.6: the CUDA version is the driver API's alone; NVML and nvidia-smi asked alone
+    // do not give it.
+    let libcuda = by(Source::LibCuda);
+    assert!(libcuda.cuda_driver_version().is_some(), "{libcuda:#?}");
+    assert_eq!(nvml.driver_api, DriverApi::NotAsked);
+    // With every source, NVML lists the devices and the version is libcuda's.
+    let all = real().optional_libraries(false).detect();
+    assert_eq!(
+        all.cuda()
+            .unwrap()
+            .detected()
+            .unwrap()
+            .cuda_driver_version(),
+        libcuda.cuda_driver_version()
+    );
+    for other in [libcuda, by(Source::NvidiaSmi)] {
         assert_eq!(
             other.driver_version, nvml.driver_version,
             "{}",

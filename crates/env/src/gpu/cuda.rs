@@ -2,7 +2,7 @@
 //! capability fields and the optional libraries' versions (SPEC §8.6 to §8.8, §8.10), under the
 //! provenance layer `cuda`.
 
-use markerspec_gpu::{CudaReport, LibraryStatus, Outcome, ReadState, Reading};
+use markerspec_gpu::{CudaReport, DriverApi, LibraryStatus, Outcome, ReadState, Reading};
 use markerspec_pep508::{EnvValue, Field};
 
 use super::{Backend, all_unknown, summary};
@@ -66,29 +66,49 @@ pub(crate) fn map(
 fn map_report(facts: &mut Facts, report: &CudaReport) -> Backend {
     let source = report.source.as_str();
     let p = || Provenance::new(LAYER, source);
+    let cuda_api = || Provenance::new(LAYER, "libcuda");
     let notes = summary(&report.notes);
     let ccs: Vec<(u32, u32)> = report
         .devices
         .iter()
         .map(|d| d.compute_capability)
         .collect();
-    // SPEC 0.2 §8.6: with no device `cuda_version` is Absent, as conda's `__cuda`, so that
-    // `"cuda" in gpu_backends` holds exactly when it is given (invariant I1).
-    match (report.cuda_driver_version, ccs.is_empty()) {
-        (_, true) => facts.absent(
+    // SPEC 0.2 §8.6: `cuda_version` is libcuda's `cuDriverGetVersion` after `cuInit`, never
+    // NVML's or nvidia-smi's answer. With no device it is Absent, as conda's `__cuda`, so that
+    // `"cuda" in gpu_backends` holds exactly when it is given (invariant I1); so it is when the
+    // devices another source lists are not usable through the driver API (no libcuda, or
+    // `cuInit` finds no device), and then the device fields are Absent too (I2).
+    let mut usable = true;
+    match (&report.driver_api, ccs.is_empty()) {
+        (api, true) => facts.absent(
             Field::CudaVersion,
             p().with_detail(format!(
                 "the driver exposes no device{}",
-                report
-                    .cuda_driver_version
+                api.version()
                     .map(|v| format!(" (it supports CUDA {v})"))
                     .unwrap_or_default()
             )),
         ),
-        (Some(v), false) => facts.known(Field::CudaVersion, v.to_string(), p()),
-        (None, false) => facts.unknown(
+        (DriverApi::Version { version }, false) => {
+            facts.known(Field::CudaVersion, version.to_string(), cuda_api())
+        }
+        (DriverApi::NotPresent { note }, false) => {
+            usable = false;
+            facts.absent(
+                Field::CudaVersion,
+                cuda_api().with_detail(format!(
+                    "{source} lists {} device(s), but no CUDA program can use them: {note}",
+                    ccs.len()
+                )),
+            )
+        }
+        (DriverApi::Failed { reason }, false) => facts.unknown(
             Field::CudaVersion,
-            p().with_detail(format!("the driver did not report it ({notes})")),
+            cuda_api().with_detail(format!("the driver API failed: {reason}")),
+        ),
+        (_, false) => facts.unknown(
+            Field::CudaVersion,
+            cuda_api().with_detail(format!("the driver API was not asked ({notes})")),
         ),
     };
     match &report.driver_version {
@@ -98,7 +118,11 @@ fn map_report(facts: &mut Facts, report: &CudaReport) -> Backend {
             p().with_detail(format!("the driver did not report it ({notes})")),
         ),
     };
-    let backend = map_devices(facts, report.source.as_str(), &ccs);
+    let backend = map_devices(
+        facts,
+        report.source.as_str(),
+        if usable { &ccs } else { &[] },
+    );
     let libs = &report.libraries;
     for (field, label, status) in [
         (Field::CudnnVersion, "cuDNN", &libs.cudnn),
@@ -248,7 +272,9 @@ mod tests {
     fn report(devices: Vec<Device>) -> CudaReport {
         CudaReport {
             driver_version: Some("570.124.06".into()),
-            cuda_driver_version: CudaVersion::new(12, 8),
+            driver_api: DriverApi::Version {
+                version: CudaVersion::new(12, 8).unwrap(),
+            },
             devices,
             libraries: Libraries {
                 cudnn: LibraryStatus::Loaded {
@@ -296,8 +322,17 @@ mod tests {
         );
         assert_eq!(facts.string(Field::CudnnVersion), Some("9.1.0"));
         assert_eq!(facts.value(Field::NcclVersion), Some(&EnvValue::Absent));
+        // The CUDA version's one source (SPEC §8.6), though NVML listed the devices.
         assert_eq!(
             facts.get(Field::CudaVersion).unwrap().provenance.method(),
+            "libcuda"
+        );
+        assert_eq!(
+            facts
+                .get(Field::CudaComputeCapability)
+                .unwrap()
+                .provenance
+                .method(),
             "nvml"
         );
     }
@@ -376,9 +411,11 @@ mod tests {
     #[test]
     fn missing_versions_are_unknown() {
         let mut r = report(vec![device(0, (8, 0))]);
-        r.cuda_driver_version = None;
+        r.driver_api = DriverApi::Failed {
+            reason: "libcuda: cuDriverGetVersion: out of range".into(),
+        };
         r.driver_version = None;
-        r.notes = vec!["nvmlSystemGetCudaDriverVersion_v2: out of range".into()];
+        r.notes = vec!["libcuda: cuDriverGetVersion: out of range".into()];
         r.libraries.nccl = LibraryStatus::Failed {
             library: "libnccl.so.2".into(),
             reason: "lacks `ncclGetVersion`".into(),
@@ -525,5 +562,61 @@ mod tests {
             facts.value(Field::NvidiaDriverVersion),
             Some(&EnvValue::Unknown)
         );
+    }
+
+    #[test]
+    fn cuda_version_is_the_driver_apis_alone() {
+        // Devices listed by NVML, the driver API not usable: no CUDA program can use them, so
+        // `cuda_version`, the device fields and the backend are Absent together (I1, I2).
+        let mut r = report(vec![device(0, (9, 0))]);
+        r.driver_api = DriverApi::NotPresent {
+            note: "libcuda: cuInit: CUDA_ERROR_NO_DEVICE".into(),
+        };
+        let (facts, backend) = map(&detection(Outcome::Detected(r)));
+        assert!(matches!(backend, Backend::No));
+        let cuda = facts.get(Field::CudaVersion).unwrap();
+        assert_eq!(cuda.value, EnvValue::Absent);
+        assert_eq!(cuda.provenance.method(), "libcuda");
+        assert!(
+            cuda.provenance
+                .detail()
+                .unwrap()
+                .contains("CUDA_ERROR_NO_DEVICE"),
+            "{}",
+            cuda.provenance
+        );
+        for f in [
+            Field::CudaComputeCapability,
+            Field::CudaComputeCapabilities,
+            Field::CudaComputeCapabilityMax,
+        ] {
+            assert_eq!(facts.value(f), Some(&EnvValue::Absent), "{f}");
+        }
+        assert!(crate::check_invariants(|f| facts.value(f).cloned()).is_empty());
+        // The driver API failed (a forward-compatibility library on an unsupported GPU):
+        // Unknown, with its reason; the devices stay facts.
+        let mut r = report(vec![device(0, (9, 0))]);
+        r.driver_api = DriverApi::Failed {
+            reason: "libcuda: cuInit: CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804)".into(),
+        };
+        let (facts, backend) = map(&detection(Outcome::Detected(r)));
+        assert!(matches!(backend, Backend::Yes));
+        let cuda = facts.get(Field::CudaVersion).unwrap();
+        assert_eq!(cuda.value, EnvValue::Unknown);
+        assert!(cuda.provenance.detail().unwrap().contains("804"));
+        assert_eq!(facts.string(Field::CudaComputeCapability), Some("9.0"));
+        // Not asked: Unknown, never guessed from another source.
+        let mut r = report(vec![device(0, (9, 0))]);
+        r.driver_api = DriverApi::NotAsked;
+        let (facts, _) = map(&detection(Outcome::Detected(r)));
+        assert_eq!(facts.value(Field::CudaVersion), Some(&EnvValue::Unknown));
+        // The driver API's version, whichever source listed the devices.
+        let (facts, _) = map(&detection(Outcome::Detected(report(vec![device(
+            0,
+            (9, 0),
+        )]))));
+        let cuda = facts.get(Field::CudaVersion).unwrap();
+        assert_eq!(cuda.value, EnvValue::String("12.8".into()));
+        assert_eq!(cuda.provenance.method(), "libcuda");
     }
 }

@@ -228,6 +228,16 @@ impl GpuProvider {
         }
     }
 
+    /// Whether the GPU probe also looks for cuDNN, NCCL and cuTENSOR (default: yes). Detection
+    /// of a whole environment turns it off and asks the target interpreter instead
+    /// ([`LibraryProvider`](crate::LibraryProvider), SPEC 0.2 §8.10): the GPU probe runs in a
+    /// child of this program, whose loader is not the interpreter's.
+    #[must_use]
+    pub fn optional_libraries(mut self, look: bool) -> GpuProvider {
+        self.detector = self.detector.optional_libraries(look);
+        self
+    }
+
     /// The probe's time limit.
     ///
     /// See the example on [`GpuProvider`].
@@ -493,7 +503,7 @@ fn backends(facts: &mut Facts, stacks: &[(&str, Backend)], masks: &[String]) {
 
 /// A `PATH`-style list without its empty and relative entries, which would name the current
 /// folder (SPEC 0.2 §10.2).
-fn absolute_entries(list: &OsString) -> OsString {
+pub(crate) fn absolute_entries(list: &OsString) -> OsString {
     let kept: Vec<PathBuf> = std::env::split_paths(list)
         .filter(|p| p.is_absolute())
         .collect();

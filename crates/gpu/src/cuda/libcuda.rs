@@ -4,7 +4,7 @@ use std::ffi::{c_char, c_int, c_uint};
 
 use super::Attempt;
 use super::error::{CudaError, cuda_try};
-use super::{CudaReport, CudaVersion, Device, Libraries, Source};
+use super::{CudaReport, CudaVersion, Device, DriverApi, Libraries, Source};
 use crate::loader::{self, Loaded};
 use crate::probe::ProbeConfig;
 
@@ -116,14 +116,47 @@ pub(crate) fn probe(cfg: &ProbeConfig) -> Attempt {
     }
 }
 
-/// Only `cuDriverGetVersion`, which needs no `cuInit`: fills the CUDA version when another
-/// source could not tell it.
+/// The CUDA version as SPEC §8.6 defines it, when another source listed the devices: load
+/// libcuda, `cuInit(0)`, at least one device from `cuDeviceGetCount`, then `cuDriverGetVersion`.
 #[doc(alias = "cuDriverGetVersion")]
-pub(crate) fn driver_version_only(cfg: &ProbeConfig) -> Result<CudaVersion, String> {
-    let (_lib, api) = load(cfg).map_err(|failure| match failure {
-        LoadFailure::NotPresent(note) | LoadFailure::Failed(note) => note,
-    })?;
-    driver_version(&api).map_err(|e| format!("libcuda: {e}"))
+pub(crate) fn driver_api(cfg: &ProbeConfig) -> DriverApi {
+    let (_lib, api) = match load(cfg) {
+        Ok(loaded) => loaded,
+        Err(LoadFailure::NotPresent(note)) => return DriverApi::NotPresent { note },
+        Err(LoadFailure::Failed(reason)) => return DriverApi::Failed { reason },
+    };
+    // SAFETY: `cuInit` takes a flags word that must be 0.
+    match cuda_try(unsafe { (api.init)(0) }) {
+        Ok(()) => {}
+        Err(error @ (CudaError::NoDevice | CudaError::StubLibrary)) => {
+            return DriverApi::NotPresent {
+                note: format!("libcuda: cuInit: {error}"),
+            };
+        }
+        Err(error) => {
+            return DriverApi::Failed {
+                reason: format!("libcuda: cuInit: {error}"),
+            };
+        }
+    }
+    let mut count: c_int = 0;
+    // SAFETY: `count` is a valid `int` out-parameter; `cuInit` succeeded.
+    if let Err(error) = cuda_try(unsafe { (api.count)(&mut count) }) {
+        return DriverApi::Failed {
+            reason: format!("libcuda: cuDeviceGetCount: {error}"),
+        };
+    }
+    if count <= 0 {
+        return DriverApi::NotPresent {
+            note: "libcuda: cuDeviceGetCount: no device".to_owned(),
+        };
+    }
+    match driver_version(&api) {
+        Ok(version) => DriverApi::Version { version },
+        Err(e) => DriverApi::Failed {
+            reason: format!("libcuda: {e}"),
+        },
+    }
 }
 
 fn driver_version(api: &Api) -> Result<CudaVersion, String> {
@@ -136,9 +169,16 @@ fn driver_version(api: &Api) -> Result<CudaVersion, String> {
 
 fn query(api: &Api) -> Result<CudaReport, String> {
     let mut notes = Vec::new();
-    let cuda_driver_version = driver_version(api)
-        .map_err(|e| notes.push(format!("libcuda: {e}")))
-        .ok();
+    // Called after a successful `cuInit(0)`, as SPEC §8.6 requires.
+    let mut driver_api = match driver_version(api) {
+        Ok(version) => DriverApi::Version { version },
+        Err(e) => {
+            notes.push(format!("libcuda: {e}"));
+            DriverApi::Failed {
+                reason: format!("libcuda: {e}"),
+            }
+        }
+    };
 
     let mut count: c_int = 0;
     // SAFETY: `count` is a valid `int` out-parameter; `cuInit` succeeded.
@@ -205,9 +245,14 @@ fn query(api: &Api) -> Result<CudaReport, String> {
         });
     }
 
+    if devices.is_empty() {
+        driver_api = DriverApi::NotPresent {
+            note: "libcuda: cuDeviceGetCount: no device".to_owned(),
+        };
+    }
     Ok(CudaReport {
         driver_version: None,
-        cuda_driver_version,
+        driver_api,
         devices,
         libraries: Libraries::default(),
         source: Source::LibCuda,

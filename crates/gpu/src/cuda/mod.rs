@@ -3,7 +3,7 @@
 //! Three sources answer for the driver, tried in [`Source`] order until one answers: `nvml.rs`
 //! (`libnvidia-ml.so.1`), `libcuda.rs` (`libcuda.so.1`, the driver API) and `smi.rs` (the
 //! `nvidia-smi` program). What the winning source could not tell is filled in here from
-//! elsewhere; then `libs.rs` asks cuDNN, NCCL and cuTENSOR for their versions, each getting a
+//! elsewhere; the CUDA version always comes from the driver API ([`DriverApi`], SPEC §8.6); then `libs.rs` asks cuDNN, NCCL and cuTENSOR for their versions, each getting a
 //! [`LibraryStatus`]. The driver's return codes map to [`NvmlError`] and [`CudaError`]
 //! (`error.rs`). The report is a [`CudaReport`].
 
@@ -15,7 +15,7 @@ mod report;
 pub(crate) mod smi;
 
 pub use error::{CudaError, NvmlError, cuda_try, nvml_try};
-pub use report::{CudaReport, CudaVersion, Device, Libraries, LibraryStatus, Source};
+pub use report::{CudaReport, CudaVersion, Device, DriverApi, Libraries, LibraryStatus, Source};
 
 use std::path::Path;
 
@@ -134,7 +134,8 @@ pub(crate) fn probe(cfg: &ProbeConfig) -> Outcome<CudaReport> {
 }
 
 /// Fills what the winning source could not tell from elsewhere: the kernel driver's version from
-/// its `/proc` file, the CUDA version from `cuDriverGetVersion`.
+/// its `/proc` file; and the CUDA version, which only the driver API gives (SPEC §8.6), from
+/// `cuInit` and `cuDriverGetVersion` when NVML or `nvidia-smi` listed the devices.
 fn fill_gaps(cfg: &ProbeConfig, report: &mut CudaReport) {
     if report.driver_version.is_none() {
         if let Some(file) = cfg.driver_version_file() {
@@ -152,19 +153,19 @@ fn fill_gaps(cfg: &ProbeConfig, report: &mut CudaReport) {
             }
         }
     }
-    if report.cuda_driver_version.is_none()
-        && report.source != Source::LibCuda
-        && cfg.sources.contains(&Source::LibCuda)
-    {
-        match libcuda::driver_version_only(cfg) {
-            Ok(version) => {
-                report.cuda_driver_version = Some(version);
-                report
-                    .notes
-                    .push("CUDA version from libcuda's cuDriverGetVersion".to_owned());
-            }
-            Err(note) => report.notes.push(note),
-        }
+    // SPEC §8.6: the CUDA version comes from the driver API alone, whichever source listed the
+    // devices.
+    if report.source != Source::LibCuda && cfg.sources.contains(&Source::LibCuda) {
+        report.driver_api = libcuda::driver_api(cfg);
+        let said = match &report.driver_api {
+            DriverApi::Version { version } => format!("CUDA {version}"),
+            DriverApi::NotPresent { note } => note.clone(),
+            DriverApi::Failed { reason } => reason.clone(),
+            DriverApi::NotAsked => String::new(),
+        };
+        report.notes.push(format!(
+            "CUDA version from libcuda's cuDriverGetVersion: {said}"
+        ));
     }
 }
 

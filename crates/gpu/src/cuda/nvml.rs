@@ -5,7 +5,7 @@ use std::ptr;
 
 use super::error::{NvmlError, nvml_try};
 use super::{Attempt, valid_driver_version};
-use super::{CudaReport, CudaVersion, Device, Libraries, Source};
+use super::{CudaReport, CudaVersion, Device, DriverApi, Libraries, Source};
 use crate::loader::{self, Loaded};
 use crate::probe::ProbeConfig;
 
@@ -179,29 +179,23 @@ fn query(api: &Api) -> Result<CudaReport, String> {
         }
     };
 
-    let cuda_driver_version = match api.cuda_version {
-        None => {
-            notes.push("NVML: no nvmlSystemGetCudaDriverVersion in this driver".to_owned());
-            None
-        }
-        Some(function) => {
-            let mut raw: c_int = 0;
-            // SAFETY: `raw` is a valid `int` out-parameter.
-            match nvml_try(unsafe { function(&mut raw) }) {
-                Ok(()) => match CudaVersion::from_encoded(raw) {
-                    Ok(version) => Some(version),
-                    Err(error) => {
-                        notes.push(format!("NVML: nvmlSystemGetCudaDriverVersion: {error}"));
-                        None
-                    }
-                },
-                Err(error) => {
-                    notes.push(format!("NVML: nvmlSystemGetCudaDriverVersion: {error}"));
-                    None
-                }
-            }
-        }
-    };
+    // Not `cuda_version` (SPEC §8.6: only the driver API gives it); said in the notes, so that
+    // a disagreement with libcuda (a forward-compatibility library) can be seen.
+    if let Some(function) = api.cuda_version {
+        let mut raw: c_int = 0;
+        // SAFETY: `raw` is a valid `int` out-parameter.
+        let said = match nvml_try(unsafe { function(&mut raw) }) {
+            Ok(()) => match CudaVersion::from_encoded(raw) {
+                Ok(version) => format!("CUDA {version}"),
+                Err(error) => error.to_string(),
+            },
+            Err(error) => error.to_string(),
+        };
+        notes.push(format!(
+            "NVML: nvmlSystemGetCudaDriverVersion: {said} (not used: the CUDA version is \
+             libcuda's)"
+        ));
+    }
 
     let mut count: c_uint = 0;
     // SAFETY: `count` is a valid `unsigned int` out-parameter.
@@ -228,7 +222,7 @@ fn query(api: &Api) -> Result<CudaReport, String> {
 
     Ok(CudaReport {
         driver_version,
-        cuda_driver_version,
+        driver_api: DriverApi::NotAsked,
         devices,
         libraries: Libraries::default(),
         source: Source::Nvml,

@@ -209,6 +209,52 @@ pub struct Libraries {
     pub cudnn_cuda_version: Option<CudaVersion>,
 }
 
+/// What the CUDA driver API said about the CUDA version: the one normative source of
+/// `cuda_version` (SPEC §8.6), `cuDriverGetVersion` of `libcuda.so.1` (`nvcuda.dll`) after
+/// `cuInit(0)` succeeded with at least one device, in the probe (whose device masks are unset).
+/// NVML's `nvmlSystemGetCudaDriverVersion` and `nvidia-smi`'s `CUDA Version:` are never used
+/// for it: under a forward-compatibility `libcuda.so.1` they report another version than the
+/// one a CUDA program gets. Their answers, when they differ, are in the report's notes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum DriverApi {
+    /// The driver API was not asked (`libcuda` is not among the [`Detector::sources`]).
+    ///
+    /// [`Detector::sources`]: crate::Detector::sources
+    #[default]
+    NotAsked,
+    /// `cuInit(0)` succeeded, at least one device, and `cuDriverGetVersion` answered.
+    Version {
+        /// The highest CUDA version the loaded driver library supports.
+        version: CudaVersion,
+    },
+    /// No CUDA here for a CUDA program: `libcuda` is not found, or `cuInit` returned
+    /// `CUDA_ERROR_NO_DEVICE` (or the stub library's error), or it enumerates no device.
+    NotPresent {
+        /// Why, for people.
+        note: String,
+    },
+    /// `libcuda` is there and failed: another `cuInit` error (for example
+    /// `CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE` from a forward-compatibility library), a
+    /// missing symbol, a failing or out-of-range `cuDriverGetVersion`.
+    Failed {
+        /// What failed, with the driver's error code.
+        reason: String,
+    },
+}
+
+impl DriverApi {
+    /// The CUDA version, when the driver API told it.
+    #[must_use]
+    pub fn version(&self) -> Option<CudaVersion> {
+        match self {
+            DriverApi::Version { version } => Some(*version),
+            _ => None,
+        }
+    }
+}
+
 /// What the NVIDIA driver says about this machine.
 ///
 /// A report with no [`devices`](Self::devices) means the driver is loaded but exposes no GPU;
@@ -256,9 +302,10 @@ pub struct CudaReport {
     /// The kernel-mode driver version, e.g. `550.144.03`.
     #[doc(alias = "nvmlSystemGetDriverVersion")]
     pub driver_version: Option<String>,
-    /// The highest CUDA version the driver supports (conda's `__cuda`).
+    /// The highest CUDA version the driver supports, from the driver API only (see
+    /// [`DriverApi`]), whichever source listed the devices.
     #[doc(alias = "cuDriverGetVersion")]
-    pub cuda_driver_version: Option<CudaVersion>,
+    pub driver_api: DriverApi,
     /// Every device the source lists, in index order.
     pub devices: Vec<Device>,
     /// The optional CUDA libraries, each with its status.
@@ -271,6 +318,14 @@ pub struct CudaReport {
 }
 
 impl CudaReport {
+    /// The highest CUDA version the driver supports, when the driver API told it
+    /// ([`DriverApi::version`]).
+    #[must_use]
+    #[doc(alias = "cuDriverGetVersion")]
+    pub fn cuda_driver_version(&self) -> Option<CudaVersion> {
+        self.driver_api.version()
+    }
+
     /// The lowest compute capability among the devices (conda's `__cuda_arch` choice), or `None`
     /// without devices.
     ///
@@ -323,7 +378,7 @@ mod tests {
         };
         let report = CudaReport {
             driver_version: None,
-            cuda_driver_version: None,
+            driver_api: DriverApi::NotAsked,
             devices: vec![dev(0, (9, 0)), dev(1, (8, 0)), dev(2, (9, 0))],
             libraries: Libraries::default(),
             source: Source::Nvml,

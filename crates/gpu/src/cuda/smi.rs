@@ -8,7 +8,7 @@ use std::time::Duration;
 use markerspec_process::{Error as RunError, Run, tail};
 
 use super::{Attempt, valid_driver_version};
-use super::{CudaReport, CudaVersion, Device, Libraries, Source};
+use super::{CudaReport, CudaVersion, Device, DriverApi, Libraries, Source};
 use crate::probe::ProbeConfig;
 
 /// The query: one CSV line per GPU. `name` comes last because it is the only field that could
@@ -46,7 +46,10 @@ pub(crate) fn probe(cfg: &ProbeConfig) -> Attempt {
     };
     match run(cfg, &program, &[]) {
         Ok(table) => match parse_cuda_version(&table) {
-            Some(Ok(version)) => report.cuda_driver_version = Some(version),
+            // Not `cuda_version` (SPEC §8.6: only the driver API gives it): a note.
+            Some(Ok(version)) => report.notes.push(format!(
+                "nvidia-smi: CUDA Version: {version} (not used: the CUDA version is libcuda's)"
+            )),
             Some(Err(text)) => report.notes.push(format!(
                 "nvidia-smi: `CUDA Version: {text}` is not a CUDA version"
             )),
@@ -190,7 +193,7 @@ fn parse_query(output: &str) -> Result<CudaReport, String> {
     }
     Ok(CudaReport {
         driver_version,
-        cuda_driver_version: None,
+        driver_api: DriverApi::NotAsked,
         devices,
         libraries: Libraries::default(),
         source: Source::NvidiaSmi,

@@ -1,5 +1,6 @@
 /* A fake libnvidia-ml.so.1: a two-GPU box (compute capability 8.0 and 9.0), driver 550.144.03,
- * CUDA 12.4. $FAKE_NVML_MODE picks a misbehaviour:
+ * CUDA 12.4 (or $FAKE_NVML_CUDA_VERSION, to disagree with libcuda as a forward-compatibility
+ * libcuda does). $FAKE_NVML_MODE picks a misbehaviour:
  *   normal      the box above
  *   zero        driver loaded, no devices
  *   nodriver    nvmlInit fails with NVML_ERROR_DRIVER_NOT_LOADED (9)
@@ -46,7 +47,7 @@ int nvmlSystemGetDriverVersion(char *version, unsigned int length) {
 }
 
 static int cuda_version(int *version) {
-    *version = MODE("badversion") ? 1000000 : 12040;
+    *version = MODE("badversion") ? 1000000 : (int)fake_number("FAKE_NVML_CUDA_VERSION", 12040);
     return 0;
 }
 
