@@ -458,13 +458,13 @@ impl VendorReport {
 ///
 /// ```
 /// use markerspec_gpu::{
-///     CudaReport, Detection, Libraries, Origin, Outcome, Source, UnknownReason, Vendor,
-///     VendorReport,
+///     CudaReport, Detection, DriverApi, Libraries, Origin, Outcome, Source, UnknownReason,
+///     Vendor, VendorReport,
 /// };
 ///
 /// let report = CudaReport {
 ///     driver_version: Some("550.144.03".to_owned()),
-///     cuda_driver_version: None,
+///     driver_api: DriverApi::NotAsked,
 ///     devices: Vec::new(),
 ///     libraries: Libraries::default(),
 ///     source: Source::Nvml,

@@ -262,7 +262,9 @@ impl DriverApi {
 /// which is "unknown", not "absent".
 ///
 /// ```
-/// use markerspec_gpu::{CudaReport, CudaVersion, Device, LibVersion, Libraries, LibraryStatus, Source};
+/// use markerspec_gpu::{
+///     CudaReport, CudaVersion, Device, DriverApi, LibVersion, Libraries, LibraryStatus, Source,
+/// };
 ///
 /// let device = |index, name: &str, compute_capability| Device {
 ///     index,
@@ -273,7 +275,7 @@ impl DriverApi {
 /// };
 /// let report = CudaReport {
 ///     driver_version: Some("550.144.03".to_owned()),
-///     cuda_driver_version: CudaVersion::new(12, 4),
+///     driver_api: DriverApi::Version { version: CudaVersion::new(12, 4).unwrap() },
 ///     devices: vec![
 ///         device(0, "NVIDIA H100 80GB HBM3", (9, 0)),
 ///         device(1, "NVIDIA A100-SXM4-80GB", (8, 0)),
@@ -290,6 +292,7 @@ impl DriverApi {
 ///     source: Source::Nvml,
 ///     notes: Vec::new(),
 /// };
+/// assert_eq!(report.cuda_driver_version(), CudaVersion::new(12, 4));
 /// assert_eq!(report.min_compute_capability(), Some((8, 0)));
 /// assert_eq!(report.compute_capabilities(), [(8, 0), (9, 0)]);
 /// assert_eq!(report.libraries.cudnn.version().map(|v| v.to_string()), Some("9.1.0".to_owned()));
