@@ -182,6 +182,29 @@ impl MarkerTree {
         }
     }
 
+    /// The same marker without the parenthesised groups the `packaging` profile keeps (each
+    /// spliced into a parent of its kind): the tree the other profiles read from the same text,
+    /// which prints without redundant parentheses. Other trees are returned unchanged.
+    ///
+    /// ```
+    /// use markerspec_pep508::{MarkerTree, ParseOptions, Profile};
+    /// let opts = ParseOptions::default().profile(Profile::Packaging);
+    /// let m = MarkerTree::parse_with("(os_name == 'nt' and extra == 'a') and extra == 'b'", &opts, &mut |_| {})?;
+    /// let flat: MarkerTree = "os_name == 'nt' and extra == 'a' and extra == 'b'".parse()?;
+    /// assert_eq!(m.without_groups(), flat);
+    /// assert_eq!(m.without_groups().profile(), Profile::Packaging);
+    /// # Ok::<(), markerspec_pep508::Error>(())
+    /// ```
+    #[must_use]
+    pub fn without_groups(&self) -> MarkerTree {
+        MarkerTree {
+            node: self.node.without_groups(),
+            lowered: self.lowered.clone(),
+            dialect: self.dialect,
+            profile: self.profile,
+        }
+    }
+
     /// The children of an `and` or `or` as markers of their own (with this tree's dialect and
     /// profile); empty for a comparison or a constant.
     ///

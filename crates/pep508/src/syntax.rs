@@ -233,6 +233,28 @@ impl MarkerNode {
         }
     }
 
+    /// The node with every kept group spliced into a parent of its kind: the flat tree the
+    /// other profiles read from the same text.
+    pub(crate) fn without_groups(&self) -> MarkerNode {
+        let (children, and) = match self {
+            MarkerNode::And(c) => (c, true),
+            MarkerNode::Or(c) => (c, false),
+            other => return other.clone(),
+        };
+        let mut nodes = Vec::with_capacity(children.len());
+        for c in children.iter() {
+            match (c.without_groups(), and) {
+                (MarkerNode::And(c), true) | (MarkerNode::Or(c), false) => nodes.extend(c.nodes),
+                (c, _) => nodes.push(c),
+            }
+        }
+        if and {
+            MarkerNode::and_of(nodes)
+        } else {
+            MarkerNode::or_of(nodes)
+        }
+    }
+
     /// Whether this is an `and` / `or` kept as a group.
     pub(crate) fn is_group(&self) -> bool {
         matches!(self, MarkerNode::And(c) | MarkerNode::Or(c) if c.group)

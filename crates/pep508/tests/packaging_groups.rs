@@ -16,9 +16,9 @@ const ATOMS: [(&str, &str, &str); 4] = [
 
 /// The input with each letter replaced by its comparison as written.
 fn expand(short: &str) -> String {
-    ATOMS
-        .iter()
-        .fold(short.to_string(), |s, (k, written, _)| s.replace(k, written))
+    ATOMS.iter().fold(short.to_string(), |s, (k, written, _)| {
+        s.replace(k, written)
+    })
 }
 
 /// A printed form with each comparison replaced by its letter.
@@ -45,7 +45,11 @@ const MARKERS: &[(&str, &str, &str)] = &[
     ("A and (B and C)", "A and (B and C)", "A and B and C"),
     ("(A or B) or C", "(A or B) or C", "A or B or C"),
     ("A or (B or C)", "A or (B or C)", "A or B or C"),
-    ("A or ((B and C)) or D", "A or (B and C) or D", "A or B and C or D"),
+    (
+        "A or ((B and C)) or D",
+        "A or (B and C) or D",
+        "A or B and C or D",
+    ),
     // A needed group, however many parentheses it had.
     ("A and (B or C)", "A and (B or C)", "A and (B or C)"),
     ("A and ((B or C))", "A and (B or C)", "A and (B or C)"),
@@ -97,6 +101,18 @@ fn markers_print_as_packaging_does() {
             let m = parse(profile, &text);
             assert_eq!(shorten(&m.to_string()), *spec, "{profile:?}: {input}");
         }
+    }
+}
+
+/// Without its kept groups, a `packaging` tree is the tree `spec-2026` reads from the same text.
+#[test]
+fn without_groups_is_the_flat_tree() {
+    for (input, _, spec) in MARKERS {
+        let text = expand(input);
+        let flat = parse(Profile::Packaging, &text).without_groups();
+        assert_eq!(flat, parse(Profile::Spec2026, &text), "{input}");
+        assert_eq!(shorten(&flat.to_string()), *spec, "{input}");
+        assert_eq!(flat.profile(), Profile::Packaging);
     }
 }
 
@@ -192,11 +208,7 @@ fn combined_markers_print_as_packaging_joins_them() {
         let l = parse(Profile::Packaging, &expand(lhs));
         let r = parse(Profile::Packaging, &expand(rhs));
         let joined = if op == '&' { l.and(r) } else { l.or(r) };
-        assert_eq!(
-            shorten(&joined.to_string()),
-            packaging,
-            "{lhs} {op} {rhs}"
-        );
+        assert_eq!(shorten(&joined.to_string()), packaging, "{lhs} {op} {rhs}");
         // What it prints reads back to the same tree.
         assert_eq!(
             parse(Profile::Packaging, &joined.to_string()),
