@@ -251,3 +251,13 @@ fn deepest_allowed_kept_groups_are_safe_to_use() {
         .expect("a 256 KiB stack is enough");
     assert_eq!(result, (200, true, true));
 }
+
+/// The group mark costs the other profiles no memory: an `and` / `or` with its mark is no
+/// larger than a comparison, so a tree node is as large as before.
+#[test]
+fn the_group_mark_does_not_grow_a_node() {
+    use markerspec_pep508::{Children, MarkerExpression};
+    use std::mem::size_of;
+    assert!(size_of::<Children>() < size_of::<MarkerExpression>());
+    assert!(size_of::<MarkerNode>() <= size_of::<MarkerExpression>() + 8);
+}
