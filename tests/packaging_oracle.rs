@@ -4,8 +4,9 @@
 //! `Requires-Dist` corpus and a generated grammar set) under nine environments and several
 //! extra contexts; `scripts/oracle/` regenerates it. Every input must parse, print and
 //! evaluate as packaging does under the `packaging` profile, except for a few named and counted
-//! divergences below. Under the default `spec-2026` profile the real-world corpus must give the
-//! same answers too.
+//! divergences below; every printed form is compared, groups in parentheses included. Under the
+//! default `spec-2026` profile the real-world corpus must give the same answers too, and print
+//! the same forms once packaging's redundant parentheses are dropped.
 //!
 //! An exception packaging raised must be the same kind in markerspec (`UndefinedEnvironmentName`
 //! is `E001`, `UndefinedComparison` is `E002`). Each test asserts how many evaluations it
@@ -153,6 +154,53 @@ fn parse(
     }
 }
 
+/// Compares markerspec's printed form with packaging's `str()`, for every record that parsed.
+///
+/// Under `packaging` the two must be equal wherever packaging's form reads back to itself; where
+/// it does not (a string with a line break or a backslash, which packaging prints raw) or
+/// where `str()` raised (a string with both quotes), markerspec prints Python escapes instead
+/// (spec/SPEC.md §3.1): counted, and its form must read back to the same marker. Under
+/// `spec-2026`, which flattens groups (§3.1), the form must equal packaging's where that has no
+/// parentheses, and otherwise read, under `spec-2026`, to the same marker as packaging's form.
+fn check_printed(
+    r: &Value,
+    kind: &str,
+    input: &str,
+    canonical: &str,
+    profile: Profile,
+    t: &mut Tally,
+) {
+    let theirs = r["canonical"].as_str();
+    let Some(theirs) = theirs.filter(|_| r["roundtrip"].as_bool() == Some(true)) else {
+        *t.known
+            .entry("printed form: packaging's does not read back, markerspec escapes")
+            .or_default() += 1;
+        match parse(kind, canonical, profile) {
+            Ok((again, _)) if again == canonical => {}
+            other => t.failures.push(format!(
+                "{kind} {input:?}: markerspec prints {canonical:?}, which reads back as {other:?}"
+            )),
+        }
+        return;
+    };
+    t.printed += 1;
+    if profile == Profile::Packaging || !theirs.contains('(') {
+        if canonical != theirs {
+            t.failures.push(format!(
+                "{kind} {input:?}: packaging prints {theirs:?}, markerspec {canonical:?}"
+            ));
+        }
+        return;
+    }
+    let same = parse(kind, theirs, profile).is_ok_and(|(again, _)| again == canonical);
+    if !same {
+        t.failures.push(format!(
+            "{kind} {input:?}: packaging prints {theirs:?}, which does not read under \
+             {profile:?} as markerspec's {canonical:?}"
+        ));
+    }
+}
+
 /// Whether packaging looks `extra` up in the environment for this comparison: it reads the
 /// variable on the left, else the name given by the right-hand side's text, quoted or not
 /// (`"x" == "extra"`); a variable on the right of a variable is compared as its name.
@@ -175,6 +223,8 @@ struct Tally {
     /// Evaluations recorded but not compared, per configuration and reason.
     skipped: BTreeMap<(String, &'static str), usize>,
     known: BTreeMap<&'static str, usize>,
+    /// Printed forms compared with packaging's.
+    printed: usize,
     failures: Vec<String>,
 }
 
@@ -205,18 +255,7 @@ fn check_records(
         let Ok((canonical, marker)) = ours else {
             continue;
         };
-        // Printing: packaging keeps explicit groups, markerspec flattens them; compare only
-        // when the packaging form has no parentheses and could be printed.
-        if let Some(theirs) = r["canonical"].as_str() {
-            if !theirs.contains('(')
-                && canonical != theirs
-                && r["roundtrip"].as_bool() == Some(true)
-            {
-                t.failures.push(format!(
-                    "{kind} {input:?}: packaging prints {theirs:?}, markerspec {canonical:?}"
-                ));
-            }
-        }
+        check_printed(r, kind, input, &canonical, profile, t);
         let (Some(marker), Some(evals)) = (marker, r["eval"].as_object()) else {
             continue;
         };
@@ -295,19 +334,20 @@ fn check_records(
     }
 }
 
-/// Runs the records of `files` under `profile`, and checks how many evaluations were compared
-/// (and, of those, raised in packaging) per configuration against `expected`, in the order of
-/// [`CONFIGS`]: a change in the data or in what this test leaves out shows up here.
-fn run(files: &[&str], profile: Profile, expected: [(usize, usize); 6]) {
+/// Runs the records of `files` under `profile`, and checks how many printed forms were compared
+/// against `printed`, and how many evaluations were compared (and, of those, raised in
+/// packaging) per configuration against `expected`, in the order of [`CONFIGS`]: a change in
+/// the data or in what this test leaves out shows up here.
+fn run(files: &[&str], profile: Profile, printed: usize, expected: [(usize, usize); 6]) {
     let fixtures = fixtures();
     let mut t = Tally::default();
     for f in files {
         check_records(&load(f), &fixtures, profile, &mut t);
     }
     eprintln!(
-        "{} records, compared per configuration {:?}, of which errors {:?}, not compared {:?}, \
-         known divergences: {:?}",
-        t.records, t.compared, t.errors, t.skipped, t.known
+        "{} records, {} printed forms compared, evaluations compared per configuration {:?}, \
+         of which errors {:?}, not compared {:?}, known divergences: {:?}",
+        t.records, t.printed, t.compared, t.errors, t.skipped, t.known
     );
     let got: Vec<(usize, usize)> = CONFIGS
         .iter()
@@ -334,6 +374,7 @@ fn run(files: &[&str], profile: Profile, expected: [(usize, usize); 6]) {
             t.failures.join("\n")
         );
     }
+    assert_eq!(t.printed, printed, "printed forms compared");
     assert_eq!(
         got, expected,
         "evaluations compared (and errors among them) per configuration {CONFIGS:?}"
@@ -347,6 +388,7 @@ fn corpus_matches_packaging() {
     run(
         &["corpus.json"],
         Profile::Packaging,
+        948,
         [
             (7623, 0),
             (7623, 0),
@@ -366,6 +408,7 @@ fn corpus_under_spec_2026_matches_packaging() {
     run(
         &["corpus.json"],
         Profile::Spec2026,
+        948,
         [
             (6776, 0),
             (6776, 0),
@@ -386,6 +429,7 @@ fn grammar_matches_packaging() {
             "grammar.part-03.json",
         ],
         Profile::Packaging,
+        7383,
         [
             (48996, 11820),
             (48996, 11820),

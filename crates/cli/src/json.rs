@@ -2,8 +2,8 @@
 //! `eval --json`, and environment documents read strictly.
 
 use markerspec_pep508::{
-    Environment, Error, Evaluation, MarkerNode, MarkerTree, MarkerValue, Requirement, Truth,
-    VersionOrUrl,
+    Children, Environment, Error, Evaluation, MarkerNode, MarkerTree, MarkerValue, Requirement,
+    Truth, VersionOrUrl,
 };
 use serde_json::{Value, json};
 
@@ -71,9 +71,20 @@ fn node(n: &MarkerNode) -> Value {
             },
             "span": [e.span().start, e.span().end],
         }),
-        MarkerNode::And(c) => json!({"and": c.iter().map(node).collect::<Vec<_>>()}),
-        MarkerNode::Or(c) => json!({"or": c.iter().map(node).collect::<Vec<_>>()}),
+        MarkerNode::And(c) => chain("and", c),
+        MarkerNode::Or(c) => chain("or", c),
     }
+}
+
+/// An `and` / `or` and its children, with `"group": true` for a parenthesised group the
+/// `packaging` profile keeps (and prints in parentheses).
+fn chain(word: &str, children: &Children) -> Value {
+    let mut out = serde_json::Map::new();
+    out.insert(word.into(), children.iter().map(node).collect());
+    if children.is_group() {
+        out.insert("group".into(), json!(true));
+    }
+    Value::Object(out)
 }
 
 /// The answers of `eval --json` for one input: per environment, the result and the fields that

@@ -114,6 +114,31 @@ fn parse_json_has_spans() {
     assert_eq!(v["specifiers"][0], ">=1");
 }
 
+/// Under `--profile packaging` a parenthesised group is kept, printed as packaging prints it and
+/// marked in the JSON tree; the default profile prints the flat form.
+#[test]
+fn parse_packaging_keeps_groups() {
+    let text = "(os_name=='nt' and extra=='a') or extra=='b'";
+    let r = run(&["parse", "--profile", "packaging", text]);
+    r.expect(
+        0,
+        "(os_name == \"nt\" and extra == \"a\") or extra == \"b\"\n",
+    );
+    run(&["parse", text]).expect(
+        0,
+        "os_name == \"nt\" and extra == \"a\" or extra == \"b\"\n",
+    );
+    let r = run(&["parse", "--profile", "packaging", "--json", text]);
+    r.expect(0, &r.stdout());
+    let v: serde_json::Value = serde_json::from_str(&r.stdout()).unwrap();
+    assert_eq!(v["marker"]["or"][0]["group"], true);
+    assert_eq!(
+        v["marker"]["or"][0]["and"].as_array().map(Vec::len),
+        Some(2)
+    );
+    assert!(v["marker"].get("group").is_none(), "{v}");
+}
+
 #[test]
 fn eval_exit_codes() {
     eval(

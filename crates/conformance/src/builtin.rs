@@ -48,12 +48,6 @@ impl Markerspec {
     /// Where markerspec knowingly differs from what the vectors pin, with the reason.
     pub const BLACKLIST: &'static [(&'static str, &'static str)] = &[
         (
-            "packaging:*#canonical",
-            "markerspec prints a group that precedence makes redundant without its parentheses \
-             (`a and b or c`), where packaging 26.4 keeps every group as written \
-             (`(a and b) or c`); both forms parse back to the same marker",
-        ),
-        (
             "uv:*#canonical",
             "uv prints the simplified decision-diagram form of a marker (`python_version <= \"3.12\"` \
              as `python_full_version < '3.13'`, comparisons it dropped left out); markerspec \

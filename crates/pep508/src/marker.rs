@@ -17,15 +17,20 @@ use crate::syntax::{MarkerExpression, MarkerNode};
 /// outside this crate). A marker that always holds or never holds is a constant,
 /// [`MarkerTree::TRUE`] or [`MarkerTree::FALSE`], which prints as `true` or `false` and reads
 /// back as itself (under the `spec-2026` and `uv` profiles; `packaging`, which never produces
-/// one, rejects the words as packaging does). Redundant parentheses in the input leave no trace. Equality is structural
-/// (so `a or b` and `b or a` differ) and, like hashing, ignores spans, the dialect and the
-/// profile.
+/// one, rejects the words as packaging does). Redundant parentheses in the input leave no
+/// trace, except under the `packaging` profile, which keeps each parenthesised group of two or
+/// more comparisons as written ([`Children::is_group`](crate::Children::is_group)) to print it
+/// as packaging does. Equality is structural (so `a or b` and `b or a` differ, and under
+/// `packaging` so do `(a and b) or c` and `a and b or c`, as their printed forms do in
+/// packaging, whose equality compares them) and, like hashing, ignores spans, the dialect and
+/// the profile.
 ///
 /// A tree evaluates under the profile it was parsed with ([`MarkerTree::profile`]): a marker
 /// parsed under `packaging` follows packaging's rules in [`MarkerTree::evaluate`].
 ///
 /// The canonical display writes one space around operators, `"` quotes unless the value holds
-/// one, and parentheses only around an `or` inside an `and`:
+/// one, and parentheses only around an `or` inside an `and` (and, under the `packaging`
+/// profile, around each kept group that is not the whole marker, as packaging 26.4 prints):
 ///
 /// ```
 /// use markerspec_pep508::MarkerTree;
@@ -33,6 +38,16 @@ use crate::syntax::{MarkerExpression, MarkerNode};
 /// assert_eq!(m.to_string(), r#"python_version >= "3.8" and os_name == "nt" or extra == "x""#);
 /// assert_eq!(MarkerTree::TRUE.to_string(), "true");
 /// assert_eq!("true".parse::<MarkerTree>().unwrap(), MarkerTree::TRUE);
+///
+/// use markerspec_pep508::{ParseOptions, Profile};
+/// let packaging = ParseOptions::default().profile(Profile::Packaging);
+/// let m = MarkerTree::parse_with(
+///     "(python_version>='3.8' and (os_name=='nt'))or extra=='x'",
+///     &packaging,
+///     &mut |_| {},
+/// )
+/// .unwrap();
+/// assert_eq!(m.to_string(), r#"(python_version >= "3.8" and os_name == "nt") or extra == "x""#);
 /// ```
 ///
 /// Reading a tree, and combining trees:
@@ -191,9 +206,34 @@ impl MarkerTree {
             Dialect::Pep508
         };
         MarkerTree {
-            node: self.node.combine(other.node, and),
+            node: self
+                .node
+                .combine(other.node, and, self.profile.rules().keep_groups),
             lowered: self.lowered.combine(other.lowered, and),
             dialect,
+            profile: self.profile,
+        }
+    }
+
+    /// The same marker without the parenthesised groups the `packaging` profile keeps (each
+    /// spliced into a parent of its kind): the tree the other profiles read from the same text,
+    /// which prints without redundant parentheses. Other trees are returned unchanged.
+    ///
+    /// ```
+    /// use markerspec_pep508::{MarkerTree, ParseOptions, Profile};
+    /// let opts = ParseOptions::default().profile(Profile::Packaging);
+    /// let m = MarkerTree::parse_with("(os_name == 'nt' and extra == 'a') and extra == 'b'", &opts, &mut |_| {})?;
+    /// let flat: MarkerTree = "os_name == 'nt' and extra == 'a' and extra == 'b'".parse()?;
+    /// assert_eq!(m.without_groups(), flat);
+    /// assert_eq!(m.without_groups().profile(), Profile::Packaging);
+    /// # Ok::<(), markerspec_pep508::Error>(())
+    /// ```
+    #[must_use]
+    pub fn without_groups(&self) -> MarkerTree {
+        MarkerTree {
+            node: self.node.without_groups(),
+            lowered: self.lowered.clone(),
+            dialect: self.dialect,
             profile: self.profile,
         }
     }
@@ -213,7 +253,12 @@ impl MarkerTree {
                 .iter()
                 .zip(self.lowered.children())
                 .map(|(node, lowered)| MarkerTree {
-                    node: node.clone(),
+                    // A child on its own is the whole marker, which is no group.
+                    node: {
+                        let mut node = node.clone();
+                        node.unmark_group();
+                        node
+                    },
                     lowered: lowered.clone(),
                     dialect: self.dialect,
                     profile: self.profile,

@@ -186,7 +186,9 @@ pub enum Profile {
     /// What pypa/packaging 26.x does, quirks included: substring `in` on versions,
     /// `UndefinedComparison` errors (`E002`) for `~=`/`===` on strings, a trailing `+` in
     /// `python_full_version` repaired to `+local`, a literal on the left looked up by the
-    /// right-hand text, missing values are errors (`E001`).
+    /// right-hand text, missing values are errors (`E001`). Markers print as packaging 26.4
+    /// prints them, parenthesised groups kept as written (`(a and b) or c`; see
+    /// [`Children::is_group`](crate::Children::is_group)).
     #[cfg_attr(feature = "serde", serde(rename = "packaging"))]
     Packaging,
     /// What uv-pep508 0.0.98 accepts and how it evaluates: a comparison it cannot interpret

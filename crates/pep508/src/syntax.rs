@@ -154,8 +154,8 @@ pub enum MarkerNode {
     Or(Children),
 }
 
-/// The children of an `and` or `or`: at least two, none of the same kind as their parent,
-/// none a constant. Dereferences to a slice.
+/// The children of an `and` or `or`: at least two, none a constant, and none of the same kind
+/// as their parent except a kept group (below). Dereferences to a slice.
 ///
 /// ```
 /// use markerspec_pep508::{MarkerNode, MarkerTree};
@@ -166,36 +166,129 @@ pub enum MarkerNode {
 /// assert!(children.iter().all(|c| matches!(c, MarkerNode::Expression(_))));
 /// # Ok::<(), markerspec_pep508::Error>(())
 /// ```
+///
+/// Under the `packaging` profile a parenthesised group of two or more comparisons that is not
+/// the whole marker is kept as written, as pypa/packaging keeps it: it is not spliced into a
+/// parent of its kind, is marked ([`Children::is_group`]), and prints in parentheses.
+///
+/// ```
+/// use markerspec_pep508::{MarkerNode, MarkerTree, ParseOptions, Profile};
+///
+/// let opts = ParseOptions::default().profile(Profile::Packaging);
+/// let m = MarkerTree::parse_with(
+///     "(os_name == 'nt' and extra == 'a') and extra == 'b'",
+///     &opts,
+///     &mut |_| {},
+/// )?;
+/// let MarkerNode::And(children) = m.node() else { panic!("an `and`") };
+/// assert_eq!(children.len(), 2);
+/// assert!(matches!(&children[0], MarkerNode::And(group) if group.is_group()));
+/// assert_eq!(m.to_string(), r#"(os_name == "nt" and extra == "a") and extra == "b""#);
+/// # Ok::<(), markerspec_pep508::Error>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Children(Vec<MarkerNode>);
+pub struct Children {
+    nodes: Vec<MarkerNode>,
+    /// A parenthesised group kept as written (only under the `packaging` profile).
+    group: bool,
+}
 
 impl std::ops::Deref for Children {
     type Target = [MarkerNode];
     fn deref(&self) -> &[MarkerNode] {
-        &self.0
+        &self.nodes
     }
 }
 
 impl Children {
     /// The children, to splice them into another chain.
     pub(crate) fn into_vec(self) -> Vec<MarkerNode> {
-        self.0
+        self.nodes
     }
+
+    /// Whether this `and` / `or` is a parenthesised group kept as written: set only by the
+    /// `packaging` profile, which prints it in parentheses as pypa/packaging does (never on
+    /// the whole marker, which packaging prints without them).
+    pub fn is_group(&self) -> bool {
+        self.group
+    }
+}
+
+/// Where a node is printed: what parentheses it needs depends on its parent.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// The whole marker.
+    Root,
+    /// A child of an `and`.
+    InAnd,
+    /// A child of an `or`.
+    InOr,
 }
 
 impl MarkerNode {
     /// `and` of parser-built children (at least two, flat).
     pub(crate) fn and_of(children: Vec<MarkerNode>) -> MarkerNode {
-        MarkerNode::And(Children(children))
+        MarkerNode::And(Children {
+            nodes: children,
+            group: false,
+        })
     }
 
     /// `or` of parser-built children (at least two, flat).
     pub(crate) fn or_of(children: Vec<MarkerNode>) -> MarkerNode {
-        MarkerNode::Or(Children(children))
+        MarkerNode::Or(Children {
+            nodes: children,
+            group: false,
+        })
     }
 
-    /// `a and b` (or `a or b`), kept flat, with constants folded away.
-    pub(crate) fn combine(self, other: MarkerNode, and: bool) -> MarkerNode {
+    /// Marks a parenthesised `and` / `or` as a group kept as written (the `packaging`
+    /// profile); a comparison or constant is unchanged.
+    pub(crate) fn mark_group(&mut self) {
+        if let MarkerNode::And(c) | MarkerNode::Or(c) = self {
+            c.group = true;
+        }
+    }
+
+    /// Clears [`MarkerNode::mark_group`]'s mark (the whole marker is no group).
+    pub(crate) fn unmark_group(&mut self) {
+        if let MarkerNode::And(c) | MarkerNode::Or(c) = self {
+            c.group = false;
+        }
+    }
+
+    /// The node with every kept group spliced into a parent of its kind: the flat tree the
+    /// other profiles read from the same text.
+    pub(crate) fn without_groups(&self) -> MarkerNode {
+        let (children, and) = match self {
+            MarkerNode::And(c) => (c, true),
+            MarkerNode::Or(c) => (c, false),
+            other => return other.clone(),
+        };
+        let mut nodes = Vec::with_capacity(children.len());
+        for c in children.iter() {
+            match (c.without_groups(), and) {
+                (MarkerNode::And(c), true) | (MarkerNode::Or(c), false) => nodes.extend(c.nodes),
+                (c, _) => nodes.push(c),
+            }
+        }
+        if and {
+            MarkerNode::and_of(nodes)
+        } else {
+            MarkerNode::or_of(nodes)
+        }
+    }
+
+    /// Whether this is an `and` / `or` kept as a group.
+    pub(crate) fn is_group(&self) -> bool {
+        matches!(self, MarkerNode::And(c) | MarkerNode::Or(c) if c.group)
+    }
+
+    /// `a and b` (or `a or b`), kept flat, with constants folded away. With `keep_groups`
+    /// (the `packaging` profile), as packaging's `Marker.__and__` / `__or__` join: a side
+    /// whose top level uses only this operator is spliced in, any other `and` / `or` becomes
+    /// a group (`a and b` or `c` is `(a and b) or c`).
+    pub(crate) fn combine(self, other: MarkerNode, and: bool, keep_groups: bool) -> MarkerNode {
         let (unit, zero) = if and {
             (MarkerNode::True, MarkerNode::False)
         } else {
@@ -213,8 +306,24 @@ impl MarkerNode {
         let mut children = Vec::new();
         for t in [self, other] {
             match (t, and) {
-                (MarkerNode::And(c), true) | (MarkerNode::Or(c), false) => children.extend(c.0),
-                (t, _) => children.push(t),
+                // An `or` whose top level also holds an `and` written inline (`a and b or c`)
+                // mixes operators, which packaging does not splice.
+                (MarkerNode::Or(c), false)
+                    if keep_groups
+                        && c.iter()
+                            .any(|n| matches!(n, MarkerNode::And(_)) && !n.is_group()) =>
+                {
+                    let mut t = MarkerNode::Or(c);
+                    t.mark_group();
+                    children.push(t);
+                }
+                (MarkerNode::And(c), true) | (MarkerNode::Or(c), false) => children.extend(c.nodes),
+                (mut t, _) => {
+                    if keep_groups {
+                        t.mark_group();
+                    }
+                    children.push(t);
+                }
             }
         }
         if and {
@@ -224,42 +333,41 @@ impl MarkerNode {
         }
     }
 
-    fn fmt_inner(&self, f: &mut fmt::Formatter<'_>, in_and: bool) -> fmt::Result {
-        match self {
-            MarkerNode::True => f.write_str("true"),
-            MarkerNode::False => f.write_str("false"),
-            MarkerNode::Expression(e) => fmt::Display::fmt(e, f),
-            MarkerNode::And(children) => {
-                for (i, c) in children.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(" and ")?;
-                    }
-                    c.fmt_inner(f, true)?;
-                }
-                Ok(())
-            }
-            MarkerNode::Or(children) => {
-                if in_and {
-                    f.write_str("(")?;
-                }
-                for (i, c) in children.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(" or ")?;
-                    }
-                    c.fmt_inner(f, false)?;
-                }
-                if in_and {
-                    f.write_str(")")?;
-                }
-                Ok(())
-            }
+    /// Prints the node at `place`: an `or` inside an `and` in parentheses, and a kept group
+    /// (`packaging` profile) in parentheses unless it is the whole marker, as packaging's
+    /// `_format_marker` prints it.
+    fn fmt_at(&self, f: &mut fmt::Formatter<'_>, place: Place) -> fmt::Result {
+        let (children, word, inner) = match self {
+            MarkerNode::True => return f.write_str("true"),
+            MarkerNode::False => return f.write_str("false"),
+            MarkerNode::Expression(e) => return fmt::Display::fmt(e, f),
+            MarkerNode::And(c) => (c, " and ", Place::InAnd),
+            MarkerNode::Or(c) => (c, " or ", Place::InOr),
+        };
+        let parens = match place {
+            Place::Root => false,
+            Place::InAnd => matches!(self, MarkerNode::Or(_)) || children.group,
+            Place::InOr => children.group,
+        };
+        if parens {
+            f.write_str("(")?;
         }
+        for (i, c) in children.iter().enumerate() {
+            if i > 0 {
+                f.write_str(word)?;
+            }
+            c.fmt_at(f, inner)?;
+        }
+        if parens {
+            f.write_str(")")?;
+        }
+        Ok(())
     }
 }
 
 impl fmt::Display for MarkerNode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.fmt_inner(f, false)
+        self.fmt_at(f, Place::Root)
     }
 }
 

@@ -70,6 +70,33 @@ fn valid_markers_parse_to_the_expected_tree() {
     assert!(compared > 250, "only {compared} trees compared");
 }
 
+/// Under `packaging` the generated markers (redundant parentheses included) keep their groups;
+/// spliced in, the tree is the AST's, and the printed form reads back to the same groups.
+#[test]
+fn valid_markers_under_packaging_keep_their_groups() {
+    let options = Options::valid();
+    let (mut compared, mut grouped) = (0, 0);
+    for seed in 0..300 {
+        let b = bytes(seed);
+        let case = marker(&mut Unstructured::new(&b), &options).unwrap();
+        let opts = options.parse_options(Profile::Packaging);
+        let Ok(tree) = MarkerTree::parse_with(&case.text, &opts, &mut |_| {}) else {
+            continue;
+        };
+        let again = MarkerTree::parse_with(&tree.to_string(), &opts, &mut |_| {}).unwrap();
+        assert_eq!(again, tree, "{:?} prints as {tree}", case.text);
+        if let Some(expected) = &case.expected {
+            assert_eq!(&tree.without_groups(), expected, "{:?}", case.text);
+            compared += 1;
+            grouped += usize::from(tree != *expected);
+        }
+    }
+    assert!(
+        compared > 250 && grouped > 10,
+        "{compared} trees compared, {grouped} with kept groups"
+    );
+}
+
 #[test]
 fn valid_markers_use_every_standard_field_and_operator() {
     let options = Options::valid();

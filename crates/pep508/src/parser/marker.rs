@@ -21,13 +21,16 @@ struct Chain {
 }
 
 impl Chain {
-    /// Adds an operand; an operand of the same kind (`a and (b and c)`) is spliced in, and
-    /// [`dropped`] (what is left of comparisons the `uv` profile drops) is left out, in `or`
-    /// chains too: uv removes such a comparison from its chain.
+    /// Adds an operand; an operand of the same kind (`a and (b and c)`) is spliced in, unless
+    /// it is a group the `packaging` profile keeps, and [`dropped`] (what is left of
+    /// comparisons the `uv` profile drops) is left out, in `or` chains too: uv removes such a
+    /// comparison from its chain.
     fn push(&mut self, tree: MarkerNode, and: bool) {
         match (tree, and) {
             (MarkerNode::True, _) => {}
-            (MarkerNode::And(children), true) | (MarkerNode::Or(children), false) => {
+            (MarkerNode::And(children), true) | (MarkerNode::Or(children), false)
+                if !children.is_group() =>
+            {
                 for c in children.into_vec() {
                     self.push_one(c);
                 }
@@ -261,6 +264,9 @@ impl<'a> Parser<'a, '_> {
                     if let Some(frame) = nested.pop() {
                         self.pos += 1;
                         tree = frame.finish();
+                        if self.opts.profile.rules().keep_groups {
+                            tree.mark_group();
+                        }
                         continue;
                     }
                 }
@@ -278,7 +284,10 @@ impl<'a> Parser<'a, '_> {
             return Err(self.error(ErrorKind::UnexpectedAfterMarker { found }, span));
         }
         let _ = root.open;
-        Ok(root.finish())
+        let mut node = root.finish();
+        // A group that is the whole marker prints without its parentheses: it is no group.
+        node.unmark_group();
+        Ok(node)
     }
 
     /// ```text

@@ -38,6 +38,10 @@ pub(crate) struct Rules {
     /// The words `true` and `false`, as the whole marker, read as the constants (their printed
     /// form); packaging rejects them.
     pub(crate) constants: bool,
+    /// A parenthesised `and` / `or` is kept as written, not spliced into its parent, and
+    /// prints in parentheses (packaging keeps and prints every group of two or more
+    /// comparisons that is not the whole marker).
+    pub(crate) keep_groups: bool,
     /// The parse-time checks of a comparison of standard fields (the extended fields' are the
     /// same in every profile).
     pub(crate) check_standard: CheckFn,
@@ -53,6 +57,7 @@ const SPEC2026: Rules = Rules {
     name_regex: false,
     specifier_regex: false,
     constants: true,
+    keep_groups: false,
     check_standard: spec2026::check,
     short_circuit: true,
     compare: spec2026::compare,
@@ -63,6 +68,7 @@ const PACKAGING: Rules = Rules {
     name_regex: true,
     specifier_regex: true,
     constants: false,
+    keep_groups: true,
     check_standard: packaging::check,
     short_circuit: false,
     compare: packaging::compare,
@@ -73,6 +79,7 @@ const UV: Rules = Rules {
     name_regex: false,
     specifier_regex: false,
     constants: true,
+    keep_groups: false,
     check_standard: uv::check,
     short_circuit: false,
     compare: uv::compare,
