@@ -458,6 +458,9 @@ pub struct Context {
         ),
         Marker,
     >,
+    /// The printed form of each marker printed so far, keyed by the marker and the theory
+    /// constraint it was printed under (both canonical, so the text depends only on them).
+    pub(crate) print_cache: HashMap<(Marker, Marker), std::sync::Arc<str>>,
 }
 
 impl Default for Context {
@@ -611,6 +614,7 @@ impl Context {
             theory_cache: None,
             version_text_cache: HashMap::default(),
             comparison_cache: HashMap::default(),
+            print_cache: HashMap::default(),
         }
     }
 
@@ -641,6 +645,7 @@ impl Context {
     pub fn clear_caches(&mut self) {
         self.and_cache = HashMap::default();
         self.disjoint_cache = HashMap::default();
+        self.print_cache = HashMap::default();
     }
 
     /// Declares a variable, or returns the one already declared with this name.
@@ -755,6 +760,21 @@ impl Context {
                 }
             }
             Some(_) => Ok(EdgesOf::Owned(Edges::constant(domain, m))),
+            None => Err(Error::new(ErrorKind::ForeignMarker)),
+        }
+    }
+
+    /// The edges of `m` over `var` as stored, and whether `m` is their complement (every
+    /// child then reads negated): no copy of the node's edges, unlike [`edges`](Self::edges).
+    fn edges_raw(&self, m: Marker, var: Var) -> Result<(EdgesOf, bool), Error> {
+        match self.nodes.get(m.index()) {
+            Some(node) if !m.is_const() && node.var == var => {
+                Ok((EdgesOf::Shared(node.edges.clone()), m.is_complement()))
+            }
+            Some(_) => {
+                let domain = self.info(var)?.domain;
+                Ok((EdgesOf::Owned(Edges::constant(domain, m)), false))
+            }
             None => Err(Error::new(ErrorKind::ForeignMarker)),
         }
     }
@@ -908,7 +928,10 @@ impl Context {
     /// A wrong or foreign variable.
     pub fn string_eq(&mut self, var: Var, literal: &str) -> Result<Marker, Error> {
         self.domain_of(var, Domain::String)?;
-        self.literals.entry(var).or_default().insert(literal.into());
+        let seen = self.literals.entry(var).or_default();
+        if !seen.contains(literal) {
+            seen.insert(literal.into());
+        }
         self.mk(
             var,
             Edges::Strings {
@@ -1022,12 +1045,12 @@ impl Context {
         } else {
             va
         };
-        let ea = self.edges(a, var)?;
-        let eb = self.edges(b, var)?;
+        let (ea, fa) = self.edges_raw(a, var)?;
+        let (eb, fb) = self.edges_raw(b, var)?;
         let edges = combine(
             &ea,
             &eb,
-            |x, y| self.and_rec(x, y, budget),
+            |x, y| self.and_rec(flip(x, fa), flip(y, fb), budget),
             Error::new(ErrorKind::ForeignMarker),
         )?;
         budget.leave();
@@ -1099,12 +1122,12 @@ impl Context {
         } else {
             va
         };
-        let ea = self.edges(a, var).map_err(Stop::Error)?;
-        let eb = self.edges(b, var).map_err(Stop::Error)?;
+        let (ea, fa) = self.edges_raw(a, var).map_err(Stop::Error)?;
+        let (eb, fb) = self.edges_raw(b, var).map_err(Stop::Error)?;
         let result = combine(
             &ea,
             &eb,
-            |x, y| self.disjoint_rec(x, y, budget),
+            |x, y| self.disjoint_rec(flip(x, fa), flip(y, fb), budget),
             Stop::Error(Error::new(ErrorKind::ForeignMarker)),
         );
         budget.leave();
@@ -1484,8 +1507,8 @@ impl Context {
         let Some(var) = self.top(m) else {
             return Ok(None);
         };
-        let edges = self.edges(m, var)?;
-        Ok(Some((var, group_edges(&edges))))
+        let (edges, negated) = self.edges_raw(m, var)?;
+        Ok(Some((var, group_edges(&edges, negated))))
     }
 
     /// The variables `m` depends on, in the context's variable order.
@@ -1578,8 +1601,8 @@ impl Context {
                     let Some(var) = self.top(node) else {
                         return Err(Error::new(ErrorKind::ForeignMarker));
                     };
-                    let edges = self.edges(node, var)?;
-                    frames.push((var, group_edges(&edges), 0));
+                    let (edges, negated) = self.edges_raw(node, var)?;
+                    frames.push((var, group_edges(&edges, negated), 0));
                     continue;
                 }
             }
@@ -1716,7 +1739,27 @@ fn fresh_string(points: &[(Box<str>, Marker)]) -> String {
 }
 
 /// Each distinct child with the union of its edges, in order of first appearance.
-fn group_edges(edges: &Edges<Marker>) -> Vec<(Marker, Label)> {
+fn group_edges(edges: &Edges<Marker>, negated: bool) -> Vec<(Marker, Label)> {
+    let mut groups = group_edges_as_stored(edges);
+    if negated {
+        for (child, _) in &mut groups {
+            *child = !*child;
+        }
+    }
+    groups
+}
+
+/// A negated marker read through its stored node: the child as the marker sees it.
+fn flip(m: Marker, negated: bool) -> Marker {
+    if negated {
+        !m
+    } else {
+        m
+    }
+}
+
+/// [`group_edges`] of a node as stored (complement not applied).
+fn group_edges_as_stored(edges: &Edges<Marker>) -> Vec<(Marker, Label)> {
     let mut order: Vec<Marker> = Vec::new();
     for c in edges.children() {
         if !order.contains(&c) {

@@ -72,6 +72,17 @@ impl Context {
     pub fn to_marker_string(&mut self, m: Marker) -> Result<String, Error> {
         let theory = self.theory();
         let care = self.theory_constraint(&theory)?;
+        if let Some(s) = self.print_cache.get(&(m, care)) {
+            return Ok(s.to_string());
+        }
+        let s = self.print_uncached(m, care)?;
+        self.print_cache.insert((m, care), s.as_str().into());
+        Ok(s)
+    }
+
+    /// [`to_marker_string`](Self::to_marker_string) without the cache: `m` printed so that it
+    /// is equal to `m` wherever `care` holds.
+    fn print_uncached(&mut self, m: Marker, care: Marker) -> Result<String, Error> {
         let s = self.simplify_under(m, care)?;
         if s.is_true() {
             return Ok("true".into());
