@@ -172,7 +172,7 @@ enum Edges<T> {
     Intervals { bounds: Vec<Cut>, children: Vec<T> },
     /// `points` sorted by literal, for the other strings `other`.
     Strings {
-        points: Vec<(Box<str>, T)>,
+        points: Vec<(std::sync::Arc<str>, T)>,
         other: T,
     },
     /// The child for true and for false.
@@ -442,7 +442,8 @@ pub struct Context {
     /// What each variable stands for, when it was declared by the marker translation.
     pub(crate) meta: Vec<Option<crate::translate::VarMeta>>,
     /// The string literals each string variable has been compared with.
-    pub(crate) literals: std::collections::BTreeMap<Var, std::collections::BTreeSet<Box<str>>>,
+    pub(crate) literals:
+        std::collections::BTreeMap<Var, std::collections::BTreeSet<std::sync::Arc<str>>>,
     /// The theory the context serves, fixed by the first `from_marker`.
     pub(crate) theory: Option<crate::theory::Theory>,
     /// The last theory constraint built, keyed by its rules' text.
@@ -451,15 +452,15 @@ pub struct Context {
     pub(crate) version_text_cache: HashMap<Var, HashMap<VersionSet, (String, bool)>>,
     /// The printer's atomic comparisons (`field op literal`, spec-2026 reading) as markers.
     pub(crate) comparison_cache: HashMap<
-        (
-            markerspec_pep508::Field,
-            markerspec_pep508::MarkerOperator,
-            Box<str>,
-        ),
-        Marker,
+        (markerspec_pep508::Field, markerspec_pep508::MarkerOperator),
+        HashMap<Box<str>, Marker>,
     >,
     /// The printed form of each marker printed so far, keyed by the marker and the theory
     /// constraint it was printed under (both canonical, so the text depends only on them).
+    /// The printer's marker for each literal (a variable and a [`Label`]) it has built.
+    pub(crate) label_cache: HashMap<Var, HashMap<Label, Marker>>,
+    /// The printer's text for each literal it has printed, and whether it has a top-level `or`.
+    pub(crate) literal_cache: HashMap<Var, HashMap<Label, (String, bool)>>,
     pub(crate) print_cache: HashMap<(Marker, Marker), std::sync::Arc<str>>,
 }
 
@@ -481,7 +482,7 @@ impl Default for Context {
 /// assert_eq!(paths, vec![vec![(os, Label::StringNotIn(vec!["nt".into()]))]]);
 /// # Ok::<(), markerspec_algebra::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Label {
     /// The version variable's value is in the set.
     Versions(VersionSet),
@@ -614,6 +615,8 @@ impl Context {
             theory_cache: None,
             version_text_cache: HashMap::default(),
             comparison_cache: HashMap::default(),
+            label_cache: HashMap::default(),
+            literal_cache: HashMap::default(),
             print_cache: HashMap::default(),
         }
     }
@@ -782,6 +785,14 @@ impl Context {
     /// The unique node for `var` and `edges`, reduced and with a regular first child.
     fn mk(&mut self, var: Var, edges: Edges<Marker>) -> Result<Marker, Error> {
         let mut edges = match edges {
+            Edges::Intervals { bounds, children }
+                if bounds.len() + 1 == children.len()
+                    && !bounds.is_empty()
+                    && children.windows(2).all(|w| w.first() != w.last()) =>
+            {
+                // Already reduced: no copy.
+                Edges::Intervals { bounds, children }
+            }
             Edges::Intervals { bounds, children } => {
                 let mut nb: Vec<Cut> = Vec::with_capacity(bounds.len());
                 let mut nc: Vec<Marker> = Vec::with_capacity(children.len());
@@ -929,13 +940,18 @@ impl Context {
     pub fn string_eq(&mut self, var: Var, literal: &str) -> Result<Marker, Error> {
         self.domain_of(var, Domain::String)?;
         let seen = self.literals.entry(var).or_default();
-        if !seen.contains(literal) {
-            seen.insert(literal.into());
-        }
+        let shared: std::sync::Arc<str> = match seen.get(literal) {
+            Some(s) => s.clone(),
+            None => {
+                let s: std::sync::Arc<str> = literal.into();
+                seen.insert(s.clone());
+                s
+            }
+        };
         self.mk(
             var,
             Edges::Strings {
-                points: vec![(literal.into(), Marker::TRUE)],
+                points: vec![(shared, Marker::TRUE)],
                 other: Marker::FALSE,
             },
         )
@@ -1722,7 +1738,7 @@ fn point_value(p: Point) -> Value {
 }
 
 /// A string none of `points` is: `"other"`, else `"other1"`, `"other2"`, ….
-fn fresh_string(points: &[(Box<str>, Marker)]) -> String {
+fn fresh_string(points: &[(std::sync::Arc<str>, Marker)]) -> String {
     let taken = |s: &str| points.binary_search_by(|(p, _)| (**p).cmp(s)).is_ok();
     let mut n = 0u64;
     loop {

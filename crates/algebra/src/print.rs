@@ -277,6 +277,18 @@ impl Context {
     }
 
     fn label_marker(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
+        if let Some(&m) = self.label_cache.get(&var).and_then(|by| by.get(label)) {
+            return Ok(m);
+        }
+        let m = self.label_marker_uncached(var, label)?;
+        self.label_cache
+            .entry(var)
+            .or_default()
+            .insert(label.clone(), m);
+        Ok(m)
+    }
+
+    fn label_marker_uncached(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
         match label {
             Label::Versions(set) => self.version_set(var, set),
             Label::StringIn(v) => {
@@ -364,8 +376,23 @@ impl Context {
         Ok(t)
     }
 
-    /// One literal in marker syntax.
+    /// One literal in marker syntax (cached per variable and label).
     fn literal_text(&mut self, var: Var, label: &Label) -> Result<Text, Error> {
+        if let Some(t) = self.literal_cache.get(&var).and_then(|by| by.get(label)) {
+            return Ok(Text {
+                s: t.0.clone(),
+                or: t.1,
+            });
+        }
+        let t = self.literal_text_uncached(var, label)?;
+        self.literal_cache
+            .entry(var)
+            .or_default()
+            .insert(label.clone(), (t.s.clone(), t.or));
+        Ok(t)
+    }
+
+    fn literal_text_uncached(&mut self, var: Var, label: &Label) -> Result<Text, Error> {
         if let (Some(&VarMeta::Version { field }), Label::Versions(set)) = (self.meta(var), label) {
             return self.version_text(var, field, set);
         }
@@ -426,8 +453,11 @@ impl Context {
 
     /// A comparison's marker, as the translation reads it (`spec-2026`).
     fn comparison(&mut self, field: Field, op: O, v: &str) -> Result<Marker, Error> {
-        let key = (field, op, Box::<str>::from(v));
-        if let Some(&m) = self.comparison_cache.get(&key) {
+        if let Some(&m) = self
+            .comparison_cache
+            .get(&(field, op))
+            .and_then(|by_text| by_text.get(v))
+        {
             return Ok(m);
         }
         let e = MarkerExpression::new(
@@ -436,7 +466,10 @@ impl Context {
             MarkerValue::Literal(SmallStr::from(v)),
         );
         let m = self.translate_expression(&e, markerspec_pep508::Profile::Spec2026)?;
-        self.comparison_cache.insert(key, m);
+        self.comparison_cache
+            .entry((field, op))
+            .or_default()
+            .insert(v.into(), m);
         Ok(m)
     }
 
@@ -477,7 +510,7 @@ impl Context {
         versions.sort();
         versions.dedup();
         // Every atomic comparison whose set is made of this set's cuts.
-        let mut atoms: Vec<(String, Marker)> = Vec::new();
+        let mut atoms: Vec<(String, Marker, usize)> = Vec::new();
         for &f in fields {
             for v in &versions {
                 let text = v.to_string();
@@ -507,16 +540,22 @@ impl Context {
                         continue;
                     }
                     let t = format!("{} {} {}", f.name(), op.as_str(), quote(&lit));
-                    atoms.push((t, m));
+                    let cost = score(&t).0;
+                    atoms.push((t, m, cost));
                 }
             }
         }
         if field.is_extended() {
             for op in [O::Equal, O::NotEqual] {
                 let m = self.comparison(field, op, "")?;
-                atoms.push((format!("{} {} \"\"", field.name(), op.as_str()), m));
+                let t = format!("{} {} \"\"", field.name(), op.as_str());
+                let cost = score(&t).0;
+                atoms.push((t, m, cost));
             }
         }
+        // Shortest first (by `score`, computed once): every list filtered from `atoms` below
+        // keeps this order.
+        atoms.sort_by(|a, b| (a.2, &a.0).cmp(&(b.2, &b.0)));
         // Keep the atoms that are exact pieces: the atom, or its complement, a union of
         // the set's intervals or holes, i.e. its cuts are the set's (checked through the
         // markers: `atom and target` or `atom and not target` is the atom or false).
@@ -526,7 +565,7 @@ impl Context {
                 *best = Some(t);
             }
         };
-        for (t, m) in &atoms {
+        for (t, m, _) in &atoms {
             if *m == target {
                 offer(
                     Text {
@@ -541,20 +580,20 @@ impl Context {
             return Ok(b.clone());
         }
         // Conjunctions: atoms that contain the target, greedily, shortest first.
-        let mut sups: Vec<&(String, Marker)> = Vec::new();
+        let mut sups: Vec<&(String, Marker, usize)> = Vec::new();
         for a in &atoms {
             if self.implies(target, a.1)? {
                 sups.push(a);
             }
         }
-        sups.sort_by(|a, b| score(&a.0).cmp(&score(&b.0)));
         // The best pair, when one is exact; else a greedy conjunction.
         let mut pair: Option<(usize, Text)> = None;
         for (i, a) in sups.iter().enumerate() {
             for b in sups.iter().skip(i + 1) {
-                let cost = score(&a.0).0 + score(&b.0).0;
+                let cost = a.2 + b.2;
                 if pair.as_ref().is_some_and(|(c, _)| *c <= cost) {
-                    continue;
+                    // The later ones cost at least as much.
+                    break;
                 }
                 if self.and(a.1, b.1)? == target {
                     let (lo, hi) = if b.0.contains(" >") || b.0.contains(" ==") {
@@ -588,13 +627,12 @@ impl Context {
             }
         }
         // Disjunctions of intervals, each the shortest single atom or pair inside the target.
-        let mut subs: Vec<&(String, Marker)> = Vec::new();
+        let mut subs: Vec<&(String, Marker, usize)> = Vec::new();
         for a in &atoms {
             if self.implies(a.1, target)? {
                 subs.push(a);
             }
         }
-        subs.sort_by(|a, b| score(&a.0).cmp(&score(&b.0)));
         let mut pieces: Vec<Text> = Vec::new();
         let mut covered = Marker::FALSE;
         for (lo, hi) in set.intervals() {
@@ -616,13 +654,12 @@ impl Context {
             }
             if found.is_none() {
                 // … or a conjunction of atoms containing the piece, inside the target.
-                let mut ps: Vec<&(String, Marker)> = Vec::new();
+                let mut ps: Vec<&(String, Marker, usize)> = Vec::new();
                 for a in &atoms {
                     if self.implies(piece, a.1)? {
                         ps.push(a);
                     }
                 }
-                ps.sort_by(|a, b| score(&a.0).cmp(&score(&b.0)));
                 let mut acc = Marker::TRUE;
                 let mut used: Vec<Text> = Vec::new();
                 for a in &ps {
@@ -665,7 +702,7 @@ impl Context {
     /// the result, until it equals `target`.
     fn greedy(
         &mut self,
-        atoms: &[&(String, Marker)],
+        atoms: &[&(String, Marker, usize)],
         target: Marker,
         and: bool,
     ) -> Result<Option<Text>, Error> {
@@ -731,17 +768,20 @@ fn join(parts: &[Text], sep: &str) -> Text {
         }
     }
     let is_and = sep == " and ";
-    let s = parts
-        .iter()
-        .map(|p| {
-            if is_and && p.or {
-                format!("({})", p.s)
-            } else {
-                p.s.clone()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(sep);
+    let len: usize = parts.iter().map(|p| p.s.len() + sep.len() + 2).sum();
+    let mut s = String::with_capacity(len);
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            s.push_str(sep);
+        }
+        if is_and && p.or {
+            s.push('(');
+            s.push_str(&p.s);
+            s.push(')');
+        } else {
+            s.push_str(&p.s);
+        }
+    }
     Text {
         s,
         or: !is_and && parts.len() > 1,
