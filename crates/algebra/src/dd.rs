@@ -455,6 +455,8 @@ pub struct Context {
         (markerspec_pep508::Field, markerspec_pep508::MarkerOperator),
         HashMap<Box<str>, Marker>,
     >,
+    /// Each comparison translated so far, with the profile it was read under, and its marker.
+    pub(crate) expression_cache: hashbrown::HashTable<(crate::translate::ExpressionKey, Marker)>,
     /// The printed form of each marker printed so far, keyed by the marker and the theory
     /// constraint it was printed under (both canonical, so the text depends only on them).
     /// The printer's marker for each literal (a variable and a [`Label`]) it has built.
@@ -616,6 +618,7 @@ impl Context {
             version_text_cache: HashMap::default(),
             comparison_cache: HashMap::default(),
             label_cache: HashMap::default(),
+            expression_cache: hashbrown::HashTable::new(),
             literal_cache: HashMap::default(),
             print_cache: HashMap::default(),
         }
