@@ -457,6 +457,10 @@ pub struct Context {
     >,
     /// Each comparison translated so far, with the profile it was read under, and its marker.
     pub(crate) expression_cache: hashbrown::HashTable<(crate::translate::ExpressionKey, Marker)>,
+    /// The groups of edges of each node the printer has read ([`Context::paths`]).
+    pub(crate) groups_cache: GroupsCache,
+    /// The printer's factored form of each node it has printed that way.
+    pub(crate) factored_cache: HashMap<Marker, crate::print::Text>,
     /// The printed form of each marker printed so far, keyed by the marker and the theory
     /// constraint it was printed under (both canonical, so the text depends only on them).
     /// The printer's marker for each literal (a variable and a [`Label`]) it has built.
@@ -619,6 +623,8 @@ impl Context {
             comparison_cache: HashMap::default(),
             label_cache: HashMap::default(),
             expression_cache: hashbrown::HashTable::new(),
+            groups_cache: HashMap::default(),
+            factored_cache: HashMap::default(),
             literal_cache: HashMap::default(),
             print_cache: HashMap::default(),
         }
@@ -1593,6 +1599,21 @@ impl Context {
     /// [`ErrorKind::Intractable`] when there are more than [`Limits::steps`] labels in all;
     /// a foreign marker.
     pub fn paths(&self, m: Marker) -> Result<Vec<Vec<(Var, Label)>>, Error> {
+        self.paths_with(m, &mut HashMap::default())
+    }
+
+    /// [`paths`](Self::paths), with each node's groups of edges kept in the context's cache
+    /// (the printer reads the same nodes many times).
+    pub(crate) fn paths_cached(&mut self, m: Marker) -> Result<Vec<Vec<(Var, Label)>>, Error> {
+        let mut cache = std::mem::take(&mut self.groups_cache);
+        let r = self.paths_with(m, &mut cache);
+        self.groups_cache = cache;
+        r
+    }
+
+    /// [`paths`](Self::paths), reading each stored node's groups of edges (complement not
+    /// applied) through `cache`.
+    fn paths_with(&self, m: Marker, cache: &mut GroupsCache) -> Result<Vec<Vec<(Var, Label)>>, Error> {
         self.check(m)?;
         let mut out = Vec::new();
         if m.is_false() {
@@ -1620,13 +1641,22 @@ impl Context {
                     let Some(var) = self.top(node) else {
                         return Err(Error::new(ErrorKind::ForeignMarker));
                     };
-                    let (edges, negated) = self.edges_raw(node, var)?;
-                    frames.push((var, group_edges(&edges, negated), 0));
+                    let index = node.index();
+                    let groups = match cache.get(&index) {
+                        Some(g) => g.clone(),
+                        None => {
+                            let (edges, _) = self.edges_raw(node, var)?;
+                            let g = std::sync::Arc::new(group_edges_as_stored(&edges));
+                            cache.insert(index, g.clone());
+                            g
+                        }
+                    };
+                    frames.push((var, groups, node.is_complement(), 0));
                     continue;
                 }
             }
             // Advance to the next group of the innermost frame, popping finished frames.
-            let Some((var, groups, next)) = frames.last_mut() else {
+            let Some((var, groups, negated, next)) = frames.last_mut() else {
                 break;
             };
             if *next > 0 {
@@ -1636,7 +1666,7 @@ impl Context {
                 Some((child, label)) => {
                     *next += 1;
                     path.push((*var, label.clone()));
-                    cur = Some(*child);
+                    cur = Some(flip(*child, *negated));
                 }
                 None => {
                     frames.pop();
@@ -1716,7 +1746,10 @@ pub(crate) type Groups = (Var, Vec<(Marker, Label)>);
 
 /// A node on the current path of [`Context::paths`]: its variable, its groups of edges, and the
 /// next group to visit.
-type Frame = (Var, Vec<(Marker, Label)>, usize);
+type Frame = (Var, std::sync::Arc<Vec<(Marker, Label)>>, bool, usize);
+
+/// Each stored node's groups of edges (complement not applied), by node index.
+pub(crate) type GroupsCache = HashMap<usize, std::sync::Arc<Vec<(Marker, Label)>>>;
 
 fn quoted(v: &[String]) -> String {
     v.iter()
@@ -1790,23 +1823,22 @@ fn group_edges_as_stored(edges: &Edges<Marker>) -> Vec<(Marker, Label)> {
         .map(|child| {
             let label = match edges {
                 Edges::Intervals { bounds, children } => {
-                    let mut set = VersionSet::empty();
+                    // The intervals leading to `child`, in increasing order.
+                    let mut intervals = Vec::new();
                     for (k, c) in children.iter().enumerate() {
                         if *c == child {
-                            let bottom = Cut::BOTTOM;
                             let lo = if k == 0 {
-                                Some(&bottom)
+                                Some(&Cut::BOTTOM)
                             } else {
                                 bounds.get(k - 1)
                             };
-                            let top = Cut::TOP;
-                            let hi = bounds.get(k).unwrap_or(&top);
+                            let hi = bounds.get(k).unwrap_or(&Cut::TOP);
                             if let Some(lo) = lo {
-                                set = set.union(&VersionSet::interval(lo.clone(), hi.clone()));
+                                intervals.push((lo, hi));
                             }
                         }
                     }
-                    Label::Versions(set)
+                    Label::Versions(VersionSet::from_increasing_intervals(intervals))
                 }
                 Edges::Strings { points, other } => {
                     if *other == child {

@@ -24,7 +24,7 @@ type Lit = (Var, Label);
 /// Printed text, and whether it has an `or` at its top level (it needs parentheses inside an
 /// `and`).
 #[derive(Clone, Debug)]
-struct Text {
+pub(crate) struct Text {
     s: String,
     or: bool,
 }
@@ -150,20 +150,19 @@ impl Context {
     /// A minimised cover of `f` (cubes that imply `upper`, together covering `f`), printed as
     /// a DNF, or with `negate` as the CNF of `not f` read back (each cube negated).
     fn print_dnf(&mut self, f: Marker, upper: Marker, negate: bool) -> Result<String, Error> {
-        let paths = self.paths(f)?;
+        let paths = self.paths_cached(f)?;
         if paths.len() > MAX_CUBES {
             return Err(Error::intractable(crate::error::Limit::Steps));
         }
         let mut cubes: Vec<Vec<Lit>> = Vec::with_capacity(paths.len());
+        let mut markers: Vec<Marker> = Vec::with_capacity(paths.len());
         for cube in paths {
-            cubes.push(self.expand(cube, upper)?);
+            let (cube, m) = self.expand(cube, upper)?;
+            cubes.push(cube);
+            markers.push(m);
         }
         // Irredundant: drop a cube when the others (the earlier ones, and the later ones still
         // kept) cover the part of `f` it covers; last to first.
-        let mut markers: Vec<Marker> = Vec::with_capacity(cubes.len());
-        for c in &cubes {
-            markers.push(self.cube_marker(c)?);
-        }
         let mut prefix: Vec<Marker> = Vec::with_capacity(markers.len() + 1);
         prefix.push(Marker::FALSE);
         for m in &markers {
@@ -242,8 +241,9 @@ impl Context {
     }
 
     /// Drops each literal of the cube whose removal keeps the cube inside `upper` (last to
-    /// first, against the literals before it and the ones after it still kept).
-    fn expand(&mut self, cube: Vec<Lit>, upper: Marker) -> Result<Vec<Lit>, Error> {
+    /// first, against the literals before it and the ones after it still kept); returns the
+    /// literals kept and their conjunction.
+    fn expand(&mut self, cube: Vec<Lit>, upper: Marker) -> Result<(Vec<Lit>, Marker), Error> {
         let mut lits: Vec<Marker> = Vec::with_capacity(cube.len());
         for (var, label) in &cube {
             lits.push(self.label_marker(*var, label)?);
@@ -269,11 +269,13 @@ impl Context {
                 suffix = self.and(suffix, lj)?;
             }
         }
-        Ok(cube
+        // `suffix` is now the conjunction of the literals kept.
+        let kept = cube
             .into_iter()
             .zip(keep)
             .filter_map(|(l, k)| k.then_some(l))
-            .collect())
+            .collect();
+        Ok((kept, suffix))
     }
 
     fn label_marker(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
@@ -314,22 +316,16 @@ impl Context {
         }
     }
 
-    fn cube_marker(&mut self, cube: &[Lit]) -> Result<Marker, Error> {
-        let mut acc = Marker::TRUE;
-        for (var, label) in cube {
-            let m = self.label_marker(*var, label)?;
-            acc = self.and(acc, m)?;
-        }
-        Ok(acc)
-    }
-
     /// The diagram itself: at each node, `label and (child)` for each child, joined by `or`.
     fn print_factored(&mut self, m: Marker) -> Result<String, Error> {
         if self.node_count(m)? > 64 {
             return Err(Error::intractable(crate::error::Limit::Steps));
         }
-        let mut memo = rustc_hash::FxHashMap::default();
-        Ok(self.factored(m, 0, &mut memo)?.s)
+        // A node's factored form depends only on the node: kept for the whole context.
+        let mut memo = std::mem::take(&mut self.factored_cache);
+        let r = self.factored(m, 0, &mut memo);
+        self.factored_cache = memo;
+        Ok(r?.s)
     }
 
     fn factored(
