@@ -505,53 +505,47 @@ impl Context {
         let mut versions: Vec<Version> = cuts.iter().flat_map(Cut::candidate_versions).collect();
         versions.sort();
         versions.dedup();
-        // Every atomic comparison whose set is made of this set's cuts.
-        let mut atoms: Vec<(String, Marker, usize)> = Vec::new();
+        // Every atomic comparison whose set is made of this set's cuts: field, operator,
+        // literal, marker.
+        let mut raw: Vec<(Field, O, String, Marker)> = Vec::new();
         for &f in fields {
             for v in &versions {
                 let text = v.to_string();
-                let mut forms: Vec<(O, String)> = [
+                let release_only = v.pre().is_none()
+                    && v.post().is_none()
+                    && v.dev().is_none()
+                    && v.local().is_empty()
+                    && v.epoch() == 0;
+                let wildcard = release_only.then(|| format!("{text}.*"));
+                let ops = [
                     O::Equal,
                     O::NotEqual,
                     O::LessThan,
                     O::LessThanEqual,
                     O::GreaterThan,
                     O::GreaterThanEqual,
-                ]
-                .into_iter()
-                .map(|op| (op, text.clone()))
-                .collect();
-                if v.pre().is_none()
-                    && v.post().is_none()
-                    && v.dev().is_none()
-                    && v.local().is_empty()
-                    && v.epoch() == 0
-                {
-                    forms.push((O::Equal, format!("{text}.*")));
-                    forms.push((O::NotEqual, format!("{text}.*")));
-                }
-                for (op, lit) in forms {
-                    let m = self.comparison(f, op, &lit)?;
+                ];
+                let plain = ops.into_iter().map(|op| (op, &text));
+                let wild = wildcard
+                    .iter()
+                    .flat_map(|w| [(O::Equal, w), (O::NotEqual, w)]);
+                for (op, lit) in plain.chain(wild) {
+                    let m = self.comparison(f, op, lit)?;
                     if m.is_true() || m.is_false() {
                         continue;
                     }
-                    let t = format!("{} {} {}", f.name(), op.as_str(), quote(&lit));
-                    let cost = score(&t).0;
-                    atoms.push((t, m, cost));
+                    raw.push((f, op, lit.clone(), m));
                 }
             }
         }
         if field.is_extended() {
             for op in [O::Equal, O::NotEqual] {
                 let m = self.comparison(field, op, "")?;
-                let t = format!("{} {} \"\"", field.name(), op.as_str());
-                let cost = score(&t).0;
-                atoms.push((t, m, cost));
+                raw.push((field, op, String::new(), m));
             }
         }
-        // Shortest first (by `score`, computed once): every list filtered from `atoms` below
-        // keeps this order.
-        atoms.sort_by(|a, b| (a.2, &a.0).cmp(&(b.2, &b.0)));
+        let atom_text =
+            |f: Field, op: O, lit: &str| format!("{} {} {}", f.name(), op.as_str(), quote(lit));
         // Keep the atoms that are exact pieces: the atom, or its complement, a union of
         // the set's intervals or holes, i.e. its cuts are the set's (checked through the
         // markers: `atom and target` or `atom and not target` is the atom or false).
@@ -561,11 +555,13 @@ impl Context {
                 *best = Some(t);
             }
         };
-        for (t, m, _) in &atoms {
+        // A single atom equal to the set, when there is one, is the answer (the common
+        // case): only those atoms are spelt out.
+        for (f, op, lit, m) in &raw {
             if *m == target {
                 offer(
                     Text {
-                        s: t.clone(),
+                        s: atom_text(*f, *op, lit),
                         or: false,
                     },
                     &mut best,
@@ -575,6 +571,17 @@ impl Context {
         if let Some(b) = &best {
             return Ok(b.clone());
         }
+        let mut atoms: Vec<(String, Marker, usize)> = raw
+            .iter()
+            .map(|(f, op, lit, m)| {
+                let t = atom_text(*f, *op, lit);
+                let cost = score(&t).0;
+                (t, *m, cost)
+            })
+            .collect();
+        // Shortest first (by `score`, computed once): every list filtered from `atoms` below
+        // keeps this order.
+        atoms.sort_by(|a, b| (a.2, &a.0).cmp(&(b.2, &b.0)));
         // Conjunctions: atoms that contain the target, greedily, shortest first.
         let mut sups: Vec<&(String, Marker, usize)> = Vec::new();
         for a in &atoms {
@@ -812,4 +819,39 @@ fn better(a: &str, b: &str) -> bool {
 /// Shorter, ties broken by text order (deterministic).
 fn shorter(a: &str, b: &str) -> bool {
     (a.len(), a) < (b.len(), b)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Context, Theory};
+    use markerspec_pep508::MarkerTree;
+
+    /// The printed form is cached per marker and theory constraint: a marker printed before
+    /// the context takes a theory prints again, under the theory, as a fresh context prints it.
+    #[test]
+    fn cached_print_follows_the_theory_constraint() -> Result<(), Box<dyn std::error::Error>> {
+        let tree: MarkerTree = "sys_platform == 'win32' and os_name == 'nt'".parse()?;
+        let platform = Theory::platform();
+
+        let mut ctx = Context::new();
+        let m = ctx.translate(&tree)?;
+        let before = ctx.to_marker_string(m)?;
+        assert!(before.contains("os_name") && before.contains("sys_platform"), "{before}");
+        assert_eq!(ctx.to_marker_string(m)?, before, "a cached print is the same text");
+        ctx.from_marker(&tree, &platform)?;
+        let after = ctx.to_marker_string(m)?;
+
+        let mut fresh = Context::new();
+        let fm = fresh.translate(&tree)?;
+        fresh.from_marker(&tree, &platform)?;
+        assert_eq!(after, fresh.to_marker_string(fm)?);
+        // Under the platform theory one of the two comparisons implies the other: one is
+        // printed.
+        assert!(after.len() < before.len(), "{before} / {after}");
+        assert!(!after.contains(" and "), "{after}");
+
+        ctx.clear_caches();
+        assert_eq!(ctx.to_marker_string(m)?, after, "printing after clear_caches");
+        Ok(())
+    }
 }
