@@ -176,7 +176,9 @@ impl Context {
                 continue;
             };
             let others = self.or(before, suffix)?;
-            let need = self.and(f, mi)?;
+            // Each cube lies inside `upper` (expand keeps it there): when `upper` is `f`
+            // itself, the part of `f` the cube covers is the cube.
+            let need = if upper == f { mi } else { self.and(f, mi)? };
             if self.implies(need, others)? {
                 if let Some(k) = keep.get_mut(i) {
                     *k = false;
