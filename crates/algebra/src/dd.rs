@@ -133,6 +133,10 @@ impl std::ops::Not for Marker {
     }
 }
 
+/// The mark of a pair known to overlap whose conjunction is not computed yet, in
+/// `Context::and_cache`; never a marker (no node has the largest index).
+const OVERLAP: Marker = Marker(u32::MAX);
+
 /// Bounds on the work of one operation and on the size of a context.
 ///
 /// ```
@@ -436,8 +440,10 @@ pub struct Context {
     nodes: Vec<Node>,
     /// Indices into `nodes`, hashed by the node: each node is stored once.
     unique: hashbrown::HashTable<u32>,
+    /// `a and b` for the pairs computed so far, or [`OVERLAP`] where only `is_disjoint` has
+    /// looked at the pair and found it satisfiable (a disjoint pair is stored as `FALSE`, its
+    /// conjunction): one table answers both questions with one lookup.
     and_cache: HashMap<(Marker, Marker), Marker>,
-    disjoint_cache: HashMap<(Marker, Marker), bool>,
     limits: Limits,
     /// What each variable stands for, when it was declared by the marker translation.
     pub(crate) meta: Vec<Option<crate::translate::VarMeta>>,
@@ -613,7 +619,6 @@ impl Context {
             }],
             unique: hashbrown::HashTable::new(),
             and_cache: HashMap::default(),
-            disjoint_cache: HashMap::default(),
             limits,
             meta: Vec::new(),
             literals: std::collections::BTreeMap::new(),
@@ -656,7 +661,6 @@ impl Context {
     /// Forgets the operation caches (results stay valid; later operations may be slower).
     pub fn clear_caches(&mut self) {
         self.and_cache = HashMap::default();
-        self.disjoint_cache = HashMap::default();
         self.print_cache = HashMap::default();
     }
 
@@ -1059,7 +1063,9 @@ impl Context {
         }
         let key = if a < b { (a, b) } else { (b, a) };
         if let Some(&r) = self.and_cache.get(&key) {
-            return Ok(r);
+            if r != OVERLAP {
+                return Ok(r);
+            }
         }
         budget.enter()?;
         let (Some(va), Some(vb)) = (self.top(a), self.top(b)) else {
@@ -1135,9 +1141,6 @@ impl Context {
                 Err(Stop::Overlap)
             };
         }
-        if let Some(&d) = self.disjoint_cache.get(&key) {
-            return if d { Ok(()) } else { Err(Stop::Overlap) };
-        }
         budget.enter().map_err(Stop::Error)?;
         let (Some(va), Some(vb)) = (self.top(a), self.top(b)) else {
             return Err(Stop::Error(Error::new(ErrorKind::ForeignMarker)));
@@ -1158,11 +1161,11 @@ impl Context {
         budget.leave();
         match result {
             Ok(_) => {
-                self.disjoint_cache.insert(key, true);
+                self.and_cache.insert(key, Marker::FALSE);
                 Ok(())
             }
             Err(Stop::Overlap) => {
-                self.disjoint_cache.insert(key, false);
+                self.and_cache.insert(key, OVERLAP);
                 Err(Stop::Overlap)
             }
             Err(e) => Err(e),
