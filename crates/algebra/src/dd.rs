@@ -1616,7 +1616,11 @@ impl Context {
 
     /// [`paths`](Self::paths), reading each stored node's groups of edges (complement not
     /// applied) through `cache`.
-    fn paths_with(&self, m: Marker, cache: &mut GroupsCache) -> Result<Vec<Vec<(Var, Label)>>, Error> {
+    fn paths_with(
+        &self,
+        m: Marker,
+        cache: &mut GroupsCache,
+    ) -> Result<Vec<Vec<(Var, Label)>>, Error> {
         self.check(m)?;
         let mut out = Vec::new();
         if m.is_false() {
@@ -1806,11 +1810,7 @@ fn group_edges(edges: &Edges<Marker>, negated: bool) -> Vec<(Marker, Label)> {
 
 /// A negated marker read through its stored node: the child as the marker sees it.
 fn flip(m: Marker, negated: bool) -> Marker {
-    if negated {
-        !m
-    } else {
-        m
-    }
+    if negated { !m } else { m }
 }
 
 /// [`group_edges`] of a node as stored (complement not applied).

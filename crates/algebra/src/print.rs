@@ -838,8 +838,15 @@ mod tests {
         let mut ctx = Context::new();
         let m = ctx.translate(&tree)?;
         let before = ctx.to_marker_string(m)?;
-        assert!(before.contains("os_name") && before.contains("sys_platform"), "{before}");
-        assert_eq!(ctx.to_marker_string(m)?, before, "a cached print is the same text");
+        assert!(
+            before.contains("os_name") && before.contains("sys_platform"),
+            "{before}"
+        );
+        assert_eq!(
+            ctx.to_marker_string(m)?,
+            before,
+            "a cached print is the same text"
+        );
         ctx.from_marker(&tree, &platform)?;
         let after = ctx.to_marker_string(m)?;
 
@@ -853,7 +860,11 @@ mod tests {
         assert!(!after.contains(" and "), "{after}");
 
         ctx.clear_caches();
-        assert_eq!(ctx.to_marker_string(m)?, after, "printing after clear_caches");
+        assert_eq!(
+            ctx.to_marker_string(m)?,
+            after,
+            "printing after clear_caches"
+        );
         Ok(())
     }
 }
