@@ -658,7 +658,8 @@ impl Context {
         self.len() == 0
     }
 
-    /// Forgets the operation caches (results stay valid; later operations may be slower).
+    /// Forgets the operation caches: `and` and `is_disjoint` results and printed forms (the
+    /// markers stay valid; later operations may be slower).
     pub fn clear_caches(&mut self) {
         self.and_cache = HashMap::default();
         self.print_cache = HashMap::default();
