@@ -137,6 +137,10 @@ impl std::ops::Not for Marker {
     }
 }
 
+/// The mark of a pair known to overlap whose conjunction is not computed yet, in
+/// `Context::and_cache`; never a marker (no node has the largest index).
+const OVERLAP: Marker = Marker(u32::MAX);
+
 /// Bounds on the work of one operation and on the size of a context.
 ///
 /// ```
@@ -176,7 +180,7 @@ enum Edges<T> {
     Intervals { bounds: Vec<Cut>, children: Vec<T> },
     /// `points` sorted by literal, for the other strings `other`.
     Strings {
-        points: Vec<(Box<str>, T)>,
+        points: Vec<(std::sync::Arc<str>, T)>,
         other: T,
     },
     /// The child for true and for false.
@@ -483,13 +487,16 @@ pub struct Context {
     nodes: Vec<Node>,
     /// Indices into `nodes`, hashed by the node: each node is stored once.
     unique: hashbrown::HashTable<u32>,
+    /// `a and b` for the pairs computed so far, or [`OVERLAP`] where only `is_disjoint` has
+    /// looked at the pair and found it satisfiable (a disjoint pair is stored as `FALSE`, its
+    /// conjunction): one table answers both questions with one lookup.
     and_cache: HashMap<(Marker, Marker), Marker>,
-    disjoint_cache: HashMap<(Marker, Marker), bool>,
     limits: Limits,
     /// What each variable stands for, when it was declared by the marker translation.
     pub(crate) meta: Vec<Option<crate::translate::VarMeta>>,
     /// The string literals each string variable has been compared with.
-    pub(crate) literals: std::collections::BTreeMap<Var, std::collections::BTreeSet<Box<str>>>,
+    pub(crate) literals:
+        std::collections::BTreeMap<Var, std::collections::BTreeSet<std::sync::Arc<str>>>,
     /// The theory the context serves, fixed by the first `from_marker`.
     pub(crate) theory: Option<crate::theory::Theory>,
     /// The last theory constraint built, keyed by its rules' text.
@@ -498,13 +505,22 @@ pub struct Context {
     pub(crate) version_text_cache: HashMap<Var, HashMap<VersionSet, (String, bool)>>,
     /// The printer's atomic comparisons (`field op literal`, spec-2026 reading) as markers.
     pub(crate) comparison_cache: HashMap<
-        (
-            markerspec_pep508::Field,
-            markerspec_pep508::MarkerOperator,
-            Box<str>,
-        ),
-        Marker,
+        (markerspec_pep508::Field, markerspec_pep508::MarkerOperator),
+        HashMap<Box<str>, Marker>,
     >,
+    /// Each comparison translated so far, with the profile it was read under, and its marker.
+    pub(crate) expression_cache: hashbrown::HashTable<(crate::translate::ExpressionKey, Marker)>,
+    /// The groups of edges of each node the printer has read ([`Context::paths`]).
+    pub(crate) groups_cache: GroupsCache,
+    /// The printer's factored form of each node it has printed that way.
+    pub(crate) factored_cache: HashMap<Marker, crate::print::Text>,
+    /// The printed form of each marker printed so far, keyed by the marker and the theory
+    /// constraint it was printed under (both canonical, so the text depends only on them).
+    /// The printer's marker for each literal (a variable and a [`Label`]) it has built.
+    pub(crate) label_cache: HashMap<Var, HashMap<Label, Marker>>,
+    /// The printer's text for each literal it has printed, and whether it has a top-level `or`.
+    pub(crate) literal_cache: HashMap<Var, HashMap<Label, (String, bool)>>,
+    pub(crate) print_cache: HashMap<(Marker, Marker), std::sync::Arc<str>>,
 }
 
 impl Default for Context {
@@ -525,7 +541,7 @@ impl Default for Context {
 /// assert_eq!(paths, vec![vec![(os, Label::StringNotIn(vec!["nt".into()]))]]);
 /// # Ok::<(), markerspec_algebra::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Label {
     /// The version variable's value is in the set.
     Versions(VersionSet),
@@ -658,7 +674,6 @@ impl Context {
             }],
             unique: hashbrown::HashTable::new(),
             and_cache: HashMap::default(),
-            disjoint_cache: HashMap::default(),
             limits,
             meta: Vec::new(),
             literals: std::collections::BTreeMap::new(),
@@ -666,6 +681,12 @@ impl Context {
             theory_cache: None,
             version_text_cache: HashMap::default(),
             comparison_cache: HashMap::default(),
+            label_cache: HashMap::default(),
+            expression_cache: hashbrown::HashTable::new(),
+            groups_cache: HashMap::default(),
+            factored_cache: HashMap::default(),
+            literal_cache: HashMap::default(),
+            print_cache: HashMap::default(),
         }
     }
 
@@ -700,12 +721,13 @@ impl Context {
         self.len() == 0
     }
 
-    /// Forgets the operation caches (results stay valid; later operations may be slower).
+    /// Forgets the operation caches: `and` and `is_disjoint` results and printed forms (the
+    /// markers stay valid; later operations may be slower).
     ///
     /// See the second example on [`Context`].
     pub fn clear_caches(&mut self) {
         self.and_cache = HashMap::default();
-        self.disjoint_cache = HashMap::default();
+        self.print_cache = HashMap::default();
     }
 
     /// Declares a variable, or returns the one already declared with this name.
@@ -826,9 +848,32 @@ impl Context {
         }
     }
 
+    /// The edges of `m` over `var` as stored, and whether `m` is their complement (every
+    /// child then reads negated): no copy of the node's edges, unlike [`edges`](Self::edges).
+    fn edges_raw(&self, m: Marker, var: Var) -> Result<(EdgesOf, bool), Error> {
+        match self.nodes.get(m.index()) {
+            Some(node) if !m.is_const() && node.var == var => {
+                Ok((EdgesOf::Shared(node.edges.clone()), m.is_complement()))
+            }
+            Some(_) => {
+                let domain = self.info(var)?.domain;
+                Ok((EdgesOf::Owned(Edges::constant(domain, m)), false))
+            }
+            None => Err(Error::new(ErrorKind::ForeignMarker)),
+        }
+    }
+
     /// The unique node for `var` and `edges`, reduced and with a regular first child.
     fn mk(&mut self, var: Var, edges: Edges<Marker>) -> Result<Marker, Error> {
         let mut edges = match edges {
+            Edges::Intervals { bounds, children }
+                if bounds.len() + 1 == children.len()
+                    && !bounds.is_empty()
+                    && children.windows(2).all(|w| w.first() != w.last()) =>
+            {
+                // Already reduced: no copy.
+                Edges::Intervals { bounds, children }
+            }
             Edges::Intervals { bounds, children } => {
                 let mut nb: Vec<Cut> = Vec::with_capacity(bounds.len());
                 let mut nc: Vec<Marker> = Vec::with_capacity(children.len());
@@ -977,11 +1022,19 @@ impl Context {
     /// See the second example on [`Context`].
     pub fn string_eq(&mut self, var: Var, literal: &str) -> Result<Marker, Error> {
         self.domain_of(var, Domain::String)?;
-        self.literals.entry(var).or_default().insert(literal.into());
+        let seen = self.literals.entry(var).or_default();
+        let shared: std::sync::Arc<str> = match seen.get(literal) {
+            Some(s) => s.clone(),
+            None => {
+                let s: std::sync::Arc<str> = literal.into();
+                seen.insert(s.clone());
+                s
+            }
+        };
         self.mk(
             var,
             Edges::Strings {
-                points: vec![(literal.into(), Marker::TRUE)],
+                points: vec![(shared, Marker::TRUE)],
                 other: Marker::FALSE,
             },
         )
@@ -1086,7 +1139,9 @@ impl Context {
         }
         let key = if a < b { (a, b) } else { (b, a) };
         if let Some(&r) = self.and_cache.get(&key) {
-            return Ok(r);
+            if r != OVERLAP {
+                return Ok(r);
+            }
         }
         budget.enter()?;
         let (Some(va), Some(vb)) = (self.top(a), self.top(b)) else {
@@ -1097,12 +1152,12 @@ impl Context {
         } else {
             va
         };
-        let ea = self.edges(a, var)?;
-        let eb = self.edges(b, var)?;
+        let (ea, fa) = self.edges_raw(a, var)?;
+        let (eb, fb) = self.edges_raw(b, var)?;
         let edges = combine(
             &ea,
             &eb,
-            |x, y| self.and_rec(x, y, budget),
+            |x, y| self.and_rec(flip(x, fa), flip(y, fb), budget),
             Error::new(ErrorKind::ForeignMarker),
         )?;
         budget.leave();
@@ -1164,9 +1219,6 @@ impl Context {
                 Err(Stop::Overlap)
             };
         }
-        if let Some(&d) = self.disjoint_cache.get(&key) {
-            return if d { Ok(()) } else { Err(Stop::Overlap) };
-        }
         budget.enter().map_err(Stop::Error)?;
         let (Some(va), Some(vb)) = (self.top(a), self.top(b)) else {
             return Err(Stop::Error(Error::new(ErrorKind::ForeignMarker)));
@@ -1176,22 +1228,22 @@ impl Context {
         } else {
             va
         };
-        let ea = self.edges(a, var).map_err(Stop::Error)?;
-        let eb = self.edges(b, var).map_err(Stop::Error)?;
+        let (ea, fa) = self.edges_raw(a, var).map_err(Stop::Error)?;
+        let (eb, fb) = self.edges_raw(b, var).map_err(Stop::Error)?;
         let result = combine(
             &ea,
             &eb,
-            |x, y| self.disjoint_rec(x, y, budget),
+            |x, y| self.disjoint_rec(flip(x, fa), flip(y, fb), budget),
             Stop::Error(Error::new(ErrorKind::ForeignMarker)),
         );
         budget.leave();
         match result {
             Ok(_) => {
-                self.disjoint_cache.insert(key, true);
+                self.and_cache.insert(key, Marker::FALSE);
                 Ok(())
             }
             Err(Stop::Overlap) => {
-                self.disjoint_cache.insert(key, false);
+                self.and_cache.insert(key, OVERLAP);
                 Err(Stop::Overlap)
             }
             Err(e) => Err(e),
@@ -1561,8 +1613,8 @@ impl Context {
         let Some(var) = self.top(m) else {
             return Ok(None);
         };
-        let edges = self.edges(m, var)?;
-        Ok(Some((var, group_edges(&edges))))
+        let (edges, negated) = self.edges_raw(m, var)?;
+        Ok(Some((var, group_edges(&edges, negated))))
     }
 
     /// The variables `m` depends on, in the context's variable order.
@@ -1636,6 +1688,25 @@ impl Context {
     ///
     /// See the second example on [`Context`].
     pub fn paths(&self, m: Marker) -> Result<Vec<Vec<(Var, Label)>>, Error> {
+        self.paths_with(m, &mut HashMap::default())
+    }
+
+    /// [`paths`](Self::paths), with each node's groups of edges kept in the context's cache
+    /// (the printer reads the same nodes many times).
+    pub(crate) fn paths_cached(&mut self, m: Marker) -> Result<Vec<Vec<(Var, Label)>>, Error> {
+        let mut cache = std::mem::take(&mut self.groups_cache);
+        let r = self.paths_with(m, &mut cache);
+        self.groups_cache = cache;
+        r
+    }
+
+    /// [`paths`](Self::paths), reading each stored node's groups of edges (complement not
+    /// applied) through `cache`.
+    fn paths_with(
+        &self,
+        m: Marker,
+        cache: &mut GroupsCache,
+    ) -> Result<Vec<Vec<(Var, Label)>>, Error> {
         self.check(m)?;
         let mut out = Vec::new();
         if m.is_false() {
@@ -1663,13 +1734,22 @@ impl Context {
                     let Some(var) = self.top(node) else {
                         return Err(Error::new(ErrorKind::ForeignMarker));
                     };
-                    let edges = self.edges(node, var)?;
-                    frames.push((var, group_edges(&edges), 0));
+                    let index = node.index();
+                    let groups = match cache.get(&index) {
+                        Some(g) => g.clone(),
+                        None => {
+                            let (edges, _) = self.edges_raw(node, var)?;
+                            let g = std::sync::Arc::new(group_edges_as_stored(&edges));
+                            cache.insert(index, g.clone());
+                            g
+                        }
+                    };
+                    frames.push((var, groups, node.is_complement(), 0));
                     continue;
                 }
             }
             // Advance to the next group of the innermost frame, popping finished frames.
-            let Some((var, groups, next)) = frames.last_mut() else {
+            let Some((var, groups, negated, next)) = frames.last_mut() else {
                 break;
             };
             if *next > 0 {
@@ -1679,7 +1759,7 @@ impl Context {
                 Some((child, label)) => {
                     *next += 1;
                     path.push((*var, label.clone()));
-                    cur = Some(*child);
+                    cur = Some(flip(*child, *negated));
                 }
                 None => {
                     frames.pop();
@@ -1759,7 +1839,10 @@ pub(crate) type Groups = (Var, Vec<(Marker, Label)>);
 
 /// A node on the current path of [`Context::paths`]: its variable, its groups of edges, and the
 /// next group to visit.
-type Frame = (Var, Vec<(Marker, Label)>, usize);
+type Frame = (Var, std::sync::Arc<Vec<(Marker, Label)>>, bool, usize);
+
+/// Each stored node's groups of edges (complement not applied), by node index.
+pub(crate) type GroupsCache = HashMap<usize, std::sync::Arc<Vec<(Marker, Label)>>>;
 
 fn quoted(v: &[String]) -> String {
     v.iter()
@@ -1784,7 +1867,7 @@ fn point_value(p: Point) -> Value {
 }
 
 /// A string none of `points` is: `"other"`, else `"other1"`, `"other2"`, ….
-fn fresh_string(points: &[(Box<str>, Marker)]) -> String {
+fn fresh_string(points: &[(std::sync::Arc<str>, Marker)]) -> String {
     let taken = |s: &str| points.binary_search_by(|(p, _)| (**p).cmp(s)).is_ok();
     let mut n = 0u64;
     loop {
@@ -1801,7 +1884,23 @@ fn fresh_string(points: &[(Box<str>, Marker)]) -> String {
 }
 
 /// Each distinct child with the union of its edges, in order of first appearance.
-fn group_edges(edges: &Edges<Marker>) -> Vec<(Marker, Label)> {
+fn group_edges(edges: &Edges<Marker>, negated: bool) -> Vec<(Marker, Label)> {
+    let mut groups = group_edges_as_stored(edges);
+    if negated {
+        for (child, _) in &mut groups {
+            *child = !*child;
+        }
+    }
+    groups
+}
+
+/// A negated marker read through its stored node: the child as the marker sees it.
+fn flip(m: Marker, negated: bool) -> Marker {
+    if negated { !m } else { m }
+}
+
+/// [`group_edges`] of a node as stored (complement not applied).
+fn group_edges_as_stored(edges: &Edges<Marker>) -> Vec<(Marker, Label)> {
     let mut order: Vec<Marker> = Vec::new();
     for c in edges.children() {
         if !order.contains(&c) {
@@ -1813,23 +1912,22 @@ fn group_edges(edges: &Edges<Marker>) -> Vec<(Marker, Label)> {
         .map(|child| {
             let label = match edges {
                 Edges::Intervals { bounds, children } => {
-                    let mut set = VersionSet::empty();
+                    // The intervals leading to `child`, in increasing order.
+                    let mut intervals = Vec::new();
                     for (k, c) in children.iter().enumerate() {
                         if *c == child {
-                            let bottom = Cut::BOTTOM;
                             let lo = if k == 0 {
-                                Some(&bottom)
+                                Some(&Cut::BOTTOM)
                             } else {
                                 bounds.get(k - 1)
                             };
-                            let top = Cut::TOP;
-                            let hi = bounds.get(k).unwrap_or(&top);
+                            let hi = bounds.get(k).unwrap_or(&Cut::TOP);
                             if let Some(lo) = lo {
-                                set = set.union(&VersionSet::interval(lo.clone(), hi.clone()));
+                                intervals.push((lo, hi));
                             }
                         }
                     }
-                    Label::Versions(set)
+                    Label::Versions(VersionSet::from_increasing_intervals(intervals))
                 }
                 Edges::Strings { points, other } => {
                     if *other == child {

@@ -30,7 +30,7 @@ type Lit = (Var, Label);
 /// Printed text, and whether it has an `or` at its top level (it needs parentheses inside an
 /// `and`).
 #[derive(Clone, Debug)]
-struct Text {
+pub(crate) struct Text {
     s: String,
     or: bool,
 }
@@ -78,6 +78,17 @@ impl Context {
     pub fn to_marker_string(&mut self, m: Marker) -> Result<String, Error> {
         let theory = self.theory();
         let care = self.theory_constraint(&theory)?;
+        if let Some(s) = self.print_cache.get(&(m, care)) {
+            return Ok(s.to_string());
+        }
+        let s = self.print_uncached(m, care)?;
+        self.print_cache.insert((m, care), s.as_str().into());
+        Ok(s)
+    }
+
+    /// [`to_marker_string`](Self::to_marker_string) without the cache: `m` printed so that it
+    /// is equal to `m` wherever `care` holds.
+    fn print_uncached(&mut self, m: Marker, care: Marker) -> Result<String, Error> {
         let s = self.simplify_under(m, care)?;
         if s.is_true() {
             return Ok("true".into());
@@ -145,20 +156,19 @@ impl Context {
     /// A minimised cover of `f` (cubes that imply `upper`, together covering `f`), printed as
     /// a DNF, or with `negate` as the CNF of `not f` read back (each cube negated).
     fn print_dnf(&mut self, f: Marker, upper: Marker, negate: bool) -> Result<String, Error> {
-        let paths = self.paths(f)?;
+        let paths = self.paths_cached(f)?;
         if paths.len() > MAX_CUBES {
             return Err(Error::intractable(crate::error::Limit::Steps));
         }
         let mut cubes: Vec<Vec<Lit>> = Vec::with_capacity(paths.len());
+        let mut markers: Vec<Marker> = Vec::with_capacity(paths.len());
         for cube in paths {
-            cubes.push(self.expand(cube, upper)?);
+            let (cube, m) = self.expand(cube, upper)?;
+            cubes.push(cube);
+            markers.push(m);
         }
         // Irredundant: drop a cube when the others (the earlier ones, and the later ones still
         // kept) cover the part of `f` it covers; last to first.
-        let mut markers: Vec<Marker> = Vec::with_capacity(cubes.len());
-        for c in &cubes {
-            markers.push(self.cube_marker(c)?);
-        }
         let mut prefix: Vec<Marker> = Vec::with_capacity(markers.len() + 1);
         prefix.push(Marker::FALSE);
         for m in &markers {
@@ -172,7 +182,9 @@ impl Context {
                 continue;
             };
             let others = self.or(before, suffix)?;
-            let need = self.and(f, mi)?;
+            // Each cube lies inside `upper` (expand keeps it there): when `upper` is `f`
+            // itself, the part of `f` the cube covers is the cube.
+            let need = if upper == f { mi } else { self.and(f, mi)? };
             if self.implies(need, others)? {
                 if let Some(k) = keep.get_mut(i) {
                     *k = false;
@@ -237,8 +249,9 @@ impl Context {
     }
 
     /// Drops each literal of the cube whose removal keeps the cube inside `upper` (last to
-    /// first, against the literals before it and the ones after it still kept).
-    fn expand(&mut self, cube: Vec<Lit>, upper: Marker) -> Result<Vec<Lit>, Error> {
+    /// first, against the literals before it and the ones after it still kept); returns the
+    /// literals kept and their conjunction.
+    fn expand(&mut self, cube: Vec<Lit>, upper: Marker) -> Result<(Vec<Lit>, Marker), Error> {
         let mut lits: Vec<Marker> = Vec::with_capacity(cube.len());
         for (var, label) in &cube {
             lits.push(self.label_marker(*var, label)?);
@@ -264,14 +277,28 @@ impl Context {
                 suffix = self.and(suffix, lj)?;
             }
         }
-        Ok(cube
+        // `suffix` is now the conjunction of the literals kept.
+        let kept = cube
             .into_iter()
             .zip(keep)
             .filter_map(|(l, k)| k.then_some(l))
-            .collect())
+            .collect();
+        Ok((kept, suffix))
     }
 
     fn label_marker(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
+        if let Some(&m) = self.label_cache.get(&var).and_then(|by| by.get(label)) {
+            return Ok(m);
+        }
+        let m = self.label_marker_uncached(var, label)?;
+        self.label_cache
+            .entry(var)
+            .or_default()
+            .insert(label.clone(), m);
+        Ok(m)
+    }
+
+    fn label_marker_uncached(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
         match label {
             Label::Versions(set) => self.version_set(var, set),
             Label::StringIn(v) => {
@@ -297,22 +324,16 @@ impl Context {
         }
     }
 
-    fn cube_marker(&mut self, cube: &[Lit]) -> Result<Marker, Error> {
-        let mut acc = Marker::TRUE;
-        for (var, label) in cube {
-            let m = self.label_marker(*var, label)?;
-            acc = self.and(acc, m)?;
-        }
-        Ok(acc)
-    }
-
     /// The diagram itself: at each node, `label and (child)` for each child, joined by `or`.
     fn print_factored(&mut self, m: Marker) -> Result<String, Error> {
         if self.node_count(m)? > 64 {
             return Err(Error::intractable(crate::error::Limit::Steps));
         }
-        let mut memo = rustc_hash::FxHashMap::default();
-        Ok(self.factored(m, 0, &mut memo)?.s)
+        // A node's factored form depends only on the node: kept for the whole context.
+        let mut memo = std::mem::take(&mut self.factored_cache);
+        let r = self.factored(m, 0, &mut memo);
+        self.factored_cache = memo;
+        Ok(r?.s)
     }
 
     fn factored(
@@ -359,8 +380,23 @@ impl Context {
         Ok(t)
     }
 
-    /// One literal in marker syntax.
+    /// One literal in marker syntax (cached per variable and label).
     fn literal_text(&mut self, var: Var, label: &Label) -> Result<Text, Error> {
+        if let Some(t) = self.literal_cache.get(&var).and_then(|by| by.get(label)) {
+            return Ok(Text {
+                s: t.0.clone(),
+                or: t.1,
+            });
+        }
+        let t = self.literal_text_uncached(var, label)?;
+        self.literal_cache
+            .entry(var)
+            .or_default()
+            .insert(label.clone(), (t.s.clone(), t.or));
+        Ok(t)
+    }
+
+    fn literal_text_uncached(&mut self, var: Var, label: &Label) -> Result<Text, Error> {
         if let (Some(&VarMeta::Version { field }), Label::Versions(set)) = (self.meta(var), label) {
             return self.version_text(var, field, set);
         }
@@ -421,8 +457,11 @@ impl Context {
 
     /// A comparison's marker, as the translation reads it (`spec-2026`).
     fn comparison(&mut self, field: Field, op: O, v: &str) -> Result<Marker, Error> {
-        let key = (field, op, Box::<str>::from(v));
-        if let Some(&m) = self.comparison_cache.get(&key) {
+        if let Some(&m) = self
+            .comparison_cache
+            .get(&(field, op))
+            .and_then(|by_text| by_text.get(v))
+        {
             return Ok(m);
         }
         let e = MarkerExpression::new(
@@ -431,7 +470,10 @@ impl Context {
             MarkerValue::Literal(SmallStr::from(v)),
         );
         let m = self.translate_expression(&e, markerspec_pep508::Profile::Spec2026)?;
-        self.comparison_cache.insert(key, m);
+        self.comparison_cache
+            .entry((field, op))
+            .or_default()
+            .insert(v.into(), m);
         Ok(m)
     }
 
@@ -471,47 +513,47 @@ impl Context {
         let mut versions: Vec<Version> = cuts.iter().flat_map(Cut::candidate_versions).collect();
         versions.sort();
         versions.dedup();
-        // Every atomic comparison whose set is made of this set's cuts.
-        let mut atoms: Vec<(String, Marker)> = Vec::new();
+        // Every atomic comparison whose set is made of this set's cuts: field, operator,
+        // literal, marker.
+        let mut raw: Vec<(Field, O, String, Marker)> = Vec::new();
         for &f in fields {
             for v in &versions {
                 let text = v.to_string();
-                let mut forms: Vec<(O, String)> = [
+                let release_only = v.pre().is_none()
+                    && v.post().is_none()
+                    && v.dev().is_none()
+                    && v.local().is_empty()
+                    && v.epoch() == 0;
+                let wildcard = release_only.then(|| format!("{text}.*"));
+                let ops = [
                     O::Equal,
                     O::NotEqual,
                     O::LessThan,
                     O::LessThanEqual,
                     O::GreaterThan,
                     O::GreaterThanEqual,
-                ]
-                .into_iter()
-                .map(|op| (op, text.clone()))
-                .collect();
-                if v.pre().is_none()
-                    && v.post().is_none()
-                    && v.dev().is_none()
-                    && v.local().is_empty()
-                    && v.epoch() == 0
-                {
-                    forms.push((O::Equal, format!("{text}.*")));
-                    forms.push((O::NotEqual, format!("{text}.*")));
-                }
-                for (op, lit) in forms {
-                    let m = self.comparison(f, op, &lit)?;
+                ];
+                let plain = ops.into_iter().map(|op| (op, &text));
+                let wild = wildcard
+                    .iter()
+                    .flat_map(|w| [(O::Equal, w), (O::NotEqual, w)]);
+                for (op, lit) in plain.chain(wild) {
+                    let m = self.comparison(f, op, lit)?;
                     if m.is_true() || m.is_false() {
                         continue;
                     }
-                    let t = format!("{} {} {}", f.name(), op.as_str(), quote(&lit));
-                    atoms.push((t, m));
+                    raw.push((f, op, lit.clone(), m));
                 }
             }
         }
         if field.is_extended() {
             for op in [O::Equal, O::NotEqual] {
                 let m = self.comparison(field, op, "")?;
-                atoms.push((format!("{} {} \"\"", field.name(), op.as_str()), m));
+                raw.push((field, op, String::new(), m));
             }
         }
+        let atom_text =
+            |f: Field, op: O, lit: &str| format!("{} {} {}", f.name(), op.as_str(), quote(lit));
         // Keep the atoms that are exact pieces: the atom, or its complement, a union of
         // the set's intervals or holes, i.e. its cuts are the set's (checked through the
         // markers: `atom and target` or `atom and not target` is the atom or false).
@@ -521,11 +563,13 @@ impl Context {
                 *best = Some(t);
             }
         };
-        for (t, m) in &atoms {
+        // A single atom equal to the set, when there is one, is the answer (the common
+        // case): only those atoms are spelt out.
+        for (f, op, lit, m) in &raw {
             if *m == target {
                 offer(
                     Text {
-                        s: t.clone(),
+                        s: atom_text(*f, *op, lit),
                         or: false,
                     },
                     &mut best,
@@ -535,21 +579,32 @@ impl Context {
         if let Some(b) = &best {
             return Ok(b.clone());
         }
+        let mut atoms: Vec<(String, Marker, usize)> = raw
+            .iter()
+            .map(|(f, op, lit, m)| {
+                let t = atom_text(*f, *op, lit);
+                let cost = score(&t).0;
+                (t, *m, cost)
+            })
+            .collect();
+        // Shortest first (by `score`, computed once): every list filtered from `atoms` below
+        // keeps this order.
+        atoms.sort_by(|a, b| (a.2, &a.0).cmp(&(b.2, &b.0)));
         // Conjunctions: atoms that contain the target, greedily, shortest first.
-        let mut sups: Vec<&(String, Marker)> = Vec::new();
+        let mut sups: Vec<&(String, Marker, usize)> = Vec::new();
         for a in &atoms {
             if self.implies(target, a.1)? {
                 sups.push(a);
             }
         }
-        sups.sort_by(|a, b| score(&a.0).cmp(&score(&b.0)));
         // The best pair, when one is exact; else a greedy conjunction.
         let mut pair: Option<(usize, Text)> = None;
         for (i, a) in sups.iter().enumerate() {
             for b in sups.iter().skip(i + 1) {
-                let cost = score(&a.0).0 + score(&b.0).0;
+                let cost = a.2 + b.2;
                 if pair.as_ref().is_some_and(|(c, _)| *c <= cost) {
-                    continue;
+                    // The later ones cost at least as much.
+                    break;
                 }
                 if self.and(a.1, b.1)? == target {
                     let (lo, hi) = if b.0.contains(" >") || b.0.contains(" ==") {
@@ -583,13 +638,12 @@ impl Context {
             }
         }
         // Disjunctions of intervals, each the shortest single atom or pair inside the target.
-        let mut subs: Vec<&(String, Marker)> = Vec::new();
+        let mut subs: Vec<&(String, Marker, usize)> = Vec::new();
         for a in &atoms {
             if self.implies(a.1, target)? {
                 subs.push(a);
             }
         }
-        subs.sort_by(|a, b| score(&a.0).cmp(&score(&b.0)));
         let mut pieces: Vec<Text> = Vec::new();
         let mut covered = Marker::FALSE;
         for (lo, hi) in set.intervals() {
@@ -611,13 +665,12 @@ impl Context {
             }
             if found.is_none() {
                 // … or a conjunction of atoms containing the piece, inside the target.
-                let mut ps: Vec<&(String, Marker)> = Vec::new();
+                let mut ps: Vec<&(String, Marker, usize)> = Vec::new();
                 for a in &atoms {
                     if self.implies(piece, a.1)? {
                         ps.push(a);
                     }
                 }
-                ps.sort_by(|a, b| score(&a.0).cmp(&score(&b.0)));
                 let mut acc = Marker::TRUE;
                 let mut used: Vec<Text> = Vec::new();
                 for a in &ps {
@@ -660,7 +713,7 @@ impl Context {
     /// the result, until it equals `target`.
     fn greedy(
         &mut self,
-        atoms: &[&(String, Marker)],
+        atoms: &[&(String, Marker, usize)],
         target: Marker,
         and: bool,
     ) -> Result<Option<Text>, Error> {
@@ -726,17 +779,20 @@ fn join(parts: &[Text], sep: &str) -> Text {
         }
     }
     let is_and = sep == " and ";
-    let s = parts
-        .iter()
-        .map(|p| {
-            if is_and && p.or {
-                format!("({})", p.s)
-            } else {
-                p.s.clone()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(sep);
+    let len: usize = parts.iter().map(|p| p.s.len() + sep.len() + 2).sum();
+    let mut s = String::with_capacity(len);
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            s.push_str(sep);
+        }
+        if is_and && p.or {
+            s.push('(');
+            s.push_str(&p.s);
+            s.push(')');
+        } else {
+            s.push_str(&p.s);
+        }
+    }
     Text {
         s,
         or: !is_and && parts.len() > 1,
@@ -771,4 +827,50 @@ fn better(a: &str, b: &str) -> bool {
 /// Shorter, ties broken by text order (deterministic).
 fn shorter(a: &str, b: &str) -> bool {
     (a.len(), a) < (b.len(), b)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Context, Theory};
+    use markerspec_pep508::MarkerTree;
+
+    /// The printed form is cached per marker and theory constraint: a marker printed before
+    /// the context takes a theory prints again, under the theory, as a fresh context prints it.
+    #[test]
+    fn cached_print_follows_the_theory_constraint() -> Result<(), Box<dyn std::error::Error>> {
+        let tree: MarkerTree = "sys_platform == 'win32' and os_name == 'nt'".parse()?;
+        let platform = Theory::platform();
+
+        let mut ctx = Context::new();
+        let m = ctx.translate(&tree)?;
+        let before = ctx.to_marker_string(m)?;
+        assert!(
+            before.contains("os_name") && before.contains("sys_platform"),
+            "{before}"
+        );
+        assert_eq!(
+            ctx.to_marker_string(m)?,
+            before,
+            "a cached print is the same text"
+        );
+        ctx.from_marker(&tree, &platform)?;
+        let after = ctx.to_marker_string(m)?;
+
+        let mut fresh = Context::new();
+        let fm = fresh.translate(&tree)?;
+        fresh.from_marker(&tree, &platform)?;
+        assert_eq!(after, fresh.to_marker_string(fm)?);
+        // Under the platform theory one of the two comparisons implies the other: one is
+        // printed.
+        assert!(after.len() < before.len(), "{before} / {after}");
+        assert!(!after.contains(" and "), "{after}");
+
+        ctx.clear_caches();
+        assert_eq!(
+            ctx.to_marker_string(m)?,
+            after,
+            "printing after clear_caches"
+        );
+        Ok(())
+    }
 }

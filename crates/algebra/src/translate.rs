@@ -27,6 +27,8 @@ use markerspec_pep508::{
     MarkerTree, MarkerValue, Profile, Truth, normalize_name,
 };
 
+use std::hash::BuildHasher;
+
 use crate::dd::{Context, Domain, Marker, Value, Var, Witness};
 use crate::error::{Error, ErrorKind};
 use crate::range::VersionSet;
@@ -365,6 +367,35 @@ impl Context {
     ///
     /// See the example on [`Context::translate`].
     pub fn translate_expression(
+        &mut self,
+        e: &MarkerExpression,
+        profile: Profile,
+    ) -> Result<Marker, Error> {
+        // A comparison's marker depends only on the comparison and the profile: translated
+        // once per context (lock files repeat the same few comparisons many times).
+        let hasher = rustc_hash::FxBuildHasher;
+        let hash = hasher.hash_one((e.lhs(), e.operator(), e.rhs(), profile));
+        let same = |k: &ExpressionKey| {
+            k.op == e.operator() && k.profile == profile && k.lhs == *e.lhs() && k.rhs == *e.rhs()
+        };
+        if let Some((_, m)) = self.expression_cache.find(hash, |(k, _)| same(k)) {
+            return Ok(*m);
+        }
+        let m = self.translate_expression_uncached(e, profile)?;
+        let key = ExpressionKey {
+            lhs: e.lhs().clone(),
+            op: e.operator(),
+            rhs: e.rhs().clone(),
+            profile,
+        };
+        self.expression_cache
+            .insert_unique(hash, (key, m), |(k, _)| {
+                hasher.hash_one((&k.lhs, k.op, &k.rhs, k.profile))
+            });
+        Ok(m)
+    }
+
+    fn translate_expression_uncached(
         &mut self,
         e: &MarkerExpression,
         profile: Profile,
@@ -1211,4 +1242,13 @@ pub fn default_environment() -> Environment {
         }
     }
     env
+}
+
+/// A comparison and the profile it was read under: the key of the context's translation cache.
+#[derive(Clone, Debug)]
+pub(crate) struct ExpressionKey {
+    lhs: MarkerValue,
+    op: O,
+    rhs: MarkerValue,
+    profile: Profile,
 }
