@@ -7,13 +7,13 @@
 
 use crate::environment::{Environment, EvalEnv};
 use crate::error::{Error, ErrorKind};
-use crate::lower::{Comparison, Fast, Lowered};
+use crate::lower::{Comparison, Compiled, Fast, Lowered};
 use crate::marker::MarkerTree;
 use crate::name::normalize_name;
 use crate::options::{EvalOptions, Profile, UnknownPolicy};
 use crate::requirement::Requirement;
 use crate::span::Span;
-use crate::syntax::MarkerExpression;
+use crate::syntax::{MarkerExpression, MarkerNode};
 use crate::truth::{Evaluation, T_FALSE, T_TRUE, T_UNKNOWN, Tri};
 
 impl MarkerTree {
@@ -75,9 +75,9 @@ impl MarkerTree {
 
     #[inline]
     fn evaluate_in(&self, env: &EvalEnv<'_>, options: EvalOptions) -> Result<bool, Error> {
-        let tri = match self.lowered() {
-            Lowered::Cmp(c) => c.eval(env, self.profile()),
-            node => eval_node(node, env, self.profile()),
+        let tri = match (self.node(), self.lowered()) {
+            (MarkerNode::Expression(e), Lowered::Cmp(c)) => c.view(e).eval(env, self.profile()),
+            (node, lowered) => eval_node(node, lowered, env, self.profile()),
         }
         .map_err(|f| f.into_error())?;
         match (tri.truth_bits(), options.unknown) {
@@ -125,7 +125,7 @@ impl MarkerTree {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate_tristate(&self, env: &Environment) -> Result<Evaluation, Error> {
-        eval_node(self.lowered(), &env.eval(), self.profile())
+        eval_node(self.node(), self.lowered(), &env.eval(), self.profile())
             .map(Tri::evaluation)
             .map_err(|f| f.into_error())
     }
@@ -139,14 +139,15 @@ impl MarkerExpression {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate(&self, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
-        Comparison::new(self.clone())
+        Compiled::new(self)
+            .view(self)
             .eval(&env.eval(), profile)
             .map(Tri::evaluation)
             .map_err(|f| f.into_error())
     }
 }
 
-impl Comparison {
+impl Comparison<'_> {
     /// One comparison. The match tests only for the default profile, so that `eval_node`'s
     /// loop is specialised for it; the others are dispatched out of line through the rules
     /// table.
@@ -162,7 +163,7 @@ impl Comparison {
 
 /// The profiles other than `spec-2026`, out of line so that its evaluation keeps its shape.
 #[inline(never)]
-fn other(c: &Comparison, env: &EvalEnv<'_>, profile: Profile) -> crate::profile::outcome::Outcome {
+fn other(c: &Comparison<'_>, env: &EvalEnv<'_>, profile: Profile) -> crate::profile::outcome::Outcome {
     (profile.rules().compare)(c, env)
 }
 
@@ -184,13 +185,23 @@ impl Failure {
     }
 }
 
-fn eval_node(node: &Lowered, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri, Box<Failure>> {
-    let (children, is_and) = match node {
-        Lowered::Cmp(c) => return c.eval(env, profile),
-        Lowered::True => return Ok(Tri::known(true)),
-        Lowered::False => return Ok(Tri::known(false)),
-        Lowered::And(c) => (c, true),
-        Lowered::Or(c) => (c, false),
+/// Evaluates `node`, reading each comparison with what `lowered` (the same tree lowered)
+/// computed ahead for it.
+fn eval_node(
+    node: &MarkerNode,
+    lowered: &Lowered,
+    env: &EvalEnv<'_>,
+    profile: Profile,
+) -> Result<Tri, Box<Failure>> {
+    let (children, compiled, is_and) = match (node, lowered) {
+        (MarkerNode::Expression(e), Lowered::Cmp(c)) => return c.view(e).eval(env, profile),
+        (MarkerNode::True, _) => return Ok(Tri::known(true)),
+        (MarkerNode::False, _) => return Ok(Tri::known(false)),
+        (MarkerNode::And(c), Lowered::And(l)) if c.len() == l.len() => (&**c, &**l, true),
+        (MarkerNode::Or(c), Lowered::Or(l)) if c.len() == l.len() => (&**c, &**l, false),
+        // The two trees are built together and keep one shape; were they ever to differ, the
+        // syntax tree is read with a fresh lowering.
+        _ => return eval_node(node, &Lowered::of(node), env, profile),
     };
     // Where no comparison can fail to evaluate (spec-2026), evaluation stops as soon as an
     // operand decides the result (Kleene logic makes the unknown fields of an unknown result
@@ -206,24 +217,23 @@ fn eval_node(node: &Lowered, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri,
     // logic is commutative, so the order changes neither the result nor its unknown fields.
     let is_extra =
         |c: &Lowered| matches!(c, Lowered::Cmp(c) if matches!(c.fast, Fast::Extra { .. }));
+    let pairs = || children.iter().zip(compiled);
     if short_circuit {
-        for c in children.iter().filter(|c| is_extra(c)) {
-            if let Lowered::Cmp(c) = c {
-                let r = c.eval(env, profile)?;
-                if r == decisive {
-                    return Ok(decisive);
-                }
-                acc = combine(acc, r);
+        for (n, l) in pairs().filter(|(_, l)| is_extra(l)) {
+            let r = eval_node(n, l, env, profile)?;
+            if r == decisive {
+                return Ok(decisive);
             }
+            acc = combine(acc, r);
         }
     }
-    for c in children.iter() {
-        if short_circuit && is_extra(c) {
+    for (n, l) in pairs() {
+        if short_circuit && is_extra(l) {
             continue;
         }
-        let r = match c {
-            Lowered::Cmp(c) => c.eval(env, profile)?,
-            c => eval_node(c, env, profile)?,
+        let r = match (n, l) {
+            (MarkerNode::Expression(e), Lowered::Cmp(c)) => c.view(e).eval(env, profile)?,
+            (n, l) => eval_node(n, l, env, profile)?,
         };
         if short_circuit && r == decisive {
             return Ok(decisive);

@@ -38,7 +38,9 @@ impl Chain {
 
     fn push_one(&mut self, tree: MarkerNode) {
         if let Some(first) = self.first.take() {
-            self.rest.reserve_exact(2);
+            // Room for four operands at once: chains of two to four are the common case, and
+            // growing from two would move them again.
+            self.rest = Vec::with_capacity(4);
             self.rest.push(first);
         }
         if self.rest.is_empty() {

@@ -103,7 +103,7 @@ fn packaging_version_key(f: Field) -> bool {
 }
 
 /// pypa/packaging 26.x, quirks included.
-pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
+pub(crate) fn compare(c: &Comparison<'_>, env: &EvalEnv<'_>) -> Outcome {
     use MarkerOperator as O;
     let e = &c.expr;
     // packaging reads the variable on the left, else takes the right-hand *text* as the name to

@@ -135,7 +135,7 @@ pub(crate) fn check(
 }
 
 /// uv-pep508 0.0.98 for the standard fields, the `spec-2026` rules for the extended ones.
-pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
+pub(crate) fn compare(c: &Comparison<'_>, env: &EvalEnv<'_>) -> Outcome {
     if c.expr.has_extended_field() {
         // The general rules give the same results as `spec-2026`'s, without another inlined
         // copy of its fast paths.
