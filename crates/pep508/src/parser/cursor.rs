@@ -182,14 +182,18 @@ impl<'a, 'r> Parser<'a, 'r> {
     /// Whether the keyword is at the cursor (without moving past it).
     #[inline]
     pub(super) fn at_keyword(&self, kw: &str) -> bool {
-        let rest = self.rest();
-        if !rest.as_bytes().starts_with(kw.as_bytes()) {
+        // On bytes: the keywords are ASCII, so a match ends on a character boundary.
+        let rest = self.input.as_bytes().get(self.pos..).unwrap_or_default();
+        if !rest.starts_with(kw.as_bytes()) {
             return false;
         }
-        match rest.as_bytes().get(kw.len()) {
+        match rest.get(kw.len()) {
             None => true,
             Some(&b) if b.is_ascii() => !(b.is_ascii_alphanumeric() || b == b'_'),
-            Some(_) => !rest[kw.len()..].chars().next().is_some_and(is_word),
+            Some(_) => !self.input[self.pos + kw.len()..]
+                .chars()
+                .next()
+                .is_some_and(is_word),
         }
     }
 

@@ -2,7 +2,7 @@
 //! input can overflow the stack however deep it nests; the nesting limit only bounds the size
 //! of the tree. Each comparison is checked as it is read ([`crate::check`]).
 
-use nom::bytes::complete::{take_while, take_while1};
+use nom::bytes::complete::take_while1;
 
 use super::cursor::{Parser, is_word};
 use crate::error::{Error, ErrorKind, WarningKind};
@@ -12,6 +12,18 @@ use crate::operator::{MarkerOperator, MarkerValue};
 use crate::span::Span;
 use crate::string;
 use crate::syntax::{MarkerExpression, MarkerNode};
+
+/// The ASCII bytes of a marker variable's name (`[A-Za-z0-9_.]`), looked up in one load.
+static VARIABLE_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
+        b += 1;
+    }
+    table
+};
 
 /// The operands of an `and` (or `or`) chain, kept flat, allocating nothing for a chain of one.
 #[derive(Default)]
@@ -377,11 +389,13 @@ impl<'a> Parser<'a, '_> {
                 Ok(MarkerValue::Literal(value.into()))
             }
             Some(c) if is_word(c) => {
-                let mut word = self
-                    .lex_ascii(take_while(|b: u8| {
-                        b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
-                    }))
-                    .unwrap_or("");
+                let bytes = self.input.as_bytes();
+                let len = bytes[start..]
+                    .iter()
+                    .position(|&b| !VARIABLE_BYTE[usize::from(b)])
+                    .unwrap_or(bytes.len() - start);
+                self.pos = start + len;
+                let mut word = &self.input[start..self.pos];
                 if self
                     .input
                     .as_bytes()
