@@ -7,7 +7,8 @@
 
 use crate::environment::{Environment, EvalEnv};
 use crate::error::{Error, ErrorKind};
-use crate::lower::{Comparison, Compiled, Fast, Lowered};
+use crate::compare::precompile;
+use crate::lower::{Comparison, Fast, Lowered};
 use crate::marker::MarkerTree;
 use crate::name::normalize_name;
 use crate::options::{EvalOptions, Profile, UnknownPolicy};
@@ -77,7 +78,7 @@ impl MarkerTree {
     fn evaluate_in(&self, env: &EvalEnv<'_>, options: EvalOptions) -> Result<bool, Error> {
         let tri = match (self.node(), self.lowered()) {
             (MarkerNode::Expression(e), Lowered::Cmp(c)) => c.view(e).eval(env, self.profile()),
-            (node, lowered) => eval_node(node, lowered, env, self.profile()),
+            (node, lowered) => eval_node(node, Some(lowered), env, self.profile()),
         }
         .map_err(|f| f.into_error())?;
         match (tri.truth_bits(), options.unknown) {
@@ -125,7 +126,7 @@ impl MarkerTree {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate_tristate(&self, env: &Environment) -> Result<Evaluation, Error> {
-        eval_node(self.node(), self.lowered(), &env.eval(), self.profile())
+        eval_node(self.node(), Some(self.lowered()), &env.eval(), self.profile())
             .map(Tri::evaluation)
             .map_err(|f| f.into_error())
     }
@@ -139,9 +140,7 @@ impl MarkerExpression {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate(&self, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
-        Compiled::new(self)
-            .view(self)
-            .eval(&env.eval(), profile)
+        eval_fresh(self, &env.eval(), profile)
             .map(Tri::evaluation)
             .map_err(|f| f.into_error())
     }
@@ -186,22 +185,26 @@ impl Failure {
 }
 
 /// Evaluates `node`, reading each comparison with what `lowered` (the same tree lowered)
-/// computed ahead for it.
+/// computed ahead for it; where there is no lowered form (`None`, or [`Lowered::Deferred`]),
+/// each comparison is lowered as it is read.
 fn eval_node(
     node: &MarkerNode,
-    lowered: &Lowered,
+    lowered: Option<&Lowered>,
     env: &EvalEnv<'_>,
     profile: Profile,
 ) -> Result<Tri, Box<Failure>> {
     let (children, compiled, is_and) = match (node, lowered) {
-        (MarkerNode::Expression(e), Lowered::Cmp(c)) => return c.view(e).eval(env, profile),
+        (MarkerNode::Expression(e), Some(Lowered::Cmp(c))) => {
+            return c.view(e).eval(env, profile);
+        }
+        (MarkerNode::Expression(e), _) => return eval_fresh(e, env, profile),
         (MarkerNode::True, _) => return Ok(Tri::known(true)),
         (MarkerNode::False, _) => return Ok(Tri::known(false)),
-        (MarkerNode::And(c), Lowered::And(l)) if c.len() == l.len() => (&**c, &**l, true),
-        (MarkerNode::Or(c), Lowered::Or(l)) if c.len() == l.len() => (&**c, &**l, false),
-        // The two trees are built together and keep one shape; were they ever to differ, the
-        // syntax tree is read with a fresh lowering.
-        _ => return eval_node(node, &Lowered::of(node), env, profile),
+        (MarkerNode::And(c), Some(Lowered::And(l))) if c.len() == l.len() => (c, Some(l), true),
+        (MarkerNode::Or(c), Some(Lowered::Or(l))) if c.len() == l.len() => (c, Some(l), false),
+        // Deferred (or, were the two trees ever to differ in shape, not to be trusted).
+        (MarkerNode::And(c), _) => (c, None, true),
+        (MarkerNode::Or(c), _) => (c, None, false),
     };
     // Where no comparison can fail to evaluate (spec-2026), evaluation stops as soon as an
     // operand decides the result (Kleene logic makes the unknown fields of an unknown result
@@ -212,28 +215,37 @@ fn eval_node(
     let decisive = Tri::known(!is_and);
     let combine = |acc: Tri, r: Tri| if is_and { acc.and(r) } else { acc.or(r) };
     let mut acc = Tri::known(is_and);
+    let lowered = |i: usize| compiled.and_then(|l| l.get(i));
     // `extra == "…"` is the cheapest comparison and, since most installs request no extra,
     // the one that most often decides an `and`: when stopping early, try those first. Kleene
     // logic is commutative, so the order changes neither the result nor its unknown fields.
-    let is_extra =
-        |c: &Lowered| matches!(c, Lowered::Cmp(c) if matches!(c.fast, Fast::Extra { .. }));
-    let pairs = || children.iter().zip(compiled);
+    let is_extra = |c: &MarkerNode, l: Option<&Lowered>| match (c, l) {
+        (_, Some(Lowered::Cmp(c))) => matches!(c.fast, Fast::Extra { .. }),
+        (MarkerNode::Expression(e), _) => matches!(
+            Fast::of(&e.lhs, e.op, &e.rhs, false),
+            Fast::Extra { .. }
+        ),
+        _ => false,
+    };
     if short_circuit {
-        for (n, l) in pairs().filter(|(_, l)| is_extra(l)) {
-            let r = eval_node(n, l, env, profile)?;
-            if r == decisive {
-                return Ok(decisive);
+        for (i, c) in children.iter().enumerate() {
+            if is_extra(c, lowered(i)) {
+                let r = eval_node(c, lowered(i), env, profile)?;
+                if r == decisive {
+                    return Ok(decisive);
+                }
+                acc = combine(acc, r);
             }
-            acc = combine(acc, r);
         }
     }
-    for (n, l) in pairs() {
-        if short_circuit && is_extra(l) {
+    for (i, c) in children.iter().enumerate() {
+        let l = lowered(i);
+        if short_circuit && is_extra(c, l) {
             continue;
         }
-        let r = match (n, l) {
-            (MarkerNode::Expression(e), Lowered::Cmp(c)) => c.view(e).eval(env, profile)?,
-            (n, l) => eval_node(n, l, env, profile)?,
+        let r = match (c, l) {
+            (MarkerNode::Expression(e), Some(Lowered::Cmp(c))) => c.view(e).eval(env, profile)?,
+            (c, l) => eval_node(c, l, env, profile)?,
         };
         if short_circuit && r == decisive {
             return Ok(decisive);
@@ -241,6 +253,17 @@ fn eval_node(
         acc = combine(acc, r);
     }
     Ok(acc)
+}
+
+/// One comparison, lowered as it is read (nothing kept).
+fn eval_fresh(e: &MarkerExpression, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri, Box<Failure>> {
+    let spec = precompile(&e.lhs, e.op, &e.rhs);
+    Comparison {
+        expr: e,
+        fast: Fast::of(&e.lhs, e.op, &e.rhs, spec.is_some()),
+        spec: spec.as_ref(),
+    }
+    .eval(env, profile)
 }
 
 /// Requested extras as the evaluator compares them: normalised, sorted, without repeats.

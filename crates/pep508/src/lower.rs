@@ -34,6 +34,9 @@ pub(crate) enum Lowered {
     And(Box<[Lowered]>),
     /// At least one child holds.
     Or(Box<[Lowered]>),
+    /// Not lowered ([`ParseOptions::prepare_evaluation`](crate::ParseOptions) off): the
+    /// evaluator lowers each comparison it reads, as it reads it.
+    Deferred,
 }
 
 /// What the evaluation of one comparison computes ahead.
@@ -51,7 +54,10 @@ impl Compiled {
     pub(crate) fn new(expr: &MarkerExpression) -> Compiled {
         let spec = precompile(&expr.lhs, expr.op, &expr.rhs);
         let fast = Fast::of(&expr.lhs, expr.op, &expr.rhs, spec.is_some());
-        Compiled { spec, fast }
+        Compiled {
+            spec: spec.map(Box::new),
+            fast,
+        }
     }
 
     /// The comparison `expr` with what was computed ahead for it.
@@ -98,6 +104,9 @@ impl Lowered {
     /// `a and b` (or `a or b`) as [`MarkerNode`]'s `combine` builds it, so that the two forms
     /// keep the same shape: constants folded away, chains of the same kind spliced.
     pub(crate) fn combine(self, other: Lowered, and: bool) -> Lowered {
+        if matches!(self, Lowered::Deferred) || matches!(other, Lowered::Deferred) {
+            return Lowered::Deferred;
+        }
         let unit =
             |l: &Lowered| matches!((l, and), (Lowered::True, true) | (Lowered::False, false));
         let zero =

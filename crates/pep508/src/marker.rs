@@ -97,6 +97,17 @@ impl MarkerTree {
         }
     }
 
+    /// The marker of `node`, lowered only by the evaluator, comparison by comparison as it
+    /// reads them ([`ParseOptions::prepare_evaluation`](crate::ParseOptions) off).
+    pub(crate) fn deferred(node: MarkerNode, dialect: Dialect, profile: Profile) -> MarkerTree {
+        MarkerTree {
+            lowered: Lowered::Deferred,
+            node,
+            dialect,
+            profile,
+        }
+    }
+
     /// The tree as the evaluator reads it.
     #[inline]
     pub(crate) fn lowered(&self) -> &Lowered {
@@ -176,16 +187,18 @@ impl MarkerTree {
     /// ```
     pub fn children(&self) -> Vec<MarkerTree> {
         match &self.node {
-            MarkerNode::And(c) | MarkerNode::Or(c) => c
-                .iter()
-                .zip(self.lowered.children())
-                .map(|(node, lowered)| MarkerTree {
-                    node: node.clone(),
-                    lowered: lowered.clone(),
-                    dialect: self.dialect,
-                    profile: self.profile,
-                })
-                .collect(),
+            MarkerNode::And(c) | MarkerNode::Or(c) => {
+                let lowered = self.lowered.children();
+                c.iter()
+                    .enumerate()
+                    .map(|(i, node)| MarkerTree {
+                        node: node.clone(),
+                        lowered: lowered.get(i).cloned().unwrap_or(Lowered::Deferred),
+                        dialect: self.dialect,
+                        profile: self.profile,
+                    })
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }

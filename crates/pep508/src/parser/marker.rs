@@ -147,7 +147,11 @@ impl<'a> Parser<'a, '_> {
 
     /// The parsed tree, remembering the dialect and profile it was read in.
     pub(super) fn tree(&self, node: MarkerNode) -> MarkerTree {
-        MarkerTree::new(node, self.opts.dialect, self.opts.profile)
+        if self.opts.prepare_evaluation {
+            MarkerTree::new(node, self.opts.dialect, self.opts.profile)
+        } else {
+            MarkerTree::deferred(node, self.opts.dialect, self.opts.profile)
+        }
     }
 
     pub(super) fn expect_marker_end(&mut self) -> Result<(), Error> {
