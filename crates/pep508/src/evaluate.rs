@@ -5,9 +5,9 @@
 //! evaluated, even where the result is already decided, so a comparison that is undefined
 //! (`E002`) is reported whatever the environment, as pypa/packaging does.
 
+use crate::compare::precompile;
 use crate::environment::{Environment, EvalEnv};
 use crate::error::{Error, ErrorKind};
-use crate::compare::precompile;
 use crate::lower::{Comparison, Fast, Lowered};
 use crate::marker::MarkerTree;
 use crate::name::normalize_name;
@@ -126,9 +126,14 @@ impl MarkerTree {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate_tristate(&self, env: &Environment) -> Result<Evaluation, Error> {
-        eval_node(self.node(), Some(self.lowered()), &env.eval(), self.profile())
-            .map(Tri::evaluation)
-            .map_err(|f| f.into_error())
+        eval_node(
+            self.node(),
+            Some(self.lowered()),
+            &env.eval(),
+            self.profile(),
+        )
+        .map(Tri::evaluation)
+        .map_err(|f| f.into_error())
     }
 }
 
@@ -162,7 +167,11 @@ impl Comparison<'_> {
 
 /// The profiles other than `spec-2026`, out of line so that its evaluation keeps its shape.
 #[inline(never)]
-fn other(c: &Comparison<'_>, env: &EvalEnv<'_>, profile: Profile) -> crate::profile::outcome::Outcome {
+fn other(
+    c: &Comparison<'_>,
+    env: &EvalEnv<'_>,
+    profile: Profile,
+) -> crate::profile::outcome::Outcome {
     (profile.rules().compare)(c, env)
 }
 
@@ -221,10 +230,9 @@ fn eval_node(
     // logic is commutative, so the order changes neither the result nor its unknown fields.
     let is_extra = |c: &MarkerNode, l: Option<&Lowered>| match (c, l) {
         (_, Some(Lowered::Cmp(c))) => matches!(c.fast, Fast::Extra { .. }),
-        (MarkerNode::Expression(e), _) => matches!(
-            Fast::of(&e.lhs, e.op, &e.rhs, false),
-            Fast::Extra { .. }
-        ),
+        (MarkerNode::Expression(e), _) => {
+            matches!(Fast::of(&e.lhs, e.op, &e.rhs, false), Fast::Extra { .. })
+        }
         _ => false,
     };
     if short_circuit {
@@ -256,7 +264,11 @@ fn eval_node(
 }
 
 /// One comparison, lowered as it is read (nothing kept).
-fn eval_fresh(e: &MarkerExpression, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri, Box<Failure>> {
+fn eval_fresh(
+    e: &MarkerExpression,
+    env: &EvalEnv<'_>,
+    profile: Profile,
+) -> Result<Tri, Box<Failure>> {
     let spec = precompile(&e.lhs, e.op, &e.rhs);
     Comparison {
         expr: e,

@@ -456,18 +456,30 @@ static NAMES: [Option<(&str, Field, bool)>; 128] = {
     while i < Field::ALL.len() {
         let field = Field::ALL[i];
         let name = field.name().as_bytes();
-        assert!(name.len() >= 5 && name.len() <= 30, "a field name outside 5..=30 bytes");
+        assert!(
+            name.len() >= 5 && name.len() <= 30,
+            "a field name outside 5..=30 bytes"
+        );
         let slot = name_slot(name);
-        assert!(table[slot].is_none(), "two field names share a slot: change NAME_HASH");
+        assert!(
+            table[slot].is_none(),
+            "two field names share a slot: change NAME_HASH"
+        );
         table[slot] = Some((field.name(), field, false));
         i += 1;
     }
     let mut i = 0;
     while i < ALIASES.len() {
         let (alias, field) = ALIASES[i];
-        assert!(alias.len() >= 5 && alias.len() <= 30, "an alias outside 5..=30 bytes");
+        assert!(
+            alias.len() >= 5 && alias.len() <= 30,
+            "an alias outside 5..=30 bytes"
+        );
         let slot = name_slot(alias.as_bytes());
-        assert!(table[slot].is_none(), "two field names share a slot: change NAME_HASH");
+        assert!(
+            table[slot].is_none(),
+            "two field names share a slot: change NAME_HASH"
+        );
         table[slot] = Some((alias, field, true));
         i += 1;
     }
@@ -530,8 +542,18 @@ mod tests {
             assert_eq!(lookup(alias, Dialect::Pep508), Lookup::Alias(*f), "{alias}");
         }
         for other in [
-            "", "o", "os", "os_nam", "os_namee", "OS_NAME", "python_versions", "extra_",
-            "platform-python-implementation", "torch", "numpy", "cuda_compute_capability_maxx",
+            "",
+            "o",
+            "os",
+            "os_nam",
+            "os_namee",
+            "OS_NAME",
+            "python_versions",
+            "extra_",
+            "platform-python-implementation",
+            "torch",
+            "numpy",
+            "cuda_compute_capability_maxx",
             "a_very_long_name_that_is_no_field_at_all_0123456789",
         ] {
             assert_eq!(lookup(other, Dialect::Extended), Lookup::Unknown, "{other}");

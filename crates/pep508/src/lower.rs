@@ -162,9 +162,7 @@ impl Lowered {
             match task {
                 Task::Lower(MarkerNode::True) => done.push(Lowered::True),
                 Task::Lower(MarkerNode::False) => done.push(Lowered::False),
-                Task::Lower(MarkerNode::Expression(e)) => {
-                    done.push(Lowered::Cmp(Compiled::new(e)))
-                }
+                Task::Lower(MarkerNode::Expression(e)) => done.push(Lowered::Cmp(Compiled::new(e))),
                 Task::Lower(n @ (MarkerNode::And(c) | MarkerNode::Or(c))) => {
                     let and = matches!(n, MarkerNode::And(_));
                     tasks.push(Task::Build { and, n: c.len() });

@@ -52,11 +52,15 @@ fn environments() -> Vec<Environment> {
 fn answers(m: &MarkerTree, envs: &[Environment]) -> Vec<String> {
     let mut out = Vec::new();
     for env in envs {
-        out.push(format!("{:?}", m.evaluate_tristate(env).map_err(|e| e.code())));
+        out.push(format!(
+            "{:?}",
+            m.evaluate_tristate(env).map_err(|e| e.code())
+        ));
         out.push(format!("{:?}", m.evaluate(env).map_err(|e| e.code())));
         out.push(format!(
             "{:?}",
-            m.evaluate_with_extras(env, &["gpu", "A"]).map_err(|e| e.code())
+            m.evaluate_with_extras(env, &["gpu", "A"])
+                .map_err(|e| e.code())
         ));
     }
     out
@@ -92,10 +96,19 @@ fn prepared_and_unprepared_markers_evaluate_alike() {
             let (c, d) = &parsed[(i + 1) % parsed.len()];
             let and_ab = a.clone().and(d.clone());
             let and_ba = b.clone().and(c.clone());
-            assert_eq!(answers(&and_ab, &envs), answers(&a.clone().and(c.clone()), &envs));
-            assert_eq!(answers(&and_ba, &envs), answers(&a.clone().and(c.clone()), &envs));
+            assert_eq!(
+                answers(&and_ab, &envs),
+                answers(&a.clone().and(c.clone()), &envs)
+            );
+            assert_eq!(
+                answers(&and_ba, &envs),
+                answers(&a.clone().and(c.clone()), &envs)
+            );
             let or_bd = b.clone().or(d.clone());
-            assert_eq!(answers(&or_bd, &envs), answers(&a.clone().or(c.clone()), &envs));
+            assert_eq!(
+                answers(&or_bd, &envs),
+                answers(&a.clone().or(c.clone()), &envs)
+            );
             compared += 1;
         }
     }

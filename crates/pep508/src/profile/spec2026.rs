@@ -241,7 +241,13 @@ fn absent(op: MarkerOperator, l: &str) -> bool {
 }
 
 /// A version comparison when the value and the literal are both versions, else the string rules.
-fn spec_version(c: &Comparison<'_>, parsed: Option<&Version>, s: &str, l: &str, side: Side) -> bool {
+fn spec_version(
+    c: &Comparison<'_>,
+    parsed: Option<&Version>,
+    s: &str,
+    l: &str,
+    side: Side,
+) -> bool {
     let e = &c.expr;
     let op = match side {
         Side::FieldLeft => Some(e.op),
