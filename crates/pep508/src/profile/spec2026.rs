@@ -122,7 +122,7 @@ pub(crate) fn compare(c: &Comparison<'_>, env: &EvalEnv<'_>) -> Outcome {
                     }
                 }
                 Fast::Version { field } => {
-                    if let (Some(v), Some(spec)) = (env.version(field), c.spec.as_deref()) {
+                    if let (Some(v), Some(spec)) = (env.version(field), c.spec) {
                         return Ok(Tri::known(spec.contains_with(v, Some(true))));
                     }
                 }
@@ -272,7 +272,7 @@ fn spec_version(
         }
         return spec_string(e.op, s, l, side);
     }
-    if let (Some(op), Some(spec), false) = (op, c.spec.as_deref(), continues_operator(l)) {
+    if let (Some(op), Some(spec), false) = (op, c.spec, continues_operator(l)) {
         if op == MarkerOperator::ExactEqual {
             return spec.contains_str(s, Some(true));
         }

@@ -141,7 +141,7 @@ pub(crate) fn compare(c: &Comparison<'_>, env: &EvalEnv<'_>) -> Outcome {
         // copy of its fast paths.
         return super::spec2026::general(c, env);
     }
-    evaluate(&c.expr, env)
+    evaluate(c.expr, env)
 }
 
 /// Evaluates one comparison of standard fields as uv does. A comparison uv would have dropped
