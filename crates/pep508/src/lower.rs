@@ -6,7 +6,9 @@
 //! [`MarkerTree`](crate::MarkerTree) holds both, and the evaluator walks the two side by side
 //! (the comparisons are read from the syntax tree). The two have the same shape: one
 //! [`Lowered`] node per [`MarkerNode`]; [`Lowered::combine`] follows [`MarkerNode`]'s
-//! `and`/`or` so that a combined tree is not lowered again.
+//! `and`/`or` so that a combined tree is not lowered again. A tree parsed without preparing
+//! its evaluation ([`ParseOptions::prepare_evaluation`](crate::ParseOptions) off) is
+//! [`Lowered::Deferred`]: the evaluator lowers each comparison it reads, keeping nothing.
 
 use markerspec_pep440::VersionSpecifier;
 

@@ -38,8 +38,9 @@ use crate::syntax::{MarkerExpression, MarkerNode};
 pub struct MarkerTree {
     /// The syntax tree, plain data.
     node: MarkerNode,
-    /// The same tree as the evaluator reads it, lowered when the marker is built (parsed,
-    /// combined or made from a comparison); the evaluator reads only this.
+    /// What the evaluator computes ahead for each comparison, lowered when the marker is built
+    /// (parsed, combined or made from a comparison), or [`Lowered::Deferred`] when it was
+    /// parsed without preparing its evaluation; the evaluator reads it beside `node`.
     lowered: Lowered,
     dialect: Dialect,
     profile: Profile,
