@@ -555,6 +555,9 @@ mod tests {
             "numpy",
             "cuda_compute_capability_maxx",
             "a_very_long_name_that_is_no_field_at_all_0123456789",
+            // Same slot as `platform_python_implementation` (bytes 16 to 21 are not hashed).
+            "platform_python_xxxxxxentation",
+            "os_name\0",
         ] {
             assert_eq!(lookup(other, Dialect::Extended), Lookup::Unknown, "{other}");
         }
