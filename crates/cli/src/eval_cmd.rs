@@ -73,7 +73,8 @@ pub(crate) fn parse(args: ParseArgs) -> Result<ExitCode, String> {
     let opts = args.lang.options();
     if args.text == "-" {
         return run_batch(&Batch {
-            opts,
+            // Each line is printed once and never evaluated: nothing to prepare.
+            opts: opts.prepare_evaluation(false),
             mode: Mode::Parse { json: args.json },
             jobs: jobs(args.jobs),
         });
@@ -119,7 +120,9 @@ pub(crate) fn eval(args: EvalArgs) -> Result<ExitCode, String> {
             return Err("`--residual` takes one marker, not `-`".into());
         }
         return run_batch(&Batch {
-            opts,
+            // Each line is evaluated once per environment: with one or two, preparing the
+            // evaluation ahead costs more than it saves.
+            opts: opts.prepare_evaluation(envs.len() > 2),
             mode: Mode::Eval {
                 envs: &envs,
                 json: args.json,

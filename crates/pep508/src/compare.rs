@@ -49,7 +49,7 @@ pub(crate) fn precompile(
     lhs: &MarkerValue,
     op: MarkerOperator,
     rhs: &MarkerValue,
-) -> Option<Box<VersionSpecifier>> {
+) -> Option<VersionSpecifier> {
     let (f, op, l) = match (lhs, rhs) {
         (MarkerValue::Field(f), MarkerValue::Literal(l)) => (f, op, l),
         (MarkerValue::Literal(l), MarkerValue::Field(f)) => (f, mirror(op)?, l),
@@ -58,7 +58,7 @@ pub(crate) fn precompile(
     if !is_version_type(*f) {
         return None;
     }
-    specifier(op, l).map(Box::new)
+    specifier(op, l)
 }
 
 /// Whether a literal starts with an operator character, so that `op + literal` would read as

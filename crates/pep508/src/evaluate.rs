@@ -5,6 +5,7 @@
 //! evaluated, even where the result is already decided, so a comparison that is undefined
 //! (`E002`) is reported whatever the environment, as pypa/packaging does.
 
+use crate::compare::precompile;
 use crate::environment::{Environment, EvalEnv};
 use crate::error::{Error, ErrorKind};
 use crate::lower::{Comparison, Fast, Lowered};
@@ -13,7 +14,7 @@ use crate::name::normalize_name;
 use crate::options::{EvalOptions, Profile, UnknownPolicy};
 use crate::requirement::Requirement;
 use crate::span::Span;
-use crate::syntax::MarkerExpression;
+use crate::syntax::{MarkerExpression, MarkerNode};
 use crate::truth::{Evaluation, T_FALSE, T_TRUE, T_UNKNOWN, Tri};
 
 impl MarkerTree {
@@ -75,9 +76,9 @@ impl MarkerTree {
 
     #[inline]
     fn evaluate_in(&self, env: &EvalEnv<'_>, options: EvalOptions) -> Result<bool, Error> {
-        let tri = match self.lowered() {
-            Lowered::Cmp(c) => c.eval(env, self.profile()),
-            node => eval_node(node, env, self.profile()),
+        let tri = match (self.node(), self.lowered()) {
+            (MarkerNode::Expression(e), Lowered::Cmp(c)) => c.view(e).eval(env, self.profile()),
+            (node, lowered) => eval_node(node, Some(lowered), env, self.profile()),
         }
         .map_err(|f| f.into_error())?;
         match (tri.truth_bits(), options.unknown) {
@@ -125,9 +126,14 @@ impl MarkerTree {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate_tristate(&self, env: &Environment) -> Result<Evaluation, Error> {
-        eval_node(self.lowered(), &env.eval(), self.profile())
-            .map(Tri::evaluation)
-            .map_err(|f| f.into_error())
+        eval_node(
+            self.node(),
+            Some(self.lowered()),
+            &env.eval(),
+            self.profile(),
+        )
+        .map(Tri::evaluation)
+        .map_err(|f| f.into_error())
     }
 }
 
@@ -139,14 +145,13 @@ impl MarkerExpression {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate(&self, env: &Environment, profile: Profile) -> Result<Evaluation, Error> {
-        Comparison::new(self.clone())
-            .eval(&env.eval(), profile)
+        eval_fresh(self, &env.eval(), profile)
             .map(Tri::evaluation)
             .map_err(|f| f.into_error())
     }
 }
 
-impl Comparison {
+impl Comparison<'_> {
     /// One comparison. The match tests only for the default profile, so that `eval_node`'s
     /// loop is specialised for it; the others are dispatched out of line through the rules
     /// table.
@@ -162,7 +167,11 @@ impl Comparison {
 
 /// The profiles other than `spec-2026`, out of line so that its evaluation keeps its shape.
 #[inline(never)]
-fn other(c: &Comparison, env: &EvalEnv<'_>, profile: Profile) -> crate::profile::outcome::Outcome {
+fn other(
+    c: &Comparison<'_>,
+    env: &EvalEnv<'_>,
+    profile: Profile,
+) -> crate::profile::outcome::Outcome {
     (profile.rules().compare)(c, env)
 }
 
@@ -184,13 +193,27 @@ impl Failure {
     }
 }
 
-fn eval_node(node: &Lowered, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri, Box<Failure>> {
-    let (children, is_and) = match node {
-        Lowered::Cmp(c) => return c.eval(env, profile),
-        Lowered::True => return Ok(Tri::known(true)),
-        Lowered::False => return Ok(Tri::known(false)),
-        Lowered::And(c) => (c, true),
-        Lowered::Or(c) => (c, false),
+/// Evaluates `node`, reading each comparison with what `lowered` (the same tree lowered)
+/// computed ahead for it; where there is no lowered form (`None`, or [`Lowered::Deferred`]),
+/// each comparison is lowered as it is read.
+fn eval_node(
+    node: &MarkerNode,
+    lowered: Option<&Lowered>,
+    env: &EvalEnv<'_>,
+    profile: Profile,
+) -> Result<Tri, Box<Failure>> {
+    let (children, compiled, is_and) = match (node, lowered) {
+        (MarkerNode::Expression(e), Some(Lowered::Cmp(c))) => {
+            return c.view(e).eval(env, profile);
+        }
+        (MarkerNode::Expression(e), _) => return eval_fresh(e, env, profile),
+        (MarkerNode::True, _) => return Ok(Tri::known(true)),
+        (MarkerNode::False, _) => return Ok(Tri::known(false)),
+        (MarkerNode::And(c), Some(Lowered::And(l))) if c.len() == l.len() => (c, Some(l), true),
+        (MarkerNode::Or(c), Some(Lowered::Or(l))) if c.len() == l.len() => (c, Some(l), false),
+        // Deferred (or, were the two trees ever to differ in shape, not to be trusted).
+        (MarkerNode::And(c), _) => (c, None, true),
+        (MarkerNode::Or(c), _) => (c, None, false),
     };
     // Where no comparison can fail to evaluate (spec-2026), evaluation stops as soon as an
     // operand decides the result (Kleene logic makes the unknown fields of an unknown result
@@ -201,15 +224,21 @@ fn eval_node(node: &Lowered, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri,
     let decisive = Tri::known(!is_and);
     let combine = |acc: Tri, r: Tri| if is_and { acc.and(r) } else { acc.or(r) };
     let mut acc = Tri::known(is_and);
+    let lowered = |i: usize| compiled.and_then(|l| l.get(i));
     // `extra == "…"` is the cheapest comparison and, since most installs request no extra,
     // the one that most often decides an `and`: when stopping early, try those first. Kleene
     // logic is commutative, so the order changes neither the result nor its unknown fields.
-    let is_extra =
-        |c: &Lowered| matches!(c, Lowered::Cmp(c) if matches!(c.fast, Fast::Extra { .. }));
+    let is_extra = |c: &MarkerNode, l: Option<&Lowered>| match (c, l) {
+        (_, Some(Lowered::Cmp(c))) => matches!(c.fast, Fast::Extra { .. }),
+        (MarkerNode::Expression(e), _) => {
+            matches!(Fast::of(&e.lhs, e.op, &e.rhs, false), Fast::Extra { .. })
+        }
+        _ => false,
+    };
     if short_circuit {
-        for c in children.iter().filter(|c| is_extra(c)) {
-            if let Lowered::Cmp(c) = c {
-                let r = c.eval(env, profile)?;
+        for (i, c) in children.iter().enumerate() {
+            if is_extra(c, lowered(i)) {
+                let r = eval_node(c, lowered(i), env, profile)?;
                 if r == decisive {
                     return Ok(decisive);
                 }
@@ -217,13 +246,14 @@ fn eval_node(node: &Lowered, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri,
             }
         }
     }
-    for c in children.iter() {
-        if short_circuit && is_extra(c) {
+    for (i, c) in children.iter().enumerate() {
+        let l = lowered(i);
+        if short_circuit && is_extra(c, l) {
             continue;
         }
-        let r = match c {
-            Lowered::Cmp(c) => c.eval(env, profile)?,
-            c => eval_node(c, env, profile)?,
+        let r = match (c, l) {
+            (MarkerNode::Expression(e), Some(Lowered::Cmp(c))) => c.view(e).eval(env, profile)?,
+            (c, l) => eval_node(c, l, env, profile)?,
         };
         if short_circuit && r == decisive {
             return Ok(decisive);
@@ -231,6 +261,21 @@ fn eval_node(node: &Lowered, env: &EvalEnv<'_>, profile: Profile) -> Result<Tri,
         acc = combine(acc, r);
     }
     Ok(acc)
+}
+
+/// One comparison, lowered as it is read (nothing kept).
+fn eval_fresh(
+    e: &MarkerExpression,
+    env: &EvalEnv<'_>,
+    profile: Profile,
+) -> Result<Tri, Box<Failure>> {
+    let spec = precompile(&e.lhs, e.op, &e.rhs);
+    Comparison {
+        expr: e,
+        fast: Fast::of(&e.lhs, e.op, &e.rhs, spec.is_some()),
+        spec: spec.as_ref(),
+    }
+    .eval(env, profile)
 }
 
 /// Requested extras as the evaluator compares them: normalised, sorted, without repeats.

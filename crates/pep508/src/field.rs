@@ -182,7 +182,7 @@ macro_rules! fields {
             /// The field's canonical name, as it is written in a marker.
             ///
             /// See the example on [`Field`].
-            pub fn name(self) -> &'static str {
+            pub const fn name(self) -> &'static str {
                 match self { $(Field::$variant => $name,)* }
             }
 
@@ -402,19 +402,112 @@ impl<'de> serde::Deserialize<'de> for Field {
 }
 
 pub(crate) fn lookup(name: &str, dialect: Dialect) -> Lookup {
-    if let Some(field) = Field::from_canonical_name(name) {
-        if field.is_extended() && dialect == Dialect::Pep508 {
-            return Lookup::WrongDialect(field);
-        }
-        return Lookup::Canonical(field);
+    // One hash and one comparison (this runs on every variable the parser reads, and on the
+    // first word of every line the command line reads).
+    let b = name.as_bytes();
+    let len = b.len();
+    if !(5..=30).contains(&len) {
+        return Lookup::Unknown;
     }
-    for (alias, field) in ALIASES {
-        if *alias == name {
-            return Lookup::Alias(*field);
-        }
+    let w0 = if len >= 8 { load(b, 0) } else { word(b, 0) };
+    let w1 = if len >= 16 { load(b, 8) } else { 0 };
+    let w2 = if len >= 8 { load(b, len - 8) } else { w0 };
+    let slot = slot_of(w0, w1, w2, len);
+    let Some((known, field, alias)) = NAMES[slot] else {
+        return Lookup::Unknown;
+    };
+    if known != name {
+        return Lookup::Unknown;
     }
-    Lookup::Unknown
+    if alias {
+        return Lookup::Alias(field);
+    }
+    if field.is_extended() && dialect == Dialect::Pep508 {
+        return Lookup::WrongDialect(field);
+    }
+    Lookup::Canonical(field)
 }
+
+/// The multiplier of [`name_slot`]'s hash, chosen so that no two names of [`NAMES`] share a
+/// slot (the table's construction fails to compile otherwise).
+const NAME_HASH: u64 = 0xe1ce_30ed_e554_4415;
+
+/// The little-endian word of the 8 bytes of `b` from `at`, zero past its end.
+const fn word(b: &[u8], at: usize) -> u64 {
+    let mut w = 0u64;
+    let mut i = 0;
+    while i < 8 {
+        if at + i < b.len() {
+            w |= (b[at + i] as u64) << (8 * i);
+        }
+        i += 1;
+    }
+    w
+}
+
+/// [`word`] where the 8 bytes are all in `b`, in one load.
+#[inline]
+fn load(b: &[u8], at: usize) -> u64 {
+    let mut w = [0; 8];
+    if let Some(bytes) = b.get(at..at + 8) {
+        w.copy_from_slice(bytes);
+    }
+    u64::from_le_bytes(w)
+}
+
+/// The slot of a name in [`NAMES`]: a hash of its length, its first 8 bytes, its last 8 and,
+/// for a name of 16 bytes or more, bytes 8 to 15. (Every name is 5 to 30 bytes long.)
+const fn name_slot(b: &[u8]) -> usize {
+    let len = b.len();
+    let w0 = word(b, 0);
+    let w1 = if len >= 16 { word(b, 8) } else { 0 };
+    let w2 = if len >= 8 { word(b, len - 8) } else { w0 };
+    slot_of(w0, w1, w2, len)
+}
+
+#[inline]
+const fn slot_of(w0: u64, w1: u64, w2: u64, len: usize) -> usize {
+    let key = w0 ^ w1.rotate_left(21) ^ w2.rotate_left(43) ^ len as u64;
+    (key.wrapping_mul(NAME_HASH) >> 57) as usize
+}
+
+/// Every canonical name and alias at its [`name_slot`], with its field and whether it is an
+/// alias.
+static NAMES: [Option<(&str, Field, bool)>; 128] = {
+    let mut table: [Option<(&str, Field, bool)>; 128] = [None; 128];
+    let mut i = 0;
+    while i < Field::ALL.len() {
+        let field = Field::ALL[i];
+        let name = field.name().as_bytes();
+        assert!(
+            name.len() >= 5 && name.len() <= 30,
+            "a field name outside 5..=30 bytes"
+        );
+        let slot = name_slot(name);
+        assert!(
+            table[slot].is_none(),
+            "two field names share a slot: change NAME_HASH"
+        );
+        table[slot] = Some((field.name(), field, false));
+        i += 1;
+    }
+    let mut i = 0;
+    while i < ALIASES.len() {
+        let (alias, field) = ALIASES[i];
+        assert!(
+            alias.len() >= 5 && alias.len() <= 30,
+            "an alias outside 5..=30 bytes"
+        );
+        let slot = name_slot(alias.as_bytes());
+        assert!(
+            table[slot].is_none(),
+            "two field names share a slot: change NAME_HASH"
+        );
+        table[slot] = Some((alias, field, true));
+        i += 1;
+    }
+    table
+};
 
 /// The closest field name to `name` in `dialect`, for "did you mean" hints.
 pub(crate) fn suggest(name: &str, dialect: Dialect) -> Option<&'static str> {
@@ -455,6 +548,43 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_name_is_found_and_nothing_else() {
+        for f in Field::ALL {
+            let found = lookup(f.name(), Dialect::Extended);
+            assert_eq!(found, Lookup::Canonical(*f), "{}", f.name());
+            let pep508 = lookup(f.name(), Dialect::Pep508);
+            if f.is_extended() {
+                assert_eq!(pep508, Lookup::WrongDialect(*f));
+            } else {
+                assert_eq!(pep508, Lookup::Canonical(*f));
+            }
+        }
+        for (alias, f) in ALIASES {
+            assert_eq!(lookup(alias, Dialect::Pep508), Lookup::Alias(*f), "{alias}");
+        }
+        for other in [
+            "",
+            "o",
+            "os",
+            "os_nam",
+            "os_namee",
+            "OS_NAME",
+            "python_versions",
+            "extra_",
+            "platform-python-implementation",
+            "torch",
+            "numpy",
+            "cuda_compute_capability_maxx",
+            "a_very_long_name_that_is_no_field_at_all_0123456789",
+            // Same slot as `platform_python_implementation` (bytes 16 to 21 are not hashed).
+            "platform_python_xxxxxxentation",
+            "os_name\0",
+        ] {
+            assert_eq!(lookup(other, Dialect::Extended), Lookup::Unknown, "{other}");
+        }
+    }
 
     #[test]
     fn registry_is_consistent() {

@@ -1,11 +1,14 @@
 //! The evaluator's form of a marker: its syntax tree lowered once, when the tree is built,
 //! into comparisons that carry what their evaluation can compute ahead (the quoted version
-//! read as a specifier, the shape that has a shortcut).
+//! read as a specifier, the shape that has a shortcut), without copying the comparisons.
 //!
 //! The syntax tree ([`crate::syntax`]) stays plain data, what a user reads and builds; a
-//! [`MarkerTree`](crate::MarkerTree) holds both, and the evaluator reads only this form. The
-//! two have the same shape: one [`Lowered`] node per [`MarkerNode`]; [`Lowered::combine`]
-//! follows [`MarkerNode`]'s `and`/`or` so that a combined tree is not lowered again.
+//! [`MarkerTree`](crate::MarkerTree) holds both, and the evaluator walks the two side by side
+//! (the comparisons are read from the syntax tree). The two have the same shape: one
+//! [`Lowered`] node per [`MarkerNode`]; [`Lowered::combine`] follows [`MarkerNode`]'s
+//! `and`/`or` so that a combined tree is not lowered again. A tree parsed without preparing
+//! its evaluation ([`ParseOptions::prepare_evaluation`](crate::ParseOptions) off) is
+//! [`Lowered::Deferred`]: the evaluator lowers each comparison it reads, keeping nothing.
 
 use markerspec_pep440::VersionSpecifier;
 
@@ -17,8 +20,10 @@ use crate::syntax::{MarkerExpression, MarkerNode};
 /// How deep [`Lowered::of`] recurses before it continues with an explicit stack.
 const RECURSION_LIMIT: usize = 32;
 
-/// A marker as the evaluator reads it: the shape of its [`MarkerNode`], with each comparison
-/// lowered.
+/// A marker as the evaluator reads it: the shape of its [`MarkerNode`], with what each
+/// comparison's evaluation computes ahead. The comparisons themselves stay in the syntax tree
+/// (they are not copied): the evaluator walks the two trees side by side, and reads each
+/// comparison through a [`Comparison`] view of both.
 #[derive(Clone)]
 pub(crate) enum Lowered {
     /// Always holds.
@@ -26,18 +31,19 @@ pub(crate) enum Lowered {
     /// Never holds.
     False,
     /// One comparison.
-    Cmp(Comparison),
+    Cmp(Compiled),
     /// All children hold.
     And(Box<[Lowered]>),
     /// At least one child holds.
     Or(Box<[Lowered]>),
+    /// Not lowered ([`ParseOptions::prepare_evaluation`](crate::ParseOptions) off): the
+    /// evaluator lowers each comparison it reads, as it reads it.
+    Deferred,
 }
 
-/// One comparison with what its evaluation computes ahead.
+/// What the evaluation of one comparison computes ahead.
 #[derive(Clone)]
-pub(crate) struct Comparison {
-    /// The comparison as written (its operands, operator and span).
-    pub(crate) expr: MarkerExpression,
+pub(crate) struct Compiled {
     /// For a version field compared with a quoted string: the string read as a PEP 440
     /// specifier (mirrored when the field is on the right), when it is one.
     pub(crate) spec: Option<Box<VersionSpecifier>>,
@@ -45,13 +51,39 @@ pub(crate) struct Comparison {
     pub(crate) fast: Fast,
 }
 
-impl Comparison {
-    /// `expr`, lowered.
-    pub(crate) fn new(expr: MarkerExpression) -> Comparison {
+impl Compiled {
+    /// What `expr`'s evaluation computes ahead.
+    pub(crate) fn new(expr: &MarkerExpression) -> Compiled {
         let spec = precompile(&expr.lhs, expr.op, &expr.rhs);
         let fast = Fast::of(&expr.lhs, expr.op, &expr.rhs, spec.is_some());
-        Comparison { expr, spec, fast }
+        Compiled {
+            spec: spec.map(Box::new),
+            fast,
+        }
     }
+
+    /// The comparison `expr` with what was computed ahead for it.
+    #[inline]
+    pub(crate) fn view<'a>(&'a self, expr: &'a MarkerExpression) -> Comparison<'a> {
+        Comparison {
+            expr,
+            spec: self.spec.as_deref(),
+            fast: self.fast,
+        }
+    }
+}
+
+/// One comparison as the evaluator reads it: the comparison as written, with what its
+/// evaluation computes ahead.
+#[derive(Clone, Copy)]
+pub(crate) struct Comparison<'a> {
+    /// The comparison as written (its operands, operator and span).
+    pub(crate) expr: &'a MarkerExpression,
+    /// For a version field compared with a quoted string: the string read as a PEP 440
+    /// specifier (mirrored when the field is on the right), when it is one.
+    pub(crate) spec: Option<&'a VersionSpecifier>,
+    /// The shape of the comparison, for `spec-2026`'s shortcuts.
+    pub(crate) fast: Fast,
 }
 
 impl Lowered {
@@ -74,6 +106,9 @@ impl Lowered {
     /// `a and b` (or `a or b`) as [`MarkerNode`]'s `combine` builds it, so that the two forms
     /// keep the same shape: constants folded away, chains of the same kind spliced.
     pub(crate) fn combine(self, other: Lowered, and: bool) -> Lowered {
+        if matches!(self, Lowered::Deferred) || matches!(other, Lowered::Deferred) {
+            return Lowered::Deferred;
+        }
         let unit =
             |l: &Lowered| matches!((l, and), (Lowered::True, true) | (Lowered::False, false));
         let zero =
@@ -105,7 +140,7 @@ impl Lowered {
         match node {
             MarkerNode::True => Lowered::True,
             MarkerNode::False => Lowered::False,
-            MarkerNode::Expression(e) => Lowered::Cmp(Comparison::new(e.clone())),
+            MarkerNode::Expression(e) => Lowered::Cmp(Compiled::new(e)),
             _ if depth == 0 => Lowered::of_deep(node),
             MarkerNode::And(c) => {
                 Lowered::And(c.iter().map(|c| Lowered::of_within(c, depth - 1)).collect())
@@ -129,9 +164,7 @@ impl Lowered {
             match task {
                 Task::Lower(MarkerNode::True) => done.push(Lowered::True),
                 Task::Lower(MarkerNode::False) => done.push(Lowered::False),
-                Task::Lower(MarkerNode::Expression(e)) => {
-                    done.push(Lowered::Cmp(Comparison::new(e.clone())))
-                }
+                Task::Lower(MarkerNode::Expression(e)) => done.push(Lowered::Cmp(Compiled::new(e))),
                 Task::Lower(n @ (MarkerNode::And(c) | MarkerNode::Or(c))) => {
                     let and = matches!(n, MarkerNode::And(_));
                     tasks.push(Task::Build { and, n: c.len() });

@@ -74,8 +74,9 @@ use crate::syntax::{MarkerExpression, MarkerNode};
 pub struct MarkerTree {
     /// The syntax tree, plain data.
     node: MarkerNode,
-    /// The same tree as the evaluator reads it, lowered when the marker is built (parsed,
-    /// combined or made from a comparison); the evaluator reads only this.
+    /// What the evaluator computes ahead for each comparison, lowered when the marker is built
+    /// (parsed, combined or made from a comparison), or [`Lowered::Deferred`] when it was
+    /// parsed without preparing its evaluation; the evaluator reads it beside `node`.
     lowered: Lowered,
     dialect: Dialect,
     profile: Profile,
@@ -127,6 +128,17 @@ impl MarkerTree {
     pub(crate) fn new(node: MarkerNode, dialect: Dialect, profile: Profile) -> MarkerTree {
         MarkerTree {
             lowered: Lowered::of(&node),
+            node,
+            dialect,
+            profile,
+        }
+    }
+
+    /// The marker of `node`, lowered only by the evaluator, comparison by comparison as it
+    /// reads them ([`ParseOptions::prepare_evaluation`](crate::ParseOptions) off).
+    pub(crate) fn deferred(node: MarkerNode, dialect: Dialect, profile: Profile) -> MarkerTree {
+        MarkerTree {
+            lowered: Lowered::Deferred,
             node,
             dialect,
             profile,
@@ -249,21 +261,23 @@ impl MarkerTree {
     /// ```
     pub fn children(&self) -> Vec<MarkerTree> {
         match &self.node {
-            MarkerNode::And(c) | MarkerNode::Or(c) => c
-                .iter()
-                .zip(self.lowered.children())
-                .map(|(node, lowered)| MarkerTree {
-                    // A child on its own is the whole marker, which is no group.
-                    node: {
-                        let mut node = node.clone();
-                        node.unmark_group();
-                        node
-                    },
-                    lowered: lowered.clone(),
-                    dialect: self.dialect,
-                    profile: self.profile,
-                })
-                .collect(),
+            MarkerNode::And(c) | MarkerNode::Or(c) => {
+                let lowered = self.lowered.children();
+                c.iter()
+                    .enumerate()
+                    .map(|(i, node)| MarkerTree {
+                        // A child on its own is the whole marker, which is no group.
+                        node: {
+                            let mut node = node.clone();
+                            node.unmark_group();
+                            node
+                        },
+                        lowered: lowered.get(i).cloned().unwrap_or(Lowered::Deferred),
+                        dialect: self.dialect,
+                        profile: self.profile,
+                    })
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }

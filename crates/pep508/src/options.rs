@@ -49,6 +49,12 @@ pub struct ParseOptions {
     pub max_clauses: usize,
     /// Longest quoted string in bytes (`L004`). Default: 64 KiB.
     pub max_string_len: usize,
+    /// Whether a parsed marker is prepared for evaluation when it is parsed (each quoted
+    /// version read as a PEP 440 specifier once, kept with the tree), so that every evaluation
+    /// reuses the work. Default: true. Off, nothing is prepared and each evaluation does that
+    /// work for the comparisons it reads: cheaper for a marker evaluated once or never (a
+    /// command that answers each line of its input once). Results are the same either way.
+    pub prepare_evaluation: bool,
 }
 
 impl Default for ParseOptions {
@@ -61,6 +67,7 @@ impl Default for ParseOptions {
             max_nesting: 200,
             max_clauses: 10_000,
             max_string_len: 64 << 10,
+            prepare_evaluation: true,
         }
     }
 }
@@ -112,6 +119,13 @@ impl ParseOptions {
     #[must_use]
     pub fn max_clauses(mut self, limit: usize) -> Self {
         self.max_clauses = limit;
+        self
+    }
+    /// Sets whether a parsed marker is prepared for evaluation when it is parsed
+    /// ([`ParseOptions::prepare_evaluation`]).
+    #[must_use]
+    pub fn prepare_evaluation(mut self, prepare: bool) -> Self {
+        self.prepare_evaluation = prepare;
         self
     }
     /// Sets the limit on the length of a quoted string in bytes.

@@ -170,6 +170,7 @@ impl<'a, 'r> Parser<'a, 'r> {
     }
 
     /// A keyword followed by a non-word character or the end, as Python's `\bkw\b`.
+    #[inline(always)]
     pub(super) fn keyword(&mut self, kw: &'static str) -> bool {
         if self.at_keyword(kw) {
             self.pos += kw.len();
@@ -180,17 +181,27 @@ impl<'a, 'r> Parser<'a, 'r> {
     }
 
     /// Whether the keyword is at the cursor (without moving past it).
-    #[inline]
+    #[inline(always)]
     pub(super) fn at_keyword(&self, kw: &str) -> bool {
-        let rest = self.rest();
-        if !rest.as_bytes().starts_with(kw.as_bytes()) {
+        // On bytes: the keywords are ASCII, so a match ends on a character boundary.
+        let rest = self.input.as_bytes().get(self.pos..).unwrap_or_default();
+        if !rest.starts_with(kw.as_bytes()) {
             return false;
         }
-        match rest.as_bytes().get(kw.len()) {
+        match rest.get(kw.len()) {
             None => true,
             Some(&b) if b.is_ascii() => !(b.is_ascii_alphanumeric() || b == b'_'),
-            Some(_) => !rest[kw.len()..].chars().next().is_some_and(is_word),
+            Some(_) => !self.word_at(self.pos + kw.len()),
         }
+    }
+
+    /// Whether a word character (Unicode) starts at byte `at`.
+    #[cold]
+    fn word_at(&self, at: usize) -> bool {
+        self.input
+            .get(at..)
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(is_word)
     }
 
     /// The token at the cursor, for "found `…`" messages: a word, or one character.

@@ -2,7 +2,7 @@
 //! input can overflow the stack however deep it nests; the nesting limit only bounds the size
 //! of the tree. Each comparison is checked as it is read ([`crate::check`]).
 
-use nom::bytes::complete::{take_while, take_while1};
+use nom::bytes::complete::take_while1;
 
 use super::cursor::{Parser, is_word};
 use crate::error::{Error, ErrorKind, WarningKind};
@@ -12,6 +12,18 @@ use crate::operator::{MarkerOperator, MarkerValue};
 use crate::span::Span;
 use crate::string;
 use crate::syntax::{MarkerExpression, MarkerNode};
+
+/// The ASCII bytes of a marker variable's name (`[A-Za-z0-9_.]`), looked up in one load.
+static VARIABLE_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
+        b += 1;
+    }
+    table
+};
 
 /// The operands of an `and` (or `or`) chain, kept flat, allocating nothing for a chain of one.
 #[derive(Default)]
@@ -41,7 +53,9 @@ impl Chain {
 
     fn push_one(&mut self, tree: MarkerNode) {
         if let Some(first) = self.first.take() {
-            self.rest.reserve_exact(2);
+            // Room for four operands at once: chains of two to four are the common case, and
+            // growing from two would move them again.
+            self.rest = Vec::with_capacity(4);
             self.rest.push(first);
         }
         if self.rest.is_empty() {
@@ -136,7 +150,11 @@ impl<'a> Parser<'a, '_> {
 
     /// The parsed tree, remembering the dialect and profile it was read in.
     pub(super) fn tree(&self, node: MarkerNode) -> MarkerTree {
-        MarkerTree::new(node, self.opts.dialect, self.opts.profile)
+        if self.opts.prepare_evaluation {
+            MarkerTree::new(node, self.opts.dialect, self.opts.profile)
+        } else {
+            MarkerTree::deferred(node, self.opts.dialect, self.opts.profile)
+        }
     }
 
     pub(super) fn expect_marker_end(&mut self) -> Result<(), Error> {
@@ -384,11 +402,13 @@ impl<'a> Parser<'a, '_> {
                 Ok(MarkerValue::Literal(value.into()))
             }
             Some(c) if is_word(c) => {
-                let mut word = self
-                    .lex_ascii(take_while(|b: u8| {
-                        b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
-                    }))
-                    .unwrap_or("");
+                let bytes = self.input.as_bytes();
+                let len = bytes[start..]
+                    .iter()
+                    .position(|&b| !VARIABLE_BYTE[usize::from(b)])
+                    .unwrap_or(bytes.len() - start);
+                self.pos = start + len;
+                let mut word = &self.input[start..self.pos];
                 if self
                     .input
                     .as_bytes()

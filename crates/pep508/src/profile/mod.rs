@@ -49,7 +49,7 @@ pub(crate) struct Rules {
     /// parsed under this profile can fail to evaluate).
     pub(crate) short_circuit: bool,
     /// One comparison.
-    pub(crate) compare: fn(&Comparison, &EvalEnv<'_>) -> Outcome,
+    pub(crate) compare: fn(&Comparison<'_>, &EvalEnv<'_>) -> Outcome,
 }
 
 const SPEC2026: Rules = Rules {

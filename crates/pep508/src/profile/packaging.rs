@@ -103,7 +103,7 @@ fn packaging_version_key(f: Field) -> bool {
 }
 
 /// pypa/packaging 26.x, quirks included.
-pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
+pub(crate) fn compare(c: &Comparison<'_>, env: &EvalEnv<'_>) -> Outcome {
     use MarkerOperator as O;
     let e = &c.expr;
     // packaging reads the variable on the left, else takes the right-hand *text* as the name to
@@ -211,7 +211,7 @@ pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
     if packaging_version_key(key) {
         match side {
             Side::FieldLeft if matches!(e.rhs, MarkerValue::Literal(_)) => {
-                if let Some(spec) = c.spec.as_deref() {
+                if let Some(spec) = c.spec {
                     return Ok(Tri::known(match env.version(key) {
                         // A parsed value is the text as given (the `+` repair above leaves
                         // no version to parse), so both readings see the same version.

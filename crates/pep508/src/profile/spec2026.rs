@@ -99,7 +99,7 @@ pub(crate) fn set_misuse(f: Field, op: MarkerOperator, literal_left: bool) -> Er
 
 /// The installer reading of the living specification (`spec/SPEC.md` §5).
 #[inline(always)]
-pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
+pub(crate) fn compare(c: &Comparison<'_>, env: &EvalEnv<'_>) -> Outcome {
     if c.fast != Fast::General {
         let e = &c.expr;
         if let (MarkerValue::Literal(l), _) | (_, MarkerValue::Literal(l)) = (&e.lhs, &e.rhs) {
@@ -122,7 +122,7 @@ pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
                     }
                 }
                 Fast::Version { field } => {
-                    if let (Some(v), Some(spec)) = (env.version(field), c.spec.as_deref()) {
+                    if let (Some(v), Some(spec)) = (env.version(field), c.spec) {
                         return Ok(Tri::known(spec.contains_with(v, Some(true))));
                     }
                 }
@@ -135,7 +135,7 @@ pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
 
 /// The rules of `spec/SPEC.md` §5 for any comparison.
 #[inline(never)]
-pub(crate) fn general(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
+pub(crate) fn general(c: &Comparison<'_>, env: &EvalEnv<'_>) -> Outcome {
     let e = &c.expr;
     match (&e.lhs, &e.rhs) {
         (MarkerValue::Field(f), MarkerValue::Literal(l)) => {
@@ -172,7 +172,7 @@ fn spec_string(op: MarkerOperator, value: &str, literal: &str, side: Side) -> bo
 }
 
 #[inline]
-fn spec_field(c: &Comparison, env: &EvalEnv<'_>, f: Field, l: &str, side: Side) -> Outcome {
+fn spec_field(c: &Comparison<'_>, env: &EvalEnv<'_>, f: Field, l: &str, side: Side) -> Outcome {
     use MarkerOperator as O;
     let e = &c.expr;
     if f == Field::Extra {
@@ -241,7 +241,13 @@ fn absent(op: MarkerOperator, l: &str) -> bool {
 }
 
 /// A version comparison when the value and the literal are both versions, else the string rules.
-fn spec_version(c: &Comparison, parsed: Option<&Version>, s: &str, l: &str, side: Side) -> bool {
+fn spec_version(
+    c: &Comparison<'_>,
+    parsed: Option<&Version>,
+    s: &str,
+    l: &str,
+    side: Side,
+) -> bool {
     let e = &c.expr;
     let op = match side {
         Side::FieldLeft => Some(e.op),
@@ -266,7 +272,7 @@ fn spec_version(c: &Comparison, parsed: Option<&Version>, s: &str, l: &str, side
         }
         return spec_string(e.op, s, l, side);
     }
-    if let (Some(op), Some(spec), false) = (op, c.spec.as_deref(), continues_operator(l)) {
+    if let (Some(op), Some(spec), false) = (op, c.spec, continues_operator(l)) {
         if op == MarkerOperator::ExactEqual {
             return spec.contains_str(s, Some(true));
         }

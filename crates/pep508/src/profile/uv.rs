@@ -135,13 +135,13 @@ pub(crate) fn check(
 }
 
 /// uv-pep508 0.0.98 for the standard fields, the `spec-2026` rules for the extended ones.
-pub(crate) fn compare(c: &Comparison, env: &EvalEnv<'_>) -> Outcome {
+pub(crate) fn compare(c: &Comparison<'_>, env: &EvalEnv<'_>) -> Outcome {
     if c.expr.has_extended_field() {
         // The general rules give the same results as `spec-2026`'s, without another inlined
         // copy of its fast paths.
         return super::spec2026::general(c, env);
     }
-    evaluate(&c.expr, env)
+    evaluate(c.expr, env)
 }
 
 /// Evaluates one comparison of standard fields as uv does. A comparison uv would have dropped
