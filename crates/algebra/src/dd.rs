@@ -501,6 +501,8 @@ pub struct Context {
     pub(crate) theory: Option<crate::theory::Theory>,
     /// The last theory constraint built, keyed by its rules' text.
     pub(crate) theory_cache: Option<(String, Marker)>,
+    /// The last theory constraint returned, keyed by what its rules' text depends on.
+    pub(crate) theory_stamp_cache: Option<(crate::theory::TheoryStamp, Marker)>,
     /// The printer's spelling of a version variable's set, and whether it has a top-level `or`.
     pub(crate) version_text_cache: HashMap<Var, HashMap<VersionSet, (String, bool)>>,
     /// The printer's atomic comparisons (`field op literal`, spec-2026 reading) as markers.
@@ -679,6 +681,7 @@ impl Context {
             literals: std::collections::BTreeMap::new(),
             theory: None,
             theory_cache: None,
+            theory_stamp_cache: None,
             version_text_cache: HashMap::default(),
             comparison_cache: HashMap::default(),
             label_cache: HashMap::default(),
