@@ -187,6 +187,29 @@ enum Edges<T> {
     Bool { yes: T, no: T },
 }
 
+impl Edges<Marker> {
+    /// Complements every child, in place.
+    fn negate_children(&mut self) {
+        match self {
+            Edges::Intervals { children, .. } => {
+                for c in children {
+                    *c = !*c;
+                }
+            }
+            Edges::Strings { points, other } => {
+                for (_, c) in points {
+                    *c = !*c;
+                }
+                *other = !*other;
+            }
+            Edges::Bool { yes, no } => {
+                *yes = !*yes;
+                *no = !*no;
+            }
+        }
+    }
+}
+
 impl<T: Copy> Edges<T> {
     fn constant(domain: Domain, t: T) -> Edges<T> {
         match domain {
@@ -869,37 +892,35 @@ impl Context {
     /// The unique node for `var` and `edges`, reduced and with a regular first child.
     fn mk(&mut self, var: Var, edges: Edges<Marker>) -> Result<Marker, Error> {
         let mut edges = match edges {
-            Edges::Intervals { bounds, children }
-                if bounds.len() + 1 == children.len()
-                    && !bounds.is_empty()
-                    && children.windows(2).all(|w| w.first() != w.last()) =>
-            {
-                // Already reduced: no copy.
-                Edges::Intervals { bounds, children }
-            }
-            Edges::Intervals { bounds, children } => {
-                let mut nb: Vec<Cut> = Vec::with_capacity(bounds.len());
-                let mut nc: Vec<Marker> = Vec::with_capacity(children.len());
-                let mut it = children.into_iter();
-                if let Some(first) = it.next() {
-                    nc.push(first);
-                }
-                for (b, c) in bounds.into_iter().zip(it) {
-                    if nc.last() != Some(&c) {
-                        nb.push(b);
-                        nc.push(c);
+            Edges::Intervals {
+                mut bounds,
+                mut children,
+            } => {
+                // Merge neighbouring pieces with the same child, in place (no new vectors).
+                let n = bounds.len().min(children.len().saturating_sub(1));
+                let mut kept = 0;
+                for k in 0..n {
+                    let (Some(&c), Some(&last)) = (children.get(k + 1), children.get(kept)) else {
+                        break;
+                    };
+                    if c != last {
+                        // `kept <= k < n <= bounds.len()`.
+                        bounds.swap(kept, k);
+                        kept += 1;
+                        if let Some(slot) = children.get_mut(kept) {
+                            *slot = c;
+                        }
                     }
                 }
-                if nb.is_empty() {
-                    return nc
+                if kept == 0 {
+                    return children
                         .first()
                         .copied()
                         .ok_or(Error::new(ErrorKind::ForeignMarker));
                 }
-                Edges::Intervals {
-                    bounds: nb,
-                    children: nc,
-                }
+                bounds.truncate(kept);
+                children.truncate(kept + 1);
+                Edges::Intervals { bounds, children }
             }
             Edges::Strings { mut points, other } => {
                 points.retain(|(_, c)| *c != other);
@@ -922,7 +943,7 @@ impl Context {
         };
         let flip = first.is_some_and(Marker::is_complement);
         if flip {
-            edges = edges.map(|c| Ok::<_, Error>(!c))?;
+            edges.negate_children();
         }
         let hasher = rustc_hash::FxBuildHasher;
         let hash = hasher.hash_one((var, &edges));
