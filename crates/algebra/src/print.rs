@@ -552,8 +552,17 @@ impl Context {
                 raw.push((field, op, String::new(), m));
             }
         }
-        let atom_text =
-            |f: Field, op: O, lit: &str| format!("{} {} {}", f.name(), op.as_str(), quote(lit));
+        // `field op "literal"`, built without the formatting machinery (one per candidate).
+        let atom_text = |f: Field, op: O, lit: &str| {
+            let (name, op, q) = (f.name(), op.as_str(), quote(lit));
+            let mut t = String::with_capacity(name.len() + op.len() + q.len() + 2);
+            t.push_str(name);
+            t.push(' ');
+            t.push_str(op);
+            t.push(' ');
+            t.push_str(&q);
+            t
+        };
         // Keep the atoms that are exact pieces: the atom, or its complement, a union of
         // the set's intervals or holes, i.e. its cuts are the set's (checked through the
         // markers: `atom and target` or `atom and not target` is the atom or false).
@@ -583,7 +592,11 @@ impl Context {
             .iter()
             .map(|(f, op, lit, m)| {
                 let t = atom_text(*f, *op, lit);
-                let cost = score(&t).0;
+                // `score(&t).0` without searching the text: one comparison, no spaces in
+                // its field or literal, so `>` or `<=` is its operator.
+                let odd = matches!(op, O::GreaterThan | O::LessThanEqual);
+                let cost = t.len() + if odd { 2 } else { 0 };
+                debug_assert_eq!(cost, score(&t).0);
                 (t, *m, cost)
             })
             .collect();
