@@ -513,11 +513,10 @@ impl Context {
         let mut versions: Vec<Version> = cuts.iter().flat_map(Cut::candidate_versions).collect();
         versions.sort();
         versions.dedup();
-        // Every atomic comparison whose set is made of this set's cuts: field, operator,
-        // literal, marker.
-        let mut raw: Vec<(Field, O, String, Marker)> = Vec::new();
-        for &f in fields {
-            for v in &versions {
+        // Each version's text, and its wildcard form for a plain release (`3.9.*`).
+        let lits: Vec<(String, Option<String>)> = versions
+            .iter()
+            .map(|v| {
                 let text = v.to_string();
                 let release_only = v.pre().is_none()
                     && v.post().is_none()
@@ -525,6 +524,14 @@ impl Context {
                     && v.local().is_empty()
                     && v.epoch() == 0;
                 let wildcard = release_only.then(|| format!("{text}.*"));
+                (text, wildcard)
+            })
+            .collect();
+        // Every atomic comparison whose set is made of this set's cuts: field, operator,
+        // literal, marker.
+        let mut raw: Vec<(Field, O, &str, Marker)> = Vec::new();
+        for &f in fields {
+            for (text, wildcard) in &lits {
                 let ops = [
                     O::Equal,
                     O::NotEqual,
@@ -533,23 +540,23 @@ impl Context {
                     O::GreaterThan,
                     O::GreaterThanEqual,
                 ];
-                let plain = ops.into_iter().map(|op| (op, &text));
+                let plain = ops.into_iter().map(|op| (op, text.as_str()));
                 let wild = wildcard
                     .iter()
-                    .flat_map(|w| [(O::Equal, w), (O::NotEqual, w)]);
+                    .flat_map(|w| [(O::Equal, w.as_str()), (O::NotEqual, w.as_str())]);
                 for (op, lit) in plain.chain(wild) {
                     let m = self.comparison(f, op, lit)?;
                     if m.is_true() || m.is_false() {
                         continue;
                     }
-                    raw.push((f, op, lit.clone(), m));
+                    raw.push((f, op, lit, m));
                 }
             }
         }
         if field.is_extended() {
             for op in [O::Equal, O::NotEqual] {
                 let m = self.comparison(field, op, "")?;
-                raw.push((field, op, String::new(), m));
+                raw.push((field, op, "", m));
             }
         }
         // `field op "literal"`, built without the formatting machinery (one per candidate).
