@@ -370,6 +370,96 @@ fn combine<T: Copy, E>(
     }
 }
 
+/// Calls `f` on the children of `a` and `b` (same domain) on every piece of their common
+/// refinement, in [`combine`]'s order, without building the combined edges.
+fn visit_pieces<E>(
+    a: &Edges<Marker>,
+    b: &Edges<Marker>,
+    mut f: impl FnMut(Marker, Marker) -> Result<(), E>,
+    mismatch: E,
+) -> Result<(), E> {
+    match (a, b) {
+        (
+            Edges::Intervals {
+                bounds: ba,
+                children: ca,
+            },
+            Edges::Intervals {
+                bounds: bb,
+                children: cb,
+            },
+        ) => {
+            let (mut i, mut j) = (0, 0);
+            loop {
+                let (Some(&x), Some(&y)) = (ca.get(i), cb.get(j)) else {
+                    return Err(mismatch);
+                };
+                f(x, y)?;
+                match (ba.get(i), bb.get(j)) {
+                    (None, None) => return Ok(()),
+                    (Some(_), None) => i += 1,
+                    (None, Some(_)) => j += 1,
+                    (Some(p), Some(q)) => match p.cmp(q) {
+                        Ordering::Less => i += 1,
+                        Ordering::Greater => j += 1,
+                        Ordering::Equal => {
+                            i += 1;
+                            j += 1;
+                        }
+                    },
+                }
+            }
+        }
+        (
+            Edges::Strings {
+                points: pa,
+                other: oa,
+            },
+            Edges::Strings {
+                points: pb,
+                other: ob,
+            },
+        ) => {
+            let (mut i, mut j) = (0, 0);
+            loop {
+                let (x, y) = match (pa.get(i), pb.get(j)) {
+                    (None, None) => break,
+                    (Some((_, x)), None) => {
+                        i += 1;
+                        (*x, *ob)
+                    }
+                    (None, Some((_, y))) => {
+                        j += 1;
+                        (*oa, *y)
+                    }
+                    (Some((s, x)), Some((t, y))) => match s.cmp(t) {
+                        Ordering::Less => {
+                            i += 1;
+                            (*x, *ob)
+                        }
+                        Ordering::Greater => {
+                            j += 1;
+                            (*oa, *y)
+                        }
+                        Ordering::Equal => {
+                            i += 1;
+                            j += 1;
+                            (*x, *y)
+                        }
+                    },
+                };
+                f(x, y)?;
+            }
+            f(*oa, *ob)
+        }
+        (Edges::Bool { yes: ya, no: na }, Edges::Bool { yes: yb, no: nb }) => {
+            f(*ya, *yb)?;
+            f(*na, *nb)
+        }
+        _ => Err(mismatch),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Node {
     var: Var,
@@ -1254,7 +1344,7 @@ impl Context {
         };
         let (ea, fa) = self.edges_raw(a, var).map_err(Stop::Error)?;
         let (eb, fb) = self.edges_raw(b, var).map_err(Stop::Error)?;
-        let result = combine(
+        let result = visit_pieces(
             &ea,
             &eb,
             |x, y| self.disjoint_rec(flip(x, fa), flip(y, fb), budget),
