@@ -262,6 +262,17 @@ impl Context {
 
     /// What [`theory_constraint`](Self::theory_constraint)'s text depends on, as counts.
     fn theory_stamp(&self, theory: &Theory) -> TheoryStamp {
+        if !theory.instances {
+            // Fixed rules: nothing the context declares changes them.
+            return TheoryStamp {
+                name: theory.name,
+                version: theory.version,
+                instances: false,
+                rules: theory.rules.len(),
+                metas: 0,
+                literals: 0,
+            };
+        }
         TheoryStamp {
             name: theory.name,
             version: theory.version,
