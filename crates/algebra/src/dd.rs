@@ -187,6 +187,29 @@ enum Edges<T> {
     Bool { yes: T, no: T },
 }
 
+impl Edges<Marker> {
+    /// Complements every child, in place.
+    fn negate_children(&mut self) {
+        match self {
+            Edges::Intervals { children, .. } => {
+                for c in children {
+                    *c = !*c;
+                }
+            }
+            Edges::Strings { points, other } => {
+                for (_, c) in points {
+                    *c = !*c;
+                }
+                *other = !*other;
+            }
+            Edges::Bool { yes, no } => {
+                *yes = !*yes;
+                *no = !*no;
+            }
+        }
+    }
+}
+
 impl<T: Copy> Edges<T> {
     fn constant(domain: Domain, t: T) -> Edges<T> {
         match domain {
@@ -347,6 +370,96 @@ fn combine<T: Copy, E>(
     }
 }
 
+/// Calls `f` on the children of `a` and `b` (same domain) on every piece of their common
+/// refinement, in [`combine`]'s order, without building the combined edges.
+fn visit_pieces<E>(
+    a: &Edges<Marker>,
+    b: &Edges<Marker>,
+    mut f: impl FnMut(Marker, Marker) -> Result<(), E>,
+    mismatch: E,
+) -> Result<(), E> {
+    match (a, b) {
+        (
+            Edges::Intervals {
+                bounds: ba,
+                children: ca,
+            },
+            Edges::Intervals {
+                bounds: bb,
+                children: cb,
+            },
+        ) => {
+            let (mut i, mut j) = (0, 0);
+            loop {
+                let (Some(&x), Some(&y)) = (ca.get(i), cb.get(j)) else {
+                    return Err(mismatch);
+                };
+                f(x, y)?;
+                match (ba.get(i), bb.get(j)) {
+                    (None, None) => return Ok(()),
+                    (Some(_), None) => i += 1,
+                    (None, Some(_)) => j += 1,
+                    (Some(p), Some(q)) => match p.cmp(q) {
+                        Ordering::Less => i += 1,
+                        Ordering::Greater => j += 1,
+                        Ordering::Equal => {
+                            i += 1;
+                            j += 1;
+                        }
+                    },
+                }
+            }
+        }
+        (
+            Edges::Strings {
+                points: pa,
+                other: oa,
+            },
+            Edges::Strings {
+                points: pb,
+                other: ob,
+            },
+        ) => {
+            let (mut i, mut j) = (0, 0);
+            loop {
+                let (x, y) = match (pa.get(i), pb.get(j)) {
+                    (None, None) => break,
+                    (Some((_, x)), None) => {
+                        i += 1;
+                        (*x, *ob)
+                    }
+                    (None, Some((_, y))) => {
+                        j += 1;
+                        (*oa, *y)
+                    }
+                    (Some((s, x)), Some((t, y))) => match s.cmp(t) {
+                        Ordering::Less => {
+                            i += 1;
+                            (*x, *ob)
+                        }
+                        Ordering::Greater => {
+                            j += 1;
+                            (*oa, *y)
+                        }
+                        Ordering::Equal => {
+                            i += 1;
+                            j += 1;
+                            (*x, *y)
+                        }
+                    },
+                };
+                f(x, y)?;
+            }
+            f(*oa, *ob)
+        }
+        (Edges::Bool { yes: ya, no: na }, Edges::Bool { yes: yb, no: nb }) => {
+            f(*ya, *yb)?;
+            f(*na, *nb)
+        }
+        _ => Err(mismatch),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Node {
     var: Var,
@@ -501,6 +614,8 @@ pub struct Context {
     pub(crate) theory: Option<crate::theory::Theory>,
     /// The last theory constraint built, keyed by its rules' text.
     pub(crate) theory_cache: Option<(String, Marker)>,
+    /// The last theory constraint returned, keyed by what its rules' text depends on.
+    pub(crate) theory_stamp_cache: Option<(crate::theory::TheoryStamp, Marker)>,
     /// The printer's spelling of a version variable's set, and whether it has a top-level `or`.
     pub(crate) version_text_cache: HashMap<Var, HashMap<VersionSet, (String, bool)>>,
     /// The printer's atomic comparisons (`field op literal`, spec-2026 reading) as markers.
@@ -679,6 +794,7 @@ impl Context {
             literals: std::collections::BTreeMap::new(),
             theory: None,
             theory_cache: None,
+            theory_stamp_cache: None,
             version_text_cache: HashMap::default(),
             comparison_cache: HashMap::default(),
             label_cache: HashMap::default(),
@@ -866,37 +982,35 @@ impl Context {
     /// The unique node for `var` and `edges`, reduced and with a regular first child.
     fn mk(&mut self, var: Var, edges: Edges<Marker>) -> Result<Marker, Error> {
         let mut edges = match edges {
-            Edges::Intervals { bounds, children }
-                if bounds.len() + 1 == children.len()
-                    && !bounds.is_empty()
-                    && children.windows(2).all(|w| w.first() != w.last()) =>
-            {
-                // Already reduced: no copy.
-                Edges::Intervals { bounds, children }
-            }
-            Edges::Intervals { bounds, children } => {
-                let mut nb: Vec<Cut> = Vec::with_capacity(bounds.len());
-                let mut nc: Vec<Marker> = Vec::with_capacity(children.len());
-                let mut it = children.into_iter();
-                if let Some(first) = it.next() {
-                    nc.push(first);
-                }
-                for (b, c) in bounds.into_iter().zip(it) {
-                    if nc.last() != Some(&c) {
-                        nb.push(b);
-                        nc.push(c);
+            Edges::Intervals {
+                mut bounds,
+                mut children,
+            } => {
+                // Merge neighbouring pieces with the same child, in place (no new vectors).
+                let n = bounds.len().min(children.len().saturating_sub(1));
+                let mut kept = 0;
+                for k in 0..n {
+                    let (Some(&c), Some(&last)) = (children.get(k + 1), children.get(kept)) else {
+                        break;
+                    };
+                    if c != last {
+                        // `kept <= k < n <= bounds.len()`.
+                        bounds.swap(kept, k);
+                        kept += 1;
+                        if let Some(slot) = children.get_mut(kept) {
+                            *slot = c;
+                        }
                     }
                 }
-                if nb.is_empty() {
-                    return nc
+                if kept == 0 {
+                    return children
                         .first()
                         .copied()
                         .ok_or(Error::new(ErrorKind::ForeignMarker));
                 }
-                Edges::Intervals {
-                    bounds: nb,
-                    children: nc,
-                }
+                bounds.truncate(kept);
+                children.truncate(kept + 1);
+                Edges::Intervals { bounds, children }
             }
             Edges::Strings { mut points, other } => {
                 points.retain(|(_, c)| *c != other);
@@ -919,7 +1033,7 @@ impl Context {
         };
         let flip = first.is_some_and(Marker::is_complement);
         if flip {
-            edges = edges.map(|c| Ok::<_, Error>(!c))?;
+            edges.negate_children();
         }
         let hasher = rustc_hash::FxBuildHasher;
         let hash = hasher.hash_one((var, &edges));
@@ -1230,7 +1344,7 @@ impl Context {
         };
         let (ea, fa) = self.edges_raw(a, var).map_err(Stop::Error)?;
         let (eb, fb) = self.edges_raw(b, var).map_err(Stop::Error)?;
-        let result = combine(
+        let result = visit_pieces(
             &ea,
             &eb,
             |x, y| self.disjoint_rec(flip(x, fa), flip(y, fb), budget),

@@ -513,11 +513,10 @@ impl Context {
         let mut versions: Vec<Version> = cuts.iter().flat_map(Cut::candidate_versions).collect();
         versions.sort();
         versions.dedup();
-        // Every atomic comparison whose set is made of this set's cuts: field, operator,
-        // literal, marker.
-        let mut raw: Vec<(Field, O, String, Marker)> = Vec::new();
-        for &f in fields {
-            for v in &versions {
+        // Each version's text, and its wildcard form for a plain release (`3.9.*`).
+        let lits: Vec<(String, Option<String>)> = versions
+            .iter()
+            .map(|v| {
                 let text = v.to_string();
                 let release_only = v.pre().is_none()
                     && v.post().is_none()
@@ -525,6 +524,14 @@ impl Context {
                     && v.local().is_empty()
                     && v.epoch() == 0;
                 let wildcard = release_only.then(|| format!("{text}.*"));
+                (text, wildcard)
+            })
+            .collect();
+        // Every atomic comparison whose set is made of this set's cuts: field, operator,
+        // literal, marker.
+        let mut raw: Vec<(Field, O, &str, Marker)> = Vec::new();
+        for &f in fields {
+            for (text, wildcard) in &lits {
                 let ops = [
                     O::Equal,
                     O::NotEqual,
@@ -533,27 +540,36 @@ impl Context {
                     O::GreaterThan,
                     O::GreaterThanEqual,
                 ];
-                let plain = ops.into_iter().map(|op| (op, &text));
+                let plain = ops.into_iter().map(|op| (op, text.as_str()));
                 let wild = wildcard
                     .iter()
-                    .flat_map(|w| [(O::Equal, w), (O::NotEqual, w)]);
+                    .flat_map(|w| [(O::Equal, w.as_str()), (O::NotEqual, w.as_str())]);
                 for (op, lit) in plain.chain(wild) {
                     let m = self.comparison(f, op, lit)?;
                     if m.is_true() || m.is_false() {
                         continue;
                     }
-                    raw.push((f, op, lit.clone(), m));
+                    raw.push((f, op, lit, m));
                 }
             }
         }
         if field.is_extended() {
             for op in [O::Equal, O::NotEqual] {
                 let m = self.comparison(field, op, "")?;
-                raw.push((field, op, String::new(), m));
+                raw.push((field, op, "", m));
             }
         }
-        let atom_text =
-            |f: Field, op: O, lit: &str| format!("{} {} {}", f.name(), op.as_str(), quote(lit));
+        // `field op "literal"`, built without the formatting machinery (one per candidate).
+        let atom_text = |f: Field, op: O, lit: &str| {
+            let (name, op, q) = (f.name(), op.as_str(), quote(lit));
+            let mut t = String::with_capacity(name.len() + op.len() + q.len() + 2);
+            t.push_str(name);
+            t.push(' ');
+            t.push_str(op);
+            t.push(' ');
+            t.push_str(&q);
+            t
+        };
         // Keep the atoms that are exact pieces: the atom, or its complement, a union of
         // the set's intervals or holes, i.e. its cuts are the set's (checked through the
         // markers: `atom and target` or `atom and not target` is the atom or false).
@@ -583,7 +599,11 @@ impl Context {
             .iter()
             .map(|(f, op, lit, m)| {
                 let t = atom_text(*f, *op, lit);
-                let cost = score(&t).0;
+                // `score(&t).0` without searching the text: one comparison, no spaces in
+                // its field or literal, so `>` or `<=` is its operator.
+                let odd = matches!(op, O::GreaterThan | O::LessThanEqual);
+                let cost = t.len() + if odd { 2 } else { 0 };
+                debug_assert_eq!(cost, score(&t).0);
                 (t, *m, cost)
             })
             .collect();

@@ -203,6 +203,17 @@ impl Theory {
     }
 }
 
+/// The counts a theory constraint's text depends on (see [`Context::theory_constraint`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TheoryStamp {
+    name: &'static str,
+    version: u32,
+    instances: bool,
+    rules: usize,
+    metas: usize,
+    literals: usize,
+}
+
 impl Context {
     /// Fixes the context's theory on first use; another theory later is an error.
     pub(crate) fn use_theory(&mut self, theory: &Theory) -> Result<(), Error> {
@@ -235,6 +246,48 @@ impl Context {
     ///
     /// See the example on [`Context::translate`].
     pub fn theory_constraint(&mut self, theory: &Theory) -> Result<Marker, Error> {
+        // The rules' text depends only on the theory and on the variables and string literals
+        // declared so far, which only grow: while their counts are unchanged, so is the
+        // constraint, and its text need not be rebuilt.
+        let stamp = self.theory_stamp(theory);
+        if let Some((s, m)) = &self.theory_stamp_cache {
+            if *s == stamp {
+                return Ok(*m);
+            }
+        }
+        let m = self.theory_constraint_uncached(theory)?;
+        self.theory_stamp_cache = Some((stamp, m));
+        Ok(m)
+    }
+
+    /// What [`theory_constraint`](Self::theory_constraint)'s text depends on, as counts.
+    fn theory_stamp(&self, theory: &Theory) -> TheoryStamp {
+        if !theory.instances {
+            // Fixed rules: nothing the context declares changes them.
+            return TheoryStamp {
+                name: theory.name,
+                version: theory.version,
+                instances: false,
+                rules: theory.rules.len(),
+                metas: 0,
+                literals: 0,
+            };
+        }
+        TheoryStamp {
+            name: theory.name,
+            version: theory.version,
+            instances: theory.instances,
+            rules: theory.rules.len(),
+            metas: self.meta.iter().filter(|m| m.is_some()).count(),
+            literals: self
+                .literals
+                .values()
+                .map(std::collections::BTreeSet::len)
+                .sum(),
+        }
+    }
+
+    fn theory_constraint_uncached(&mut self, theory: &Theory) -> Result<Marker, Error> {
         let mut texts: Vec<String> = theory.rules.iter().map(|r| r.text.to_owned()).collect();
         if theory.instances {
             texts.extend(self.instance_rules());
@@ -315,5 +368,37 @@ impl Context {
         out.sort();
         out.dedup();
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use markerspec_pep508::{Dialect, MarkerTree, ParseOptions};
+
+    use super::Theory;
+    use crate::Context;
+
+    fn parse(text: &str) -> Result<MarkerTree, Box<dyn std::error::Error>> {
+        let opts = ParseOptions::default().dialect(Dialect::Extended);
+        MarkerTree::parse_with(text, &opts, &mut Vec::new())
+            .map_err(|e| format!("{text}: {e}").into())
+    }
+
+    #[test]
+    fn the_cached_constraint_follows_new_literals() -> Result<(), Box<dyn std::error::Error>> {
+        let platform = Theory::platform();
+        let mut ctx = Context::new();
+        let first = ctx.theory_constraint(&platform)?;
+        assert_eq!(ctx.theory_constraint(&platform)?, first);
+        // A new ABI tag instantiates a new rule: the constraint must change.
+        let tag = ctx.translate(&parse("python_abi_tag == 'cp313t'")?)?;
+        let second = ctx.theory_constraint(&platform)?;
+        assert_ne!(second, first);
+        assert_eq!(ctx.theory_constraint(&platform)?, second);
+        let free = ctx.translate(&parse("'free-threading' in sys_abi_features")?)?;
+        let rule = ctx.or(!tag, free)?;
+        assert!(ctx.implies(second, rule)?);
+        assert!(!ctx.implies(first, rule)?);
+        Ok(())
     }
 }
