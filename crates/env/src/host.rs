@@ -253,7 +253,8 @@ impl EnvironmentProvider for HostProvider {
     }
 }
 
-/// `sys.platform` as CPython derives it from `uname` at build time.
+/// `sys.platform` as CPython derives it from `uname` at build time (Unix; Windows is `win32`).
+#[cfg(any(unix, test))]
 fn sys_platform(sysname: &str, release: &str) -> String {
     match sysname {
         "Linux" => "linux".into(),
