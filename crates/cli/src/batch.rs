@@ -302,6 +302,16 @@ impl fmt::Write for Appender<'_> {
         self.0.extend_from_slice(s.as_bytes());
         Ok(())
     }
+
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        match u8::try_from(c) {
+            Ok(b) if b.is_ascii() => self.0.push(b),
+            _ => self
+                .0
+                .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+        Ok(())
+    }
 }
 
 fn too_long(len: usize, out: &mut Vec<u8>) {

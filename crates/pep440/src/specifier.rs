@@ -742,7 +742,7 @@ impl FromStr for VersionSpecifiers {
 impl fmt::Display for VersionSpecifiers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let [only] = self.as_slice() {
-            return write!(f, "{only}");
+            return fmt::Display::fmt(only, f);
         }
         let mut sep = "";
         for (text, _) in self.canonical() {

@@ -784,8 +784,20 @@ impl Default for Version {
 /// Writes N in decimal, without the formatting machinery (release numbers are most of what a
 /// printed requirement holds, and they are short).
 fn write_decimal(f: &mut impl fmt::Write, n: u64) -> fmt::Result {
+    // A digit as a one-byte string: `write_str` costs less than `write_char`'s encoding.
     if n >= 10 {
         write_decimal(f, n / 10)?;
     }
-    f.write_char(char::from(b'0' + (n % 10) as u8))
+    f.write_str(match n % 10 {
+        0 => "0",
+        1 => "1",
+        2 => "2",
+        3 => "3",
+        4 => "4",
+        5 => "5",
+        6 => "6",
+        7 => "7",
+        8 => "8",
+        _ => "9",
+    })
 }

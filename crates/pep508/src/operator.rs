@@ -140,17 +140,27 @@ impl fmt::Display for MarkerValue {
 /// `"`, `'…'` when it has no `'`, and escapes only where plain quoting cannot represent it.
 pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     // Written as is when reading it back gives the same string (no escapes take effect).
-    let plain = !s.contains(['\n', '\r', '\0'])
-        && (!s.contains('\\') || crate::string::unescape(s).is_ok_and(|u| u == s));
-    if plain && !s.contains('"') {
-        f.write_char('"')?;
-        f.write_str(s)?;
-        return f.write_char('"');
+    // One pass over the bytes finds every character that matters (all ASCII).
+    let (mut breaks, mut backslash, mut double, mut single) = (false, false, false, false);
+    for &b in s.as_bytes() {
+        match b {
+            b'\n' | b'\r' | b'\0' => breaks = true,
+            b'\\' => backslash = true,
+            b'"' => double = true,
+            b'\'' => single = true,
+            _ => {}
+        }
     }
-    if plain && !s.contains('\'') {
-        f.write_char('\'')?;
+    let plain = !breaks && (!backslash || crate::string::unescape(s).is_ok_and(|u| u == s));
+    if plain && !double {
+        f.write_str("\"")?;
         f.write_str(s)?;
-        return f.write_char('\'');
+        return f.write_str("\"");
+    }
+    if plain && !single {
+        f.write_str("'")?;
+        f.write_str(s)?;
+        return f.write_str("'");
     }
     f.write_char('"')?;
     for c in s.chars() {

@@ -1,14 +1,18 @@
-//! A string that keeps up to 22 bytes inline, so that the short names and quoted values of
+//! A string that keeps up to 23 bytes inline, so that the short names and quoted values of
 //! real requirements (`torch`, `x86_64`, `linux`, `cuda12`) cost no allocation.
+//!
+//! Short strings are kept in a [`smol_str::SmolStr`], which keeps the string's UTF-8 validity in
+//! its type, so that reading an inline string back as `str` costs no check; longer ones in a
+//! `Box<str>`, so that an owned `String` is kept without a copy.
 
 use std::borrow::{Borrow, Cow};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 
-const INLINE: usize = 22;
+use smol_str::SmolStr;
 
-/// An immutable string stored inline when it is at most 22 bytes long, on the heap otherwise.
+/// An immutable string stored inline when it is at most 23 bytes long, on the heap otherwise.
 ///
 /// It dereferences to `str`; equality, ordering and hashing are those of the string.
 ///
@@ -19,30 +23,33 @@ const INLINE: usize = 22;
 /// assert_eq!(s.as_str(), "posix");
 /// assert_eq!(s.len(), 5); // through `Deref<Target = str>`
 /// assert_eq!(s.as_bytes(), b"posix");
-/// let long = SmallStr::new("a string longer than twenty-two bytes");
-/// assert_eq!(long.as_str(), "a string longer than twenty-two bytes");
+/// let long = SmallStr::new("a string longer than twenty-three bytes");
+/// assert_eq!(long.as_str(), "a string longer than twenty-three bytes");
 /// ```
 #[derive(Clone)]
 pub struct SmallStr(Repr);
 
+/// `Inline` holds only strings of at most [`INLINE`] bytes, which [`SmolStr`] keeps inline;
+/// longer ones take a `Box<str>`, which an owned `String` becomes without a copy.
 #[derive(Clone)]
 enum Repr {
-    Inline { len: u8, bytes: [u8; INLINE] },
+    Inline(SmolStr),
     Heap(Box<str>),
 }
+
+/// The longest string [`SmolStr`] keeps inline.
+const INLINE: usize = 23;
 
 impl SmallStr {
     /// Copies `s`, inline when it fits.
     ///
     /// See the example on [`SmallStr`].
+    #[inline]
     pub fn new(s: &str) -> SmallStr {
-        match u8::try_from(s.len()) {
-            Ok(len) if s.len() <= INLINE => {
-                let mut bytes = [0; INLINE];
-                bytes[..s.len()].copy_from_slice(s.as_bytes());
-                SmallStr(Repr::Inline { len, bytes })
-            }
-            _ => SmallStr(Repr::Heap(s.into())),
+        if s.len() <= INLINE {
+            SmallStr(Repr::Inline(SmolStr::new_inline(s)))
+        } else {
+            SmallStr(Repr::Heap(s.into()))
         }
     }
 
@@ -51,10 +58,7 @@ impl SmallStr {
     /// See the example on [`SmallStr`].
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
-        match &self.0 {
-            Repr::Inline { len, bytes } => &bytes[..usize::from(*len)],
-            Repr::Heap(s) => s.as_bytes(),
-        }
+        self.as_str().as_bytes()
     }
 
     /// The string.
@@ -63,11 +67,7 @@ impl SmallStr {
     #[inline]
     pub fn as_str(&self) -> &str {
         match &self.0 {
-            // The bytes were copied whole from a `str`, so this check cannot fail; on strings
-            // of at most 22 bytes it costs a few cycles.
-            Repr::Inline { len, bytes } => {
-                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
-            }
+            Repr::Inline(s) => s.as_str(),
             Repr::Heap(s) => s,
         }
     }
@@ -195,17 +195,19 @@ mod tests {
 
     #[test]
     fn inline_and_heap_behave_alike() {
-        let long22 = "y".repeat(22);
-        let long23 = "z".repeat(23);
-        for s in ["", "x86_64", "nvidia-cublas-cu12", "é✓", &long22, &long23] {
+        let long23 = "y".repeat(23);
+        let long24 = "z".repeat(24);
+        for s in ["", "x86_64", "nvidia-cublas-cu12", "é✓", &long23, &long24] {
             let small = SmallStr::new(s);
             assert_eq!(&*small, s);
             assert_eq!(small.as_bytes(), s.as_bytes());
             assert_eq!(small, SmallStr::from(s.to_string()));
             assert_eq!(small.to_string(), s);
         }
-        assert!(matches!(SmallStr::new(&long22).0, Repr::Inline { .. }));
-        assert!(matches!(SmallStr::new(&long23).0, Repr::Heap(_)));
+        for inline in [SmallStr::new(&long23), SmallStr::from(long23.clone())] {
+            assert!(matches!(&inline.0, Repr::Inline(s) if !s.is_heap_allocated()));
+        }
+        assert!(matches!(SmallStr::new(&long24).0, Repr::Heap(_)));
         assert!(SmallStr::new("a") < SmallStr::new("b"));
         assert_eq!(std::mem::size_of::<SmallStr>(), 24);
     }
