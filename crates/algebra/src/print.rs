@@ -6,7 +6,9 @@
 //! history nor thread.
 
 use markerspec_pep440::Version;
-use markerspec_pep508::{Field, MarkerExpression, MarkerOperator as O, MarkerValue, SmallStr};
+use markerspec_pep508::{
+    Field, FieldType, MarkerExpression, MarkerOperator as O, MarkerValue, Profile, SmallStr,
+};
 
 use crate::cut::Cut;
 use crate::dd::{Context, Label, Marker, Var};
@@ -429,8 +431,16 @@ impl Context {
                 s: expr.to_string(),
                 or: false,
             }),
-            (Some(VarMeta::Opaque { expr, .. }), Label::Bool(false)) => {
+            (Some(VarMeta::Opaque { expr, profile }), Label::Bool(false)) => {
+                // The flipped operator is the negation except under uv on the version fields,
+                // where uv-pep508 makes both `==` and `!=` false on a value that is not a
+                // version (the translation keeps those atoms apart for the same reason).
+                let complements = *profile != Profile::Uv
+                    || expr
+                        .field()
+                        .is_some_and(|f| f.field_type() == FieldType::String);
                 let flipped = match expr.operator() {
+                    _ if !complements => None,
                     O::Equal => Some(O::NotEqual),
                     O::NotEqual => Some(O::Equal),
                     O::In => Some(O::NotIn),

@@ -247,6 +247,23 @@ impl Context {
     }
 
     fn opaque(&mut self, e: &MarkerExpression, profile: Profile) -> Result<Marker, Error> {
+        // `!=` and `not in` are the negations of `==` and `in` (SPEC §4.3's table for the
+        // extended fields; Python's operators for the standard ones), and the printer writes an
+        // opaque atom's negation with the flipped operator: one atom for both, so that a
+        // printed form reads back as the same marker. Not under uv for the version fields:
+        // uv-pep508 makes both `==` and `!=` false on a value that is not a version.
+        let complements = profile != Profile::Uv
+            || e.field()
+                .is_some_and(|f| f.field_type() == FieldType::String);
+        let positive = match e.operator() {
+            O::NotEqual if complements => Some(O::Equal),
+            O::NotIn if complements => Some(O::In),
+            _ => None,
+        };
+        if let Some(op) = positive {
+            let e = MarkerExpression::new(e.lhs().clone(), op, e.rhs().clone());
+            return Ok(!self.opaque(&e, profile)?);
+        }
         let field = e.field().unwrap_or(Field::Extra);
         // The profile is part of the name where the standard fields' meaning depends on it.
         let name = if e.field().is_some_and(Field::is_extended) {
