@@ -444,11 +444,11 @@ impl VersionSpecifier {
     }
 
     /// Writes the version text as packaging's `str()` does.
-    fn fmt_text(&self, f: &mut impl fmt::Write) -> fmt::Result {
+    fn fmt_text<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
         match &self.text {
             Some(text) => f.write_str(text),
             None => {
-                write!(f, "{}", self.version)?;
+                self.version.write_to(f)?;
                 if is_wildcard(self.op) {
                     f.write_str(".*")?;
                 }
@@ -525,10 +525,27 @@ impl Hash for VersionSpecifier {
     }
 }
 
-impl fmt::Display for VersionSpecifier {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl VersionSpecifier {
+    /// Writes the specifier as [`Display`](fmt::Display) does, into any [`fmt::Write`] without
+    /// going through a [`fmt::Formatter`].
+    ///
+    /// ```
+    /// use markerspec_pep440::VersionSpecifier;
+    ///
+    /// let mut s = String::new();
+    /// ">= 1.0.0 ".parse::<VersionSpecifier>()?.write_to(&mut s).unwrap();
+    /// assert_eq!(s, ">=1.0.0");
+    /// # Ok::<(), markerspec_pep440::Error>(())
+    /// ```
+    pub fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
         f.write_str(self.op.as_str())?;
         self.fmt_text(f)
+    }
+}
+
+impl fmt::Display for VersionSpecifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 
@@ -739,10 +756,21 @@ impl FromStr for VersionSpecifiers {
     }
 }
 
-impl fmt::Display for VersionSpecifiers {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl VersionSpecifiers {
+    /// Writes the list as [`Display`](fmt::Display) does, into any [`fmt::Write`] without
+    /// going through a [`fmt::Formatter`].
+    ///
+    /// ```
+    /// use markerspec_pep440::VersionSpecifiers;
+    ///
+    /// let mut s = String::new();
+    /// ">=1.0, !=1.3.*, <2".parse::<VersionSpecifiers>()?.write_to(&mut s).unwrap();
+    /// assert_eq!(s, "!=1.3.*,<2,>=1.0");
+    /// # Ok::<(), markerspec_pep440::Error>(())
+    /// ```
+    pub fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
         if let [only] = self.as_slice() {
-            return fmt::Display::fmt(only, f);
+            return only.write_to(f);
         }
         let mut sep = "";
         for (text, _) in self.canonical() {
@@ -751,6 +779,12 @@ impl fmt::Display for VersionSpecifiers {
             sep = ",";
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for VersionSpecifiers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 
