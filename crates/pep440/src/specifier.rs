@@ -457,6 +457,13 @@ impl VersionSpecifier {
         }
     }
 
+    /// The printed text (as `to_string`, without a [`fmt::Formatter`]).
+    fn text_string(&self) -> String {
+        let mut text = String::with_capacity(16);
+        let _ = self.write_to(&mut text);
+        text
+    }
+
     /// Whether the version texts are the same.
     fn text_eq(&self, other: &VersionSpecifier) -> bool {
         match (&self.text, &other.text) {
@@ -710,7 +717,7 @@ impl VersionSpecifiers {
     /// The specifiers sorted by text with duplicates removed, as packaging's `_canonical_specs`.
     fn canonical(&self) -> Vec<(String, &VersionSpecifier)> {
         let mut sorted: Vec<(String, &VersionSpecifier)> =
-            self.iter().map(|s| (s.to_string(), s)).collect();
+            self.iter().map(|s| (s.text_string(), s)).collect();
         sorted.sort_by(|a, b| a.0.cmp(&b.0));
         // Keep the first of each group of equal specifiers: by comparing with those kept when
         // there are few (the common case, no hashing), in linear time otherwise (hashing
