@@ -262,10 +262,12 @@ impl Batch<'_> {
                 Ok(p) => {
                     // Formatted straight into the buffer (`fmt::Write`, no I/O error plumbing).
                     let mut w = Appender(out);
+                    // Through the generic writer: no dynamic call per piece.
                     let _ = match &p {
-                        Parsed::Marker(m) => fmt::write(&mut w, format_args!("{m}\n")),
-                        Parsed::Requirement(r) => fmt::write(&mut w, format_args!("{r}\n")),
+                        Parsed::Marker(m) => m.write_to(&mut w),
+                        Parsed::Requirement(r) => r.write_to(&mut w),
                     };
+                    out.push(b'\n');
                 }
             },
             Mode::Eval { envs, json } => {

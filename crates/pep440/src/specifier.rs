@@ -444,17 +444,24 @@ impl VersionSpecifier {
     }
 
     /// Writes the version text as packaging's `str()` does.
-    fn fmt_text(&self, f: &mut impl fmt::Write) -> fmt::Result {
+    fn fmt_text<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
         match &self.text {
             Some(text) => f.write_str(text),
             None => {
-                write!(f, "{}", self.version)?;
+                self.version.write_to(f)?;
                 if is_wildcard(self.op) {
                     f.write_str(".*")?;
                 }
                 Ok(())
             }
         }
+    }
+
+    /// The printed text (as `to_string`, without a [`fmt::Formatter`]).
+    fn text_string(&self) -> String {
+        let mut text = String::with_capacity(16);
+        let _ = self.write_to(&mut text);
+        text
     }
 
     /// Whether the version texts are the same.
@@ -525,10 +532,27 @@ impl Hash for VersionSpecifier {
     }
 }
 
-impl fmt::Display for VersionSpecifier {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl VersionSpecifier {
+    /// Writes the specifier as [`Display`](fmt::Display) does, into any [`fmt::Write`] without
+    /// going through a [`fmt::Formatter`].
+    ///
+    /// ```
+    /// use markerspec_pep440::VersionSpecifier;
+    ///
+    /// let mut s = String::new();
+    /// ">= 1.0.0 ".parse::<VersionSpecifier>()?.write_to(&mut s).unwrap();
+    /// assert_eq!(s, ">=1.0.0");
+    /// # Ok::<(), markerspec_pep440::Error>(())
+    /// ```
+    pub fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
         f.write_str(self.op.as_str())?;
         self.fmt_text(f)
+    }
+}
+
+impl fmt::Display for VersionSpecifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 
@@ -693,7 +717,7 @@ impl VersionSpecifiers {
     /// The specifiers sorted by text with duplicates removed, as packaging's `_canonical_specs`.
     fn canonical(&self) -> Vec<(String, &VersionSpecifier)> {
         let mut sorted: Vec<(String, &VersionSpecifier)> =
-            self.iter().map(|s| (s.to_string(), s)).collect();
+            self.iter().map(|s| (s.text_string(), s)).collect();
         sorted.sort_by(|a, b| a.0.cmp(&b.0));
         // Keep the first of each group of equal specifiers: by comparing with those kept when
         // there are few (the common case, no hashing), in linear time otherwise (hashing
@@ -739,10 +763,21 @@ impl FromStr for VersionSpecifiers {
     }
 }
 
-impl fmt::Display for VersionSpecifiers {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl VersionSpecifiers {
+    /// Writes the list as [`Display`](fmt::Display) does, into any [`fmt::Write`] without
+    /// going through a [`fmt::Formatter`].
+    ///
+    /// ```
+    /// use markerspec_pep440::VersionSpecifiers;
+    ///
+    /// let mut s = String::new();
+    /// ">=1.0, !=1.3.*, <2".parse::<VersionSpecifiers>()?.write_to(&mut s).unwrap();
+    /// assert_eq!(s, "!=1.3.*,<2,>=1.0");
+    /// # Ok::<(), markerspec_pep440::Error>(())
+    /// ```
+    pub fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
         if let [only] = self.as_slice() {
-            return fmt::Display::fmt(only, f);
+            return only.write_to(f);
         }
         let mut sep = "";
         for (text, _) in self.canonical() {
@@ -751,6 +786,12 @@ impl fmt::Display for VersionSpecifiers {
             sep = ",";
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for VersionSpecifiers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 

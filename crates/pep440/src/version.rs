@@ -681,7 +681,7 @@ impl Version {
     }
 
     /// Writes `release` joined by dots.
-    fn fmt_release(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    fn fmt_release(&self, f: &mut impl fmt::Write) -> fmt::Result {
         let mut first = true;
         for n in self.release() {
             if !first {
@@ -731,16 +731,28 @@ impl Hash for Version {
     }
 }
 
-impl fmt::Display for Version {
-    /// packaging's canonical form: `[N!]release[{a|b|rc}N][.postN][.devN][+local]`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Version {
+    /// Writes the version as [`Display`](fmt::Display) does, into any [`fmt::Write`] (a
+    /// `String`, a byte buffer's writer) without going through a [`fmt::Formatter`].
+    ///
+    /// ```
+    /// use markerspec_pep440::Version;
+    ///
+    /// let mut s = String::new();
+    /// "1.0-RC1.post2+Local.7".parse::<Version>()?.write_to(&mut s).unwrap();
+    /// assert_eq!(s, "1.0rc1.post2+local.7");
+    /// # Ok::<(), markerspec_pep440::Error>(())
+    /// ```
+    pub fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
         let epoch = self.epoch();
         if epoch != 0 {
-            write!(f, "{epoch}!")?;
+            write_decimal(f, epoch)?;
+            f.write_str("!")?;
         }
         self.fmt_release(f)?;
         if let Some(pre) = self.pre() {
-            write!(f, "{pre}")?;
+            f.write_str(pre.kind.as_str())?;
+            write_decimal(f, pre.number)?;
         }
         if let Some(post) = self.post() {
             f.write_str(".post")?;
@@ -752,10 +764,21 @@ impl fmt::Display for Version {
         }
         let mut sep = "+";
         for segment in self.local() {
-            write!(f, "{sep}{segment}")?;
+            f.write_str(sep)?;
+            match segment {
+                LocalSegment::Number(n) => write_decimal(f, *n)?,
+                LocalSegment::String(s) => f.write_str(s)?,
+            }
             sep = ".";
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for Version {
+    /// packaging's canonical form: `[N!]release[{a|b|rc}N][.postN][.devN][+local]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 
@@ -783,21 +806,26 @@ impl Default for Version {
 
 /// Writes N in decimal, without the formatting machinery (release numbers are most of what a
 /// printed requirement holds, and they are short).
-fn write_decimal(f: &mut impl fmt::Write, n: u64) -> fmt::Result {
-    // A digit as a one-byte string: `write_str` costs less than `write_char`'s encoding.
-    if n >= 10 {
-        write_decimal(f, n / 10)?;
+fn write_decimal(f: &mut impl fmt::Write, mut n: u64) -> fmt::Result {
+    // One digit as a string; more into a buffer on the stack, then one `write_str`.
+    const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    if let Some(digit) = usize::try_from(n).ok().and_then(|i| DIGITS.get(i)) {
+        return f.write_str(digit);
     }
-    f.write_str(match n % 10 {
-        0 => "0",
-        1 => "1",
-        2 => "2",
-        3 => "3",
-        4 => "4",
-        5 => "5",
-        6 => "6",
-        7 => "7",
-        8 => "8",
-        _ => "9",
-    })
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        if let Some(d) = buf.get_mut(at) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    match buf.get(at..).map(std::str::from_utf8) {
+        Some(Ok(digits)) => f.write_str(digits),
+        _ => Err(fmt::Error),
+    }
 }

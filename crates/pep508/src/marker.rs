@@ -343,7 +343,26 @@ impl MarkerTree {
 
 impl fmt::Display for MarkerTree {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.node, f)
+        self.write_to(f)
+    }
+}
+
+impl MarkerTree {
+    /// Writes the marker as [`Display`](fmt::Display) does, into any [`fmt::Write`] (a
+    /// `String`, a byte buffer's writer) without going through a [`fmt::Formatter`], which
+    /// costs a dynamic call per piece.
+    ///
+    /// ```
+    /// use markerspec_pep508::MarkerTree;
+    ///
+    /// let m: MarkerTree = "os_name=='nt' and (python_version<'3.9' or extra=='x')".parse()?;
+    /// let mut s = String::new();
+    /// m.write_to(&mut s).unwrap();
+    /// assert_eq!(s, m.to_string());
+    /// # Ok::<(), markerspec_pep508::Error>(())
+    /// ```
+    pub fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
+        self.node.write_to(f)
     }
 }
 

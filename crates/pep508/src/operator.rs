@@ -127,12 +127,19 @@ impl MarkerValue {
     }
 }
 
-impl fmt::Display for MarkerValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl MarkerValue {
+    /// Writes the value as `Display` does, into any [`fmt::Write`].
+    pub(crate) fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
         match self {
             MarkerValue::Field(field) => f.write_str(field.name()),
             MarkerValue::Literal(s) => write_quoted(f, s),
         }
+    }
+}
+
+impl fmt::Display for MarkerValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 

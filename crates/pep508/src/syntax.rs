@@ -120,14 +120,21 @@ impl fmt::Debug for MarkerExpression {
     }
 }
 
-impl fmt::Display for MarkerExpression {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Piece by piece rather than through `write!`: printing is most of `parse -`'s time.
-        fmt::Display::fmt(&self.lhs, f)?;
+impl MarkerExpression {
+    /// Writes the comparison as `Display` does, into any [`fmt::Write`]: piece by piece rather
+    /// than through `write!`, printing being most of `parse -`'s time.
+    pub(crate) fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
+        self.lhs.write_to(f)?;
         f.write_str(" ")?;
         f.write_str(self.op.as_str())?;
         f.write_str(" ")?;
-        fmt::Display::fmt(&self.rhs, f)
+        self.rhs.write_to(f)
+    }
+}
+
+impl fmt::Display for MarkerExpression {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 
@@ -336,11 +343,11 @@ impl MarkerNode {
     /// Prints the node at `place`: an `or` inside an `and` in parentheses, and a kept group
     /// (`packaging` profile) in parentheses unless it is the whole marker, as packaging's
     /// `_format_marker` prints it.
-    fn fmt_at(&self, f: &mut fmt::Formatter<'_>, place: Place) -> fmt::Result {
+    fn fmt_at<W: fmt::Write>(&self, f: &mut W, place: Place) -> fmt::Result {
         let (children, word, inner) = match self {
             MarkerNode::True => return f.write_str("true"),
             MarkerNode::False => return f.write_str("false"),
-            MarkerNode::Expression(e) => return fmt::Display::fmt(e, f),
+            MarkerNode::Expression(e) => return e.write_to(f),
             MarkerNode::And(c) => (c, " and ", Place::InAnd),
             MarkerNode::Or(c) => (c, " or ", Place::InOr),
         };
@@ -365,9 +372,16 @@ impl MarkerNode {
     }
 }
 
+impl MarkerNode {
+    /// Writes the node as `Display` does, into any [`fmt::Write`].
+    pub(crate) fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
+        self.fmt_at(f, Place::Root)
+    }
+}
+
 impl fmt::Display for MarkerNode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.fmt_at(f, Place::Root)
+        self.write_to(f)
     }
 }
 
