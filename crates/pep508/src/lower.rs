@@ -104,17 +104,24 @@ impl Lowered {
     }
 
     fn of_within(node: &MarkerNode, depth: usize) -> Lowered {
-        match node {
-            MarkerNode::True => Lowered::True,
-            MarkerNode::False => Lowered::False,
-            MarkerNode::Expression(e) => Lowered::Cmp(Compiled::new(e)),
-            _ if depth == 0 => Lowered::of_deep(node),
-            MarkerNode::And(c) => {
-                Lowered::And(c.iter().map(|c| Lowered::of_within(c, depth - 1)).collect())
-            }
-            MarkerNode::Or(c) => {
-                Lowered::Or(c.iter().map(|c| Lowered::of_within(c, depth - 1)).collect())
-            }
+        let (children, and) = match node {
+            MarkerNode::True => return Lowered::True,
+            MarkerNode::False => return Lowered::False,
+            MarkerNode::Expression(e) => return Lowered::Cmp(Compiled::new(e)),
+            MarkerNode::And(c) => (c, true),
+            MarkerNode::Or(c) => (c, false),
+        };
+        let Some(depth) = depth.checked_sub(1) else {
+            return Lowered::of_deep(node);
+        };
+        let children = children
+            .iter()
+            .map(|c| Lowered::of_within(c, depth))
+            .collect();
+        if and {
+            Lowered::And(children)
+        } else {
+            Lowered::Or(children)
         }
     }
 
