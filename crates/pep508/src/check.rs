@@ -162,7 +162,7 @@ fn short_version_literal(f: Field, op: MarkerOperator, l: &str, warn: &mut dyn F
     let Some(precision) = f.precision() else {
         return;
     };
-    let text = crate::compare::strip(l);
+    let text = strip(l);
     if let Ok(v) = text.parse::<markerspec_pep440::Version>() {
         if v.release().len() < precision {
             warn(WarningKind::ShortVersionLiteral {
@@ -172,6 +172,12 @@ fn short_version_literal(f: Field, op: MarkerOperator, l: &str, warn: &mut dyn F
             });
         }
     }
+}
+
+/// Python's `str.strip()` whitespace (Unicode whitespace and the separators U+001C..U+001F),
+/// which packaging's `Version` strips from its input: the version a warning names.
+fn strip(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
 }
 
 /// `op literal` must be a valid PEP 440 specifier, read as written (no operator characters

@@ -6,11 +6,6 @@ use markerspec_pep440::{Operator, VersionSpecifier};
 use crate::field::{Field, FieldType};
 use crate::operator::{MarkerOperator, MarkerValue};
 
-/// Python's `str.strip()` whitespace, which packaging's `Version` strips from its input.
-pub(crate) fn strip(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
-}
-
 pub(crate) fn is_version_type(f: Field) -> bool {
     matches!(
         f.field_type(),

@@ -78,7 +78,7 @@ impl MarkerTree {
     fn evaluate_in(&self, env: &EvalEnv<'_>, options: EvalOptions) -> Result<bool, Error> {
         let tri = match (self.node(), self.lowered()) {
             (MarkerNode::Expression(e), Lowered::Cmp(c)) => c.view(e).eval(env, self.profile()),
-            (node, lowered) => eval_node(node, Some(lowered), env, self.profile()),
+            (node, lowered) => eval_node(node, lowered, env, self.profile()),
         }
         .map_err(|f| f.into_error())?;
         match (tri.truth_bits(), options.unknown) {
@@ -126,14 +126,9 @@ impl MarkerTree {
     /// # Errors
     /// As [`MarkerTree::evaluate`], without `E004`.
     pub fn evaluate_tristate(&self, env: &Environment) -> Result<Evaluation, Error> {
-        eval_node(
-            self.node(),
-            Some(self.lowered()),
-            &env.eval(),
-            self.profile(),
-        )
-        .map(Tri::evaluation)
-        .map_err(|f| f.into_error())
+        eval_node(self.node(), self.lowered(), &env.eval(), self.profile())
+            .map(Tri::evaluation)
+            .map_err(|f| f.into_error())
     }
 }
 
@@ -194,26 +189,27 @@ impl Failure {
 }
 
 /// Evaluates `node`, reading each comparison with what `lowered` (the same tree lowered)
-/// computed ahead for it; where there is no lowered form (`None`, or [`Lowered::Deferred`]),
-/// each comparison is lowered as it is read.
+/// computed ahead for it; where there is no lowered form ([`Lowered::Deferred`]), each
+/// comparison is lowered as it is read. A lowered form other than `Deferred` has `node`'s
+/// shape: every [`MarkerTree`] keeps it so ([`crate::lower`]).
 fn eval_node(
     node: &MarkerNode,
-    lowered: Option<&Lowered>,
+    lowered: &Lowered,
     env: &EvalEnv<'_>,
     profile: Profile,
 ) -> Result<Tri, Box<Failure>> {
-    let (children, compiled, is_and) = match (node, lowered) {
-        (MarkerNode::Expression(e), Some(Lowered::Cmp(c))) => {
+    let (children, compiled, is_and): (_, &[Lowered], _) = match (node, lowered) {
+        (MarkerNode::Expression(e), Lowered::Cmp(c)) => {
             return c.view(e).eval(env, profile);
         }
         (MarkerNode::Expression(e), _) => return eval_fresh(e, env, profile),
         (MarkerNode::True, _) => return Ok(Tri::known(true)),
         (MarkerNode::False, _) => return Ok(Tri::known(false)),
-        (MarkerNode::And(c), Some(Lowered::And(l))) if c.len() == l.len() => (c, Some(l), true),
-        (MarkerNode::Or(c), Some(Lowered::Or(l))) if c.len() == l.len() => (c, Some(l), false),
-        // Deferred (or, were the two trees ever to differ in shape, not to be trusted).
-        (MarkerNode::And(c), _) => (c, None, true),
-        (MarkerNode::Or(c), _) => (c, None, false),
+        (MarkerNode::And(c), Lowered::And(l)) => (c, l, true),
+        (MarkerNode::Or(c), Lowered::Or(l)) => (c, l, false),
+        // Deferred.
+        (MarkerNode::And(c), _) => (c, &[], true),
+        (MarkerNode::Or(c), _) => (c, &[], false),
     };
     // Where no comparison can fail to evaluate (spec-2026), evaluation stops as soon as an
     // operand decides the result (Kleene logic makes the unknown fields of an unknown result
@@ -224,16 +220,15 @@ fn eval_node(
     let decisive = Tri::known(!is_and);
     let combine = |acc: Tri, r: Tri| if is_and { acc.and(r) } else { acc.or(r) };
     let mut acc = Tri::known(is_and);
-    let lowered = |i: usize| compiled.and_then(|l| l.get(i));
+    let lowered = |i: usize| compiled.get(i).unwrap_or(&Lowered::Deferred);
     // `extra == "…"` is the cheapest comparison and, since most installs request no extra,
     // the one that most often decides an `and`: when stopping early, try those first. Kleene
     // logic is commutative, so the order changes neither the result nor its unknown fields.
-    let is_extra = |c: &MarkerNode, l: Option<&Lowered>| match (c, l) {
-        (_, Some(Lowered::Cmp(c))) => matches!(c.fast, Fast::Extra { .. }),
-        (MarkerNode::Expression(e), _) => {
-            matches!(Fast::of(&e.lhs, e.op, &e.rhs, false), Fast::Extra { .. })
-        }
-        _ => false,
+    let is_extra = |c: &MarkerNode, l: &Lowered| match l {
+        Lowered::Cmp(c) => matches!(c.fast, Fast::Extra { .. }),
+        Lowered::Deferred => matches!(c, MarkerNode::Expression(e)
+            if matches!(Fast::of(&e.lhs, e.op, &e.rhs, false), Fast::Extra { .. })),
+        Lowered::True | Lowered::False | Lowered::And(_) | Lowered::Or(_) => false,
     };
     if short_circuit {
         for (i, c) in children.iter().enumerate() {
@@ -252,7 +247,7 @@ fn eval_node(
             continue;
         }
         let r = match (c, l) {
-            (MarkerNode::Expression(e), Some(Lowered::Cmp(c))) => c.view(e).eval(env, profile)?,
+            (MarkerNode::Expression(e), Lowered::Cmp(c)) => c.view(e).eval(env, profile)?,
             (c, l) => eval_node(c, l, env, profile)?,
         };
         if short_circuit && r == decisive {

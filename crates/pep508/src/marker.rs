@@ -151,6 +151,28 @@ impl MarkerTree {
         &self.lowered
     }
 
+    /// Whether the marker carries its evaluation form (each quoted version read as a
+    /// specifier, each comparison's shortcut found), complete and of the syntax tree's shape,
+    /// so that evaluating it computes nothing ahead again. Parsing prepares it unless
+    /// [`ParseOptions::prepare_evaluation`](crate::ParseOptions::prepare_evaluation) is off;
+    /// [`MarkerTree::and`], [`MarkerTree::or`], [`MarkerTree::children`] and
+    /// [`MarkerTree::without_groups`] keep a prepared marker prepared (`and`/`or` when both
+    /// sides are, or when a constant decides). Prepared or not, a marker evaluates alike.
+    ///
+    /// ```
+    /// use markerspec_pep508::{MarkerTree, ParseOptions};
+    /// let text = "os_name == 'nt' and python_version >= '3.9'";
+    /// let m: MarkerTree = text.parse().unwrap();
+    /// assert!(m.is_prepared());
+    /// let lazy = ParseOptions::default().prepare_evaluation(false);
+    /// let n = MarkerTree::parse_with(text, &lazy, &mut Vec::new()).unwrap();
+    /// assert!(!n.is_prepared());
+    /// assert_eq!(m, n);
+    /// ```
+    pub fn is_prepared(&self) -> bool {
+        self.lowered.fits(&self.node)
+    }
+
     /// The tree's shape.
     ///
     /// See the second example on [`MarkerTree`].
@@ -217,11 +239,12 @@ impl MarkerTree {
         } else {
             Dialect::Pep508
         };
+        let (node, how) = self
+            .node
+            .combine(other.node, and, self.profile.rules().keep_groups);
         MarkerTree {
-            node: self
-                .node
-                .combine(other.node, and, self.profile.rules().keep_groups),
-            lowered: self.lowered.combine(other.lowered, and),
+            node,
+            lowered: self.lowered.combine(other.lowered, and, how),
             dialect,
             profile: self.profile,
         }
@@ -242,9 +265,15 @@ impl MarkerTree {
     /// ```
     #[must_use]
     pub fn without_groups(&self) -> MarkerTree {
+        let node = self.node.without_groups();
+        // Splicing groups changes the shape, so a prepared tree is lowered again.
+        let lowered = match self.lowered {
+            Lowered::Deferred => Lowered::Deferred,
+            _ => Lowered::of(&node),
+        };
         MarkerTree {
-            node: self.node.without_groups(),
-            lowered: self.lowered.clone(),
+            node,
+            lowered,
             dialect: self.dialect,
             profile: self.profile,
         }

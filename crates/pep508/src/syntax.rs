@@ -221,6 +221,24 @@ impl Children {
     }
 }
 
+/// How [`MarkerNode::combine`] built `a and b` (or `a or b`), so that the lowered form of the
+/// result follows the same shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Joined {
+    /// The constant that decides (`false` for `and`, `true` for `or`).
+    Zero,
+    /// `a` (`b` was the unit).
+    First,
+    /// `b` (`a` was the unit).
+    Second,
+    /// A new `and` / `or` of both sides; `spliced[i]` when side `i`'s children were spliced
+    /// in, else the side is one child.
+    Both {
+        /// Which sides were spliced in.
+        spliced: [bool; 2],
+    },
+}
+
 /// Where a node is printed: what parentheses it needs depends on its parent.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Place {
@@ -294,24 +312,31 @@ impl MarkerNode {
     /// `a and b` (or `a or b`), kept flat, with constants folded away. With `keep_groups`
     /// (the `packaging` profile), as packaging's `Marker.__and__` / `__or__` join: a side
     /// whose top level uses only this operator is spliced in, any other `and` / `or` becomes
-    /// a group (`a and b` or `c` is `(a and b) or c`).
-    pub(crate) fn combine(self, other: MarkerNode, and: bool, keep_groups: bool) -> MarkerNode {
+    /// a group (`a and b` or `c` is `(a and b) or c`). The [`Joined`] returned says how the
+    /// result was built, for the lowered form to follow ([`crate::lower::Lowered::combine`]).
+    pub(crate) fn combine(
+        self,
+        other: MarkerNode,
+        and: bool,
+        keep_groups: bool,
+    ) -> (MarkerNode, Joined) {
         let (unit, zero) = if and {
             (MarkerNode::True, MarkerNode::False)
         } else {
             (MarkerNode::False, MarkerNode::True)
         };
         if self == zero || other == zero {
-            return zero;
+            return (zero, Joined::Zero);
         }
         if self == unit {
-            return other;
+            return (other, Joined::Second);
         }
         if other == unit {
-            return self;
+            return (self, Joined::First);
         }
         let mut children = Vec::new();
-        for t in [self, other] {
+        let mut spliced = [false; 2];
+        for (t, spliced) in [self, other].into_iter().zip(&mut spliced) {
             match (t, and) {
                 // An `or` whose top level also holds an `and` written inline (`a and b or c`)
                 // mixes operators, which packaging does not splice.
@@ -324,7 +349,10 @@ impl MarkerNode {
                     t.mark_group();
                     children.push(t);
                 }
-                (MarkerNode::And(c), true) | (MarkerNode::Or(c), false) => children.extend(c.nodes),
+                (MarkerNode::And(c), true) | (MarkerNode::Or(c), false) => {
+                    children.extend(c.nodes);
+                    *spliced = true;
+                }
                 (mut t, _) => {
                     if keep_groups {
                         t.mark_group();
@@ -333,11 +361,12 @@ impl MarkerNode {
                 }
             }
         }
-        if and {
+        let node = if and {
             MarkerNode::and_of(children)
         } else {
             MarkerNode::or_of(children)
-        }
+        };
+        (node, Joined::Both { spliced })
     }
 
     /// Prints the node at `place`: an `or` inside an `and` in parentheses, and a kept group

@@ -992,6 +992,34 @@ fn a_quoted_version_is_stripped_as_python_strips_it() {
 }
 
 #[test]
+fn a_quoted_version_left_of_a_compatible_release_is_stripped_too() {
+    // `"L" ~= f` reads as packaging's `Specifier("~=" + value).contains(L)`, where `Version(L)`
+    // strips `L` with `str.strip()` (the separators U+001C..U+001F included): `3.12.1` is a
+    // compatible release of `3.12`. Unstripped, `L` is no version and the string rule
+    // (false) would answer.
+    let env = Environment::new().with_unchecked(Field::PythonFullVersion, "3.12");
+    for sep in ['\u{1c}', '\u{1f}', ' '] {
+        let text = format!("\"{sep}3.12.1{sep}\" ~= python_full_version");
+        assert_eq!(truth(&text, Profile::Spec2026, &env), T, "{text:?}");
+        let text = format!("\"{sep}3.11{sep}\" ~= python_full_version");
+        assert_eq!(truth(&text, Profile::Spec2026, &env), F, "{text:?}");
+        // Nor does the parse-time check warn that the literal is no version (the separators
+        // are non-standard text, which it does warn about).
+        let text = format!("\"{sep}3.12.1{sep}\" ~= python_full_version");
+        let mut warnings = Vec::new();
+        MarkerTree::parse_with(&text, &options(Profile::Spec2026, &text), &mut warnings)
+            .expect("a marker");
+        assert!(
+            !warnings.iter().any(|w| matches!(
+                w.kind,
+                markerspec_pep508::WarningKind::VersionFieldStringComparison { .. }
+            )),
+            "{text:?}: {warnings:?}"
+        );
+    }
+}
+
+#[test]
 fn an_extended_version_literal_is_checked_as_evaluation_reads_it() {
     // `== =3.12` is no specifier, so the parse-time check of an extended version field
     // rejects it, as it rejects any quoted value that is not a version.

@@ -136,3 +136,180 @@ fn a_requirement_marker_evaluates_alike_unprepared() {
         }
     }
 }
+
+fn parse(text: &str, opts: &ParseOptions) -> MarkerTree {
+    MarkerTree::parse_with(text, opts, &mut Vec::new())
+        .unwrap_or_else(|e| panic!("{text}: {}", e.render(text)))
+}
+
+const PROFILES: [Profile; 3] = [Profile::Spec2026, Profile::Packaging, Profile::Uv];
+
+#[test]
+fn parsing_prepares_unless_told_not_to() {
+    for profile in PROFILES {
+        let base = ParseOptions::default()
+            .dialect(Dialect::Extended)
+            .profile(profile);
+        let lazy = base.clone().prepare_evaluation(false);
+        let mut seen = 0;
+        for text in MARKERS {
+            let Ok(m) = MarkerTree::parse_with(text, &base, &mut Vec::new()) else {
+                continue;
+            };
+            assert!(m.is_prepared(), "{text} ({profile:?})");
+            assert!(!parse(text, &lazy).is_prepared(), "{text} ({profile:?})");
+            seen += 1;
+        }
+        assert!(seen > MARKERS.len() / 2, "{profile:?}: {seen}");
+    }
+    assert!(MarkerTree::TRUE.is_prepared());
+    assert!(MarkerTree::FALSE.is_prepared());
+    let one: MarkerTree = "os_name == 'nt'".parse().expect("a marker");
+    let from_expr = MarkerTree::from(one.expressions()[0].clone());
+    assert!(from_expr.is_prepared());
+}
+
+/// Pairs of markers that `and` and `or` join in every way: splicing chains of the same kind,
+/// nesting the other kind, and (under packaging) keeping groups and joining an `or` that holds
+/// an inline `and` as one group.
+const JOINED: &[(&str, &str)] = &[
+    ("os_name == 'nt'", "python_version >= '3.9'"),
+    (
+        "os_name == 'nt' and extra == 'a'",
+        "python_version >= '3.9' and extra == 'b'",
+    ),
+    (
+        "os_name == 'nt' or extra == 'a'",
+        "python_version >= '3.9' or extra == 'b'",
+    ),
+    (
+        "os_name == 'nt' and extra == 'a' or sys_platform == 'linux'",
+        "python_version >= '3.9'",
+    ),
+    (
+        "python_version >= '3.9'",
+        "os_name == 'nt' and extra == 'a' or sys_platform == 'linux'",
+    ),
+    (
+        "(os_name == 'nt' and extra == 'a') and python_version < '3.14'",
+        "(sys_platform == 'linux' or extra == 'b') or os_name == 'posix'",
+    ),
+    (
+        "(os_name == 'nt' or extra == 'a') and (python_version < '3.14' or extra == 'c')",
+        "sys_platform == 'linux' and (extra == 'b' and os_name == 'posix')",
+    ),
+];
+
+#[test]
+fn and_or_keep_prepared_markers_prepared() {
+    for profile in PROFILES {
+        let opts = ParseOptions::default().profile(profile);
+        let lazy = opts.clone().prepare_evaluation(false);
+        for (x, y) in JOINED {
+            let (a, b) = (parse(x, &opts), parse(y, &opts));
+            for (p, q) in [(&a, &b), (&b, &a), (&a, &a)] {
+                for (joined, how) in [
+                    (p.clone().and(q.clone()), "and"),
+                    (p.clone().or(q.clone()), "or"),
+                ] {
+                    assert!(joined.is_prepared(), "({p}) {how} ({q}) ({profile:?})");
+                    // And again, joined with its parts.
+                    let again = joined.clone().or(p.clone()).and(joined.clone());
+                    assert!(again.is_prepared(), "{again} ({profile:?})");
+                }
+            }
+            // A deferred side makes the result deferred, whichever side it is.
+            let lazy_b = parse(y, &lazy);
+            assert!(!a.clone().and(lazy_b.clone()).is_prepared(), "{profile:?}");
+            assert!(!lazy_b.clone().or(a.clone()).is_prepared(), "{profile:?}");
+            // Constants: the unit leaves the other side as it is, the zero decides.
+            for c in [&a, &b] {
+                for (t, f) in [
+                    (MarkerTree::TRUE, MarkerTree::FALSE),
+                    (
+                        parse_constant(true, profile),
+                        parse_constant(false, profile),
+                    ),
+                ] {
+                    for m in [
+                        c.clone().and(t.clone()),
+                        t.clone().and(c.clone()),
+                        c.clone().or(f.clone()),
+                        f.clone().or(c.clone()),
+                    ] {
+                        assert_eq!(&m, c);
+                        assert!(m.is_prepared(), "{m} ({profile:?})");
+                    }
+                    for (m, holds) in [
+                        (c.clone().and(f.clone()), false),
+                        (f.clone().and(c.clone()), false),
+                        (c.clone().or(t.clone()), true),
+                        (t.clone().or(c.clone()), true),
+                        (lazy_b.clone().and(f.clone()), false),
+                        (lazy_b.clone().or(t.clone()), true),
+                    ] {
+                        assert_eq!(m.is_true(), holds, "{m} ({profile:?})");
+                        assert_eq!(m.is_false(), !holds, "{m} ({profile:?})");
+                        assert!(m.is_prepared(), "{m} ({profile:?})");
+                    }
+                    // The unit beside a deferred marker leaves it deferred.
+                    assert!(!lazy_b.clone().and(t.clone()).is_prepared());
+                    assert!(!f.clone().or(lazy_b.clone()).is_prepared());
+                }
+            }
+        }
+    }
+}
+
+/// `true` / `false` as the profile parses them (packaging rejects the words, so the constants
+/// themselves).
+fn parse_constant(value: bool, profile: Profile) -> MarkerTree {
+    let opts = ParseOptions::default().profile(profile);
+    let text = if value { "true" } else { "false" };
+    MarkerTree::parse_with(text, &opts, &mut Vec::new()).unwrap_or(if value {
+        MarkerTree::TRUE
+    } else {
+        MarkerTree::FALSE
+    })
+}
+
+#[test]
+fn children_and_without_groups_keep_prepared_markers_prepared() {
+    for profile in PROFILES {
+        let opts = ParseOptions::default().profile(profile);
+        let lazy = opts.clone().prepare_evaluation(false);
+        let mut split = 0;
+        for (x, y) in JOINED {
+            for text in [x, y] {
+                let m = parse(text, &opts);
+                let children = m.children();
+                split += children.len();
+                for c in &children {
+                    assert!(c.is_prepared(), "{c} of {text} ({profile:?})");
+                    for g in c.children() {
+                        assert!(g.is_prepared(), "{g} of {text} ({profile:?})");
+                    }
+                }
+                let flat = m.without_groups();
+                assert!(flat.is_prepared(), "{text} ({profile:?})");
+                let n = parse(text, &lazy);
+                assert!(n.children().iter().all(|c| !c.is_prepared()), "{text}");
+                assert!(!n.without_groups().is_prepared(), "{text}");
+            }
+        }
+        assert!(split >= 20, "{split}");
+    }
+}
+
+#[test]
+fn requirement_markers_are_prepared_unless_told_not_to() {
+    let text = "torch>=2; platform_system == 'Linux' and (python_version < '3.15' or extra == 'a')";
+    let lazy = ParseOptions::default().prepare_evaluation(false);
+    for profile in PROFILES {
+        let opts = ParseOptions::default().profile(profile);
+        let r = Requirement::parse_with(text, &opts, &mut Vec::new()).expect("a requirement");
+        assert!(r.marker().expect("a marker").is_prepared(), "{profile:?}");
+    }
+    let r = Requirement::parse_with(text, &lazy, &mut Vec::new()).expect("a requirement");
+    assert!(!r.marker().expect("a marker").is_prepared());
+}

@@ -74,7 +74,7 @@ pub(crate) fn check(
             // `"L" ~= f` and `"L" === f` compare the value's specifier with `L` (Appendix E.2,
             // E.3): `~=` needs `L` to be a version, `===` takes any text.
             let operand_ok = match (literal_left, op) {
-                (true, O::TildeEqual) => crate::compare::strip(literal).parse::<Version>().is_ok(),
+                (true, O::TildeEqual) => literal.parse::<Version>().is_ok(),
                 (true, O::ExactEqual) => true,
                 _ => precompile(&e.lhs, op, &e.rhs).is_some() && !continues_operator(literal),
             };
@@ -266,7 +266,8 @@ fn spec_version(
             if e.op == MarkerOperator::ExactEqual {
                 return spec.contains_str(l, Some(true));
             }
-            if let Ok(literal) = crate::compare::strip(l).parse::<Version>() {
+            // `Version`'s parser strips Python's whitespace, as `Version(L)` does.
+            if let Ok(literal) = l.parse::<Version>() {
                 return spec.contains_with(&literal, Some(true));
             }
         }
