@@ -51,7 +51,14 @@ fuzz_target!(|data: &[u8]| -> Corpus {
     }
     // The algebra models `python_version` as the first two release numbers of
     // `python_full_version` (its crate docs), so the environment keeps them consistent, as an
-    // interpreter's does; a full version that is no version leaves its text in both.
+    // interpreter's does; a full version that is no version leaves its text in both. A
+    // standard field has no absent value: an absent full version takes `python_version`'s text.
+    if let (Some(EnvValue::Absent), Some(EnvValue::String(short))) = (
+        filled.get(Field::PythonFullVersion).cloned(),
+        filled.get(Field::PythonVersion).cloned(),
+    ) {
+        filled = filled.with_unchecked(Field::PythonFullVersion, short.to_string());
+    }
     if let Some(EnvValue::String(full)) = filled.get(Field::PythonFullVersion).cloned() {
         let short = match full.parse::<markerspec_pep440::Version>() {
             Ok(v) => {
@@ -65,6 +72,18 @@ fuzz_target!(|data: &[u8]| -> Corpus {
             Err(_) => full.to_string(),
         };
         filled = filled.with_unchecked(Field::PythonVersion, short);
+    }
+    // A standard version field holding a wildcard text (`3.12.*`) is outside the algebra's
+    // model (SPEC §21.2).
+    let wildcard = [
+        Field::PythonVersion,
+        Field::PythonFullVersion,
+        Field::ImplementationVersion,
+    ]
+    .into_iter()
+    .any(|f| matches!(filled.get(f), Some(EnvValue::String(s)) if s.trim_end().ends_with(".*")));
+    if wildcard {
+        return Corpus::Reject;
     }
     // The algebra is not linear in its input (a `field in "L"` test is the union of L's
     // substrings); its bound is the context's limits, which a past-the-limit operation reports

@@ -63,7 +63,9 @@ fn check(case: &MarkerCase) -> Corpus {
             &tree.without_groups(),
             expected,
             "{}: {:?} parses to another tree than its AST {:?}",
-            case.config, case.text, case.node
+            case.config,
+            case.text,
+            case.node
         );
     }
     if known_marker_bug(&tree, case.config).is_some() {
