@@ -682,8 +682,12 @@ impl Context {
         match (field.field_type(), op) {
             (FieldType::Extra, O::Equal) if name_like => self.extra(literal),
             (FieldType::Extra, O::NotEqual) if name_like => Ok(!self.extra(literal)?),
-            (FieldType::Set, O::In) if side == Side::LiteralLeft => self.member(field, literal),
-            (FieldType::Set, O::NotIn) if side == Side::LiteralLeft => {
+            // uv reads a list marker's literal as a name: one that is no name (a space, say)
+            // is left to pep508's evaluation.
+            (FieldType::Set, O::In) if side == Side::LiteralLeft && name_like => {
+                self.member(field, literal)
+            }
+            (FieldType::Set, O::NotIn) if side == Side::LiteralLeft && name_like => {
                 Ok(!self.member(field, literal)?)
             }
             (FieldType::String, O::Equal) if plain => {
