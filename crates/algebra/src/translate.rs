@@ -247,17 +247,18 @@ impl Context {
     }
 
     fn opaque(&mut self, e: &MarkerExpression, profile: Profile) -> Result<Marker, Error> {
-        // `!=` and `not in` are the negations of `==` and `in` (SPEC §4.3's table for the
-        // extended fields; Python's operators for the standard ones), and the printer writes an
-        // opaque atom's negation with the flipped operator: one atom for both, so that a
-        // printed form reads back as the same marker. Not under uv for the version fields:
-        // uv-pep508 makes both `==` and `!=` false on a value that is not a version.
-        let complements = profile != Profile::Uv
-            || e.field()
-                .is_some_and(|f| f.field_type() == FieldType::String);
+        // On a string field `"L" not in f` is the negation of `"L" in f` in every profile (a
+        // substring test, Python's `not in`; SPEC §4.3 for the extended fields), and the
+        // printer writes an opaque atom's negation with the flipped operator: one atom for
+        // both, so that a printed form reads back as the same marker. Not `!=` against `==`
+        // (packaging reads both through a specifier, false on a value that is no version; uv
+        // makes both false there), nor the set fields (a misused `in` and `not in` are both
+        // false).
+        let string_field = e
+            .field()
+            .is_some_and(|f| f.field_type() == FieldType::String);
         let positive = match e.operator() {
-            O::NotEqual if complements => Some(O::Equal),
-            O::NotIn if complements => Some(O::In),
+            O::NotIn if string_field => Some(O::In),
             _ => None,
         };
         if let Some(op) = positive {
