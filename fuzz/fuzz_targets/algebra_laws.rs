@@ -62,9 +62,14 @@ fuzz_target!(|data: &[u8]| -> Corpus {
     if let Some(EnvValue::String(full)) = filled.get(Field::PythonFullVersion).cloned() {
         let short = match full.parse::<markerspec_pep440::Version>() {
             Ok(v) => {
+                // The epoch stays: the algebra keeps it in `python_version` too.
                 let r = v.release();
+                let epoch = match v.epoch() {
+                    0 => String::new(),
+                    e => format!("{e}!"),
+                };
                 format!(
-                    "{}.{}",
+                    "{epoch}{}.{}",
                     r.first().copied().unwrap_or(0),
                     r.get(1).copied().unwrap_or(0)
                 )
