@@ -19,6 +19,17 @@ test_packages=1
 allow_dirty=()
 [ "${PACKAGE_ALLOW_DIRTY:-0}" = 1 ] && allow_dirty=(--allow-dirty)
 
+# `cargo package --workspace` serves the workspace's packages to each other from a local registry
+# (target/package/tmp-registry) and unpacks them under $CARGO_HOME/registry/src as it does any
+# registry crate. An unpacked copy an earlier run left for the same name and version is used as
+# it is, so a crate would be verified against its old sources: remove those copies first.
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+cargo metadata --format-version 1 --no-deps --locked |
+    python3 -c 'import json,sys; [print(p["name"] + "-" + p["version"]) for p in json.load(sys.stdin)["packages"]]' |
+    while read -r crate; do
+        rm -rf "$cargo_home"/registry/src/*/"$crate" "$cargo_home"/registry/cache/*/"$crate.crate"
+    done
+
 echo "== cargo package --workspace (verified)"
 cargo package --workspace --locked "${allow_dirty[@]}"
 
