@@ -49,6 +49,18 @@ fuzz_target!(|data: &[u8]| -> Corpus {
         let value = gen_known_value(&mut u, f, &literals).unwrap_or(EnvValue::Absent);
         filled.set(f, value).expect("set fields get sets");
     }
+    // An extended field's `""` is its absent value (SPEC §4.3), as documents and
+    // `Environment::with` store it.
+    let empty: Vec<_> = filled
+        .iter()
+        .filter(|(f, v)| f.is_extended() && matches!(v, EnvValue::String(s) if s.is_empty()))
+        .map(|(f, _)| f)
+        .collect();
+    for f in empty {
+        filled
+            .set(f, EnvValue::Absent)
+            .expect("every extended field has an absent value");
+    }
     // The algebra models `python_version` as the first two release numbers of
     // `python_full_version` (its crate docs), so the environment keeps them consistent, as an
     // interpreter's does; a full version that is no version leaves its text in both. A
