@@ -20,7 +20,7 @@ use markerspec_algebra::{Context, ErrorKind, Limits, Marker, Theory};
 use markerspec_fuzz::{
     MAX_INPUT, MarkerCase, gen_environment, gen_known_value, gen_marker, options,
 };
-use markerspec_pep508::{EnvValue, Environment, Field, MarkerTree, Profile};
+use markerspec_pep508::{EnvValue, Environment, Field, FieldType, MarkerTree, Profile};
 
 fuzz_target!(|data: &[u8]| -> Corpus {
     if data.len() > MAX_INPUT {
@@ -99,7 +99,16 @@ fuzz_target!(|data: &[u8]| -> Corpus {
     ]
     .into_iter()
     .any(|f| matches!(filled.get(f), Some(EnvValue::String(s)) if s.trim_end().ends_with(".*")));
-    if wildcard {
+    // So is an extended version field's value outside the release-only versions (SPEC §4.3),
+    // which documents and `Environment::with` refuse.
+    let outside_r = filled.iter().any(|(f, v)| {
+        f.is_extended()
+            && f.field_type() == FieldType::Version
+            && matches!(v, EnvValue::String(s) if s.parse::<markerspec_pep440::Version>().map_or(true, |v| {
+                v.epoch() != 0 || v.pre().is_some() || v.post().is_some() || v.dev().is_some() || !v.local().is_empty()
+            }))
+    });
+    if wildcard || outside_r {
         return Corpus::Reject;
     }
     // The algebra is not linear in its input (a `field in "L"` test is the union of L's
