@@ -112,7 +112,7 @@ impl Group {
                 "a terminating signal arrived; no new process is started",
             ));
         }
-        let child = command.spawn()?;
+        let child = spawn_retrying_busy(command)?;
         if own_group {
             registry.groups.push(child.id());
         }
@@ -246,5 +246,24 @@ pub(crate) fn kill_group(pgid: u32) {
     }
     if let Some(pid) = Pid::from_raw(raw) {
         let _ = kill_process_group(pid, Signal::KILL);
+    }
+}
+
+/// `command.spawn()`, tried again a few times while it fails with "text file busy" (`ETXTBSY`):
+/// a program written just before it is run (a probe or adapter script) can still be open for
+/// writing in a child that another thread of this process forked in the meantime, until that
+/// child execs. The wait is short and bounded (about 0.3 s in all).
+fn spawn_retrying_busy(command: &mut Command) -> io::Result<std::process::Child> {
+    /// `ETXTBSY` on Linux and the BSDs (macOS included).
+    const ETXTBSY: i32 = 26;
+    let mut attempt: u64 = 0;
+    loop {
+        match command.spawn() {
+            Err(e) if cfg!(unix) && e.raw_os_error() == Some(ETXTBSY) && attempt < 7 => {
+                attempt += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10 * attempt));
+            }
+            r => return r,
+        }
     }
 }
