@@ -96,6 +96,8 @@ fuzz_target!(|data: &[u8]| -> Corpus {
         Field::PythonVersion,
         Field::PythonFullVersion,
         Field::ImplementationVersion,
+        Field::PlatformRelease,
+        Field::PlatformVersion,
     ]
     .into_iter()
     .any(|f| matches!(filled.get(f), Some(EnvValue::String(s)) if s.trim_end().ends_with(".*")));
