@@ -192,11 +192,7 @@ impl LibraryProvider {
             ));
         }
         let text = String::from_utf8_lossy(&finished.stdout.bytes);
-        let line = text
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
+        let line = crate::python::last_line(&text);
         let reply: Reply = serde_json::from_str(line).map_err(|e| {
             format!(
                 "the probe in `{shown}` answered garbage ({e}): {:?}",

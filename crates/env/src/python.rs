@@ -264,11 +264,7 @@ impl PythonProvider {
             )));
         }
         let text = String::from_utf8_lossy(&finished.stdout.bytes);
-        let line = text
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
+        let line = last_line(&text);
         let reply: Reply = serde_json::from_str(line).map_err(|e| {
             ProviderError::new(
                 "python",
@@ -637,4 +633,13 @@ mod tests {
         // The second call comes from the cache, identical.
         assert_eq!(provider.provide(fact_fields()).unwrap(), facts);
     }
+}
+
+/// The last line of a child's output that is not blank (`""` if none): where the probe scripts
+/// write their one JSON reply, after anything an interpreter's start-up may have printed.
+pub(crate) fn last_line(text: &str) -> &str {
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
 }
