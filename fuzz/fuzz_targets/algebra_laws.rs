@@ -224,15 +224,6 @@ fn check(
         );
         for (t, want, case) in [(ta, wa, a), (tb, wb, b)] {
             if let Ok(v) = t.evaluate(&wenv) {
-                // Open (fuzz/regressions/algebra_laws/open/platform-version-witness-spelling):
-                // a witness may spell `platform_version` as another version than the literal
-                // where the profile compares it as text.
-                if v != want
-                    && !markerspec_fuzz::strict()
-                    && t.fields().contains(&Field::PlatformVersion)
-                {
-                    continue;
-                }
                 assert_eq!(v, want, "{:?}: the witness environment {wenv:?}", case.text);
             }
         }

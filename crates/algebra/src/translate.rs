@@ -550,7 +550,11 @@ impl Context {
 
     /// The string rule on the value's text, for a literal that is no specifier: on versions,
     /// the text equals the literal only for the version the literal spells (when it is a
-    /// version written canonically); elsewhere the text variable.
+    /// version written canonically, without trailing zeros in its release: the spelling a
+    /// witness environment gives that version); elsewhere the text variable. A literal that
+    /// reads as a version spelt otherwise (`3.0`, `3.14.0rc1`) is an opaque comparison: one
+    /// version point stands for every spelling of a version, and only one spelling equals
+    /// the literal as text.
     fn text_rule_everywhere(
         &mut self,
         e: &MarkerExpression,
@@ -561,7 +565,13 @@ impl Context {
         profile: Profile,
     ) -> Result<Marker, Error> {
         let point = match literal.parse::<Version>() {
-            Ok(v) if v.to_string() == literal && field != Field::PythonVersion => Some(v),
+            Ok(v)
+                if v.to_string() == literal
+                    && v.release().last() != Some(&0)
+                    && field != Field::PythonVersion =>
+            {
+                Some(v)
+            }
             Ok(_) => return self.opaque(e, profile),
             Err(_) => None,
         };

@@ -379,6 +379,12 @@ fn corpus_markers() -> Vec<String> {
 }
 
 const EDGE_CASES: &[&str] = &[
+    // `packaging` compares `platform_version` as text: a literal spelt with trailing zeros
+    // must keep its spelling in a witness (fuzz/regressions/algebra_laws/
+    // platform-version-witness-spelling).
+    "platform_version == '3.0'",
+    "platform_version != '10.0.0'",
+    "platform.version >= '3.14.0rc1'",
     "python_version >= '3.13'",
     "python_version > '3.12' and python_full_version < '3.13.1'",
     "python_full_version == '3.12.*'",
