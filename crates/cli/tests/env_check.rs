@@ -413,6 +413,50 @@ fn env_reports_the_fake_two_gpu_box() {
     r.expect_code(0);
 }
 
+/// A `markerspec-gpu-probe` left beside the program by an older install answers in another
+/// reply schema: the program probes with itself instead, and the answer is the machine's.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stale_probe_beside_the_program_is_replaced_by_the_program_itself() {
+    use std::os::unix::fs::PermissionsExt;
+    let f = fakes();
+    require_no_real_driver();
+    let dir = temp_dir("stale-probe");
+    let bin = dir.join("markerspec");
+    std::fs::copy(env!("CARGO_BIN_EXE_markerspec"), &bin).unwrap();
+    let probe = dir.join("markerspec-gpu-probe");
+    std::fs::write(
+        &probe,
+        "#!/bin/sh\necho '{\"markerspec_gpu_probe\":3,\"vendors\":[]}'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&probe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = loop {
+        let mut cmd = Command::new(&bin);
+        cmd.args(["env", "--json", "--provenance"])
+            .current_dir(&dir)
+            .env_clear()
+            .env("PATH", PATH)
+            .env("LD_LIBRARY_PATH", &f.normal)
+            .stdin(Stdio::null());
+        match cmd.output() {
+            // A file just written can still be open in a child another test thread forked.
+            Err(e) if e.raw_os_error() == Some(26) => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            other => break other.unwrap(),
+        }
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("schema"), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let env = &doc["environment"];
+    assert_eq!(env["gpu_backends"], serde_json::json!(["cuda"]), "{doc:#}");
+    assert_eq!(env["cuda_version"], "12.4");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_hanging_or_crashing_driver_is_unknown_and_the_command_lives_on() {

@@ -158,8 +158,9 @@ impl Detector {
     /// `markerspec-gpu-probe` binary, or a program that calls
     /// [`run_probe_if_requested`](crate::run_probe_if_requested) first thing in `main`.
     ///
-    /// Default: `markerspec-gpu-probe` beside the current executable when it exists, else the
-    /// current executable itself. A current executable without the call never recurses: its
+    /// Default: `markerspec-gpu-probe` beside the current executable when it exists (and, when
+    /// it answers in another reply schema, left there by an older install, the current
+    /// executable instead), else the current executable itself. A current executable without the call never recurses: its
     /// child stops when it reaches detection, and the answer is
     /// [`UnknownReason::NoProbeEntryPoint`].
     #[must_use]
@@ -495,25 +496,47 @@ impl Detector {
         detection
     }
 
-    /// The probe program, and whether it is this program itself.
-    fn program(&self) -> Result<(PathBuf, bool), UnknownReason> {
+    /// The probe program: the one given, else the probe binary beside this program, else
+    /// this program itself.
+    fn program(&self) -> Result<Program, UnknownReason> {
         if let Some(program) = &self.probe_program {
-            return Ok((program.clone(), false));
+            return Ok(Program::Given(program.clone()));
         }
-        let exe = std::env::current_exe().map_err(|error| UnknownReason::Spawn {
-            program: "(the current executable)".to_owned(),
-            error: error.to_string(),
-        })?;
+        let exe = current_exe()?;
         let sibling = exe.with_file_name(format!("{PROBE_BINARY}{}", std::env::consts::EXE_SUFFIX));
         Ok(if sibling.is_file() {
-            (sibling, false)
+            Program::Sibling(sibling)
         } else {
-            (exe, true)
+            Program::Itself(exe)
         })
     }
 
     fn run_child(&self, cfg: &ProbeConfig) -> Result<Vec<VendorReport>, UnknownReason> {
-        let (program, itself) = self.program()?;
+        let program = self.program()?;
+        let (path, itself) = match &program {
+            Program::Given(p) | Program::Sibling(p) => (p, false),
+            Program::Itself(p) => (p, true),
+        };
+        match self.run_program(path, itself, cfg) {
+            // A probe binary left beside a newer program (an earlier install or build) speaks
+            // an older schema: this program answers for itself instead.
+            Err(UnknownReason::Garbage { detail })
+                if matches!(program, Program::Sibling(_))
+                    && detail.starts_with(probe::OTHER_SCHEMA) =>
+            {
+                let exe = current_exe()?;
+                self.run_program(&exe, true, cfg)
+            }
+            answer => answer,
+        }
+    }
+
+    fn run_program(
+        &self,
+        program: &Path,
+        itself: bool,
+        cfg: &ProbeConfig,
+    ) -> Result<Vec<VendorReport>, UnknownReason> {
         let garbage = |detail: String| UnknownReason::Garbage { detail };
         // A token for this run marks the child (so that it never starts another probe) and
         // proves to it that the detection code asked.
@@ -523,7 +546,7 @@ impl Detector {
         };
         let json = serde_json::to_string(&cfg)
             .map_err(|e| garbage(format!("could not encode the configuration: {e}")))?;
-        let mut command = Command::new(&program);
+        let mut command = Command::new(program);
         command
             .arg(PROBE_FLAG)
             .arg(json)
@@ -554,8 +577,25 @@ impl Detector {
             .stdout_cap(STDOUT_CAP)
             .stderr_cap(STDERR_CAP)
             .run(&mut command);
-        interpret(ran, self.timeout, &program, itself)
+        interpret(ran, self.timeout, program, itself)
     }
+}
+
+/// Where the probe child's program came from.
+enum Program {
+    /// [`Detector::probe_program`].
+    Given(PathBuf),
+    /// The probe binary beside the current executable.
+    Sibling(PathBuf),
+    /// The current executable.
+    Itself(PathBuf),
+}
+
+fn current_exe() -> Result<PathBuf, UnknownReason> {
+    std::env::current_exe().map_err(|error| UnknownReason::Spawn {
+        program: "(the current executable)".to_owned(),
+        error: error.to_string(),
+    })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

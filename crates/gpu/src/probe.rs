@@ -44,6 +44,10 @@ pub(crate) const EXIT_NO_ENTRY_POINT: i32 = 3;
 /// API only (`driver_api` in place of `cuda_driver_version`, SPEC §8.6).
 pub(crate) const PROBE_SCHEMA: u32 = 4;
 
+/// How a reply of another schema is described: the start of its [`UnknownReason::Garbage`]
+/// detail.
+pub(crate) const OTHER_SCHEMA: &str = "the probe speaks schema";
+
 /// What to probe and where to look: everything a [`Detector`](crate::Detector) decides, sent to
 /// the child as JSON.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -143,7 +147,7 @@ impl ProbeReply {
             serde_json::from_str(line).map_err(|e| format!("not a probe report ({e})"))?;
         if schema.markerspec_gpu_probe != PROBE_SCHEMA {
             return Err(format!(
-                "the probe speaks schema {}, not {PROBE_SCHEMA}",
+                "{OTHER_SCHEMA} {}, not {PROBE_SCHEMA}",
                 schema.markerspec_gpu_probe
             ));
         }
