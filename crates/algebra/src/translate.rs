@@ -686,10 +686,13 @@ impl Context {
                 | Field::PlatformPythonImplementation
                 | Field::ImplementationName
         );
-        let name_like = !literal.is_empty()
-            && literal
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        // A valid name: ASCII letters and digits at both ends, `-`, `_`, `.` between. Any
+        // other literal (`a..`) matches nothing under uv, and is left to pep508's evaluation.
+        let b = literal.as_bytes();
+        let name_like = b.first().is_some_and(u8::is_ascii_alphanumeric)
+            && b.last().is_some_and(u8::is_ascii_alphanumeric)
+            && b.iter()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'));
         match (field.field_type(), op) {
             (FieldType::Extra, O::Equal) if name_like => self.extra(literal),
             (FieldType::Extra, O::NotEqual) if name_like => Ok(!self.extra(literal)?),

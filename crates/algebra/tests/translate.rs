@@ -385,6 +385,10 @@ const EDGE_CASES: &[&str] = &[
     "platform_version == '3.0'",
     "platform_version != '10.0.0'",
     "platform.version >= '3.14.0rc1'",
+    // `uv` reads these literals as names; one that is no valid name (it ends with a dot)
+    // matches nothing (fuzz/regressions/algebra_laws/uv-list-literal-not-a-valid-name).
+    "'3.3.3.3..' in extras",
+    "extra == 'a..'",
     "python_version >= '3.13'",
     "python_version > '3.12' and python_full_version < '3.13.1'",
     "python_full_version == '3.12.*'",
