@@ -163,14 +163,28 @@ impl Context {
             return Err(Error::intractable(crate::error::Limit::Steps));
         }
         let mut cubes: Vec<Vec<Lit>> = Vec::with_capacity(paths.len());
-        let mut markers: Vec<Marker> = Vec::with_capacity(paths.len());
-        for cube in paths {
-            let (cube, m) = self.expand(cube, upper)?;
-            cubes.push(cube);
-            markers.push(m);
+        if paths.len() == 1 && upper == f {
+            // `f` is its one path: no literal of it can be dropped (each one's label is a
+            // proper part of its domain), and the cube is irredundant.
+            cubes = paths;
+        } else {
+            for cube in paths {
+                cubes.push(self.expand(cube, upper)?);
+            }
         }
         // Irredundant: drop a cube when the others (the earlier ones, and the later ones still
-        // kept) cover the part of `f` it covers; last to first.
+        // kept) cover the part of `f` it covers; last to first. Cubes no two of which meet are
+        // irredundant already (each holds its path, which lies in `f`).
+        let overlap = cubes
+            .iter()
+            .enumerate()
+            .any(|(i, a)| cubes.iter().skip(i + 1).any(|b| cubes_meet(a, b)));
+        let mut markers: Vec<Marker> = Vec::with_capacity(cubes.len());
+        if overlap {
+            for cube in &cubes {
+                markers.push(self.cube_marker(cube)?);
+            }
+        }
         let mut prefix: Vec<Marker> = Vec::with_capacity(markers.len() + 1);
         prefix.push(Marker::FALSE);
         for m in &markers {
@@ -179,15 +193,27 @@ impl Context {
         }
         let mut keep: Vec<bool> = vec![true; cubes.len()];
         let mut suffix = Marker::FALSE;
+        let mut lits: Vec<(Var, &Label)> = Vec::new();
+        let mut seen: Vec<Marker> = Vec::new();
         for i in (0..cubes.len()).rev() {
-            let (Some(&mi), Some(&before)) = (markers.get(i), prefix.get(i)) else {
+            // (Without an overlap there are no markers: every cube is kept.)
+            let (Some(&mi), Some(&before), Some(ci)) =
+                (markers.get(i), prefix.get(i), cubes.get(i))
+            else {
                 continue;
             };
             let others = self.or(before, suffix)?;
             // Each cube lies inside `upper` (expand keeps it there): when `upper` is `f`
             // itself, the part of `f` the cube covers is the cube.
-            let need = if upper == f { mi } else { self.and(f, mi)? };
-            if self.implies(need, others)? {
+            let covered = if upper == f {
+                lits.clear();
+                lits.extend(ci.iter().map(|(v, l)| (*v, l)));
+                self.cube_within(&lits, others, &mut seen)?
+            } else {
+                let need = self.and(f, mi)?;
+                self.implies(need, others)?
+            };
+            if covered {
                 if let Some(k) = keep.get_mut(i) {
                     *k = false;
                 }
@@ -252,78 +278,30 @@ impl Context {
 
     /// Drops each literal of the cube whose removal keeps the cube inside `upper` (last to
     /// first, against the literals before it and the ones after it still kept); returns the
-    /// literals kept and their conjunction.
-    fn expand(&mut self, cube: Vec<Lit>, upper: Marker) -> Result<(Vec<Lit>, Marker), Error> {
-        let mut lits: Vec<Marker> = Vec::with_capacity(cube.len());
-        for (var, label) in &cube {
-            lits.push(self.label_marker(*var, label)?);
-        }
-        let mut prefix: Vec<Marker> = Vec::with_capacity(lits.len() + 1);
-        prefix.push(Marker::TRUE);
-        for m in &lits {
-            let last = prefix.last().copied().unwrap_or(Marker::TRUE);
-            prefix.push(self.and(last, *m)?);
-        }
+    /// literals kept.
+    fn expand(&mut self, cube: Vec<Lit>, upper: Marker) -> Result<Vec<Lit>, Error> {
         let mut keep = vec![true; cube.len()];
-        let mut suffix = Marker::TRUE;
+        let mut lits: Vec<(Var, &Label)> = Vec::with_capacity(cube.len());
+        let mut seen: Vec<Marker> = Vec::new();
         for j in (0..cube.len()).rev() {
-            let (Some(&before), Some(&lj)) = (prefix.get(j), lits.get(j)) else {
-                continue;
-            };
-            let without = self.and(before, suffix)?;
-            if self.implies(without, upper)? {
+            lits.clear();
+            lits.extend(
+                cube.iter()
+                    .enumerate()
+                    .filter(|(k, _)| *k < j || (*k > j && keep.get(*k).copied().unwrap_or(false)))
+                    .map(|(_, (v, l))| (*v, l)),
+            );
+            if self.cube_within(&lits, upper, &mut seen)? {
                 if let Some(k) = keep.get_mut(j) {
                     *k = false;
                 }
-            } else {
-                suffix = self.and(suffix, lj)?;
             }
         }
-        // `suffix` is now the conjunction of the literals kept.
-        let kept = cube
+        Ok(cube
             .into_iter()
             .zip(keep)
             .filter_map(|(l, k)| k.then_some(l))
-            .collect();
-        Ok((kept, suffix))
-    }
-
-    fn label_marker(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
-        if let Some(&m) = self.label_cache.get(&var).and_then(|by| by.get(label)) {
-            return Ok(m);
-        }
-        let m = self.label_marker_uncached(var, label)?;
-        self.label_cache
-            .entry(var)
-            .or_default()
-            .insert(label.clone(), m);
-        Ok(m)
-    }
-
-    fn label_marker_uncached(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
-        match label {
-            Label::Versions(set) => self.version_set(var, set),
-            Label::StringIn(v) => {
-                let mut acc = Marker::FALSE;
-                for s in v {
-                    let m = self.string_eq(var, s)?;
-                    acc = self.or(acc, m)?;
-                }
-                Ok(acc)
-            }
-            Label::StringNotIn(v) => {
-                let mut acc = Marker::FALSE;
-                for s in v {
-                    let m = self.string_eq(var, s)?;
-                    acc = self.or(acc, m)?;
-                }
-                Ok(!acc)
-            }
-            Label::Bool(b) => {
-                let m = self.boolean(var)?;
-                Ok(if *b { m } else { !m })
-            }
-        }
+            .collect())
     }
 
     /// The diagram itself: at each node, `label and (child)` for each child, joined by `or`.
@@ -356,20 +334,19 @@ impl Context {
         if depth > 64 {
             return Err(Error::intractable(crate::error::Limit::Depth));
         }
-        let Some((var, groups)) = self.groups(m)? else {
+        let Some((var, groups, negated)) = self.groups_cached(m)? else {
             return Ok(Text {
                 s: "false".into(),
                 or: false,
             });
         };
-        let groups: Vec<(Label, Marker)> = groups
-            .into_iter()
-            .filter(|(child, _)| !child.is_false())
-            .map(|(child, label)| (label, child))
-            .collect();
         let mut alts: Vec<Text> = Vec::new();
-        for (label, child) in groups {
-            let lit = self.literal_text(var, &label)?;
+        for (child, label) in groups.iter() {
+            let child = if negated { !*child } else { *child };
+            if child.is_false() {
+                continue;
+            }
+            let lit = self.literal_text(var, label)?;
             if child.is_true() {
                 alts.push(lit);
             } else {
@@ -537,20 +514,31 @@ impl Context {
                 (text, wildcard)
             })
             .collect();
+        // `field op "literal"`, built without the formatting machinery (one per candidate).
+        let atom_text = |f: Field, op: O, lit: &str| {
+            let (name, op, q) = (f.name(), op.as_str(), quote(lit));
+            let mut t = String::with_capacity(name.len() + op.len() + q.len() + 2);
+            t.push_str(name);
+            t.push(' ');
+            t.push_str(op);
+            t.push(' ');
+            t.push_str(&q);
+            t
+        };
+        const OPS: [O; 6] = [
+            O::Equal,
+            O::NotEqual,
+            O::LessThan,
+            O::LessThanEqual,
+            O::GreaterThan,
+            O::GreaterThanEqual,
+        ];
         // Every atomic comparison whose set is made of this set's cuts: field, operator,
         // literal, marker.
         let mut raw: Vec<(Field, O, &str, Marker)> = Vec::new();
         for &f in fields {
             for (text, wildcard) in &lits {
-                let ops = [
-                    O::Equal,
-                    O::NotEqual,
-                    O::LessThan,
-                    O::LessThanEqual,
-                    O::GreaterThan,
-                    O::GreaterThanEqual,
-                ];
-                let plain = ops.into_iter().map(|op| (op, text.as_str()));
+                let plain = OPS.into_iter().map(|op| (op, text.as_str()));
                 let wild = wildcard
                     .iter()
                     .flat_map(|w| [(O::Equal, w.as_str()), (O::NotEqual, w.as_str())]);
@@ -569,17 +557,6 @@ impl Context {
                 raw.push((field, op, "", m));
             }
         }
-        // `field op "literal"`, built without the formatting machinery (one per candidate).
-        let atom_text = |f: Field, op: O, lit: &str| {
-            let (name, op, q) = (f.name(), op.as_str(), quote(lit));
-            let mut t = String::with_capacity(name.len() + op.len() + q.len() + 2);
-            t.push_str(name);
-            t.push(' ');
-            t.push_str(op);
-            t.push(' ');
-            t.push_str(&q);
-            t
-        };
         // Keep the atoms that are exact pieces: the atom, or its complement, a union of
         // the set's intervals or holes, i.e. its cuts are the set's (checked through the
         // markers: `atom and target` or `atom and not target` is the atom or false).
@@ -798,6 +775,35 @@ fn negate_label(label: &Label) -> Label {
         Label::StringIn(v) => Label::StringNotIn(v.clone()),
         Label::StringNotIn(v) => Label::StringIn(v.clone()),
         Label::Bool(b) => Label::Bool(!b),
+    }
+}
+
+/// Whether two cubes have a common point: their labels meet on every variable both constrain.
+fn cubes_meet(a: &[Lit], b: &[Lit]) -> bool {
+    a.iter().all(|(va, la)| {
+        b.iter()
+            .find(|(vb, _)| vb == va)
+            .is_none_or(|(_, lb)| labels_meet(la, lb))
+    })
+}
+
+/// Whether two labels of one variable have a common value (a string domain is infinite).
+fn labels_meet(a: &Label, b: &Label) -> bool {
+    match (a, b) {
+        (Label::Versions(x), Label::Versions(y)) => {
+            // Both lists are sorted: one sweep.
+            let mut ys = y.intervals().peekable();
+            x.intervals().any(|(l1, h1)| {
+                while ys.next_if(|(_, h2)| *h2 <= l1).is_some() {}
+                ys.peek().is_some_and(|(l2, _)| *l2 < h1)
+            })
+        }
+        (Label::StringIn(x), Label::StringIn(y)) => x.iter().any(|s| y.contains(s)),
+        (Label::StringIn(x), Label::StringNotIn(y))
+        | (Label::StringNotIn(y), Label::StringIn(x)) => x.iter().any(|s| !y.contains(s)),
+        (Label::StringNotIn(_), Label::StringNotIn(_)) => true,
+        (Label::Bool(x), Label::Bool(y)) => x == y,
+        _ => true,
     }
 }
 
