@@ -2089,10 +2089,7 @@ impl Context {
     /// [`groups`](Self::groups) read through the printer's cache of each stored node's groups
     /// (as [`paths`](Self::paths) fills it): the top variable, the groups as stored, and
     /// whether each child reads negated.
-    pub(crate) fn groups_cached(
-        &mut self,
-        m: Marker,
-    ) -> Result<Option<CachedGroups>, Error> {
+    pub(crate) fn groups_cached(&mut self, m: Marker) -> Result<Option<CachedGroups>, Error> {
         self.check(m)?;
         let Some(var) = self.top(m) else {
             return Ok(None);

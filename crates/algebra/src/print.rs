@@ -113,19 +113,35 @@ impl Context {
                 Err(e) => Err(e),
             }
         };
-        let dnf = self.print_dnf(s, upper, false);
+        let mut paths = 0;
+        let dnf = self.print_dnf(s, upper, false, None, &mut paths);
+        // When `s` is one path printed as it is (no theory), the CNF's clauses are its
+        // literals, one each (`one_path_cnf`).
+        let one_path = paths == 1 && upper == s && dnf.is_ok();
         consider(dnf, &mut best)?;
         let lower_not = self.or(!s, !care)?;
-        let cnf = self.print_dnf(!s, lower_not, true);
-        consider(cnf, &mut best)?;
-        let factored = self.print_factored(s);
-        consider(factored, &mut best)?;
+        // The CNF's clauses are found first, its literals spelt only when it can still be as
+        // short as the DNF.
+        let limit = best.as_ref().map(String::len);
+        if one_path {
+            if let Some(cnf) = self.one_path_cnf(s)? {
+                consider(Ok(cnf), &mut best)?;
+            }
+        } else {
+            let cnf = self.print_dnf(!s, lower_not, true, limit, &mut 0);
+            consider(cnf, &mut best)?;
+        }
+        // A single path's factored form is its DNF's text (or longer, as for the CNF).
+        if !one_path {
+            let factored = self.print_factored(s);
+            consider(factored, &mut best)?;
+        }
 
         match best {
             Some(b) => Ok(b),
             None => {
                 // Report why: the DNF's own error.
-                self.print_dnf(s, upper, false)
+                self.print_dnf(s, upper, false, None, &mut 0)
             }
         }
     }
@@ -156,9 +172,20 @@ impl Context {
     }
 
     /// A minimised cover of `f` (cubes that imply `upper`, together covering `f`), printed as
-    /// a DNF, or with `negate` as the CNF of `not f` read back (each cube negated).
-    fn print_dnf(&mut self, f: Marker, upper: Marker, negate: bool) -> Result<String, Error> {
+    /// a DNF, or with `negate` as the CNF of `not f` read back (each cube negated). With a
+    /// `limit`, [`ErrorKind::Intractable`] when the text would be longer than `limit` (known
+    /// from a lower bound on each literal's length, before any literal is spelt). Sets
+    /// `path_count` to the number of paths of `f`.
+    fn print_dnf(
+        &mut self,
+        f: Marker,
+        upper: Marker,
+        negate: bool,
+        limit: Option<usize>,
+        path_count: &mut usize,
+    ) -> Result<String, Error> {
         let paths = self.paths_cached(f)?;
+        *path_count = paths.len();
         if paths.len() > MAX_CUBES {
             return Err(Error::intractable(crate::error::Limit::Steps));
         }
@@ -227,6 +254,11 @@ impl Context {
             .filter_map(|(c, k)| k.then_some(c))
             .collect();
         kept.dedup();
+        if let Some(limit) = limit {
+            if self.cover_len_bound(&kept, negate) > limit {
+                return Err(Error::intractable(crate::error::Limit::Steps));
+            }
+        }
         let mut parts: Vec<Text> = Vec::with_capacity(kept.len());
         for cube in &kept {
             let mut lits: Vec<Text> = Vec::with_capacity(cube.len());
@@ -274,6 +306,130 @@ impl Context {
         } else {
             join(&parts, " or ").s
         })
+    }
+
+    /// The CNF `print_dnf(!s, !s, true)` prints when `s` is a single path: `not s` is the union
+    /// of the paths `l1 and … and not li`, each expanded to `not li`, so the clauses are the
+    /// path's literals, one each, in the order a depth-first walk of `not s` meets their
+    /// exits (at each node, the `false` child's edges first or last, as the node's groups
+    /// are ordered). `None` when the DNF is shorter for sure (it leaves out the `absent`
+    /// literal a text literal implies).
+    fn one_path_cnf(&mut self, s: Marker) -> Result<Option<String>, Error> {
+        // (exit first, literal) along the path, top down.
+        let mut steps: Vec<(bool, Var, Label)> = Vec::new();
+        let mut m = s;
+        while let Some((var, groups, negated)) = self.groups_cached(m)? {
+            let read = |c: Marker| if negated { !c } else { c };
+            let Some((next, label)) = groups.iter().find(|(c, _)| !read(*c).is_false()) else {
+                return Ok(None);
+            };
+            let exit_first = groups.first().is_some_and(|(c, _)| read(*c).is_false());
+            steps.push((exit_first, var, label.clone()));
+            m = read(*next);
+        }
+        if !m.is_true() {
+            return Ok(None);
+        }
+        let text_in = steps.iter().any(|(_, var, label)| {
+            matches!(
+                (self.meta(*var), label),
+                (Some(VarMeta::Text { .. }), Label::StringIn(_))
+            )
+        });
+        let absent = steps.iter().any(|(_, var, label)| {
+            matches!(
+                (self.meta(*var), label),
+                (Some(VarMeta::Version { .. }), Label::Versions(set)) if *set == VersionSet::absent()
+            )
+        });
+        if text_in && absent {
+            return Ok(None);
+        }
+        // Clause order: a node whose exit comes first puts its clause before the deeper
+        // ones, else after them.
+        let mut order: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+        for (i, (exit_first, _, _)) in steps.iter().enumerate().rev() {
+            if *exit_first {
+                order.push_front(i);
+            } else {
+                order.push_back(i);
+            }
+        }
+        let mut lits: Vec<Text> = Vec::with_capacity(steps.len());
+        for i in order {
+            if let Some((_, var, label)) = steps.get(i) {
+                lits.push(self.literal_text(*var, label)?);
+            }
+        }
+        Ok(Some(join(&lits, " and ").s))
+    }
+
+    /// A lower bound on the length of the text `print_dnf` builds from `cubes`: each literal
+    /// at least as long as its shortest possible spelling, joined as `print_dnf` joins them.
+    fn cover_len_bound(&self, cubes: &[Vec<Lit>], negate: bool) -> usize {
+        let (inner, outer) = if negate {
+            (" or ".len(), " and ".len())
+        } else {
+            (" and ".len(), " or ".len())
+        };
+        let mut total: usize = 0;
+        for cube in cubes {
+            let text_in = cube.iter().any(|(var, label)| {
+                matches!(
+                    (self.meta(*var), label),
+                    (Some(VarMeta::Text { .. }), Label::StringIn(_))
+                )
+            });
+            let mut n: usize = 0;
+            let mut len: usize = 0;
+            for (var, label) in cube {
+                if text_in
+                    && matches!(
+                        (self.meta(*var), label),
+                        (Some(VarMeta::Version { .. }), Label::Versions(set))
+                            if *set == VersionSet::absent()
+                    )
+                {
+                    // Left out (`print_dnf`'s rule for a text literal).
+                    continue;
+                }
+                n += 1;
+                len += self.literal_len_bound(*var, label);
+            }
+            total += len + inner * n.saturating_sub(1);
+            // A CNF's disjunctions are parenthesised (a DNF's conjunctions need none).
+            if negate && n > 1 && cubes.len() > 1 {
+                total += 2;
+            }
+        }
+        total + outer * cubes.len().saturating_sub(1)
+    }
+
+    /// A lower bound on the length of one literal's text ([`literal_text`](Self::literal_text)),
+    /// for the label or its complement.
+    fn literal_len_bound(&self, var: Var, label: &Label) -> usize {
+        // `name op "x"`: the name, two spaces, an operator and two quotes at least.
+        let atom = |name: &str| name.len() + 6;
+        match self.meta(var) {
+            Some(VarMeta::Version { field }) => {
+                let name = if *field == Field::PythonFullVersion {
+                    Field::PythonVersion.name()
+                } else {
+                    field.name()
+                };
+                atom(name)
+            }
+            Some(VarMeta::Str { field } | VarMeta::Text { field }) => match label {
+                Label::StringIn(v) | Label::StringNotIn(v) => {
+                    let each: usize = v.iter().map(|s| atom(field.name()) + s.len()).sum();
+                    each + " or ".len() * v.len().saturating_sub(1)
+                }
+                _ => 0,
+            },
+            Some(VarMeta::Member { field, literal }) => atom(field.name()) + literal.len(),
+            Some(VarMeta::Extra { name }) => atom("extra") + name.len(),
+            Some(VarMeta::Opaque { .. }) | None => 0,
+        }
     }
 
     /// Drops each literal of the cube whose removal keeps the cube inside `upper` (last to
@@ -869,6 +1025,66 @@ fn shorter(a: &str, b: &str) -> bool {
 mod tests {
     use crate::{Context, Theory};
     use markerspec_pep508::MarkerTree;
+
+    /// The CNF of a single-path marker, built from its path, is the text the general CNF
+    /// printer gives (or, where it gives up on the CNF, longer than the DNF); its factored
+    /// form is its DNF, or longer.
+    #[test]
+    fn one_path_cnf_is_the_general_cnf() -> Result<(), Box<dyn std::error::Error>> {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/lock-markers.txt"
+        ))?;
+        let mut ctx = Context::new();
+        let none = Theory::none();
+        let mut checked = 0;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let Ok(tree) = line.parse::<MarkerTree>() else {
+                continue;
+            };
+            let s = ctx.from_marker(&tree, &none)?;
+            if s.is_true() || s.is_false() || ctx.paths(s)?.len() != 1 {
+                continue;
+            }
+            let general = ctx.print_dnf(!s, !s, true, None, &mut 0)?;
+            let dnf = ctx.print_dnf(s, s, false, None, &mut 0)?;
+            let factored = ctx.print_factored(s)?;
+            assert!(factored == dnf || factored.len() > dnf.len(), "{line}");
+            match ctx.one_path_cnf(s)? {
+                Some(cnf) => assert_eq!(cnf, general, "{line}"),
+                None => assert!(dnf.len() < general.len(), "{line}: {dnf} / {general}"),
+            }
+            checked += 1;
+        }
+        assert!(checked > 100, "{checked}");
+        Ok(())
+    }
+
+    /// The length bound `print_dnf` checks against its `limit` is a lower bound: with the
+    /// form's own length as the limit, the form is still printed.
+    #[test]
+    fn cover_length_bound_is_a_lower_bound() -> Result<(), Box<dyn std::error::Error>> {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/lock-markers.txt"
+        ))?;
+        let mut ctx = Context::new();
+        let none = Theory::none();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let Ok(tree) = line.parse::<MarkerTree>() else {
+                continue;
+            };
+            let s = ctx.from_marker(&tree, &none)?;
+            for (f, negate) in [(s, false), (!s, true)] {
+                let Ok(full) = ctx.print_dnf(f, f, negate, None, &mut 0) else {
+                    continue;
+                };
+                let limited = ctx.print_dnf(f, f, negate, Some(full.len()), &mut 0)?;
+                assert_eq!(limited, full, "{line}");
+            }
+        }
+        Ok(())
+    }
 
     /// The printed form is cached per marker and theory constraint: a marker printed before
     /// the context takes a theory prints again, under the theory, as a fresh context prints it.
