@@ -2186,6 +2186,61 @@ impl Context {
         Ok(acc)
     }
 
+    /// The top variable of `m`; `None` for a constant.
+    pub(crate) fn top_var(&self, m: Marker) -> Option<Var> {
+        self.top(m)
+    }
+
+    /// The nodes a path of `m` passes through, top down: at each node, the child of the first
+    /// piece that meets the path's label for the node's variable (a path of
+    /// [`paths`](Self::paths) reaches exactly one child per node).
+    pub(crate) fn path_nodes(&self, m: Marker, path: &[(Var, Label)]) -> Vec<Marker> {
+        let mut out = Vec::with_capacity(path.len());
+        let mut cur = m;
+        while !cur.is_const() {
+            let Some(node) = self.nodes.get(cur.index()) else {
+                break;
+            };
+            out.push(cur);
+            let neg = cur.is_complement();
+            let label = path.iter().find(|(v, _)| *v == node.var).map(|(_, l)| l);
+            let next = match (&*node.edges, label) {
+                (Edges::Intervals { bounds, children }, Some(Label::Versions(set))) => {
+                    children.iter().enumerate().find_map(|(k, c)| {
+                        let lo = if k == 0 {
+                            &Cut::BOTTOM
+                        } else {
+                            bounds.get(k - 1).unwrap_or(&Cut::TOP)
+                        };
+                        let hi = bounds.get(k).unwrap_or(&Cut::TOP);
+                        set.intervals()
+                            .any(|(l, h)| std::cmp::max(lo, l) < std::cmp::min(hi, h))
+                            .then_some(*c)
+                    })
+                }
+                (Edges::Strings { points, other }, Some(Label::StringIn(v))) => {
+                    v.first().map(|s| {
+                        points
+                            .binary_search_by(|(p, _)| (**p).cmp(s.as_str()))
+                            .ok()
+                            .and_then(|i| points.get(i))
+                            .map_or(*other, |(_, c)| *c)
+                    })
+                }
+                (Edges::Strings { other, .. }, Some(Label::StringNotIn(_))) => Some(*other),
+                (Edges::Bool { yes, no }, Some(Label::Bool(b))) => {
+                    Some(if *b { *yes } else { *no })
+                }
+                _ => None,
+            };
+            match next {
+                Some(c) => cur = flip(c, neg),
+                None => break,
+            }
+        }
+        out
+    }
+
     /// Whether every assignment in the cube (the conjunction of `lits`, at most one literal per
     /// variable) satisfies `m`: a walk over `m` through the edges that meet the cube's labels,
     /// building no nodes.

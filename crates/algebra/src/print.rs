@@ -196,7 +196,7 @@ impl Context {
             cubes = paths;
         } else {
             for cube in paths {
-                cubes.push(self.expand(cube, upper)?);
+                cubes.push(self.expand(cube, upper, f)?);
             }
         }
         // Irredundant: drop a cube when the others (the earlier ones, and the later ones still
@@ -435,10 +435,19 @@ impl Context {
     /// Drops each literal of the cube whose removal keeps the cube inside `upper` (last to
     /// first, against the literals before it and the ones after it still kept); returns the
     /// literals kept.
-    fn expand(&mut self, cube: Vec<Lit>, upper: Marker) -> Result<Vec<Lit>, Error> {
+    fn expand(&mut self, cube: Vec<Lit>, upper: Marker, f: Marker) -> Result<Vec<Lit>, Error> {
         let mut keep = vec![true; cube.len()];
         let mut lits: Vec<(Var, &Label)> = Vec::with_capacity(cube.len());
         let mut seen: Vec<Marker> = Vec::new();
+        // When `upper` is `f` and the cube one of its paths, a walk of `upper` under the cube
+        // less literal j follows the path down to the path's node for literal j's variable
+        // (each label above it is exactly its node's edges to the path's next node): the walk
+        // starts there.
+        let starts = if upper == f {
+            self.path_nodes(f, &cube)
+        } else {
+            Vec::new()
+        };
         for j in (0..cube.len()).rev() {
             lits.clear();
             lits.extend(
@@ -447,7 +456,12 @@ impl Context {
                     .filter(|(k, _)| *k < j || (*k > j && keep.get(*k).copied().unwrap_or(false)))
                     .map(|(_, (v, l))| (*v, l)),
             );
-            if self.cube_within(&lits, upper, &mut seen)? {
+            let start = cube
+                .get(j)
+                .and_then(|(var, _)| starts.iter().find(|n| self.top_var(**n) == Some(*var)))
+                .copied()
+                .unwrap_or(upper);
+            if self.cube_within(&lits, start, &mut seen)? {
                 if let Some(k) = keep.get_mut(j) {
                     *k = false;
                 }
