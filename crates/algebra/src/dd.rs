@@ -629,12 +629,10 @@ pub struct Context {
     pub(crate) groups_cache: GroupsCache,
     /// The printer's factored form of each node it has printed that way.
     pub(crate) factored_cache: HashMap<Marker, crate::print::Text>,
-    /// The printed form of each marker printed so far, keyed by the marker and the theory
-    /// constraint it was printed under (both canonical, so the text depends only on them).
-    /// The printer's marker for each literal (a variable and a [`Label`]) it has built.
-    pub(crate) label_cache: HashMap<Var, HashMap<Label, Marker>>,
     /// The printer's text for each literal it has printed, and whether it has a top-level `or`.
     pub(crate) literal_cache: HashMap<Var, HashMap<Label, (String, bool)>>,
+    /// The printed form of each marker printed so far, keyed by the marker and the theory
+    /// constraint it was printed under (both canonical, so the text depends only on them).
     pub(crate) print_cache: HashMap<(Marker, Marker), std::sync::Arc<str>>,
 }
 
@@ -797,7 +795,6 @@ impl Context {
             theory_stamp_cache: None,
             version_text_cache: HashMap::default(),
             comparison_cache: HashMap::default(),
-            label_cache: HashMap::default(),
             expression_cache: hashbrown::HashTable::new(),
             groups_cache: HashMap::default(),
             factored_cache: HashMap::default(),
@@ -1720,17 +1717,6 @@ impl Context {
 
     // ----- inspection and printing -----
 
-    /// The top variable of `m` and its children, each with the union of the edges that lead
-    /// to it, in edge order (`None` for a constant).
-    pub(crate) fn groups(&self, m: Marker) -> Result<Option<Groups>, Error> {
-        self.check(m)?;
-        let Some(var) = self.top(m) else {
-            return Ok(None);
-        };
-        let (edges, negated) = self.edges_raw(m, var)?;
-        Ok(Some((var, group_edges(&edges, negated))))
-    }
-
     /// The variables `m` depends on, in the context's variable order.
     ///
     /// # Errors
@@ -1948,9 +1934,6 @@ impl Context {
     }
 }
 
-/// A node's variable and its children, each with the label of the edges leading to it.
-pub(crate) type Groups = (Var, Vec<(Marker, Label)>);
-
 /// A node on the current path of [`Context::paths`]: its variable, its groups of edges, and the
 /// next group to visit.
 type Frame = (Var, std::sync::Arc<Vec<(Marker, Label)>>, bool, usize);
@@ -1997,23 +1980,13 @@ fn fresh_string(points: &[(std::sync::Arc<str>, Marker)]) -> String {
     }
 }
 
-/// Each distinct child with the union of its edges, in order of first appearance.
-fn group_edges(edges: &Edges<Marker>, negated: bool) -> Vec<(Marker, Label)> {
-    let mut groups = group_edges_as_stored(edges);
-    if negated {
-        for (child, _) in &mut groups {
-            *child = !*child;
-        }
-    }
-    groups
-}
-
 /// A negated marker read through its stored node: the child as the marker sees it.
 fn flip(m: Marker, negated: bool) -> Marker {
     if negated { !m } else { m }
 }
 
-/// [`group_edges`] of a node as stored (complement not applied).
+/// Each distinct child of a stored node (complement not applied) with the union of its edges,
+/// in order of first appearance.
 fn group_edges_as_stored(edges: &Edges<Marker>) -> Vec<(Marker, Label)> {
     let mut order: Vec<Marker> = Vec::new();
     for c in edges.children() {
@@ -2104,5 +2077,259 @@ fn fill_dont_care(edges: Edges<Option<Marker>>) -> Option<Edges<Marker>> {
             (Some(v), None) | (None, Some(v)) => Some(Edges::Bool { yes: v, no: v }),
             (None, None) => None,
         },
+    }
+}
+
+// ----- cubes (for the printer) -----
+
+/// A node's variable, its groups of edges as stored, and whether each child reads negated.
+pub(crate) type CachedGroups = (Var, std::sync::Arc<Vec<(Marker, Label)>>, bool);
+
+impl Context {
+    /// [`groups`](Self::groups) read through the printer's cache of each stored node's groups
+    /// (as [`paths`](Self::paths) fills it): the top variable, the groups as stored, and
+    /// whether each child reads negated.
+    pub(crate) fn groups_cached(&mut self, m: Marker) -> Result<Option<CachedGroups>, Error> {
+        self.check(m)?;
+        let Some(var) = self.top(m) else {
+            return Ok(None);
+        };
+        let index = m.index();
+        let groups = match self.groups_cache.get(&index) {
+            Some(g) => g.clone(),
+            None => {
+                let (edges, _) = self.edges_raw(m, var)?;
+                let g = std::sync::Arc::new(group_edges_as_stored(&edges));
+                self.groups_cache.insert(index, g.clone());
+                g
+            }
+        };
+        Ok(Some((var, groups, m.is_complement())))
+    }
+
+    /// The conjunction of a cube's literals, built directly (one node per literal, bottom up):
+    /// the literals' variables must be distinct and in the context's variable order, as on a
+    /// path of [`paths`](Self::paths).
+    ///
+    /// # Errors
+    ///
+    /// A literal whose label does not fit its variable's domain; a foreign variable; the node
+    /// limit.
+    pub(crate) fn cube_marker(&mut self, cube: &[(Var, Label)]) -> Result<Marker, Error> {
+        let mut acc = Marker::TRUE;
+        for (var, label) in cube.iter().rev() {
+            let edges = match label {
+                Label::Versions(set) => {
+                    self.domain_of(*var, Domain::Version)?;
+                    let all = set.bounds();
+                    let mut inside = all.first() == Some(&Cut::BOTTOM);
+                    let bounds: Vec<Cut> = all
+                        .iter()
+                        .filter(|c| **c != Cut::BOTTOM && **c != Cut::TOP)
+                        .cloned()
+                        .collect();
+                    let mut children = Vec::with_capacity(bounds.len() + 1);
+                    children.push(if inside { acc } else { Marker::FALSE });
+                    for _ in &bounds {
+                        inside = !inside;
+                        children.push(if inside { acc } else { Marker::FALSE });
+                    }
+                    Edges::Intervals { bounds, children }
+                }
+                Label::StringIn(v) | Label::StringNotIn(v) => {
+                    self.domain_of(*var, Domain::String)?;
+                    let is_in = matches!(label, Label::StringIn(_));
+                    let (hit, miss) = if is_in {
+                        (acc, Marker::FALSE)
+                    } else {
+                        (Marker::FALSE, acc)
+                    };
+                    let seen = self.literals.entry(*var).or_default();
+                    let mut points: Vec<(std::sync::Arc<str>, Marker)> = v
+                        .iter()
+                        .map(|s| {
+                            let shared = match seen.get(s.as_str()) {
+                                Some(x) => x.clone(),
+                                None => {
+                                    let x: std::sync::Arc<str> = s.as_str().into();
+                                    seen.insert(x.clone());
+                                    x
+                                }
+                            };
+                            (shared, hit)
+                        })
+                        .collect();
+                    points.sort_by(|a, b| a.0.cmp(&b.0));
+                    points.dedup_by(|a, b| a.0 == b.0);
+                    Edges::Strings {
+                        points,
+                        other: miss,
+                    }
+                }
+                Label::Bool(b) => {
+                    self.domain_of(*var, Domain::Bool)?;
+                    if *b {
+                        Edges::Bool {
+                            yes: acc,
+                            no: Marker::FALSE,
+                        }
+                    } else {
+                        Edges::Bool {
+                            yes: Marker::FALSE,
+                            no: acc,
+                        }
+                    }
+                }
+            };
+            acc = self.mk(*var, edges)?;
+        }
+        Ok(acc)
+    }
+
+    /// The top variable of `m`; `None` for a constant.
+    pub(crate) fn top_var(&self, m: Marker) -> Option<Var> {
+        self.top(m)
+    }
+
+    /// The nodes a path of `m` passes through, top down: at each node, the child of the first
+    /// piece that meets the path's label for the node's variable (a path of
+    /// [`paths`](Self::paths) reaches exactly one child per node).
+    pub(crate) fn path_nodes(&self, m: Marker, path: &[(Var, Label)]) -> Vec<Marker> {
+        let mut out = Vec::with_capacity(path.len());
+        let mut cur = m;
+        while !cur.is_const() {
+            let Some(node) = self.nodes.get(cur.index()) else {
+                break;
+            };
+            out.push(cur);
+            let neg = cur.is_complement();
+            let label = path.iter().find(|(v, _)| *v == node.var).map(|(_, l)| l);
+            let next = match (&*node.edges, label) {
+                (Edges::Intervals { bounds, children }, Some(Label::Versions(set))) => {
+                    children.iter().enumerate().find_map(|(k, c)| {
+                        let lo = if k == 0 {
+                            &Cut::BOTTOM
+                        } else {
+                            bounds.get(k - 1).unwrap_or(&Cut::TOP)
+                        };
+                        let hi = bounds.get(k).unwrap_or(&Cut::TOP);
+                        set.intervals()
+                            .any(|(l, h)| std::cmp::max(lo, l) < std::cmp::min(hi, h))
+                            .then_some(*c)
+                    })
+                }
+                (Edges::Strings { points, other }, Some(Label::StringIn(v))) => {
+                    v.first().map(|s| {
+                        points
+                            .binary_search_by(|(p, _)| (**p).cmp(s.as_str()))
+                            .ok()
+                            .and_then(|i| points.get(i))
+                            .map_or(*other, |(_, c)| *c)
+                    })
+                }
+                (Edges::Strings { other, .. }, Some(Label::StringNotIn(_))) => Some(*other),
+                (Edges::Bool { yes, no }, Some(Label::Bool(b))) => {
+                    Some(if *b { *yes } else { *no })
+                }
+                _ => None,
+            };
+            match next {
+                Some(c) => cur = flip(c, neg),
+                None => break,
+            }
+        }
+        out
+    }
+
+    /// Whether every assignment in the cube (the conjunction of `lits`, at most one literal per
+    /// variable) satisfies `m`: a walk over `m` through the edges that meet the cube's labels,
+    /// building no nodes.
+    ///
+    /// # Errors
+    ///
+    /// A foreign marker.
+    pub(crate) fn cube_within(
+        &self,
+        lits: &[(Var, &Label)],
+        m: Marker,
+        seen: &mut Vec<Marker>,
+    ) -> Result<bool, Error> {
+        self.check(m)?;
+        seen.clear();
+        Ok(self.cube_within_rec(lits, m, seen))
+    }
+
+    fn cube_within_rec(&self, lits: &[(Var, &Label)], m: Marker, seen: &mut Vec<Marker>) -> bool {
+        if m.is_const() {
+            return m.is_true();
+        }
+        if seen.contains(&m) {
+            return true;
+        }
+        let Some(node) = self.nodes.get(m.index()) else {
+            return false;
+        };
+        let neg = m.is_complement();
+        let label = lits.iter().find(|(v, _)| *v == node.var).map(|(_, l)| *l);
+        let ok = match (&*node.edges, label) {
+            (Edges::Intervals { bounds, children }, Some(Label::Versions(set))) => {
+                // Both lists are sorted: one sweep finds the pieces that meet the set.
+                let mut spans = set.intervals().peekable();
+                let mut ok = true;
+                for (k, c) in children.iter().enumerate() {
+                    let lo = if k == 0 {
+                        &Cut::BOTTOM
+                    } else {
+                        bounds.get(k - 1).unwrap_or(&Cut::TOP)
+                    };
+                    let hi = bounds.get(k).unwrap_or(&Cut::TOP);
+                    while spans.next_if(|(_, h)| *h <= lo).is_some() {}
+                    let Some((l, _)) = spans.peek() else {
+                        break;
+                    };
+                    // Cuts are normalised: an interval between two distinct cuts has points.
+                    if *l < hi && !self.cube_within_rec(lits, flip(*c, neg), seen) {
+                        ok = false;
+                        break;
+                    }
+                }
+                ok
+            }
+            (Edges::Strings { points, other }, Some(Label::StringIn(v))) => v.iter().all(|s| {
+                let c = points
+                    .binary_search_by(|(p, _)| (**p).cmp(s.as_str()))
+                    .ok()
+                    .and_then(|i| points.get(i))
+                    .map_or(*other, |(_, c)| *c);
+                self.cube_within_rec(lits, flip(c, neg), seen)
+            }),
+            (Edges::Strings { points, other }, Some(Label::StringNotIn(v))) => {
+                points.iter().all(|(s, c)| {
+                    v.iter().any(|x| x.as_str() == &**s)
+                        || self.cube_within_rec(lits, flip(*c, neg), seen)
+                }) && self.cube_within_rec(lits, flip(*other, neg), seen)
+                // Infinitely many strings are in neither list: `other` always meets.
+            }
+            (Edges::Bool { yes, no }, Some(Label::Bool(b))) => {
+                self.cube_within_rec(lits, flip(if *b { *yes } else { *no }, neg), seen)
+            }
+            (Edges::Intervals { children, .. }, _) => children
+                .iter()
+                .all(|c| self.cube_within_rec(lits, flip(*c, neg), seen)),
+            (Edges::Strings { points, other }, _) => {
+                points
+                    .iter()
+                    .all(|(_, c)| self.cube_within_rec(lits, flip(*c, neg), seen))
+                    && self.cube_within_rec(lits, flip(*other, neg), seen)
+            }
+            (Edges::Bool { yes, no }, _) => {
+                self.cube_within_rec(lits, flip(*yes, neg), seen)
+                    && self.cube_within_rec(lits, flip(*no, neg), seen)
+            }
+        };
+        if ok {
+            seen.push(m);
+        }
+        ok
     }
 }

@@ -113,19 +113,35 @@ impl Context {
                 Err(e) => Err(e),
             }
         };
-        let dnf = self.print_dnf(s, upper, false);
+        let mut paths = 0;
+        let dnf = self.print_dnf(s, upper, false, None, &mut paths);
+        // When `s` is one path printed as it is (no theory), the CNF's clauses are its
+        // literals, one each (`one_path_cnf`).
+        let one_path = paths == 1 && upper == s && dnf.is_ok();
         consider(dnf, &mut best)?;
         let lower_not = self.or(!s, !care)?;
-        let cnf = self.print_dnf(!s, lower_not, true);
-        consider(cnf, &mut best)?;
-        let factored = self.print_factored(s);
-        consider(factored, &mut best)?;
+        // The CNF's clauses are found first, its literals spelt only when it can still be as
+        // short as the DNF.
+        let limit = best.as_ref().map(String::len);
+        if one_path {
+            if let Some(cnf) = self.one_path_cnf(s)? {
+                consider(Ok(cnf), &mut best)?;
+            }
+        } else {
+            let cnf = self.print_dnf(!s, lower_not, true, limit, &mut 0);
+            consider(cnf, &mut best)?;
+        }
+        // A single path's factored form is its DNF's text (or longer, as for the CNF).
+        if !one_path {
+            let factored = self.print_factored(s);
+            consider(factored, &mut best)?;
+        }
 
         match best {
             Some(b) => Ok(b),
             None => {
                 // Report why: the DNF's own error.
-                self.print_dnf(s, upper, false)
+                self.print_dnf(s, upper, false, None, &mut 0)
             }
         }
     }
@@ -156,21 +172,46 @@ impl Context {
     }
 
     /// A minimised cover of `f` (cubes that imply `upper`, together covering `f`), printed as
-    /// a DNF, or with `negate` as the CNF of `not f` read back (each cube negated).
-    fn print_dnf(&mut self, f: Marker, upper: Marker, negate: bool) -> Result<String, Error> {
+    /// a DNF, or with `negate` as the CNF of `not f` read back (each cube negated). With a
+    /// `limit`, [`ErrorKind::Intractable`] when the text would be longer than `limit` (known
+    /// from a lower bound on each literal's length, before any literal is spelt). Sets
+    /// `path_count` to the number of paths of `f`.
+    fn print_dnf(
+        &mut self,
+        f: Marker,
+        upper: Marker,
+        negate: bool,
+        limit: Option<usize>,
+        path_count: &mut usize,
+    ) -> Result<String, Error> {
         let paths = self.paths_cached(f)?;
+        *path_count = paths.len();
         if paths.len() > MAX_CUBES {
             return Err(Error::intractable(crate::error::Limit::Steps));
         }
         let mut cubes: Vec<Vec<Lit>> = Vec::with_capacity(paths.len());
-        let mut markers: Vec<Marker> = Vec::with_capacity(paths.len());
-        for cube in paths {
-            let (cube, m) = self.expand(cube, upper)?;
-            cubes.push(cube);
-            markers.push(m);
+        if paths.len() == 1 && upper == f {
+            // `f` is its one path: no literal of it can be dropped (each one's label is a
+            // proper part of its domain), and the cube is irredundant.
+            cubes = paths;
+        } else {
+            for cube in paths {
+                cubes.push(self.expand(cube, upper, f)?);
+            }
         }
         // Irredundant: drop a cube when the others (the earlier ones, and the later ones still
-        // kept) cover the part of `f` it covers; last to first.
+        // kept) cover the part of `f` it covers; last to first. Cubes no two of which meet are
+        // irredundant already (each holds its path, which lies in `f`).
+        let overlap = cubes
+            .iter()
+            .enumerate()
+            .any(|(i, a)| cubes.iter().skip(i + 1).any(|b| cubes_meet(a, b)));
+        let mut markers: Vec<Marker> = Vec::with_capacity(cubes.len());
+        if overlap {
+            for cube in &cubes {
+                markers.push(self.cube_marker(cube)?);
+            }
+        }
         let mut prefix: Vec<Marker> = Vec::with_capacity(markers.len() + 1);
         prefix.push(Marker::FALSE);
         for m in &markers {
@@ -179,15 +220,27 @@ impl Context {
         }
         let mut keep: Vec<bool> = vec![true; cubes.len()];
         let mut suffix = Marker::FALSE;
+        let mut lits: Vec<(Var, &Label)> = Vec::new();
+        let mut seen: Vec<Marker> = Vec::new();
         for i in (0..cubes.len()).rev() {
-            let (Some(&mi), Some(&before)) = (markers.get(i), prefix.get(i)) else {
+            // (Without an overlap there are no markers: every cube is kept.)
+            let (Some(&mi), Some(&before), Some(ci)) =
+                (markers.get(i), prefix.get(i), cubes.get(i))
+            else {
                 continue;
             };
             let others = self.or(before, suffix)?;
             // Each cube lies inside `upper` (expand keeps it there): when `upper` is `f`
             // itself, the part of `f` the cube covers is the cube.
-            let need = if upper == f { mi } else { self.and(f, mi)? };
-            if self.implies(need, others)? {
+            let covered = if upper == f {
+                lits.clear();
+                lits.extend(ci.iter().map(|(v, l)| (*v, l)));
+                self.cube_within(&lits, others, &mut seen)?
+            } else {
+                let need = self.and(f, mi)?;
+                self.implies(need, others)?
+            };
+            if covered {
                 if let Some(k) = keep.get_mut(i) {
                     *k = false;
                 }
@@ -201,6 +254,11 @@ impl Context {
             .filter_map(|(c, k)| k.then_some(c))
             .collect();
         kept.dedup();
+        if let Some(limit) = limit {
+            if self.cover_len_bound(&kept, negate) > limit {
+                return Err(Error::intractable(crate::error::Limit::Steps));
+            }
+        }
         let mut parts: Vec<Text> = Vec::with_capacity(kept.len());
         for cube in &kept {
             let mut lits: Vec<Text> = Vec::with_capacity(cube.len());
@@ -250,80 +308,170 @@ impl Context {
         })
     }
 
+    /// The CNF `print_dnf(!s, !s, true)` prints when `s` is a single path: `not s` is the union
+    /// of the paths `l1 and … and not li`, each expanded to `not li`, so the clauses are the
+    /// path's literals, one each, in the order a depth-first walk of `not s` meets their
+    /// exits (at each node, the `false` child's edges first or last, as the node's groups
+    /// are ordered). `None` when the DNF is shorter for sure (it leaves out the `absent`
+    /// literal a text literal implies).
+    fn one_path_cnf(&mut self, s: Marker) -> Result<Option<String>, Error> {
+        // (exit first, literal) along the path, top down.
+        let mut steps: Vec<(bool, Var, Label)> = Vec::new();
+        let mut m = s;
+        while let Some((var, groups, negated)) = self.groups_cached(m)? {
+            let read = |c: Marker| if negated { !c } else { c };
+            let Some((next, label)) = groups.iter().find(|(c, _)| !read(*c).is_false()) else {
+                return Ok(None);
+            };
+            let exit_first = groups.first().is_some_and(|(c, _)| read(*c).is_false());
+            steps.push((exit_first, var, label.clone()));
+            m = read(*next);
+        }
+        if !m.is_true() {
+            return Ok(None);
+        }
+        let text_in = steps.iter().any(|(_, var, label)| {
+            matches!(
+                (self.meta(*var), label),
+                (Some(VarMeta::Text { .. }), Label::StringIn(_))
+            )
+        });
+        let absent = steps.iter().any(|(_, var, label)| {
+            matches!(
+                (self.meta(*var), label),
+                (Some(VarMeta::Version { .. }), Label::Versions(set)) if *set == VersionSet::absent()
+            )
+        });
+        if text_in && absent {
+            return Ok(None);
+        }
+        // Clause order: a node whose exit comes first puts its clause before the deeper
+        // ones, else after them.
+        let mut order: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+        for (i, (exit_first, _, _)) in steps.iter().enumerate().rev() {
+            if *exit_first {
+                order.push_front(i);
+            } else {
+                order.push_back(i);
+            }
+        }
+        let mut lits: Vec<Text> = Vec::with_capacity(steps.len());
+        for i in order {
+            if let Some((_, var, label)) = steps.get(i) {
+                lits.push(self.literal_text(*var, label)?);
+            }
+        }
+        Ok(Some(join(&lits, " and ").s))
+    }
+
+    /// A lower bound on the length of the text `print_dnf` builds from `cubes`: each literal
+    /// at least as long as its shortest possible spelling, joined as `print_dnf` joins them.
+    fn cover_len_bound(&self, cubes: &[Vec<Lit>], negate: bool) -> usize {
+        let (inner, outer) = if negate {
+            (" or ".len(), " and ".len())
+        } else {
+            (" and ".len(), " or ".len())
+        };
+        let mut total: usize = 0;
+        for cube in cubes {
+            let text_in = cube.iter().any(|(var, label)| {
+                matches!(
+                    (self.meta(*var), label),
+                    (Some(VarMeta::Text { .. }), Label::StringIn(_))
+                )
+            });
+            let mut n: usize = 0;
+            let mut len: usize = 0;
+            for (var, label) in cube {
+                if text_in
+                    && matches!(
+                        (self.meta(*var), label),
+                        (Some(VarMeta::Version { .. }), Label::Versions(set))
+                            if *set == VersionSet::absent()
+                    )
+                {
+                    // Left out (`print_dnf`'s rule for a text literal).
+                    continue;
+                }
+                n += 1;
+                len += self.literal_len_bound(*var, label);
+            }
+            total += len + inner * n.saturating_sub(1);
+            // A CNF's disjunctions are parenthesised (a DNF's conjunctions need none).
+            if negate && n > 1 && cubes.len() > 1 {
+                total += 2;
+            }
+        }
+        total + outer * cubes.len().saturating_sub(1)
+    }
+
+    /// A lower bound on the length of one literal's text ([`literal_text`](Self::literal_text)),
+    /// for the label or its complement.
+    fn literal_len_bound(&self, var: Var, label: &Label) -> usize {
+        // `name op "x"`: the name, two spaces, an operator and two quotes at least.
+        let atom = |name: &str| name.len() + 6;
+        match self.meta(var) {
+            Some(VarMeta::Version { field }) => {
+                let name = if *field == Field::PythonFullVersion {
+                    Field::PythonVersion.name()
+                } else {
+                    field.name()
+                };
+                atom(name)
+            }
+            Some(VarMeta::Str { field } | VarMeta::Text { field }) => match label {
+                Label::StringIn(v) | Label::StringNotIn(v) => {
+                    let each: usize = v.iter().map(|s| atom(field.name()) + s.len()).sum();
+                    each + " or ".len() * v.len().saturating_sub(1)
+                }
+                _ => 0,
+            },
+            Some(VarMeta::Member { field, literal }) => atom(field.name()) + literal.len(),
+            Some(VarMeta::Extra { name }) => atom("extra") + name.len(),
+            Some(VarMeta::Opaque { .. }) | None => 0,
+        }
+    }
+
     /// Drops each literal of the cube whose removal keeps the cube inside `upper` (last to
     /// first, against the literals before it and the ones after it still kept); returns the
-    /// literals kept and their conjunction.
-    fn expand(&mut self, cube: Vec<Lit>, upper: Marker) -> Result<(Vec<Lit>, Marker), Error> {
-        let mut lits: Vec<Marker> = Vec::with_capacity(cube.len());
-        for (var, label) in &cube {
-            lits.push(self.label_marker(*var, label)?);
-        }
-        let mut prefix: Vec<Marker> = Vec::with_capacity(lits.len() + 1);
-        prefix.push(Marker::TRUE);
-        for m in &lits {
-            let last = prefix.last().copied().unwrap_or(Marker::TRUE);
-            prefix.push(self.and(last, *m)?);
-        }
+    /// literals kept.
+    fn expand(&mut self, cube: Vec<Lit>, upper: Marker, f: Marker) -> Result<Vec<Lit>, Error> {
         let mut keep = vec![true; cube.len()];
-        let mut suffix = Marker::TRUE;
+        let mut lits: Vec<(Var, &Label)> = Vec::with_capacity(cube.len());
+        let mut seen: Vec<Marker> = Vec::new();
+        // When `upper` is `f` and the cube one of its paths, a walk of `upper` under the cube
+        // less literal j follows the path down to the path's node for literal j's variable
+        // (each label above it is exactly its node's edges to the path's next node): the walk
+        // starts there.
+        let starts = if upper == f {
+            self.path_nodes(f, &cube)
+        } else {
+            Vec::new()
+        };
         for j in (0..cube.len()).rev() {
-            let (Some(&before), Some(&lj)) = (prefix.get(j), lits.get(j)) else {
-                continue;
-            };
-            let without = self.and(before, suffix)?;
-            if self.implies(without, upper)? {
+            lits.clear();
+            lits.extend(
+                cube.iter()
+                    .enumerate()
+                    .filter(|(k, _)| *k < j || (*k > j && keep.get(*k).copied().unwrap_or(false)))
+                    .map(|(_, (v, l))| (*v, l)),
+            );
+            let start = cube
+                .get(j)
+                .and_then(|(var, _)| starts.iter().find(|n| self.top_var(**n) == Some(*var)))
+                .copied()
+                .unwrap_or(upper);
+            if self.cube_within(&lits, start, &mut seen)? {
                 if let Some(k) = keep.get_mut(j) {
                     *k = false;
                 }
-            } else {
-                suffix = self.and(suffix, lj)?;
             }
         }
-        // `suffix` is now the conjunction of the literals kept.
-        let kept = cube
+        Ok(cube
             .into_iter()
             .zip(keep)
             .filter_map(|(l, k)| k.then_some(l))
-            .collect();
-        Ok((kept, suffix))
-    }
-
-    fn label_marker(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
-        if let Some(&m) = self.label_cache.get(&var).and_then(|by| by.get(label)) {
-            return Ok(m);
-        }
-        let m = self.label_marker_uncached(var, label)?;
-        self.label_cache
-            .entry(var)
-            .or_default()
-            .insert(label.clone(), m);
-        Ok(m)
-    }
-
-    fn label_marker_uncached(&mut self, var: Var, label: &Label) -> Result<Marker, Error> {
-        match label {
-            Label::Versions(set) => self.version_set(var, set),
-            Label::StringIn(v) => {
-                let mut acc = Marker::FALSE;
-                for s in v {
-                    let m = self.string_eq(var, s)?;
-                    acc = self.or(acc, m)?;
-                }
-                Ok(acc)
-            }
-            Label::StringNotIn(v) => {
-                let mut acc = Marker::FALSE;
-                for s in v {
-                    let m = self.string_eq(var, s)?;
-                    acc = self.or(acc, m)?;
-                }
-                Ok(!acc)
-            }
-            Label::Bool(b) => {
-                let m = self.boolean(var)?;
-                Ok(if *b { m } else { !m })
-            }
-        }
+            .collect())
     }
 
     /// The diagram itself: at each node, `label and (child)` for each child, joined by `or`.
@@ -356,20 +504,19 @@ impl Context {
         if depth > 64 {
             return Err(Error::intractable(crate::error::Limit::Depth));
         }
-        let Some((var, groups)) = self.groups(m)? else {
+        let Some((var, groups, negated)) = self.groups_cached(m)? else {
             return Ok(Text {
                 s: "false".into(),
                 or: false,
             });
         };
-        let groups: Vec<(Label, Marker)> = groups
-            .into_iter()
-            .filter(|(child, _)| !child.is_false())
-            .map(|(child, label)| (label, child))
-            .collect();
         let mut alts: Vec<Text> = Vec::new();
-        for (label, child) in groups {
-            let lit = self.literal_text(var, &label)?;
+        for (child, label) in groups.iter() {
+            let child = if negated { !*child } else { *child };
+            if child.is_false() {
+                continue;
+            }
+            let lit = self.literal_text(var, label)?;
             if child.is_true() {
                 alts.push(lit);
             } else {
@@ -537,20 +684,31 @@ impl Context {
                 (text, wildcard)
             })
             .collect();
+        // `field op "literal"`, built without the formatting machinery (one per candidate).
+        let atom_text = |f: Field, op: O, lit: &str| {
+            let (name, op, q) = (f.name(), op.as_str(), quote(lit));
+            let mut t = String::with_capacity(name.len() + op.len() + q.len() + 2);
+            t.push_str(name);
+            t.push(' ');
+            t.push_str(op);
+            t.push(' ');
+            t.push_str(&q);
+            t
+        };
+        const OPS: [O; 6] = [
+            O::Equal,
+            O::NotEqual,
+            O::LessThan,
+            O::LessThanEqual,
+            O::GreaterThan,
+            O::GreaterThanEqual,
+        ];
         // Every atomic comparison whose set is made of this set's cuts: field, operator,
         // literal, marker.
         let mut raw: Vec<(Field, O, &str, Marker)> = Vec::new();
         for &f in fields {
             for (text, wildcard) in &lits {
-                let ops = [
-                    O::Equal,
-                    O::NotEqual,
-                    O::LessThan,
-                    O::LessThanEqual,
-                    O::GreaterThan,
-                    O::GreaterThanEqual,
-                ];
-                let plain = ops.into_iter().map(|op| (op, text.as_str()));
+                let plain = OPS.into_iter().map(|op| (op, text.as_str()));
                 let wild = wildcard
                     .iter()
                     .flat_map(|w| [(O::Equal, w.as_str()), (O::NotEqual, w.as_str())]);
@@ -569,17 +727,6 @@ impl Context {
                 raw.push((field, op, "", m));
             }
         }
-        // `field op "literal"`, built without the formatting machinery (one per candidate).
-        let atom_text = |f: Field, op: O, lit: &str| {
-            let (name, op, q) = (f.name(), op.as_str(), quote(lit));
-            let mut t = String::with_capacity(name.len() + op.len() + q.len() + 2);
-            t.push_str(name);
-            t.push(' ');
-            t.push_str(op);
-            t.push(' ');
-            t.push_str(&q);
-            t
-        };
         // Keep the atoms that are exact pieces: the atom, or its complement, a union of
         // the set's intervals or holes, i.e. its cuts are the set's (checked through the
         // markers: `atom and target` or `atom and not target` is the atom or false).
@@ -801,6 +948,35 @@ fn negate_label(label: &Label) -> Label {
     }
 }
 
+/// Whether two cubes have a common point: their labels meet on every variable both constrain.
+fn cubes_meet(a: &[Lit], b: &[Lit]) -> bool {
+    a.iter().all(|(va, la)| {
+        b.iter()
+            .find(|(vb, _)| vb == va)
+            .is_none_or(|(_, lb)| labels_meet(la, lb))
+    })
+}
+
+/// Whether two labels of one variable have a common value (a string domain is infinite).
+fn labels_meet(a: &Label, b: &Label) -> bool {
+    match (a, b) {
+        (Label::Versions(x), Label::Versions(y)) => {
+            // Both lists are sorted: one sweep.
+            let mut ys = y.intervals().peekable();
+            x.intervals().any(|(l1, h1)| {
+                while ys.next_if(|(_, h2)| *h2 <= l1).is_some() {}
+                ys.peek().is_some_and(|(l2, _)| *l2 < h1)
+            })
+        }
+        (Label::StringIn(x), Label::StringIn(y)) => x.iter().any(|s| y.contains(s)),
+        (Label::StringIn(x), Label::StringNotIn(y))
+        | (Label::StringNotIn(y), Label::StringIn(x)) => x.iter().any(|s| !y.contains(s)),
+        (Label::StringNotIn(_), Label::StringNotIn(_)) => true,
+        (Label::Bool(x), Label::Bool(y)) => x == y,
+        _ => true,
+    }
+}
+
 /// Joins parts with `sep` (` and ` or ` or `), parenthesising `or`-parts inside an `and`.
 fn join(parts: &[Text], sep: &str) -> Text {
     if parts.len() == 1 {
@@ -863,6 +1039,66 @@ fn shorter(a: &str, b: &str) -> bool {
 mod tests {
     use crate::{Context, Theory};
     use markerspec_pep508::MarkerTree;
+
+    /// The CNF of a single-path marker, built from its path, is the text the general CNF
+    /// printer gives (or, where it gives up on the CNF, longer than the DNF); its factored
+    /// form is its DNF, or longer.
+    #[test]
+    fn one_path_cnf_is_the_general_cnf() -> Result<(), Box<dyn std::error::Error>> {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/lock-markers.txt"
+        ))?;
+        let mut ctx = Context::new();
+        let none = Theory::none();
+        let mut checked = 0;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let Ok(tree) = line.parse::<MarkerTree>() else {
+                continue;
+            };
+            let s = ctx.from_marker(&tree, &none)?;
+            if s.is_true() || s.is_false() || ctx.paths(s)?.len() != 1 {
+                continue;
+            }
+            let general = ctx.print_dnf(!s, !s, true, None, &mut 0)?;
+            let dnf = ctx.print_dnf(s, s, false, None, &mut 0)?;
+            let factored = ctx.print_factored(s)?;
+            assert!(factored == dnf || factored.len() > dnf.len(), "{line}");
+            match ctx.one_path_cnf(s)? {
+                Some(cnf) => assert_eq!(cnf, general, "{line}"),
+                None => assert!(dnf.len() < general.len(), "{line}: {dnf} / {general}"),
+            }
+            checked += 1;
+        }
+        assert!(checked > 100, "{checked}");
+        Ok(())
+    }
+
+    /// The length bound `print_dnf` checks against its `limit` is a lower bound: with the
+    /// form's own length as the limit, the form is still printed.
+    #[test]
+    fn cover_length_bound_is_a_lower_bound() -> Result<(), Box<dyn std::error::Error>> {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/lock-markers.txt"
+        ))?;
+        let mut ctx = Context::new();
+        let none = Theory::none();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let Ok(tree) = line.parse::<MarkerTree>() else {
+                continue;
+            };
+            let s = ctx.from_marker(&tree, &none)?;
+            for (f, negate) in [(s, false), (!s, true)] {
+                let Ok(full) = ctx.print_dnf(f, f, negate, None, &mut 0) else {
+                    continue;
+                };
+                let limited = ctx.print_dnf(f, f, negate, Some(full.len()), &mut 0)?;
+                assert_eq!(limited, full, "{line}");
+            }
+        }
+        Ok(())
+    }
 
     /// The printed form is cached per marker and theory constraint: a marker printed before
     /// the context takes a theory prints again, under the theory, as a fresh context prints it.
