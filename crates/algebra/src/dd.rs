@@ -1,7 +1,5 @@
 //! The decision-diagram engine: [`Context`], [`Marker`] and the operations.
 
-use std::hash::BuildHasher;
-
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cmp::Ordering;
 use std::fmt::Write as _;
@@ -370,6 +368,46 @@ fn combine<T: Copy, E>(
     }
 }
 
+/// How `Context::scratch` names the bound or literal of a piece: an index into the first
+/// operand's bounds or points, or, with [`Piece::FROM_B`] set, into the second's.
+struct Piece;
+
+impl Piece {
+    /// The mark of an index into the second operand.
+    const FROM_B: u32 = 1 << 31;
+}
+
+/// The unique table's hash of a node: its variable, then each child and the bound or literal
+/// that leads to it (cuts by identity: the context interns them).
+fn node_hash(var: Var, edges: &Edges<Marker>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    h.write_u32(var.0);
+    match edges {
+        Edges::Intervals { bounds, children } => {
+            let mut bounds = bounds.iter();
+            for (k, c) in children.iter().enumerate() {
+                if k > 0 {
+                    h.write_usize(bounds.next().map_or(0, Cut::identity));
+                }
+                h.write_u32(c.0);
+            }
+        }
+        Edges::Strings { points, other } => {
+            for (s, c) in points {
+                (**s).hash(&mut h);
+                h.write_u32(c.0);
+            }
+            h.write_u32(other.0);
+        }
+        Edges::Bool { yes, no } => {
+            h.write_u32(yes.0);
+            h.write_u32(no.0);
+        }
+    }
+    h.finish()
+}
+
 /// Calls `f` on the children of `a` and `b` (same domain) on every piece of their common
 /// refinement, in [`combine`]'s order, without building the combined edges.
 fn visit_pieces<E>(
@@ -604,6 +642,12 @@ pub struct Context {
     /// looked at the pair and found it satisfiable (a disjoint pair is stored as `FALSE`, its
     /// conjunction): one table answers both questions with one lookup.
     and_cache: HashMap<(Marker, Marker), Marker>,
+    /// Every cut the nodes hold, once: equal cuts share one prefix allocation, so that nodes
+    /// hash their cuts by identity ([`Cut::identity`]).
+    cuts: HashSet<Cut>,
+    /// The pieces of the nodes `and_rec` is building, one stretch per level of its recursion:
+    /// the source of the bound before each piece ([`Piece`]) and the piece's child.
+    scratch: Vec<(u32, Marker)>,
     limits: Limits,
     /// What each variable stands for, when it was declared by the marker translation.
     pub(crate) meta: Vec<Option<crate::translate::VarMeta>>,
@@ -787,8 +831,10 @@ impl Context {
                     no: Marker::TRUE,
                 }),
             }],
-            unique: hashbrown::HashTable::new(),
-            and_cache: HashMap::default(),
+            unique: hashbrown::HashTable::with_capacity(1 << 10),
+            and_cache: HashMap::with_capacity_and_hasher(1 << 12, Default::default()),
+            cuts: HashSet::default(),
+            scratch: Vec::new(),
             limits,
             meta: Vec::new(),
             literals: std::collections::BTreeMap::new(),
@@ -842,7 +888,7 @@ impl Context {
     ///
     /// See the second example on [`Context`].
     pub fn clear_caches(&mut self) {
-        self.and_cache = HashMap::default();
+        self.and_cache.clear();
         self.print_cache = HashMap::default();
     }
 
@@ -1035,8 +1081,7 @@ impl Context {
         if flip {
             edges.negate_children();
         }
-        let hasher = rustc_hash::FxBuildHasher;
-        let hash = hasher.hash_one((var, &edges));
+        let hash = node_hash(var, &edges);
         let nodes = &self.nodes;
         let found = self
             .unique
@@ -1048,25 +1093,196 @@ impl Context {
             .copied();
         let index = match found {
             Some(i) => i,
-            None => {
-                if self.nodes.len() > self.limits.nodes {
-                    return Err(Error::intractable(Limit::Nodes));
+            None => self.insert_node(var, hash, edges)?,
+        };
+        let m = Marker(index << 1);
+        Ok(if flip { !m } else { m })
+    }
+
+    /// Stores a node not in the unique table yet, hashed `hash` ([`node_hash`]).
+    fn insert_node(&mut self, var: Var, hash: u64, edges: Edges<Marker>) -> Result<u32, Error> {
+        if self.nodes.len() > self.limits.nodes {
+            return Err(Error::intractable(Limit::Nodes));
+        }
+        let i = u32::try_from(self.nodes.len())
+            .ok()
+            .filter(|i| *i < u32::MAX >> 1)
+            .ok_or(Error::intractable(Limit::Nodes))?;
+        self.nodes.push(Node {
+            var,
+            edges: std::sync::Arc::new(edges),
+        });
+        let nodes = &self.nodes;
+        self.unique.insert_unique(hash, i, |&j| {
+            nodes
+                .get(j as usize)
+                .map_or(0, |n| node_hash(n.var, &n.edges))
+        });
+        Ok(i)
+    }
+
+    /// The node of `var` whose pieces are `self.scratch[base..]` (reduced: neighbouring pieces
+    /// differ), each bound read from `ba` or `bb` ([`Piece`]); complemented in place when the
+    /// first child is. Allocates only for a node not stored yet.
+    fn mk_intervals(
+        &mut self,
+        var: Var,
+        base: usize,
+        ba: &[Cut],
+        bb: &[Cut],
+    ) -> Result<Marker, Error> {
+        let bound = |src: u32| -> Option<&Cut> {
+            if src & Piece::FROM_B == 0 {
+                ba.get(src as usize)
+            } else {
+                bb.get((src & !Piece::FROM_B) as usize)
+            }
+        };
+        let pieces = self.scratch.get_mut(base..).unwrap_or_default();
+        let Some(&(_, first)) = pieces.first() else {
+            return Err(Error::new(ErrorKind::ForeignMarker));
+        };
+        if pieces.len() == 1 {
+            return Ok(first);
+        }
+        let flip = first.is_complement();
+        if flip {
+            for p in pieces.iter_mut() {
+                p.1 = !p.1;
+            }
+        }
+        let pieces: &[(u32, Marker)] = pieces;
+        let mut h = rustc_hash::FxHasher::default();
+        std::hash::Hasher::write_u32(&mut h, var.0);
+        for (k, &(src, c)) in pieces.iter().enumerate() {
+            if k > 0 {
+                let id = bound(src).map_or(0, Cut::identity);
+                std::hash::Hasher::write_usize(&mut h, id);
+            }
+            std::hash::Hasher::write_u32(&mut h, c.0);
+        }
+        let hash = std::hash::Hasher::finish(&h);
+        let same = |n: &Node| {
+            n.var == var
+                && match &*n.edges {
+                    Edges::Intervals { bounds, children } => {
+                        children.len() == pieces.len()
+                            && children.iter().zip(pieces).all(|(c, p)| *c == p.1)
+                            && bounds
+                                .iter()
+                                .zip(pieces.iter().skip(1))
+                                .all(|(b, p)| bound(p.0).is_some_and(|x| x == b))
+                    }
+                    _ => false,
                 }
-                let i = u32::try_from(self.nodes.len())
-                    .ok()
-                    .filter(|i| *i < u32::MAX >> 1)
-                    .ok_or(Error::intractable(Limit::Nodes))?;
-                self.nodes.push(Node {
-                    var,
-                    edges: std::sync::Arc::new(edges),
-                });
-                let nodes = &self.nodes;
-                self.unique.insert_unique(hash, i, |&j| {
-                    nodes
-                        .get(j as usize)
-                        .map_or(0, |n| hasher.hash_one((n.var, &*n.edges)))
-                });
-                i
+        };
+        let nodes = &self.nodes;
+        let found = self
+            .unique
+            .find(hash, |&i| nodes.get(i as usize).is_some_and(same))
+            .copied();
+        let index = match found {
+            Some(i) => i,
+            None => {
+                let mut bounds = Vec::with_capacity(pieces.len() - 1);
+                for &(src, _) in pieces.iter().skip(1) {
+                    bounds.push(
+                        bound(src)
+                            .cloned()
+                            .ok_or(Error::new(ErrorKind::ForeignMarker))?,
+                    );
+                }
+                let children = pieces.iter().map(|p| p.1).collect();
+                self.insert_node(var, hash, Edges::Intervals { bounds, children })?
+            }
+        };
+        let m = Marker(index << 1);
+        Ok(if flip { !m } else { m })
+    }
+
+    /// The node of `var` whose string points are `self.scratch[base..]` (each literal read from
+    /// `pa` or `pb`, [`Piece`]) and whose other strings go to `other`: points that go to
+    /// `other` dropped, complemented when `other` is. Allocates only for a node not stored yet.
+    fn mk_strings(
+        &mut self,
+        var: Var,
+        base: usize,
+        pa: &[(std::sync::Arc<str>, Marker)],
+        pb: &[(std::sync::Arc<str>, Marker)],
+        other: Marker,
+    ) -> Result<Marker, Error> {
+        let literal = |src: u32| -> Option<&std::sync::Arc<str>> {
+            if src & Piece::FROM_B == 0 {
+                pa.get(src as usize).map(|p| &p.0)
+            } else {
+                pb.get((src & !Piece::FROM_B) as usize).map(|p| &p.0)
+            }
+        };
+        let pieces = self.scratch.get_mut(base..).unwrap_or_default();
+        let mut kept = 0;
+        for k in 0..pieces.len() {
+            if let Some(&p) = pieces.get(k) {
+                if p.1 != other {
+                    if let Some(slot) = pieces.get_mut(kept) {
+                        *slot = p;
+                    }
+                    kept += 1;
+                }
+            }
+        }
+        self.scratch.truncate(base + kept);
+        if kept == 0 {
+            return Ok(other);
+        }
+        let pieces = self.scratch.get_mut(base..).unwrap_or_default();
+        let flip = other.is_complement();
+        let other = if flip {
+            for p in pieces.iter_mut() {
+                p.1 = !p.1;
+            }
+            !other
+        } else {
+            other
+        };
+        let pieces: &[(u32, Marker)] = pieces;
+        let mut h = rustc_hash::FxHasher::default();
+        std::hash::Hasher::write_u32(&mut h, var.0);
+        for &(src, c) in pieces {
+            let s = literal(src).map_or("", |s| &**s);
+            std::hash::Hash::hash(s, &mut h);
+            std::hash::Hasher::write_u32(&mut h, c.0);
+        }
+        std::hash::Hasher::write_u32(&mut h, other.0);
+        let hash = std::hash::Hasher::finish(&h);
+        let same = |n: &Node| {
+            n.var == var
+                && match &*n.edges {
+                    Edges::Strings { points, other: o } => {
+                        *o == other
+                            && points.len() == pieces.len()
+                            && points.iter().zip(pieces).all(|((s, c), p)| {
+                                *c == p.1 && literal(p.0).is_some_and(|x| x == s)
+                            })
+                    }
+                    _ => false,
+                }
+        };
+        let nodes = &self.nodes;
+        let found = self
+            .unique
+            .find(hash, |&i| nodes.get(i as usize).is_some_and(same))
+            .copied();
+        let index = match found {
+            Some(i) => i,
+            None => {
+                let mut points = Vec::with_capacity(pieces.len());
+                for &(src, c) in pieces {
+                    let s = literal(src)
+                        .cloned()
+                        .ok_or(Error::new(ErrorKind::ForeignMarker))?;
+                    points.push((s, c));
+                }
+                self.insert_node(var, hash, Edges::Strings { points, other })?
             }
         };
         let m = Marker(index << 1);
@@ -1095,11 +1311,21 @@ impl Context {
         self.domain_of(var, Domain::Version)?;
         let all = set.bounds();
         let starts_inside = all.first() == Some(&Cut::BOTTOM);
-        let bounds: Vec<Cut> = all
-            .iter()
-            .filter(|c| **c != Cut::BOTTOM && **c != Cut::TOP)
-            .cloned()
-            .collect();
+        let mut bounds: Vec<Cut> = Vec::with_capacity(all.len());
+        for c in all {
+            if *c == Cut::BOTTOM || *c == Cut::TOP {
+                continue;
+            }
+            // Interned: the nodes hash their cuts by identity.
+            let shared = match self.cuts.get(c) {
+                Some(s) => s.clone(),
+                None => {
+                    self.cuts.insert(c.clone());
+                    c.clone()
+                }
+            };
+            bounds.push(shared);
+        }
         let mut inside = starts_inside;
         let mut children = Vec::with_capacity(bounds.len() + 1);
         children.push(if inside { Marker::TRUE } else { Marker::FALSE });
@@ -1233,6 +1459,27 @@ impl Context {
         Ok(!self.and(!a, !b)?)
     }
 
+    /// The conjunction of `ms` (reordered): the markers whose top variable comes last in the
+    /// variable order are conjoined first, so that each step mostly adds nodes above the
+    /// conjunction so far instead of rebuilding it.
+    pub(crate) fn and_all(&mut self, ms: &mut [Marker]) -> Result<Marker, Error> {
+        for &m in ms.iter() {
+            self.check(m)?;
+        }
+        ms.sort_by(|&a, &b| match (self.top(a), self.top(b)) {
+            (Some(x), Some(y)) => self.var_cmp(y, x),
+            (None, None) => Ordering::Equal,
+            (None, Some(_)) => Ordering::Less,
+            (Some(_), None) => Ordering::Greater,
+        });
+        let mut acc = Marker::TRUE;
+        for &m in ms.iter() {
+            let mut budget = self.budget();
+            acc = self.and_rec(acc, m, &mut budget)?;
+        }
+        Ok(acc)
+    }
+
     /// `not a`, in O(1); the same as `!a`.
     ///
     /// See the second example on [`Context`].
@@ -1268,16 +1515,140 @@ impl Context {
         };
         let (ea, fa) = self.edges_raw(a, var)?;
         let (eb, fb) = self.edges_raw(b, var)?;
-        let edges = combine(
-            &ea,
-            &eb,
-            |x, y| self.and_rec(flip(x, fa), flip(y, fb), budget),
-            Error::new(ErrorKind::ForeignMarker),
-        )?;
+        let base = self.scratch.len();
+        let r = self.and_pieces(var, &ea, fa, &eb, fb, base, budget);
+        self.scratch.truncate(base);
+        let r = r?;
         budget.leave();
-        let r = self.mk(var, edges)?;
         self.and_cache.insert(key, r);
         Ok(r)
+    }
+
+    /// One step of `and_rec`: the conjunction of the children of `ea` and `eb` (read negated
+    /// where `fa`/`fb`) on each piece of their common refinement, in [`combine`]'s order, built
+    /// in `self.scratch[base..]` and stored as a node of `var`.
+    #[allow(clippy::too_many_arguments)]
+    fn and_pieces(
+        &mut self,
+        var: Var,
+        ea: &Edges<Marker>,
+        fa: bool,
+        eb: &Edges<Marker>,
+        fb: bool,
+        base: usize,
+        budget: &mut Budget,
+    ) -> Result<Marker, Error> {
+        let foreign = || Error::new(ErrorKind::ForeignMarker);
+        match (ea, eb) {
+            (
+                Edges::Intervals {
+                    bounds: ba,
+                    children: ca,
+                },
+                Edges::Intervals {
+                    bounds: bb,
+                    children: cb,
+                },
+            ) => {
+                let (mut i, mut j) = (0, 0);
+                // The source of the bound before the current piece (none before the first).
+                let mut src = u32::MAX;
+                let mut last = None;
+                loop {
+                    let (Some(&x), Some(&y)) = (ca.get(i), cb.get(j)) else {
+                        return Err(foreign());
+                    };
+                    let c = self.and_rec(flip(x, fa), flip(y, fb), budget)?;
+                    // Neighbouring pieces with one child are one piece: the bound between
+                    // them is dropped.
+                    if last != Some(c) {
+                        self.scratch.push((src, c));
+                        last = Some(c);
+                    }
+                    let from_a = |i: usize| u32::try_from(i).map_err(|_| foreign());
+                    let from_b = |j: usize| Ok::<_, Error>(from_a(j)? | Piece::FROM_B);
+                    match (ba.get(i), bb.get(j)) {
+                        (None, None) => break,
+                        (Some(_), None) => {
+                            src = from_a(i)?;
+                            i += 1;
+                        }
+                        (None, Some(_)) => {
+                            src = from_b(j)?;
+                            j += 1;
+                        }
+                        (Some(p), Some(q)) => match p.cmp(q) {
+                            Ordering::Less => {
+                                src = from_a(i)?;
+                                i += 1;
+                            }
+                            Ordering::Greater => {
+                                src = from_b(j)?;
+                                j += 1;
+                            }
+                            Ordering::Equal => {
+                                src = from_a(i)?;
+                                i += 1;
+                                j += 1;
+                            }
+                        },
+                    }
+                }
+                self.mk_intervals(var, base, ba, bb)
+            }
+            (
+                Edges::Strings {
+                    points: pa,
+                    other: oa,
+                },
+                Edges::Strings {
+                    points: pb,
+                    other: ob,
+                },
+            ) => {
+                let (oa, ob) = (flip(*oa, fa), flip(*ob, fb));
+                let (mut i, mut j) = (0, 0);
+                loop {
+                    let (src, x, y) = match (pa.get(i), pb.get(j)) {
+                        (None, None) => break,
+                        (Some((_, x)), None) => {
+                            i += 1;
+                            (i - 1, flip(*x, fa), ob)
+                        }
+                        (None, Some((_, y))) => {
+                            j += 1;
+                            ((j - 1) | Piece::FROM_B as usize, oa, flip(*y, fb))
+                        }
+                        (Some((s, x)), Some((t, y))) => match s.cmp(t) {
+                            Ordering::Less => {
+                                i += 1;
+                                (i - 1, flip(*x, fa), ob)
+                            }
+                            Ordering::Greater => {
+                                j += 1;
+                                ((j - 1) | Piece::FROM_B as usize, oa, flip(*y, fb))
+                            }
+                            Ordering::Equal => {
+                                i += 1;
+                                j += 1;
+                                (i - 1, flip(*x, fa), flip(*y, fb))
+                            }
+                        },
+                    };
+                    let src = u32::try_from(src).map_err(|_| foreign())?;
+                    let c = self.and_rec(x, y, budget)?;
+                    self.scratch.push((src, c));
+                }
+                let other = self.and_rec(oa, ob, budget)?;
+                self.mk_strings(var, base, pa, pb, other)
+            }
+            (Edges::Bool { yes: ya, no: na }, Edges::Bool { yes: yb, no: nb }) => {
+                let yes = self.and_rec(flip(*ya, fa), flip(*yb, fb), budget)?;
+                let no = self.and_rec(flip(*na, fa), flip(*nb, fb), budget)?;
+                self.mk(var, Edges::Bool { yes, no })
+            }
+            _ => Err(foreign()),
+        }
     }
 
     // ----- questions -----

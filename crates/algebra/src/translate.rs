@@ -359,20 +359,18 @@ impl Context {
             MarkerNode::False => Ok(Marker::FALSE),
             MarkerNode::Expression(e) => self.translate_expression(e, profile),
             MarkerNode::And(children) => {
-                let mut acc = Marker::TRUE;
+                let mut ms = Vec::with_capacity(children.len());
                 for c in children.iter() {
-                    let m = self.translate_node(c, profile)?;
-                    acc = self.and(acc, m)?;
+                    ms.push(self.translate_node(c, profile)?);
                 }
-                Ok(acc)
+                self.and_all(&mut ms)
             }
             MarkerNode::Or(children) => {
-                let mut acc = Marker::FALSE;
+                let mut ms = Vec::with_capacity(children.len());
                 for c in children.iter() {
-                    let m = self.translate_node(c, profile)?;
-                    acc = self.or(acc, m)?;
+                    ms.push(!self.translate_node(c, profile)?);
                 }
-                Ok(acc)
+                Ok(!self.and_all(&mut ms)?)
             }
         }
     }
