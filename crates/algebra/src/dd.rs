@@ -501,6 +501,8 @@ fn visit_pieces<E>(
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Node {
     var: Var,
+    /// [`node_hash`] of the node, kept so that growing the unique table rehashes no edges.
+    hash: u64,
     /// Shared, so that reading a node's edges during an operation copies no vectors.
     edges: std::sync::Arc<Edges<Marker>>,
 }
@@ -633,6 +635,11 @@ impl Budget {
 #[derive(Clone, Debug)]
 pub struct Context {
     vars: Vec<VarInfo>,
+    /// Each variable's position in the variable order (rank, then name), so that comparing
+    /// two variables is comparing two numbers.
+    var_position: Vec<u32>,
+    /// The variables in the variable order.
+    var_sorted: Vec<Var>,
     by_name: HashMap<Box<str>, Var>,
     /// `nodes[0]` stands for the terminal and is never read as a decision node.
     nodes: Vec<Node>,
@@ -823,15 +830,18 @@ impl Context {
     pub fn with_limits(limits: Limits) -> Context {
         Context {
             vars: Vec::new(),
+            var_position: Vec::new(),
+            var_sorted: Vec::new(),
             by_name: HashMap::default(),
             nodes: vec![Node {
                 var: Var(u32::MAX),
+                hash: 0,
                 edges: std::sync::Arc::new(Edges::Bool {
                     yes: Marker::TRUE,
                     no: Marker::TRUE,
                 }),
             }],
-            unique: hashbrown::HashTable::with_capacity(1 << 10),
+            unique: hashbrown::HashTable::with_capacity(1 << 12),
             and_cache: HashMap::with_capacity_and_hasher(1 << 12, Default::default()),
             cuts: HashSet::default(),
             scratch: Vec::new(),
@@ -923,6 +933,20 @@ impl Context {
             return Ok(var);
         }
         let id = u32::try_from(self.vars.len()).map_err(|_| Error::intractable(Limit::Nodes))?;
+        // The new variable's position: after every variable that comes before it.
+        let vars = &self.vars;
+        let at = self.var_sorted.partition_point(|v| {
+            vars.get(v.0 as usize)
+                .is_some_and(|v| (v.rank, &*v.name) < (rank, name))
+        });
+        let position = u32::try_from(at).map_err(|_| Error::intractable(Limit::Nodes))?;
+        for p in &mut self.var_position {
+            if *p >= position {
+                *p += 1;
+            }
+        }
+        self.var_position.push(position);
+        self.var_sorted.insert(at, Var(id));
         self.vars.push(VarInfo {
             rank,
             name: name.into(),
@@ -979,8 +1003,11 @@ impl Context {
 
     /// The order of two variables: rank, then name.
     fn var_cmp(&self, a: Var, b: Var) -> Ordering {
-        match (self.vars.get(a.0 as usize), self.vars.get(b.0 as usize)) {
-            (Some(x), Some(y)) => x.rank.cmp(&y.rank).then_with(|| x.name.cmp(&y.name)),
+        match (
+            self.var_position.get(a.0 as usize),
+            self.var_position.get(b.0 as usize),
+        ) {
+            (Some(x), Some(y)) => x.cmp(y),
             _ => a.0.cmp(&b.0),
         }
     }
@@ -1088,7 +1115,7 @@ impl Context {
             .find(hash, |&i| {
                 nodes
                     .get(i as usize)
-                    .is_some_and(|n| n.var == var && *n.edges == edges)
+                    .is_some_and(|n| n.hash == hash && n.var == var && *n.edges == edges)
             })
             .copied();
         let index = match found {
@@ -1110,14 +1137,12 @@ impl Context {
             .ok_or(Error::intractable(Limit::Nodes))?;
         self.nodes.push(Node {
             var,
+            hash,
             edges: std::sync::Arc::new(edges),
         });
         let nodes = &self.nodes;
-        self.unique.insert_unique(hash, i, |&j| {
-            nodes
-                .get(j as usize)
-                .map_or(0, |n| node_hash(n.var, &n.edges))
-        });
+        self.unique
+            .insert_unique(hash, i, |&j| nodes.get(j as usize).map_or(0, |n| n.hash));
         Ok(i)
     }
 
@@ -1179,7 +1204,11 @@ impl Context {
         let nodes = &self.nodes;
         let found = self
             .unique
-            .find(hash, |&i| nodes.get(i as usize).is_some_and(same))
+            .find(hash, |&i| {
+                nodes
+                    .get(i as usize)
+                    .is_some_and(|n| n.hash == hash && same(n))
+            })
             .copied();
         let index = match found {
             Some(i) => i,
@@ -1270,7 +1299,11 @@ impl Context {
         let nodes = &self.nodes;
         let found = self
             .unique
-            .find(hash, |&i| nodes.get(i as usize).is_some_and(same))
+            .find(hash, |&i| {
+                nodes
+                    .get(i as usize)
+                    .is_some_and(|n| n.hash == hash && same(n))
+            })
             .copied();
         let index = match found {
             Some(i) => i,
@@ -1466,12 +1499,15 @@ impl Context {
         for &m in ms.iter() {
             self.check(m)?;
         }
-        ms.sort_by(|&a, &b| match (self.top(a), self.top(b)) {
-            (Some(x), Some(y)) => self.var_cmp(y, x),
-            (None, None) => Ordering::Equal,
-            (None, Some(_)) => Ordering::Less,
-            (Some(_), None) => Ordering::Greater,
-        });
+        // Constants first (they decide or vanish at once), then by top variable, last first.
+        let key = |m: Marker| {
+            self.top(m)
+                .and_then(|v| self.var_position.get(v.0 as usize))
+                .map_or(u32::MAX, |&p| p)
+        };
+        if !ms.is_sorted_by_key(|&m| std::cmp::Reverse(key(m))) {
+            ms.sort_by_key(|&m| std::cmp::Reverse(key(m)));
+        }
         let mut acc = Marker::TRUE;
         for &m in ms.iter() {
             let mut budget = self.budget();

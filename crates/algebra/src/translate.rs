@@ -72,6 +72,26 @@ fn is_extended_version(f: Field) -> bool {
         )
 }
 
+/// A string as `{:?}` writes it, without the escaping machinery when nothing needs escaping
+/// (the usual names and literals).
+struct Quoted<'a>(&'a str);
+
+impl std::fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plain = self
+            .0
+            .bytes()
+            .all(|b| b == b' ' || (b.is_ascii_graphic() && b != b'"' && b != b'\\'));
+        if plain {
+            f.write_str("\"")?;
+            f.write_str(self.0)?;
+            f.write_str("\"")
+        } else {
+            write!(f, "{:?}", self.0)
+        }
+    }
+}
+
 /// Python's `str.strip()` whitespace (as pep508 strips a version literal).
 fn strip(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
@@ -225,7 +245,7 @@ impl Context {
         let literal = member_literal(field, literal);
         let var = self.meta_var(
             rank(field, 3),
-            &format!("{literal:?} in {}", field.name()),
+            &format!("{} in {}", Quoted(&literal), field.name()),
             Domain::Bool,
             VarMeta::Member {
                 field,
@@ -239,7 +259,7 @@ impl Context {
         let name = normalize_name(name);
         let var = self.meta_var(
             rank(Field::Extra, 3),
-            &format!("extra == {name:?}"),
+            &format!("extra == {}", Quoted(&name)),
             Domain::Bool,
             VarMeta::Extra { name: name.into() },
         )?;
@@ -537,12 +557,16 @@ impl Context {
     ) -> Result<Marker, Error> {
         let v = self.version_var(field)?;
         let t = self.text_var(field)?;
-        let absent = self.version_set(v, &VersionSet::absent())?;
         // A text that reads as a version is never held by the text variable, and the model
         // leaves out texts that read as a wildcard (`3.12.*`: see the crate docs).
         let rule = self
             .string_rule(t, op, literal, side, &not_a_text_value)?
             .unwrap_or(Marker::FALSE);
+        if rule.is_false() {
+            // The usual case (a version literal): no need for the absent set.
+            return Ok(Marker::FALSE);
+        }
+        let absent = self.version_set(v, &VersionSet::absent())?;
         self.and(absent, rule)
     }
 
