@@ -377,6 +377,16 @@ impl Piece {
     const FROM_B: u32 = 1 << 31;
 }
 
+/// The order of two cuts of the context's nodes: equal when they are one (interned)
+/// allocation, without comparing their atoms.
+fn cut_cmp(p: &Cut, q: &Cut) -> Ordering {
+    if p.identity() == q.identity() {
+        Ordering::Equal
+    } else {
+        p.cmp(q)
+    }
+}
+
 /// The unique table's hash of a node: its variable, then each child and the bound or literal
 /// that leads to it (cuts by identity: the context interns them).
 fn node_hash(var: Var, edges: &Edges<Marker>) -> u64 {
@@ -437,7 +447,7 @@ fn visit_pieces<E>(
                     (None, None) => return Ok(()),
                     (Some(_), None) => i += 1,
                     (None, Some(_)) => j += 1,
-                    (Some(p), Some(q)) => match p.cmp(q) {
+                    (Some(p), Some(q)) => match cut_cmp(p, q) {
                         Ordering::Less => i += 1,
                         Ordering::Greater => j += 1,
                         Ordering::Equal => {
@@ -1193,10 +1203,9 @@ impl Context {
                     Edges::Intervals { bounds, children } => {
                         children.len() == pieces.len()
                             && children.iter().zip(pieces).all(|(c, p)| *c == p.1)
-                            && bounds
-                                .iter()
-                                .zip(pieces.iter().skip(1))
-                                .all(|(b, p)| bound(p.0).is_some_and(|x| x == b))
+                            && bounds.iter().zip(pieces.iter().skip(1)).all(|(b, p)| {
+                                bound(p.0).is_some_and(|x| x.identity() == b.identity())
+                            })
                     }
                     _ => false,
                 }
@@ -1613,7 +1622,7 @@ impl Context {
                             src = from_b(j)?;
                             j += 1;
                         }
-                        (Some(p), Some(q)) => match p.cmp(q) {
+                        (Some(p), Some(q)) => match cut_cmp(p, q) {
                             Ordering::Less => {
                                 src = from_a(i)?;
                                 i += 1;
