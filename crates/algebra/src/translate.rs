@@ -378,21 +378,37 @@ impl Context {
             MarkerNode::True => Ok(Marker::TRUE),
             MarkerNode::False => Ok(Marker::FALSE),
             MarkerNode::Expression(e) => self.translate_expression(e, profile),
-            MarkerNode::And(children) => {
-                let mut ms = Vec::with_capacity(children.len());
-                for c in children.iter() {
-                    ms.push(self.translate_node(c, profile)?);
-                }
-                self.and_all(&mut ms)
-            }
-            MarkerNode::Or(children) => {
-                let mut ms = Vec::with_capacity(children.len());
-                for c in children.iter() {
-                    ms.push(!self.translate_node(c, profile)?);
-                }
-                Ok(!self.and_all(&mut ms)?)
-            }
+            MarkerNode::And(children) => self.translate_all(children, profile, false),
+            MarkerNode::Or(children) => Ok(!self.translate_all(children, profile, true)?),
         }
+    }
+
+    /// The conjunction of the children's markers (of their negations when `negate`: an `or`
+    /// by De Morgan), the usual few children held on the stack.
+    fn translate_all(
+        &mut self,
+        children: &[MarkerNode],
+        profile: Profile,
+        negate: bool,
+    ) -> Result<Marker, Error> {
+        let translate = |ctx: &mut Context, c: &MarkerNode| {
+            let m = ctx.translate_node(c, profile)?;
+            Ok::<_, Error>(if negate { !m } else { m })
+        };
+        const HELD: usize = 8;
+        if children.len() <= HELD {
+            let mut ms = [Marker::TRUE; HELD];
+            for (slot, c) in ms.iter_mut().zip(children) {
+                *slot = translate(self, c)?;
+            }
+            let ms = ms.get_mut(..children.len()).unwrap_or_default();
+            return self.and_all(ms);
+        }
+        let mut ms = Vec::with_capacity(children.len());
+        for c in children {
+            ms.push(translate(self, c)?);
+        }
+        self.and_all(&mut ms)
     }
 
     /// One comparison under `profile`.
