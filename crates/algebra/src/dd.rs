@@ -1514,8 +1514,20 @@ impl Context {
                 .and_then(|v| self.var_position.get(v.0 as usize))
                 .map_or(u32::MAX, |&p| p)
         };
-        if !ms.is_sorted_by_key(|&m| std::cmp::Reverse(key(m))) {
-            ms.sort_by_key(|&m| std::cmp::Reverse(key(m)));
+        const HELD: usize = 8;
+        if ms.len() <= HELD {
+            // Each key computed once, sorted on the stack (stable, as below).
+            let mut keyed = [(0, Marker::TRUE); HELD];
+            for (slot, &m) in keyed.iter_mut().zip(ms.iter()) {
+                *slot = (u32::MAX - key(m), m);
+            }
+            let keyed = keyed.get_mut(..ms.len()).unwrap_or_default();
+            keyed.sort_by_key(|p| p.0);
+            for (m, p) in ms.iter_mut().zip(keyed.iter()) {
+                *m = p.1;
+            }
+        } else {
+            ms.sort_by_cached_key(|&m| std::cmp::Reverse(key(m)));
         }
         let mut acc = Marker::TRUE;
         for &m in ms.iter() {
