@@ -950,8 +950,9 @@ impl Context {
                 .is_some_and(|v| (v.rank, &*v.name) < (rank, name))
         });
         let position = u32::try_from(at).map_err(|_| Error::intractable(Limit::Nodes))?;
-        for p in &mut self.var_position {
-            if *p >= position {
+        // Every variable after it moves up one.
+        for v in self.var_sorted.get(at..).unwrap_or_default() {
+            if let Some(p) = self.var_position.get_mut(v.0 as usize) {
                 *p += 1;
             }
         }

@@ -72,23 +72,19 @@ fn is_extended_version(f: Field) -> bool {
         )
 }
 
-/// A string as `{:?}` writes it, without the escaping machinery when nothing needs escaping
-/// (the usual names and literals).
-struct Quoted<'a>(&'a str);
-
-impl std::fmt::Display for Quoted<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let plain = self
-            .0
-            .bytes()
-            .all(|b| b == b' ' || (b.is_ascii_graphic() && b != b'"' && b != b'\\'));
-        if plain {
-            f.write_str("\"")?;
-            f.write_str(self.0)?;
-            f.write_str("\"")
-        } else {
-            write!(f, "{:?}", self.0)
-        }
+/// Appends `s` as `{:?}` writes it, without the formatting machinery when nothing needs
+/// escaping (the usual names and literals).
+fn push_quoted(out: &mut String, s: &str) {
+    let plain = s
+        .bytes()
+        .all(|b| b == b' ' || (b.is_ascii_graphic() && b != b'"' && b != b'\\'));
+    if plain {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{s:?}");
     }
 }
 
@@ -245,7 +241,13 @@ impl Context {
         let literal = member_literal(field, literal);
         let var = self.meta_var(
             rank(field, 3),
-            &format!("{} in {}", Quoted(&literal), field.name()),
+            &{
+                let mut name = String::with_capacity(literal.len() + field.name().len() + 6);
+                push_quoted(&mut name, &literal);
+                name.push_str(" in ");
+                name.push_str(field.name());
+                name
+            },
             Domain::Bool,
             VarMeta::Member {
                 field,
@@ -259,7 +261,12 @@ impl Context {
         let name = normalize_name(name);
         let var = self.meta_var(
             rank(Field::Extra, 3),
-            &format!("extra == {}", Quoted(&name)),
+            &{
+                let mut var_name = String::with_capacity(name.len() + 11);
+                var_name.push_str("extra == ");
+                push_quoted(&mut var_name, &name);
+                var_name
+            },
             Domain::Bool,
             VarMeta::Extra { name: name.into() },
         )?;
@@ -1311,4 +1318,31 @@ pub(crate) struct ExpressionKey {
     op: O,
     rhs: MarkerValue,
     profile: Profile,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_quoted;
+
+    #[test]
+    fn push_quoted_writes_what_debug_writes() {
+        for s in [
+            "",
+            "gpu",
+            "extra-7-nemo-rl-automodel",
+            "a b",
+            "it's",
+            "say \"hi\"",
+            "back\\slash",
+            "tab\there",
+            "new\nline",
+            "café",
+            "\u{7f}",
+            "zero\u{200b}width",
+        ] {
+            let mut out = String::new();
+            push_quoted(&mut out, s);
+            assert_eq!(out, format!("{s:?}"), "{s:?}");
+        }
+    }
 }
