@@ -337,7 +337,7 @@ fn combine<T: Copy, E>(
                         j += 1;
                         (s, *oa, *y)
                     }
-                    (Some((s, x)), Some((t, y))) => match s.cmp(t) {
+                    (Some((s, x)), Some((t, y))) => match literal_cmp(s, t) {
                         Ordering::Less => {
                             i += 1;
                             (s, *x, *ob)
@@ -384,6 +384,16 @@ fn cut_cmp(p: &Cut, q: &Cut) -> Ordering {
         Ordering::Equal
     } else {
         p.cmp(q)
+    }
+}
+
+/// The order of two string literals of the context's nodes: equal at once when they are one
+/// allocation (a variable's literals are shared, `Context::string_eq`).
+fn literal_cmp(s: &std::sync::Arc<str>, t: &std::sync::Arc<str>) -> Ordering {
+    if std::sync::Arc::ptr_eq(s, t) {
+        Ordering::Equal
+    } else {
+        s.cmp(t)
     }
 }
 
@@ -480,7 +490,7 @@ fn visit_pieces<E>(
                         j += 1;
                         (*oa, *y)
                     }
-                    (Some((s, x)), Some((t, y))) => match s.cmp(t) {
+                    (Some((s, x)), Some((t, y))) => match literal_cmp(s, t) {
                         Ordering::Less => {
                             i += 1;
                             (*x, *ob)
@@ -1677,7 +1687,7 @@ impl Context {
                             j += 1;
                             ((j - 1) | Piece::FROM_B as usize, oa, flip(*y, fb))
                         }
-                        (Some((s, x)), Some((t, y))) => match s.cmp(t) {
+                        (Some((s, x)), Some((t, y))) => match literal_cmp(s, t) {
                             Ordering::Less => {
                                 i += 1;
                                 (i - 1, flip(*x, fa), ob)

@@ -222,7 +222,7 @@ impl Context {
         let sub = if field == Field::PythonVersion { 2 } else { 1 };
         self.meta_var(
             rank(f, sub),
-            &format!("{}#text", field.name()),
+            &[field.name(), "#text"].concat(),
             Domain::String,
             VarMeta::Text { field },
         )
