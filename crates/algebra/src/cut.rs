@@ -233,6 +233,17 @@ impl Cut {
         }
     }
 
+    /// The cut's identity among cuts that share their prefix allocation: the prefix's address
+    /// and the side. Equal for equal cuts only when both come from one interning table (as
+    /// every cut a [`Context`](crate::Context)'s nodes hold does); used to hash nodes.
+    pub(crate) fn identity(&self) -> usize {
+        let address = self
+            .atoms
+            .as_ref()
+            .map_or(0, |a| Arc::as_ptr(a).cast::<Atom>().addr());
+        address ^ usize::from(self.side == Side::Above)
+    }
+
     /// The prefix.
     fn atoms(&self) -> &[Atom] {
         self.atoms.as_deref().unwrap_or(&[])

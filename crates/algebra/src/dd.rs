@@ -1,7 +1,5 @@
 //! The decision-diagram engine: [`Context`], [`Marker`] and the operations.
 
-use std::hash::BuildHasher;
-
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cmp::Ordering;
 use std::fmt::Write as _;
@@ -339,7 +337,7 @@ fn combine<T: Copy, E>(
                         j += 1;
                         (s, *oa, *y)
                     }
-                    (Some((s, x)), Some((t, y))) => match s.cmp(t) {
+                    (Some((s, x)), Some((t, y))) => match literal_cmp(s, t) {
                         Ordering::Less => {
                             i += 1;
                             (s, *x, *ob)
@@ -368,6 +366,66 @@ fn combine<T: Copy, E>(
         }),
         _ => Err(mismatch),
     }
+}
+
+/// How `Context::scratch` names the bound or literal of a piece: an index into the first
+/// operand's bounds or points, or, with [`Piece::FROM_B`] set, into the second's.
+struct Piece;
+
+impl Piece {
+    /// The mark of an index into the second operand.
+    const FROM_B: u32 = 1 << 31;
+}
+
+/// The order of two cuts of the context's nodes: equal when they are one (interned)
+/// allocation, without comparing their atoms.
+fn cut_cmp(p: &Cut, q: &Cut) -> Ordering {
+    if p.identity() == q.identity() {
+        Ordering::Equal
+    } else {
+        p.cmp(q)
+    }
+}
+
+/// The order of two string literals of the context's nodes: equal at once when they are one
+/// allocation (a variable's literals are shared, `Context::string_eq`).
+fn literal_cmp(s: &std::sync::Arc<str>, t: &std::sync::Arc<str>) -> Ordering {
+    if std::sync::Arc::ptr_eq(s, t) {
+        Ordering::Equal
+    } else {
+        s.cmp(t)
+    }
+}
+
+/// The unique table's hash of a node: its variable, then each child and the bound or literal
+/// that leads to it (cuts by identity: the context interns them).
+fn node_hash(var: Var, edges: &Edges<Marker>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    h.write_u32(var.0);
+    match edges {
+        Edges::Intervals { bounds, children } => {
+            let mut bounds = bounds.iter();
+            for (k, c) in children.iter().enumerate() {
+                if k > 0 {
+                    h.write_usize(bounds.next().map_or(0, Cut::identity));
+                }
+                h.write_u32(c.0);
+            }
+        }
+        Edges::Strings { points, other } => {
+            for (s, c) in points {
+                (**s).hash(&mut h);
+                h.write_u32(c.0);
+            }
+            h.write_u32(other.0);
+        }
+        Edges::Bool { yes, no } => {
+            h.write_u32(yes.0);
+            h.write_u32(no.0);
+        }
+    }
+    h.finish()
 }
 
 /// Calls `f` on the children of `a` and `b` (same domain) on every piece of their common
@@ -399,7 +457,7 @@ fn visit_pieces<E>(
                     (None, None) => return Ok(()),
                     (Some(_), None) => i += 1,
                     (None, Some(_)) => j += 1,
-                    (Some(p), Some(q)) => match p.cmp(q) {
+                    (Some(p), Some(q)) => match cut_cmp(p, q) {
                         Ordering::Less => i += 1,
                         Ordering::Greater => j += 1,
                         Ordering::Equal => {
@@ -432,7 +490,7 @@ fn visit_pieces<E>(
                         j += 1;
                         (*oa, *y)
                     }
-                    (Some((s, x)), Some((t, y))) => match s.cmp(t) {
+                    (Some((s, x)), Some((t, y))) => match literal_cmp(s, t) {
                         Ordering::Less => {
                             i += 1;
                             (*x, *ob)
@@ -463,6 +521,8 @@ fn visit_pieces<E>(
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Node {
     var: Var,
+    /// [`node_hash`] of the node, kept so that growing the unique table rehashes no edges.
+    hash: u64,
     /// Shared, so that reading a node's edges during an operation copies no vectors.
     edges: std::sync::Arc<Edges<Marker>>,
 }
@@ -595,6 +655,11 @@ impl Budget {
 #[derive(Clone, Debug)]
 pub struct Context {
     vars: Vec<VarInfo>,
+    /// Each variable's position in the variable order (rank, then name), so that comparing
+    /// two variables is comparing two numbers.
+    var_position: Vec<u32>,
+    /// The variables in the variable order.
+    var_sorted: Vec<Var>,
     by_name: HashMap<Box<str>, Var>,
     /// `nodes[0]` stands for the terminal and is never read as a decision node.
     nodes: Vec<Node>,
@@ -604,6 +669,12 @@ pub struct Context {
     /// looked at the pair and found it satisfiable (a disjoint pair is stored as `FALSE`, its
     /// conjunction): one table answers both questions with one lookup.
     and_cache: HashMap<(Marker, Marker), Marker>,
+    /// Every cut the nodes hold, once: equal cuts share one prefix allocation, so that nodes
+    /// hash their cuts by identity ([`Cut::identity`]).
+    cuts: HashSet<Cut>,
+    /// The pieces of the nodes `and_rec` is building, one stretch per level of its recursion:
+    /// the source of the bound before each piece ([`Piece`]) and the piece's child.
+    scratch: Vec<(u32, Marker)>,
     limits: Limits,
     /// What each variable stands for, when it was declared by the marker translation.
     pub(crate) meta: Vec<Option<crate::translate::VarMeta>>,
@@ -777,16 +848,21 @@ impl Context {
     pub fn with_limits(limits: Limits) -> Context {
         Context {
             vars: Vec::new(),
+            var_position: Vec::new(),
+            var_sorted: Vec::new(),
             by_name: HashMap::default(),
             nodes: vec![Node {
                 var: Var(u32::MAX),
+                hash: 0,
                 edges: std::sync::Arc::new(Edges::Bool {
                     yes: Marker::TRUE,
                     no: Marker::TRUE,
                 }),
             }],
-            unique: hashbrown::HashTable::new(),
-            and_cache: HashMap::default(),
+            unique: hashbrown::HashTable::with_capacity(1 << 12),
+            and_cache: HashMap::with_capacity_and_hasher(1 << 12, Default::default()),
+            cuts: HashSet::default(),
+            scratch: Vec::new(),
             limits,
             meta: Vec::new(),
             literals: std::collections::BTreeMap::new(),
@@ -839,7 +915,7 @@ impl Context {
     ///
     /// See the second example on [`Context`].
     pub fn clear_caches(&mut self) {
-        self.and_cache = HashMap::default();
+        self.and_cache.clear();
         self.print_cache = HashMap::default();
     }
 
@@ -874,6 +950,21 @@ impl Context {
             return Ok(var);
         }
         let id = u32::try_from(self.vars.len()).map_err(|_| Error::intractable(Limit::Nodes))?;
+        // The new variable's position: after every variable that comes before it.
+        let vars = &self.vars;
+        let at = self.var_sorted.partition_point(|v| {
+            vars.get(v.0 as usize)
+                .is_some_and(|v| (v.rank, &*v.name) < (rank, name))
+        });
+        let position = u32::try_from(at).map_err(|_| Error::intractable(Limit::Nodes))?;
+        // Every variable after it moves up one.
+        for v in self.var_sorted.get(at..).unwrap_or_default() {
+            if let Some(p) = self.var_position.get_mut(v.0 as usize) {
+                *p += 1;
+            }
+        }
+        self.var_position.push(position);
+        self.var_sorted.insert(at, Var(id));
         self.vars.push(VarInfo {
             rank,
             name: name.into(),
@@ -930,8 +1021,11 @@ impl Context {
 
     /// The order of two variables: rank, then name.
     fn var_cmp(&self, a: Var, b: Var) -> Ordering {
-        match (self.vars.get(a.0 as usize), self.vars.get(b.0 as usize)) {
-            (Some(x), Some(y)) => x.rank.cmp(&y.rank).then_with(|| x.name.cmp(&y.name)),
+        match (
+            self.var_position.get(a.0 as usize),
+            self.var_position.get(b.0 as usize),
+        ) {
+            (Some(x), Some(y)) => x.cmp(y),
             _ => a.0.cmp(&b.0),
         }
     }
@@ -1032,38 +1126,213 @@ impl Context {
         if flip {
             edges.negate_children();
         }
-        let hasher = rustc_hash::FxBuildHasher;
-        let hash = hasher.hash_one((var, &edges));
+        let hash = node_hash(var, &edges);
         let nodes = &self.nodes;
         let found = self
             .unique
             .find(hash, |&i| {
                 nodes
                     .get(i as usize)
-                    .is_some_and(|n| n.var == var && *n.edges == edges)
+                    .is_some_and(|n| n.hash == hash && n.var == var && *n.edges == edges)
+            })
+            .copied();
+        let index = match found {
+            Some(i) => i,
+            None => self.insert_node(var, hash, edges)?,
+        };
+        let m = Marker(index << 1);
+        Ok(if flip { !m } else { m })
+    }
+
+    /// Stores a node not in the unique table yet, hashed `hash` ([`node_hash`]).
+    fn insert_node(&mut self, var: Var, hash: u64, edges: Edges<Marker>) -> Result<u32, Error> {
+        if self.nodes.len() > self.limits.nodes {
+            return Err(Error::intractable(Limit::Nodes));
+        }
+        let i = u32::try_from(self.nodes.len())
+            .ok()
+            .filter(|i| *i < u32::MAX >> 1)
+            .ok_or(Error::intractable(Limit::Nodes))?;
+        self.nodes.push(Node {
+            var,
+            hash,
+            edges: std::sync::Arc::new(edges),
+        });
+        let nodes = &self.nodes;
+        self.unique
+            .insert_unique(hash, i, |&j| nodes.get(j as usize).map_or(0, |n| n.hash));
+        Ok(i)
+    }
+
+    /// The node of `var` whose pieces are `self.scratch[base..]` (reduced: neighbouring pieces
+    /// differ), each bound read from `ba` or `bb` ([`Piece`]); complemented in place when the
+    /// first child is. Allocates only for a node not stored yet.
+    fn mk_intervals(
+        &mut self,
+        var: Var,
+        base: usize,
+        ba: &[Cut],
+        bb: &[Cut],
+    ) -> Result<Marker, Error> {
+        let bound = |src: u32| -> Option<&Cut> {
+            if src & Piece::FROM_B == 0 {
+                ba.get(src as usize)
+            } else {
+                bb.get((src & !Piece::FROM_B) as usize)
+            }
+        };
+        let pieces = self.scratch.get_mut(base..).unwrap_or_default();
+        let Some(&(_, first)) = pieces.first() else {
+            return Err(Error::new(ErrorKind::ForeignMarker));
+        };
+        if pieces.len() == 1 {
+            return Ok(first);
+        }
+        let flip = first.is_complement();
+        if flip {
+            for p in pieces.iter_mut() {
+                p.1 = !p.1;
+            }
+        }
+        let pieces: &[(u32, Marker)] = pieces;
+        let mut h = rustc_hash::FxHasher::default();
+        std::hash::Hasher::write_u32(&mut h, var.0);
+        for (k, &(src, c)) in pieces.iter().enumerate() {
+            if k > 0 {
+                let id = bound(src).map_or(0, Cut::identity);
+                std::hash::Hasher::write_usize(&mut h, id);
+            }
+            std::hash::Hasher::write_u32(&mut h, c.0);
+        }
+        let hash = std::hash::Hasher::finish(&h);
+        let same = |n: &Node| {
+            n.var == var
+                && match &*n.edges {
+                    Edges::Intervals { bounds, children } => {
+                        children.len() == pieces.len()
+                            && children.iter().zip(pieces).all(|(c, p)| *c == p.1)
+                            && bounds.iter().zip(pieces.iter().skip(1)).all(|(b, p)| {
+                                bound(p.0).is_some_and(|x| x.identity() == b.identity())
+                            })
+                    }
+                    _ => false,
+                }
+        };
+        let nodes = &self.nodes;
+        let found = self
+            .unique
+            .find(hash, |&i| {
+                nodes
+                    .get(i as usize)
+                    .is_some_and(|n| n.hash == hash && same(n))
             })
             .copied();
         let index = match found {
             Some(i) => i,
             None => {
-                if self.nodes.len() > self.limits.nodes {
-                    return Err(Error::intractable(Limit::Nodes));
+                let mut bounds = Vec::with_capacity(pieces.len() - 1);
+                for &(src, _) in pieces.iter().skip(1) {
+                    bounds.push(
+                        bound(src)
+                            .cloned()
+                            .ok_or(Error::new(ErrorKind::ForeignMarker))?,
+                    );
                 }
-                let i = u32::try_from(self.nodes.len())
-                    .ok()
-                    .filter(|i| *i < u32::MAX >> 1)
-                    .ok_or(Error::intractable(Limit::Nodes))?;
-                self.nodes.push(Node {
-                    var,
-                    edges: std::sync::Arc::new(edges),
-                });
-                let nodes = &self.nodes;
-                self.unique.insert_unique(hash, i, |&j| {
-                    nodes
-                        .get(j as usize)
-                        .map_or(0, |n| hasher.hash_one((n.var, &*n.edges)))
-                });
-                i
+                let children = pieces.iter().map(|p| p.1).collect();
+                self.insert_node(var, hash, Edges::Intervals { bounds, children })?
+            }
+        };
+        let m = Marker(index << 1);
+        Ok(if flip { !m } else { m })
+    }
+
+    /// The node of `var` whose string points are `self.scratch[base..]` (each literal read from
+    /// `pa` or `pb`, [`Piece`]) and whose other strings go to `other`: points that go to
+    /// `other` dropped, complemented when `other` is. Allocates only for a node not stored yet.
+    fn mk_strings(
+        &mut self,
+        var: Var,
+        base: usize,
+        pa: &[(std::sync::Arc<str>, Marker)],
+        pb: &[(std::sync::Arc<str>, Marker)],
+        other: Marker,
+    ) -> Result<Marker, Error> {
+        let literal = |src: u32| -> Option<&std::sync::Arc<str>> {
+            if src & Piece::FROM_B == 0 {
+                pa.get(src as usize).map(|p| &p.0)
+            } else {
+                pb.get((src & !Piece::FROM_B) as usize).map(|p| &p.0)
+            }
+        };
+        let pieces = self.scratch.get_mut(base..).unwrap_or_default();
+        let mut kept = 0;
+        for k in 0..pieces.len() {
+            if let Some(&p) = pieces.get(k) {
+                if p.1 != other {
+                    if let Some(slot) = pieces.get_mut(kept) {
+                        *slot = p;
+                    }
+                    kept += 1;
+                }
+            }
+        }
+        self.scratch.truncate(base + kept);
+        if kept == 0 {
+            return Ok(other);
+        }
+        let pieces = self.scratch.get_mut(base..).unwrap_or_default();
+        let flip = other.is_complement();
+        let other = if flip {
+            for p in pieces.iter_mut() {
+                p.1 = !p.1;
+            }
+            !other
+        } else {
+            other
+        };
+        let pieces: &[(u32, Marker)] = pieces;
+        let mut h = rustc_hash::FxHasher::default();
+        std::hash::Hasher::write_u32(&mut h, var.0);
+        for &(src, c) in pieces {
+            let s = literal(src).map_or("", |s| &**s);
+            std::hash::Hash::hash(s, &mut h);
+            std::hash::Hasher::write_u32(&mut h, c.0);
+        }
+        std::hash::Hasher::write_u32(&mut h, other.0);
+        let hash = std::hash::Hasher::finish(&h);
+        let same = |n: &Node| {
+            n.var == var
+                && match &*n.edges {
+                    Edges::Strings { points, other: o } => {
+                        *o == other
+                            && points.len() == pieces.len()
+                            && points.iter().zip(pieces).all(|((s, c), p)| {
+                                *c == p.1 && literal(p.0).is_some_and(|x| x == s)
+                            })
+                    }
+                    _ => false,
+                }
+        };
+        let nodes = &self.nodes;
+        let found = self
+            .unique
+            .find(hash, |&i| {
+                nodes
+                    .get(i as usize)
+                    .is_some_and(|n| n.hash == hash && same(n))
+            })
+            .copied();
+        let index = match found {
+            Some(i) => i,
+            None => {
+                let mut points = Vec::with_capacity(pieces.len());
+                for &(src, c) in pieces {
+                    let s = literal(src)
+                        .cloned()
+                        .ok_or(Error::new(ErrorKind::ForeignMarker))?;
+                    points.push((s, c));
+                }
+                self.insert_node(var, hash, Edges::Strings { points, other })?
             }
         };
         let m = Marker(index << 1);
@@ -1092,11 +1361,21 @@ impl Context {
         self.domain_of(var, Domain::Version)?;
         let all = set.bounds();
         let starts_inside = all.first() == Some(&Cut::BOTTOM);
-        let bounds: Vec<Cut> = all
-            .iter()
-            .filter(|c| **c != Cut::BOTTOM && **c != Cut::TOP)
-            .cloned()
-            .collect();
+        let mut bounds: Vec<Cut> = Vec::with_capacity(all.len());
+        for c in all {
+            if *c == Cut::BOTTOM || *c == Cut::TOP {
+                continue;
+            }
+            // Interned: the nodes hash their cuts by identity.
+            let shared = match self.cuts.get(c) {
+                Some(s) => s.clone(),
+                None => {
+                    self.cuts.insert(c.clone());
+                    c.clone()
+                }
+            };
+            bounds.push(shared);
+        }
         let mut inside = starts_inside;
         let mut children = Vec::with_capacity(bounds.len() + 1);
         children.push(if inside { Marker::TRUE } else { Marker::FALSE });
@@ -1230,6 +1509,42 @@ impl Context {
         Ok(!self.and(!a, !b)?)
     }
 
+    /// The conjunction of `ms` (reordered): the markers whose top variable comes last in the
+    /// variable order are conjoined first, so that each step mostly adds nodes above the
+    /// conjunction so far instead of rebuilding it.
+    pub(crate) fn and_all(&mut self, ms: &mut [Marker]) -> Result<Marker, Error> {
+        for &m in ms.iter() {
+            self.check(m)?;
+        }
+        // Constants first (they decide or vanish at once), then by top variable, last first.
+        let key = |m: Marker| {
+            self.top(m)
+                .and_then(|v| self.var_position.get(v.0 as usize))
+                .map_or(u32::MAX, |&p| p)
+        };
+        const HELD: usize = 8;
+        if ms.len() <= HELD {
+            // Each key computed once, sorted on the stack (stable, as below).
+            let mut keyed = [(0, Marker::TRUE); HELD];
+            for (slot, &m) in keyed.iter_mut().zip(ms.iter()) {
+                *slot = (u32::MAX - key(m), m);
+            }
+            let keyed = keyed.get_mut(..ms.len()).unwrap_or_default();
+            keyed.sort_by_key(|p| p.0);
+            for (m, p) in ms.iter_mut().zip(keyed.iter()) {
+                *m = p.1;
+            }
+        } else {
+            ms.sort_by_cached_key(|&m| std::cmp::Reverse(key(m)));
+        }
+        let mut acc = Marker::TRUE;
+        for &m in ms.iter() {
+            let mut budget = self.budget();
+            acc = self.and_rec(acc, m, &mut budget)?;
+        }
+        Ok(acc)
+    }
+
     /// `not a`, in O(1); the same as `!a`.
     ///
     /// See the second example on [`Context`].
@@ -1265,16 +1580,140 @@ impl Context {
         };
         let (ea, fa) = self.edges_raw(a, var)?;
         let (eb, fb) = self.edges_raw(b, var)?;
-        let edges = combine(
-            &ea,
-            &eb,
-            |x, y| self.and_rec(flip(x, fa), flip(y, fb), budget),
-            Error::new(ErrorKind::ForeignMarker),
-        )?;
+        let base = self.scratch.len();
+        let r = self.and_pieces(var, &ea, fa, &eb, fb, base, budget);
+        self.scratch.truncate(base);
+        let r = r?;
         budget.leave();
-        let r = self.mk(var, edges)?;
         self.and_cache.insert(key, r);
         Ok(r)
+    }
+
+    /// One step of `and_rec`: the conjunction of the children of `ea` and `eb` (read negated
+    /// where `fa`/`fb`) on each piece of their common refinement, in [`combine`]'s order, built
+    /// in `self.scratch[base..]` and stored as a node of `var`.
+    #[allow(clippy::too_many_arguments)]
+    fn and_pieces(
+        &mut self,
+        var: Var,
+        ea: &Edges<Marker>,
+        fa: bool,
+        eb: &Edges<Marker>,
+        fb: bool,
+        base: usize,
+        budget: &mut Budget,
+    ) -> Result<Marker, Error> {
+        let foreign = || Error::new(ErrorKind::ForeignMarker);
+        match (ea, eb) {
+            (
+                Edges::Intervals {
+                    bounds: ba,
+                    children: ca,
+                },
+                Edges::Intervals {
+                    bounds: bb,
+                    children: cb,
+                },
+            ) => {
+                let (mut i, mut j) = (0, 0);
+                // The source of the bound before the current piece (none before the first).
+                let mut src = u32::MAX;
+                let mut last = None;
+                loop {
+                    let (Some(&x), Some(&y)) = (ca.get(i), cb.get(j)) else {
+                        return Err(foreign());
+                    };
+                    let c = self.and_rec(flip(x, fa), flip(y, fb), budget)?;
+                    // Neighbouring pieces with one child are one piece: the bound between
+                    // them is dropped.
+                    if last != Some(c) {
+                        self.scratch.push((src, c));
+                        last = Some(c);
+                    }
+                    let from_a = |i: usize| u32::try_from(i).map_err(|_| foreign());
+                    let from_b = |j: usize| Ok::<_, Error>(from_a(j)? | Piece::FROM_B);
+                    match (ba.get(i), bb.get(j)) {
+                        (None, None) => break,
+                        (Some(_), None) => {
+                            src = from_a(i)?;
+                            i += 1;
+                        }
+                        (None, Some(_)) => {
+                            src = from_b(j)?;
+                            j += 1;
+                        }
+                        (Some(p), Some(q)) => match cut_cmp(p, q) {
+                            Ordering::Less => {
+                                src = from_a(i)?;
+                                i += 1;
+                            }
+                            Ordering::Greater => {
+                                src = from_b(j)?;
+                                j += 1;
+                            }
+                            Ordering::Equal => {
+                                src = from_a(i)?;
+                                i += 1;
+                                j += 1;
+                            }
+                        },
+                    }
+                }
+                self.mk_intervals(var, base, ba, bb)
+            }
+            (
+                Edges::Strings {
+                    points: pa,
+                    other: oa,
+                },
+                Edges::Strings {
+                    points: pb,
+                    other: ob,
+                },
+            ) => {
+                let (oa, ob) = (flip(*oa, fa), flip(*ob, fb));
+                let (mut i, mut j) = (0, 0);
+                loop {
+                    let (src, x, y) = match (pa.get(i), pb.get(j)) {
+                        (None, None) => break,
+                        (Some((_, x)), None) => {
+                            i += 1;
+                            (i - 1, flip(*x, fa), ob)
+                        }
+                        (None, Some((_, y))) => {
+                            j += 1;
+                            ((j - 1) | Piece::FROM_B as usize, oa, flip(*y, fb))
+                        }
+                        (Some((s, x)), Some((t, y))) => match literal_cmp(s, t) {
+                            Ordering::Less => {
+                                i += 1;
+                                (i - 1, flip(*x, fa), ob)
+                            }
+                            Ordering::Greater => {
+                                j += 1;
+                                ((j - 1) | Piece::FROM_B as usize, oa, flip(*y, fb))
+                            }
+                            Ordering::Equal => {
+                                i += 1;
+                                j += 1;
+                                (i - 1, flip(*x, fa), flip(*y, fb))
+                            }
+                        },
+                    };
+                    let src = u32::try_from(src).map_err(|_| foreign())?;
+                    let c = self.and_rec(x, y, budget)?;
+                    self.scratch.push((src, c));
+                }
+                let other = self.and_rec(oa, ob, budget)?;
+                self.mk_strings(var, base, pa, pb, other)
+            }
+            (Edges::Bool { yes: ya, no: na }, Edges::Bool { yes: yb, no: nb }) => {
+                let yes = self.and_rec(flip(*ya, fa), flip(*yb, fb), budget)?;
+                let no = self.and_rec(flip(*na, fa), flip(*nb, fb), budget)?;
+                self.mk(var, Edges::Bool { yes, no })
+            }
+            _ => Err(foreign()),
+        }
     }
 
     // ----- questions -----

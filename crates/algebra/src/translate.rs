@@ -72,6 +72,22 @@ fn is_extended_version(f: Field) -> bool {
         )
 }
 
+/// Appends `s` as `{:?}` writes it, without the formatting machinery when nothing needs
+/// escaping (the usual names and literals).
+fn push_quoted(out: &mut String, s: &str) {
+    let plain = s
+        .bytes()
+        .all(|b| b == b' ' || (b.is_ascii_graphic() && b != b'"' && b != b'\\'));
+    if plain {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{s:?}");
+    }
+}
+
 /// Python's `str.strip()` whitespace (as pep508 strips a version literal).
 fn strip(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
@@ -206,7 +222,7 @@ impl Context {
         let sub = if field == Field::PythonVersion { 2 } else { 1 };
         self.meta_var(
             rank(f, sub),
-            &format!("{}#text", field.name()),
+            &[field.name(), "#text"].concat(),
             Domain::String,
             VarMeta::Text { field },
         )
@@ -225,7 +241,13 @@ impl Context {
         let literal = member_literal(field, literal);
         let var = self.meta_var(
             rank(field, 3),
-            &format!("{literal:?} in {}", field.name()),
+            &{
+                let mut name = String::with_capacity(literal.len() + field.name().len() + 6);
+                push_quoted(&mut name, &literal);
+                name.push_str(" in ");
+                name.push_str(field.name());
+                name
+            },
             Domain::Bool,
             VarMeta::Member {
                 field,
@@ -239,7 +261,12 @@ impl Context {
         let name = normalize_name(name);
         let var = self.meta_var(
             rank(Field::Extra, 3),
-            &format!("extra == {name:?}"),
+            &{
+                let mut var_name = String::with_capacity(name.len() + 11);
+                var_name.push_str("extra == ");
+                push_quoted(&mut var_name, &name);
+                var_name
+            },
             Domain::Bool,
             VarMeta::Extra { name: name.into() },
         )?;
@@ -358,23 +385,37 @@ impl Context {
             MarkerNode::True => Ok(Marker::TRUE),
             MarkerNode::False => Ok(Marker::FALSE),
             MarkerNode::Expression(e) => self.translate_expression(e, profile),
-            MarkerNode::And(children) => {
-                let mut acc = Marker::TRUE;
-                for c in children.iter() {
-                    let m = self.translate_node(c, profile)?;
-                    acc = self.and(acc, m)?;
-                }
-                Ok(acc)
-            }
-            MarkerNode::Or(children) => {
-                let mut acc = Marker::FALSE;
-                for c in children.iter() {
-                    let m = self.translate_node(c, profile)?;
-                    acc = self.or(acc, m)?;
-                }
-                Ok(acc)
-            }
+            MarkerNode::And(children) => self.translate_all(children, profile, false),
+            MarkerNode::Or(children) => Ok(!self.translate_all(children, profile, true)?),
         }
+    }
+
+    /// The conjunction of the children's markers (of their negations when `negate`: an `or`
+    /// by De Morgan), the usual few children held on the stack.
+    fn translate_all(
+        &mut self,
+        children: &[MarkerNode],
+        profile: Profile,
+        negate: bool,
+    ) -> Result<Marker, Error> {
+        let translate = |ctx: &mut Context, c: &MarkerNode| {
+            let m = ctx.translate_node(c, profile)?;
+            Ok::<_, Error>(if negate { !m } else { m })
+        };
+        const HELD: usize = 8;
+        if children.len() <= HELD {
+            let mut ms = [Marker::TRUE; HELD];
+            for (slot, c) in ms.iter_mut().zip(children) {
+                *slot = translate(self, c)?;
+            }
+            let ms = ms.get_mut(..children.len()).unwrap_or_default();
+            return self.and_all(ms);
+        }
+        let mut ms = Vec::with_capacity(children.len());
+        for c in children {
+            ms.push(translate(self, c)?);
+        }
+        self.and_all(&mut ms)
     }
 
     /// One comparison under `profile`.
@@ -539,12 +580,16 @@ impl Context {
     ) -> Result<Marker, Error> {
         let v = self.version_var(field)?;
         let t = self.text_var(field)?;
-        let absent = self.version_set(v, &VersionSet::absent())?;
         // A text that reads as a version is never held by the text variable, and the model
         // leaves out texts that read as a wildcard (`3.12.*`: see the crate docs).
         let rule = self
             .string_rule(t, op, literal, side, &not_a_text_value)?
             .unwrap_or(Marker::FALSE);
+        if rule.is_false() {
+            // The usual case (a version literal): no need for the absent set.
+            return Ok(Marker::FALSE);
+        }
+        let absent = self.version_set(v, &VersionSet::absent())?;
         self.and(absent, rule)
     }
 
@@ -1286,4 +1331,31 @@ pub(crate) struct ExpressionKey {
     op: O,
     rhs: MarkerValue,
     profile: Profile,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_quoted;
+
+    #[test]
+    fn push_quoted_writes_what_debug_writes() {
+        for s in [
+            "",
+            "gpu",
+            "extra-7-nemo-rl-automodel",
+            "a b",
+            "it's",
+            "say \"hi\"",
+            "back\\slash",
+            "tab\there",
+            "new\nline",
+            "café",
+            "\u{7f}",
+            "zero\u{200b}width",
+        ] {
+            let mut out = String::new();
+            push_quoted(&mut out, s);
+            assert_eq!(out, format!("{s:?}"), "{s:?}");
+        }
+    }
 }
