@@ -665,6 +665,10 @@ impl Context {
         }
         match field.field_type() {
             FieldType::Extra => match op {
+                // packaging evaluates with `extra` set to "" when no extra is requested:
+                // `extra == ""` means "no extra at all", which no finite set of extra names
+                // says.
+                _ if literal.is_empty() => self.opaque(e, profile),
                 O::Equal => self.extra(literal),
                 O::NotEqual => Ok(!self.extra(literal)?),
                 _ => self.opaque(e, profile),
