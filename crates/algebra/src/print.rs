@@ -1131,6 +1131,66 @@ mod tests {
         Ok(())
     }
 
+    /// A version set is spelt as its best exact comparison by score (a pair, or more, when
+    /// none is exact), whichever of the candidates are translated first: in a fresh context
+    /// and after every other case has been printed.
+    #[test]
+    fn version_sets_print_as_their_best_spelling() -> Result<(), Box<dyn std::error::Error>> {
+        let cases = [
+            (
+                "python_full_version >= '3.9'",
+                r#"python_full_version >= "3.9""#,
+            ),
+            ("python_full_version < '3.13'", r#"python_version < "3.13""#),
+            (
+                "python_full_version >= '3.12' and python_full_version < '3.13'",
+                r#"python_full_version >= "3.12" and python_version < "3.13""#,
+            ),
+            (
+                "python_full_version > '3.8.1'",
+                r#"python_full_version > "3.8.1""#,
+            ),
+            (
+                "python_full_version != '3.11.*'",
+                r#"python_version != "3.11""#,
+            ),
+            (
+                "python_full_version == '3.11.4'",
+                r#"python_full_version == "3.11.4""#,
+            ),
+            (
+                "python_full_version >= '3.9' and python_full_version < '3.11.2'",
+                r#"python_full_version >= "3.9" and python_full_version < "3.11.2""#,
+            ),
+            (
+                "platform_release >= '5.10'",
+                r#"platform_release >= "5.10""#,
+            ),
+            (
+                "platform_release >= '5.10' and platform_release < '6'",
+                r#"platform_release >= "5.10" and platform_release < "6""#,
+            ),
+            (
+                "implementation_version != '3.12.0'",
+                r#"implementation_version != "3.12""#,
+            ),
+        ];
+        let none = Theory::none();
+        let mut shared = Context::new();
+        for pass in 0..2 {
+            for (input, want) in cases {
+                let tree: MarkerTree = input.parse()?;
+                let mut fresh = Context::new();
+                let m = fresh.from_marker(&tree, &none)?;
+                assert_eq!(fresh.to_marker_string(m)?, want, "{input}");
+                let m = shared.from_marker(&tree, &none)?;
+                assert_eq!(shared.to_marker_string(m)?, want, "{input}, pass {pass}");
+                shared.clear_caches();
+            }
+        }
+        Ok(())
+    }
+
     /// The printed form is cached per marker and theory constraint: a marker printed before
     /// the context takes a theory prints again, under the theory, as a fresh context prints it.
     #[test]
