@@ -704,32 +704,37 @@ impl Context {
             O::GreaterThanEqual,
         ];
         // Every atomic comparison whose set is made of this set's cuts: field, operator,
-        // literal, marker.
-        let mut raw: Vec<(Field, O, &str, Marker)> = Vec::new();
+        // literal, in the order the search below reads them.
+        let mut specs: Vec<(Field, O, &str)> = Vec::new();
         for &f in fields {
             for (text, wildcard) in &lits {
-                let plain = OPS.into_iter().map(|op| (op, text.as_str()));
+                let plain = OPS.into_iter().map(|op| (f, op, text.as_str()));
                 let wild = wildcard
                     .iter()
-                    .flat_map(|w| [(O::Equal, w.as_str()), (O::NotEqual, w.as_str())]);
-                for (op, lit) in plain.chain(wild) {
-                    let m = self.comparison(f, op, lit)?;
-                    if m.is_true() || m.is_false() {
-                        continue;
-                    }
-                    raw.push((f, op, lit, m));
-                }
+                    .flat_map(|w| [(f, O::Equal, w.as_str()), (f, O::NotEqual, w.as_str())]);
+                specs.extend(plain.chain(wild));
             }
         }
+        // The comparisons with a version literal leave out the constant ones; the extended
+        // fields' `== ""` and `!= ""` after them are kept as they are.
+        let versioned = specs.len();
         if field.is_extended() {
             for op in [O::Equal, O::NotEqual] {
-                let m = self.comparison(field, op, "")?;
-                raw.push((field, op, "", m));
+                specs.push((field, op, ""));
             }
         }
-        // Keep the atoms that are exact pieces: the atom, or its complement, a union of
-        // the set's intervals or holes, i.e. its cuts are the set's (checked through the
-        // markers: `atom and target` or `atom and not target` is the atom or false).
+        // Each one's `score(..).0`, from the lengths alone: `field op "literal"` (a version's
+        // text and the empty literal need no escapes), two more for `>` and `<=`.
+        let spec_cost = |&(f, op, lit): &(Field, O, &str)| {
+            let odd = matches!(op, O::GreaterThan | O::LessThanEqual);
+            f.name().len() + op.as_str().len() + lit.len() + 4 + if odd { 2 } else { 0 }
+        };
+        let mut order: Vec<(usize, usize)> = specs
+            .iter()
+            .enumerate()
+            .map(|(i, sp)| (spec_cost(sp), i))
+            .collect();
+        order.sort_unstable();
         let mut best: Option<Text> = None;
         let offer = |t: Text, best: &mut Option<Text>| {
             if best.as_ref().is_none_or(|b| better(&t.s, &b.s)) {
@@ -737,21 +742,47 @@ impl Context {
             }
         };
         // A single atom equal to the set, when there is one, is the answer (the common
-        // case): only those atoms are spelt out.
-        for (f, op, lit, m) in &raw {
-            if *m == target {
-                offer(
-                    Text {
-                        s: atom_text(*f, *op, lit),
-                        or: false,
-                    },
-                    &mut best,
-                );
+        // case): the best such atom by score. The atoms are translated cheapest first, a
+        // whole cost at a time; the first cost at which one equals the set holds the answer
+        // (the best of them by text), and the dearer ones are never translated.
+        let mut marks: Vec<Option<Marker>> = vec![None; specs.len()];
+        let mut level = 0;
+        while level < order.len() {
+            let cost = order.get(level).map_or(0, |(c, _)| *c);
+            let mut next = level;
+            while let Some(&(c, i)) = order.get(next) {
+                if c != cost {
+                    break;
+                }
+                next += 1;
+                let Some(&(f, op, lit)) = specs.get(i) else {
+                    continue;
+                };
+                let m = self.comparison(f, op, lit)?;
+                if let Some(slot) = marks.get_mut(i) {
+                    *slot = Some(m);
+                }
+                if m == target && (i >= versioned || !(m.is_true() || m.is_false())) {
+                    let t = atom_text(f, op, lit);
+                    debug_assert_eq!(spec_cost(&(f, op, lit)), score(&t).0);
+                    offer(Text { s: t, or: false }, &mut best);
+                }
             }
+            if let Some(b) = &best {
+                return Ok(b.clone());
+            }
+            level = next;
         }
-        if let Some(b) = &best {
-            return Ok(b.clone());
-        }
+        // None is: every atom has been translated, and the search goes on with all of them.
+        let raw: Vec<(Field, O, &str, Marker)> = specs
+            .iter()
+            .zip(&marks)
+            .enumerate()
+            .filter_map(|(i, (&(f, op, lit), m))| {
+                m.filter(|m| i >= versioned || !(m.is_true() || m.is_false()))
+                    .map(|m| (f, op, lit, m))
+            })
+            .collect();
         let mut atoms: Vec<(String, Marker, usize)> = raw
             .iter()
             .map(|(f, op, lit, m)| {
@@ -1095,6 +1126,66 @@ mod tests {
                 };
                 let limited = ctx.print_dnf(f, f, negate, Some(full.len()), &mut 0)?;
                 assert_eq!(limited, full, "{line}");
+            }
+        }
+        Ok(())
+    }
+
+    /// A version set is spelt as its best exact comparison by score (a pair, or more, when
+    /// none is exact), whichever of the candidates are translated first: in a fresh context
+    /// and after every other case has been printed.
+    #[test]
+    fn version_sets_print_as_their_best_spelling() -> Result<(), Box<dyn std::error::Error>> {
+        let cases = [
+            (
+                "python_full_version >= '3.9'",
+                r#"python_full_version >= "3.9""#,
+            ),
+            ("python_full_version < '3.13'", r#"python_version < "3.13""#),
+            (
+                "python_full_version >= '3.12' and python_full_version < '3.13'",
+                r#"python_full_version >= "3.12" and python_version < "3.13""#,
+            ),
+            (
+                "python_full_version > '3.8.1'",
+                r#"python_full_version > "3.8.1""#,
+            ),
+            (
+                "python_full_version != '3.11.*'",
+                r#"python_version != "3.11""#,
+            ),
+            (
+                "python_full_version == '3.11.4'",
+                r#"python_full_version == "3.11.4""#,
+            ),
+            (
+                "python_full_version >= '3.9' and python_full_version < '3.11.2'",
+                r#"python_full_version >= "3.9" and python_full_version < "3.11.2""#,
+            ),
+            (
+                "platform_release >= '5.10'",
+                r#"platform_release >= "5.10""#,
+            ),
+            (
+                "platform_release >= '5.10' and platform_release < '6'",
+                r#"platform_release >= "5.10" and platform_release < "6""#,
+            ),
+            (
+                "implementation_version != '3.12.0'",
+                r#"implementation_version != "3.12""#,
+            ),
+        ];
+        let none = Theory::none();
+        let mut shared = Context::new();
+        for pass in 0..2 {
+            for (input, want) in cases {
+                let tree: MarkerTree = input.parse()?;
+                let mut fresh = Context::new();
+                let m = fresh.from_marker(&tree, &none)?;
+                assert_eq!(fresh.to_marker_string(m)?, want, "{input}");
+                let m = shared.from_marker(&tree, &none)?;
+                assert_eq!(shared.to_marker_string(m)?, want, "{input}, pass {pass}");
+                shared.clear_caches();
             }
         }
         Ok(())
