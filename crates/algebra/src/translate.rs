@@ -321,6 +321,11 @@ impl Context {
     /// A context serves one theory: the first call fixes it, and a later call with another one
     /// is [`ErrorKind::MixedTheories`].
     ///
+    /// The translation reads the syntax tree only: a tree parsed just to be translated is
+    /// cheaper with [`ParseOptions::prepare_evaluation`](markerspec_pep508::ParseOptions)
+    /// off (`MarkerTree::parse_with(text, &ParseOptions::default().prepare_evaluation(false),
+    /// &mut warnings)`), which skips the work done ahead for evaluating it.
+    ///
     /// ```
     /// use markerspec_algebra::{Context, Theory};
     /// use markerspec_pep508::MarkerTree;

@@ -100,7 +100,8 @@ fn simplify_one(
     args: &SimplifyArgs,
     assume: Marker,
 ) -> Result<String, String> {
-    let opts = args.lang.options();
+    // The trees go straight into diagrams: nothing is prepared for evaluating them.
+    let opts = args.lang.options().prepare_evaluation(false);
     let m = marker(ctx, text, &opts, &args.theory.theory)?;
     let r = ctx
         .restrict(m, assume)
@@ -111,7 +112,8 @@ fn simplify_one(
 
 pub(crate) fn simplify(args: SimplifyArgs) -> Result<ExitCode, String> {
     let mut ctx = Context::new();
-    let opts = args.lang.options();
+    // The trees go straight into diagrams: nothing is prepared for evaluating them.
+    let opts = args.lang.options().prepare_evaluation(false);
     let assume = match &args.assume {
         Some(a) => match marker(&mut ctx, a, &opts, &args.theory.theory) {
             Ok(m) => m,
@@ -184,7 +186,8 @@ fn compare_one(
     b: &str,
     args: &CompareArgs,
 ) -> Result<(String, serde_json::Value), String> {
-    let opts = args.lang.options();
+    // The trees go straight into diagrams: nothing is prepared for evaluating them.
+    let opts = args.lang.options().prepare_evaluation(false);
     let ma = marker(ctx, a, &opts, &args.theory.theory)?;
     let mb = marker(ctx, b, &opts, &args.theory.theory)?;
     let err = |e: markerspec_algebra::Error| format!("error[{}]: {e}\n", e.code());
@@ -260,7 +263,8 @@ pub(crate) fn compare(args: CompareArgs) -> Result<ExitCode, String> {
 
 pub(crate) fn solve(args: SolveArgs) -> Result<ExitCode, String> {
     let mut ctx = Context::new();
-    let opts = args.lang.options();
+    // The trees go straight into diagrams: nothing is prepared for evaluating them.
+    let opts = args.lang.options().prepare_evaluation(false);
     let m = match marker(&mut ctx, &args.text, &opts, &args.theory.theory) {
         Ok(m) => m,
         Err(e) => {

@@ -8,8 +8,9 @@
 //! ```
 //!
 //! Operations, per marker or per pair: build (parse + canonicalise: uv-pep508's
-//! `MarkerTree::from_str`; markerspec's `MarkerTree::from_str` then `Context::from_marker` with
-//! the `none` theory), `and` + `or` of a pair, `is_disjoint`, `implies` (uv:
+//! `MarkerTree::from_str`; markerspec's `MarkerTree::parse_with` with
+//! `ParseOptions::prepare_evaluation(false)`, as for a tree that only goes into a diagram, then
+//! `Context::from_marker` with the `none` theory), `and` + `or` of a pair, `is_disjoint`, `implies` (uv:
 //! `a.and(b.negate()).is_false()`), printing (uv: `try_to_string`; markerspec:
 //! `to_marker_string`).
 //!
@@ -121,11 +122,14 @@ fn uv_pass(input: &Input) -> (Times, Vec<uv_pep508::MarkerTree>) {
 }
 
 fn ours_build(ctx: &mut Context, input: &Input, theory: &Theory) -> Result<Vec<Marker>, String> {
+    let opts = markerspec_pep508::ParseOptions::default().prepare_evaluation(false);
     input
         .lines
         .iter()
         .map(|l| {
-            let t = markerspec_pep508::MarkerTree::from_str(l).map_err(|e| format!("{e:?}"))?;
+            // As a resolver builds diagrams: the tree is not prepared for evaluation.
+            let t = markerspec_pep508::MarkerTree::parse_with(l, &opts, &mut Vec::new())
+                .map_err(|e| format!("{e:?}"))?;
             ctx.from_marker(&t, theory).map_err(|e| format!("{l}: {e}"))
         })
         .collect()
