@@ -1,8 +1,8 @@
 //! Reading one line of user text as a marker or a requirement, and rendering its diagnostics.
 
 use markerspec_pep508::{
-    Dialect, Environment, Error, Evaluation, Field, FieldSet, MarkerTree, ParseOptions,
-    Requirement, Severity, Span, Truth, Warning, render,
+    Dialect, Environment, Error, Evaluation, Field, MarkerTree, ParseOptions, Requirement,
+    Severity, Span, Warning, render,
 };
 
 /// What the user typed: a bare marker or a requirement line.
@@ -102,14 +102,7 @@ pub(crate) fn eval_text(
     env: &Environment,
 ) -> Result<Evaluation, Error> {
     if !looks_like_marker(text) {
-        let r = Requirement::parse_with(text, opts, warnings)?;
-        return match r.marker() {
-            None => Ok(Evaluation {
-                truth: Truth::True,
-                unknown: FieldSet::default(),
-            }),
-            Some(m) => m.evaluate_tristate(env),
-        };
+        return Requirement::parse_and_evaluate(text, opts, warnings, env);
     }
     parse_text(text, opts, warnings).and_then(|p| crate::eval_cmd::evaluate(&p, env))
 }
