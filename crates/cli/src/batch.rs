@@ -254,12 +254,12 @@ impl Batch<'_> {
         if let Mode::Parse { json: false } = self.mode
             && !looks_like_marker(text)
         {
-            match Requirement::parse_with(text, &self.opts, &mut warnings) {
+            match &Requirement::parse_with(text, &self.opts, &mut warnings) {
                 Ok(r) => {
                     let _ = r.write_to(&mut Appender(out));
                     out.push(b'\n');
                 }
-                Err(e) => push_error(&e, out),
+                Err(e) => push_error(e, out),
             }
             return;
         }
