@@ -266,10 +266,8 @@ impl<'a> Parser<'a, '_> {
         let mut specs: Vec<VersionSpecifier> = Vec::new();
         loop {
             self.ws();
-            let spec = self.parse_version_one()?;
-            if !KEEP {
-                drop(spec);
-            } else {
+            let spec = self.parse_version_one::<KEEP>()?;
+            if let Some(spec) = spec {
                 if let Some(previous) = only.take() {
                     specs.reserve_exact(2);
                     specs.push(previous);
@@ -305,7 +303,11 @@ impl<'a> Parser<'a, '_> {
     }
 
     #[inline(always)]
-    pub(super) fn parse_version_one(&mut self) -> Result<VersionSpecifier, Error> {
+    ///
+    /// The specifier is built when `KEEP`, else only checked (`None`).
+    pub(super) fn parse_version_one<const KEEP: bool>(
+        &mut self,
+    ) -> Result<Option<VersionSpecifier>, Error> {
         let op_start = self.pos;
         let Some(op_text) = self.lex_operator() else {
             let (found, span) = self.found();
@@ -341,9 +343,18 @@ impl<'a> Parser<'a, '_> {
                 Span::new(op_start, self.pos),
             ));
         };
-        VersionSpecifier::from_parts(op, version).map_err(|e| {
+        let located = |e: markerspec_pep440::Error| {
             let span = Span::from(e.span()).shift(version_start);
-            self.error(ErrorKind::Version(e), span)
-        })
+            Error::new(ErrorKind::Version(e), span)
+        };
+        if KEEP {
+            VersionSpecifier::from_parts(op, version)
+                .map(Some)
+                .map_err(located)
+        } else {
+            VersionSpecifier::check_parts(op, version)
+                .map(|()| None)
+                .map_err(located)
+        }
     }
 }
