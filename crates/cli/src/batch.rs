@@ -14,10 +14,10 @@
 use std::fmt;
 use std::io::{self, Read, Write};
 
-use markerspec_pep508::{Error, Evaluation, ParseOptions, Truth, Warning};
+use markerspec_pep508::{Error, Evaluation, ParseOptions, Requirement, Truth, Warning};
 
 use crate::envs::NamedEnv;
-use crate::text::{Parsed, eval_text, parse_text};
+use crate::text::{Parsed, eval_text, looks_like_marker, parse_text};
 
 /// The longest line answered, in bytes (the library's default input limit, 1 MiB).
 pub(crate) const LINE_LIMIT: usize = 1 << 20;
@@ -246,6 +246,20 @@ impl Batch<'_> {
             match eval_text(text, &self.opts, &mut warnings, &env.env) {
                 Ok(ev) => push_answer(&ev, out),
                 Err(e) => push_error(&e, out),
+            }
+            return;
+        }
+        // The common case of `parse -`, a requirement printed as text: print it from where it
+        // was parsed, without moving it into a `Parsed`.
+        if let Mode::Parse { json: false } = self.mode
+            && !looks_like_marker(text)
+        {
+            match &Requirement::parse_with(text, &self.opts, &mut warnings) {
+                Ok(r) => {
+                    let _ = r.write_to(&mut Appender(out));
+                    out.push(b'\n');
+                }
+                Err(e) => push_error(e, out),
             }
             return;
         }

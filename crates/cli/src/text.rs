@@ -1,8 +1,8 @@
 //! Reading one line of user text as a marker or a requirement, and rendering its diagnostics.
 
 use markerspec_pep508::{
-    Dialect, Environment, Error, Evaluation, Field, FieldSet, MarkerTree, ParseOptions,
-    Requirement, Severity, Span, Truth, Warning, render,
+    Dialect, Environment, Error, Evaluation, Field, MarkerTree, ParseOptions, Requirement,
+    Severity, Span, Warning, render,
 };
 
 /// What the user typed: a bare marker or a requirement line.
@@ -70,27 +70,67 @@ pub(crate) fn parse_text(
 /// (canonical or PEP 345 alias, in either dialect, so that the `pep508` dialect reports "this
 /// is an extended field" rather than a requirement syntax error). No allocation.
 pub(crate) fn looks_like_marker(text: &str) -> bool {
-    // Most lines start with a letter: trim (Unicode whitespace) only when they do not.
-    let t = match text.as_bytes().first() {
-        Some(b) if b.is_ascii_alphanumeric() => text,
-        _ => text.trim_start(),
-    };
+    let bytes = text.as_bytes();
+    match bytes.first() {
+        Some(b'"' | b'\'' | b'(') => return true,
+        // Most lines start with a letter: trim (Unicode whitespace) only when they do not.
+        Some(b) if b.is_ascii_alphanumeric() => {}
+        _ => return looks_like_marker_trimmed(text.trim_start()),
+    }
+    looks_like_marker_trimmed(text)
+}
+
+/// [`looks_like_marker`] of text that starts with no whitespace.
+fn looks_like_marker_trimmed(t: &str) -> bool {
     let bytes = t.as_bytes();
     if matches!(bytes.first(), Some(b'"' | b'\'' | b'(')) {
         return true;
     }
-    // Every marker variable is ASCII: scan bytes, and look at a non-ASCII character only where
-    // the ASCII word stops (a letter there makes the word longer, so no variable).
+    // Every marker variable is spelt with `[a-z_.]` (the registry checks it when it is built):
+    // read those bytes only; an ASCII letter or digit, or a non-ASCII letter, where they stop
+    // makes the word longer, so no variable.
     let end = bytes
         .iter()
-        .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_' || *c == b'.'))
+        .position(|&b| NAME_BYTE[usize::from(b)] != PLAIN)
         .unwrap_or(bytes.len());
-    if t[end..].chars().next().is_some_and(char::is_alphanumeric) {
-        return false;
+    match bytes.get(end).map(|&b| NAME_BYTE[usize::from(b)]) {
+        Some(LONGER) => return false,
+        Some(NON_ASCII) if t[end..].chars().next().is_some_and(char::is_alphanumeric) => {
+            return false;
+        }
+        _ => {}
     }
-    let word = &t[..end];
-    !word.is_empty() && Field::from_name(word, Dialect::Extended).is_some()
+    end > 0 && Field::from_name(&t[..end], Dialect::Extended).is_some()
 }
+
+/// [`NAME_BYTE`]: a byte of a marker variable's name (`[a-z_.]`).
+const PLAIN: u8 = 0;
+/// [`NAME_BYTE`]: an ASCII letter or digit that is not [`PLAIN`] (it makes a word longer).
+const LONGER: u8 = 1;
+/// [`NAME_BYTE`]: a byte of a non-ASCII character.
+const NON_ASCII: u8 = 2;
+/// [`NAME_BYTE`]: any other byte (it ends a word).
+const OTHER: u8 = 3;
+
+/// The class of each byte for [`looks_like_marker`], read in one load.
+static NAME_BYTE: [u8; 256] = {
+    let mut table = [OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = if c.is_ascii_lowercase() || c == b'_' || c == b'.' {
+            PLAIN
+        } else if c.is_ascii_alphanumeric() {
+            LONGER
+        } else if !c.is_ascii() {
+            NON_ASCII
+        } else {
+            OTHER
+        };
+        b += 1;
+    }
+    table
+};
 
 /// Reads TEXT as [`parse_text`] does and evaluates it against ENV (a requirement without a
 /// marker is true), without keeping what was parsed: the batch `eval -` path, where a line's
@@ -102,14 +142,7 @@ pub(crate) fn eval_text(
     env: &Environment,
 ) -> Result<Evaluation, Error> {
     if !looks_like_marker(text) {
-        let r = Requirement::parse_with(text, opts, warnings)?;
-        return match r.marker() {
-            None => Ok(Evaluation {
-                truth: Truth::True,
-                unknown: FieldSet::default(),
-            }),
-            Some(m) => m.evaluate_tristate(env),
-        };
+        return Requirement::parse_and_evaluate(text, opts, warnings, env);
     }
     parse_text(text, opts, warnings).and_then(|p| crate::eval_cmd::evaluate(&p, env))
 }
@@ -191,6 +224,9 @@ mod tests {
             "cuda_version >= '12'",
             "extras",
             "os_name\u{a0}== 'nt'",
+            "\u{a0}os.name == 'nt'",
+            "sys.platform",
+            "python_version\u{2014}",
         ] {
             assert!(looks_like_marker(m), "{m}");
         }
@@ -202,6 +238,10 @@ mod tests {
             "requests[x]",
             "os_nameé == 'x'",
             "os_name2",
+            "os_Name == 'nt'",
+            "_os_name",
+            "-os_name",
+            "os_nameé",
         ] {
             assert!(!looks_like_marker(r), "{r}");
         }

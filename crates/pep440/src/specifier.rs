@@ -249,6 +249,38 @@ impl VersionSpecifier {
         op: impl TryInto<Operator, Error: Into<Error>>,
         version_text: &str,
     ) -> Result<VersionSpecifier, Error> {
+        Self::read_parts(op, version_text, VersionSpecifier::from_spec_parts)
+    }
+
+    /// Checks that `op` and `version_text` make a specifier, exactly as
+    /// [`VersionSpecifier::from_parts`] does, without building it (for a caller that only
+    /// validates).
+    ///
+    /// ```
+    /// use markerspec_pep440::{Operator, VersionSpecifier};
+    /// assert!(VersionSpecifier::check_parts(Operator::GreaterThanEqual, "1.0").is_ok());
+    /// assert_eq!(
+    ///     VersionSpecifier::check_parts(">=", "1.0.*").map_err(|e| e.to_string()),
+    ///     VersionSpecifier::from_parts(">=", "1.0.*").map(|_| ()).map_err(|e| e.to_string()),
+    /// );
+    /// ```
+    ///
+    /// # Errors
+    /// As [`VersionSpecifier::from_parts`].
+    pub fn check_parts(
+        op: impl TryInto<Operator, Error: Into<Error>>,
+        version_text: &str,
+    ) -> Result<(), Error> {
+        Self::read_parts(op, version_text, |_, _| ())
+    }
+
+    /// [`VersionSpecifier::from_parts`], with what is made of the parts read left to `make`.
+    #[inline(always)]
+    fn read_parts<T>(
+        op: impl TryInto<Operator, Error: Into<Error>>,
+        version_text: &str,
+        make: impl FnOnce(&str, parse::SpecParts) -> T,
+    ) -> Result<T, Error> {
         let op = op
             .try_into()
             .map_err(|err| Into::<Error>::into(err).at(0..0))?;
@@ -261,7 +293,7 @@ impl VersionSpecifier {
             // Rare: the text changes the operator. Parse the concatenation itself.
             let joined = format!("{op_text}{version_text}");
             return parse::parse_specifier(&joined)
-                .map(|parts| VersionSpecifier::from_spec_parts(&joined, parts))
+                .map(|parts| make(&joined, parts))
                 .map_err(|err| err.unshifted(op_text.len()));
         }
         let op = match op {
@@ -269,8 +301,7 @@ impl VersionSpecifier {
             Operator::NotEqualStar => Operator::NotEqual,
             op => op,
         };
-        parse::parse_after_operator(version_text, op, 0)
-            .map(|parts| VersionSpecifier::from_spec_parts(version_text, parts))
+        parse::parse_after_operator(version_text, op, 0).map(|parts| make(version_text, parts))
     }
 
     /// The operator; `==`/`!=` with a wildcard are [`Operator::EqualStar`] and

@@ -171,7 +171,7 @@ fn other(
 }
 
 /// An evaluation error on its way up the tree, boxed so that results stay in registers.
-struct Failure {
+pub(crate) struct Failure {
     kind: Box<ErrorKind>,
     span: Span,
 }
@@ -259,7 +259,7 @@ fn eval_node(
 }
 
 /// One comparison, lowered as it is read (nothing kept).
-fn eval_fresh(
+pub(crate) fn eval_fresh(
     e: &MarkerExpression,
     env: &EvalEnv<'_>,
     profile: Profile,

@@ -473,7 +473,21 @@ const fn slot_of(w0: u64, w1: u64, w2: u64, len: usize) -> usize {
 
 /// Every canonical name and alias at its [`name_slot`], with its field and whether it is an
 /// alias.
+///
+/// Every name and alias is spelt with `[a-z_.]` (checked here), which the command line's
+/// first-token test relies on.
 static NAMES: [Option<(&str, Field, bool)>; 128] = {
+    const fn spelt_plainly(name: &[u8]) -> bool {
+        let mut i = 0;
+        while i < name.len() {
+            let c = name[i];
+            if !(c.is_ascii_lowercase() || c == b'_' || c == b'.') {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
     let mut table: [Option<(&str, Field, bool)>; 128] = [None; 128];
     let mut i = 0;
     while i < Field::ALL.len() {
@@ -483,6 +497,7 @@ static NAMES: [Option<(&str, Field, bool)>; 128] = {
             name.len() >= 5 && name.len() <= 30,
             "a field name outside 5..=30 bytes"
         );
+        assert!(spelt_plainly(name), "a field name outside `[a-z_.]`");
         let slot = name_slot(name);
         assert!(
             table[slot].is_none(),
@@ -497,6 +512,10 @@ static NAMES: [Option<(&str, Field, bool)>; 128] = {
         assert!(
             alias.len() >= 5 && alias.len() <= 30,
             "an alias outside 5..=30 bytes"
+        );
+        assert!(
+            spelt_plainly(alias.as_bytes()),
+            "an alias outside `[a-z_.]`"
         );
         let slot = name_slot(alias.as_bytes());
         assert!(

@@ -46,6 +46,66 @@ pub(crate) fn is_normalized(name: &[u8]) -> bool {
     true
 }
 
+/// [`is_normalized`] of a name made of identifier bytes (`[A-Za-z0-9._-]`), eight bytes at a
+/// time: such a name is normalised unless it holds an uppercase letter, `_`, `.` or `--`.
+/// (A byte outside ASCII makes it not normalised too, as in [`is_normalized`].)
+pub(crate) fn is_normalized_identifier(name: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const fn splat(b: u8) -> u64 {
+        u64::from_le_bytes([b; 8])
+    }
+    /// 0x80 in each byte of `x` that is zero, for `x` with no high bit set.
+    #[inline(always)]
+    fn zero_bytes(x: u64) -> u64 {
+        !(x + !HIGH) & HIGH
+    }
+    /// Whether the word holds no uppercase letter, `_` or `.`, and its dashes; `None` when it
+    /// holds a byte outside ASCII.
+    #[inline(always)]
+    fn classify(w: u64) -> Option<(bool, u64)> {
+        if w & HIGH != 0 {
+            return None;
+        }
+        // Among identifier bytes, `b & 0x60 == 0x40` is an uppercase letter or `_`.
+        let upper = zero_bytes((w & splat(0x60)) ^ splat(0x40));
+        let dot = zero_bytes(w ^ splat(b'.'));
+        let dash = zero_bytes(w ^ splat(b'-'));
+        Some((upper | dot | (dash & (dash << 8)) == 0, dash))
+    }
+    let len = name.len();
+    if len < 8 {
+        // Padded with `a`, which changes nothing.
+        let mut buf = [b'a'; 8];
+        for (d, s) in buf.iter_mut().zip(name) {
+            *d = *s;
+        }
+        return classify(u64::from_le_bytes(buf)).is_some_and(|(ok, _)| ok);
+    }
+    let mut prev_dash = 0u64;
+    let mut at = 0;
+    while at + 8 <= len {
+        let mut w = [0; 8];
+        w.copy_from_slice(&name[at..at + 8]);
+        let Some((ok, dash)) = classify(u64::from_le_bytes(w)) else {
+            return false;
+        };
+        if !ok || dash & prev_dash != 0 {
+            return false;
+        }
+        // The last byte's dash, moved to the first byte's place, for the next word.
+        prev_dash = dash >> 56;
+        at += 8;
+    }
+    if at < len {
+        // The last eight bytes, overlapping the words read: every pair of bytes before them
+        // was read already.
+        let mut w = [0; 8];
+        w.copy_from_slice(&name[len - 8..]);
+        return classify(u64::from_le_bytes(w)).is_some_and(|(ok, _)| ok);
+    }
+    true
+}
+
 /// The bytes that never stand in a normalised name: ASCII uppercase, `_`, `.` and every byte of
 /// a non-ASCII character.
 static NOT_NORMALIZED: [bool; 256] = {
@@ -76,7 +136,7 @@ macro_rules! name_type {
             /// Wraps a name. The caller has checked that it is a valid identifier.
             pub(crate) fn new_unchecked(written: &str) -> $ty {
                 let normalized =
-                    (!is_normalized(written.as_bytes())).then(|| normalize_name(written).into_boxed_str());
+                    (!is_normalized_identifier(written.as_bytes())).then(|| normalize_name(written).into_boxed_str());
                 $ty { written: SmallStr::new(written), normalized }
             }
 
@@ -217,6 +277,62 @@ mod tests {
         assert_eq!(a.normalized(), "foo-bar");
         assert!(b.normalized.is_none());
         assert!(PackageName::new_unchecked("a--b").normalized.is_some());
+    }
+
+    #[test]
+    fn identifier_normalisation_test_agrees() {
+        const ALPHABET: &[u8] = b"aZ0-_.-z";
+        let check = |name: &[u8]| {
+            assert_eq!(
+                is_normalized_identifier(name),
+                is_normalized(name),
+                "{}",
+                String::from_utf8_lossy(name)
+            );
+        };
+        // Every name of up to 6 bytes over the alphabet, then random longer ones.
+        let mut name = Vec::new();
+        for len in 0..=6u32 {
+            for mut n in 0..(ALPHABET.len() as u64).pow(len) {
+                name.clear();
+                for _ in 0..len {
+                    name.push(ALPHABET[(n % ALPHABET.len() as u64) as usize]);
+                    n /= ALPHABET.len() as u64;
+                }
+                check(&name);
+            }
+        }
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = 7 + (state % 30) as usize;
+            name.clear();
+            let mut bits = state;
+            for i in 0..len {
+                if i % 16 == 0 {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    bits = state;
+                }
+                // Mostly lowercase, so that long normalised names are common.
+                let pick = (bits & 15) as usize;
+                name.push(if pick < 8 {
+                    ALPHABET[pick]
+                } else {
+                    b'a' + pick as u8
+                });
+                bits >>= 4;
+            }
+            check(&name);
+        }
+        check("nvidia-cuda-runtime-cu12".as_bytes());
+        check("nvidia-cuda-runtime--cu12".as_bytes());
+        check("nvidia-cuda-runtim--cu12".as_bytes());
+        check("abcdefg--abcdefgh".as_bytes());
+        check("abcdefgé".as_bytes());
     }
 
     #[test]

@@ -108,6 +108,7 @@ impl<'a, 'r> Parser<'a, 'r> {
     /// Runs a nom lexeme over the bytes at the cursor, for lexemes made of ASCII bytes (so
     /// that the match ends on a character boundary); on success moves past it and returns the
     /// text matched.
+    #[inline(always)]
     pub(super) fn lex_ascii(
         &mut self,
         mut p: impl nom::Parser<&'a [u8], Output = &'a [u8], Error = nom::error::Error<&'a [u8]>>,

@@ -5,13 +5,16 @@
 use nom::bytes::complete::take_while1;
 
 use super::cursor::{Parser, is_word};
+use crate::environment::EvalEnv;
 use crate::error::{Error, ErrorKind, WarningKind};
 use crate::field::{self, Lookup};
 use crate::marker::MarkerTree;
 use crate::operator::{MarkerOperator, MarkerValue};
+use crate::options::Profile;
 use crate::span::Span;
 use crate::string;
 use crate::syntax::{MarkerExpression, MarkerNode};
+use crate::truth::Tri;
 
 /// The ASCII bytes of a marker variable's name (`[A-Za-z0-9_.]`), looked up in one load.
 static VARIABLE_BYTE: [bool; 256] = {
@@ -27,7 +30,7 @@ static VARIABLE_BYTE: [bool; 256] = {
 
 /// The operands of an `and` (or `or`) chain, kept flat, allocating nothing for a chain of one.
 #[derive(Default)]
-struct Chain {
+pub(super) struct Chain {
     first: Option<MarkerNode>,
     rest: Vec<MarkerNode>,
 }
@@ -89,11 +92,154 @@ pub(super) fn non_empty(marker: MarkerTree) -> Option<MarkerTree> {
     (!marker.is_true()).then_some(marker)
 }
 
+/// What the marker grammar makes of what it reads: the syntax tree ([`Tree`]), or the marker's
+/// value in one environment ([`Value`]), computed as it is read, with no tree built.
+pub(super) trait Build {
+    /// A marker, or part of one.
+    type Node;
+    /// The operands of an `and` (or `or`) chain being read.
+    type Chain: Default;
+    /// A comparison read and checked.
+    fn comparison(&mut self, expr: MarkerExpression) -> Self::Node;
+    /// What a comparison the `uv` profile drops leaves.
+    fn dropped() -> Self::Node;
+    /// The constant `true` or `false`, as the whole marker.
+    fn constant(value: bool) -> Self::Node;
+    /// Adds an operand to an `and` (`and` true) or `or` chain.
+    fn push(chain: &mut Self::Chain, node: Self::Node, and: bool);
+    /// The chain as one marker.
+    fn finish(chain: Self::Chain, and: bool) -> Self::Node;
+    /// Marks a parenthesised group the `packaging` profile keeps.
+    fn mark_group(node: &mut Self::Node);
+    /// A group that is the whole marker is no group.
+    fn unmark_group(node: &mut Self::Node);
+    /// The checks of a whole marker read in the `extended` dialect.
+    fn guard(parser: &mut Parser<'_, '_>, node: &Self::Node);
+}
+
+/// Builds the syntax tree.
+pub(super) struct Tree;
+
+impl Build for Tree {
+    type Node = MarkerNode;
+    type Chain = Chain;
+
+    #[inline(always)]
+    fn comparison(&mut self, expr: MarkerExpression) -> MarkerNode {
+        MarkerNode::Expression(expr)
+    }
+
+    #[inline(always)]
+    fn dropped() -> MarkerNode {
+        dropped()
+    }
+
+    fn constant(value: bool) -> MarkerNode {
+        if value {
+            MarkerNode::True
+        } else {
+            MarkerNode::False
+        }
+    }
+
+    #[inline]
+    fn push(chain: &mut Chain, node: MarkerNode, and: bool) {
+        chain.push(node, and);
+    }
+
+    #[inline]
+    fn finish(chain: Chain, and: bool) -> MarkerNode {
+        chain.finish(and)
+    }
+
+    fn mark_group(node: &mut MarkerNode) {
+        node.mark_group();
+    }
+
+    fn unmark_group(node: &mut MarkerNode) {
+        node.unmark_group();
+    }
+
+    fn guard(parser: &mut Parser<'_, '_>, node: &MarkerNode) {
+        if parser.opts.dialect == crate::field::Dialect::Extended {
+            crate::guard::check(node, &mut |kind, span| parser.warn(kind, span));
+        }
+    }
+}
+
+/// Evaluates each comparison as it is read, in one environment, and combines the values as the
+/// tree's evaluation would: `None` is a marker with no operand left (what [`dropped`] leaves),
+/// which a chain leaves out and which, as the whole marker, is true. Every comparison is
+/// evaluated (Kleene logic gives the value and unknown fields that stopping early gives); when
+/// one cannot be evaluated, [`Value::failed`] says so, and the caller evaluates the tree
+/// instead, to report what the tree's evaluation reports.
+pub(super) struct Value<'e> {
+    pub(super) env: &'e EvalEnv<'e>,
+    pub(super) profile: Profile,
+    pub(super) failed: bool,
+}
+
+impl Build for Value<'_> {
+    type Node = Option<Tri>;
+    type Chain = Option<Tri>;
+
+    #[inline]
+    fn comparison(&mut self, e: MarkerExpression) -> Option<Tri> {
+        match crate::evaluate::eval_fresh(&e, self.env, self.profile) {
+            Ok(t) => Some(t),
+            Err(_) => {
+                self.failed = true;
+                Some(Tri::known(true))
+            }
+        }
+    }
+
+    fn dropped() -> Option<Tri> {
+        None
+    }
+
+    fn constant(value: bool) -> Option<Tri> {
+        Some(Tri::known(value))
+    }
+
+    #[inline]
+    fn push(chain: &mut Option<Tri>, node: Option<Tri>, and: bool) {
+        let Some(t) = node else {
+            return;
+        };
+        *chain = Some(match *chain {
+            None => t,
+            Some(acc) if and => acc.and(t),
+            Some(acc) => acc.or(t),
+        });
+    }
+
+    #[inline]
+    fn finish(chain: Option<Tri>, _and: bool) -> Option<Tri> {
+        chain
+    }
+
+    fn mark_group(_: &mut Option<Tri>) {}
+
+    fn unmark_group(_: &mut Option<Tri>) {}
+
+    fn guard(_: &mut Parser<'_, '_>, _: &Option<Tri>) {}
+}
+
 impl<'a> Parser<'a, '_> {
     /// ```text
     /// quoted_marker = ';' wsp* marker
     /// ```
     pub(super) fn parse_quoted_marker(&mut self) -> Result<MarkerTree, Error> {
+        let node = self.parse_quoted_marker_with(&mut Tree)?;
+        Ok(self.tree(node))
+    }
+
+    /// [`Parser::parse_quoted_marker`], building with `b`.
+    pub(super) fn parse_quoted_marker_with<B: Build>(
+        &mut self,
+        b: &mut B,
+    ) -> Result<B::Node, Error> {
         let semicolon = self.pos;
         self.pos += 1;
         self.ws();
@@ -101,7 +247,7 @@ impl<'a> Parser<'a, '_> {
             // Point at the `;`: the whitespace after it may be a multi-byte character.
             return Err(self.error(ErrorKind::EmptyMarker, Span::new(semicolon, semicolon + 1)));
         }
-        self.parse_marker_to_end()
+        self.parse_marker_to_end_with(b)
     }
 
     /// A marker on its own, up to the end of the input.
@@ -119,6 +265,15 @@ impl<'a> Parser<'a, '_> {
     /// [`MarkerTree::TRUE`] and [`MarkerTree::FALSE`], so that every printed marker reads back
     /// (not under the `packaging` profile, which has no constants and rejects them).
     pub(super) fn parse_marker_to_end(&mut self) -> Result<MarkerTree, Error> {
+        let node = self.parse_marker_to_end_with(&mut Tree)?;
+        Ok(self.tree(node))
+    }
+
+    /// [`Parser::parse_marker_to_end`], building with `b`.
+    pub(super) fn parse_marker_to_end_with<B: Build>(
+        &mut self,
+        b: &mut B,
+    ) -> Result<B::Node, Error> {
         let start = self.pos;
         // Only a marker starting with `t` or `f` can be a constant: look at the byte first.
         if matches!(self.input.as_bytes().get(start), Some(b't' | b'f'))
@@ -129,23 +284,16 @@ impl<'a> Parser<'a, '_> {
                     self.pos += word.len();
                     self.ws();
                     if self.at_end() {
-                        let node = if value {
-                            MarkerNode::True
-                        } else {
-                            MarkerNode::False
-                        };
-                        return Ok(self.tree(node));
+                        return Ok(B::constant(value));
                     }
                     self.pos = start;
                 }
             }
         }
-        let marker = self.parse_marker()?;
+        let marker = self.parse_marker(b)?;
         self.expect_marker_end()?;
-        if self.opts.dialect == crate::field::Dialect::Extended {
-            crate::guard::check(&marker, &mut |kind, span| self.warn(kind, span));
-        }
-        Ok(self.tree(marker))
+        B::guard(self, &marker);
+        Ok(marker)
     }
 
     /// The parsed tree, remembering the dialect and profile it was read in.
@@ -178,16 +326,16 @@ impl<'a> Parser<'a, '_> {
     ///
     /// Parsed with an explicit stack: each open parenthesis pushes a frame that collects the
     /// `or`-groups of `and`-terms inside it.
-    pub(super) fn parse_marker(&mut self) -> Result<MarkerNode, Error> {
+    pub(super) fn parse_marker<B: Build>(&mut self, b: &mut B) -> Result<B::Node, Error> {
         // Most markers are one comparison: read it without building any chain.
         self.ws();
         if self.peek_is(b'(') {
-            return self.parse_marker_chains(None);
+            return self.parse_marker_chains(b, None);
         }
-        let first = self.parse_marker_item()?;
+        let first = self.parse_marker_item(b)?;
         self.ws();
         if self.at_boolean().is_some() {
-            self.parse_marker_chains(Some(first))
+            self.parse_marker_chains(b, Some(first))
         } else {
             Ok(first)
         }
@@ -213,31 +361,35 @@ impl<'a> Parser<'a, '_> {
 
     /// The general case of [`Parser::parse_marker`]: `first`, when given, is the first
     /// comparison, already read, with an `and` or `or` after it.
-    pub(super) fn parse_marker_chains(
+    pub(super) fn parse_marker_chains<B: Build>(
         &mut self,
-        first: Option<MarkerNode>,
-    ) -> Result<MarkerNode, Error> {
+        b: &mut B,
+        first: Option<B::Node>,
+    ) -> Result<B::Node, Error> {
         /// The operands of one parenthesised level: finished `or` branches, and the `and`
         /// chain being read.
-        #[derive(Default)]
-        struct Frame {
+        struct Frame<C> {
             open: usize,
-            ors: Chain,
-            ands: Chain,
+            ors: C,
+            ands: C,
         }
-        impl Frame {
-            fn finish(mut self) -> MarkerNode {
-                let and = std::mem::take(&mut self.ands).finish(true);
-                self.ors.push(and, false);
-                self.ors.finish(false)
+        impl<C: Default> Frame<C> {
+            fn new(open: usize) -> Self {
+                Frame {
+                    open,
+                    ors: C::default(),
+                    ands: C::default(),
+                }
             }
         }
-        let mut root = Frame {
-            open: self.pos,
-            ..Frame::default()
-        };
+        fn finish<B: Build>(mut frame: Frame<B::Chain>) -> B::Node {
+            let and = B::finish(std::mem::take(&mut frame.ands), true);
+            B::push(&mut frame.ors, and, false);
+            B::finish(frame.ors, false)
+        }
+        let mut root: Frame<B::Chain> = Frame::new(self.pos);
         // Open parentheses above the root; empty (and unallocated) for most markers.
-        let mut nested: Vec<Frame> = Vec::new();
+        let mut nested: Vec<Frame<B::Chain>> = Vec::new();
         let mut pending = first;
         'atom: loop {
             // > marker_atom = wsp* '(' marker wsp* ')' | marker_item
@@ -251,21 +403,18 @@ impl<'a> Parser<'a, '_> {
                         Span::new(self.pos, self.pos + 1),
                     ));
                 }
-                nested.push(Frame {
-                    open: self.pos,
-                    ..Frame::default()
-                });
+                nested.push(Frame::new(self.pos));
                 self.pos += 1;
                 self.ws();
             }
             let mut tree = match pending.take() {
                 Some(tree) => tree,
-                None => self.parse_marker_item()?,
+                None => self.parse_marker_item(b)?,
             };
             loop {
                 self.ws();
                 let frame = nested.last_mut().unwrap_or(&mut root);
-                frame.ands.push(tree, true);
+                B::push(&mut frame.ands, tree, true);
                 let boolean = self.at_boolean();
                 if let Some(kw) = boolean {
                     self.pos += kw.len();
@@ -274,16 +423,16 @@ impl<'a> Parser<'a, '_> {
                     continue 'atom;
                 }
                 if boolean == Some("or") {
-                    let and = std::mem::take(&mut frame.ands).finish(true);
-                    frame.ors.push(and, false);
+                    let and = B::finish(std::mem::take(&mut frame.ands), true);
+                    B::push(&mut frame.ors, and, false);
                     continue 'atom;
                 }
                 if self.peek_is(b')') {
                     if let Some(frame) = nested.pop() {
                         self.pos += 1;
-                        tree = frame.finish();
+                        tree = finish::<B>(frame);
                         if self.opts.profile.rules().keep_groups {
-                            tree.mark_group();
+                            B::mark_group(&mut tree);
                         }
                         continue;
                     }
@@ -302,9 +451,9 @@ impl<'a> Parser<'a, '_> {
             return Err(self.error(ErrorKind::UnexpectedAfterMarker { found }, span));
         }
         let _ = root.open;
-        let mut node = root.finish();
+        let mut node = finish::<B>(root);
         // A group that is the whole marker prints without its parentheses: it is no group.
-        node.unmark_group();
+        B::unmark_group(&mut node);
         Ok(node)
     }
 
@@ -313,8 +462,8 @@ impl<'a> Parser<'a, '_> {
     /// marker_op  = version_cmp | (wsp* 'in') | (wsp* 'not' wsp+ 'in')
     /// ```
     ///
-    /// A comparison that the `uv` profile drops is returned as [`dropped`].
-    pub(super) fn parse_marker_item(&mut self) -> Result<MarkerNode, Error> {
+    /// A comparison that the `uv` profile drops is given to `b` as `None`.
+    pub(super) fn parse_marker_item<B: Build>(&mut self, b: &mut B) -> Result<B::Node, Error> {
         self.clauses += 1;
         let start = self.pos;
         if self.clauses > self.opts.max_clauses {
@@ -335,9 +484,9 @@ impl<'a> Parser<'a, '_> {
         let keep = crate::check::check(&mut expr, self.opts, &mut |w| self.warn(w, span))
             .map_err(|kind| self.error(kind, span))?;
         Ok(if keep {
-            MarkerNode::Expression(expr)
+            b.comparison(expr)
         } else {
-            dropped()
+            B::dropped()
         })
     }
 
@@ -466,6 +615,7 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
+    #[inline(always)]
     pub(super) fn parse_marker_op(&mut self) -> Result<MarkerOperator, Error> {
         if self.keyword("in") {
             return Ok(MarkerOperator::In);

@@ -12,11 +12,15 @@ mod uv;
 
 use std::str::FromStr;
 
+use crate::environment::Environment;
 use crate::error::{Error, Reporter};
+use crate::field::Dialect;
 use crate::marker::MarkerTree;
 use crate::options::ParseOptions;
 use crate::requirement::Requirement;
+use crate::truth::{Evaluation, Tri};
 use cursor::Parser;
+use marker::Value;
 
 // ---------------------------------------------------------------------------------------------
 // Entry points
@@ -32,6 +36,60 @@ impl Requirement {
         reporter: &mut dyn Reporter,
     ) -> Result<Requirement, Error> {
         Parser::new(text, options, reporter).parse_requirement()
+    }
+}
+
+impl Requirement {
+    /// Parses a requirement with `options` and evaluates it with three values in `env`: what
+    /// [`Requirement::parse_with`] followed by [`MarkerTree::evaluate_tristate`] on its marker
+    /// answers (true when it has none), with the same errors and warnings, without keeping the
+    /// requirement: under the `pep508` dialect, outside the `uv` profile, each comparison is
+    /// evaluated as it is read and nothing else is built.
+    ///
+    /// ```
+    /// use markerspec_pep508::{Environment, Field, ParseOptions, Requirement, Truth};
+    /// let env = Environment::new().with(Field::SysPlatform, "linux").unwrap();
+    /// let opts = ParseOptions::default();
+    /// let e = Requirement::parse_and_evaluate("numpy>=2; sys_platform == 'linux'", &opts, &mut Vec::new(), &env)?;
+    /// assert_eq!(e.truth, Truth::True);
+    /// let e = Requirement::parse_and_evaluate("numpy>=2; extra == 'gpu'", &opts, &mut Vec::new(), &env)?;
+    /// assert_eq!(e.truth, Truth::False);
+    /// assert!(Requirement::parse_and_evaluate("numpy>=x", &opts, &mut Vec::new(), &env).is_err());
+    /// # Ok::<(), markerspec_pep508::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A parse error as [`Requirement::parse_with`] gives it, else an evaluation error as
+    /// [`MarkerTree::evaluate_tristate`] gives it.
+    pub fn parse_and_evaluate(
+        text: &str,
+        options: &ParseOptions,
+        reporter: &mut dyn Reporter,
+        env: &Environment,
+    ) -> Result<Evaluation, Error> {
+        if options.dialect == Dialect::Pep508 && !options.profile.rules().uv_syntax {
+            let eval = env.eval();
+            let mut value = Value {
+                env: &eval,
+                profile: options.profile,
+                failed: false,
+            };
+            let tri = Parser::new(text, options, reporter).evaluate_requirement(&mut value)?;
+            if !value.failed {
+                return Ok(tri.unwrap_or(Tri::known(true)).evaluation());
+            }
+            // A comparison cannot be evaluated: the tree's evaluation says what is reported
+            // (the warnings were reported already).
+            return Requirement::parse_with(text, options, &mut |_| {})?.evaluate_tree(env);
+        }
+        Requirement::parse_with(text, options, reporter)?.evaluate_tree(env)
+    }
+
+    fn evaluate_tree(&self, env: &Environment) -> Result<Evaluation, Error> {
+        match self.marker() {
+            None => Ok(Tri::known(true).evaluation()),
+            Some(m) => m.evaluate_tristate(env),
+        }
     }
 }
 

@@ -6,11 +6,12 @@ use nom::bytes::complete::take_while1;
 use markerspec_pep440::{Operator, VersionSpecifier, VersionSpecifiers};
 
 use super::cursor::{Parser, VERSION_BYTE, is_python_space};
-use super::marker::non_empty;
+use super::marker::{Build, Tree, Value, non_empty};
 use crate::error::{Error, ErrorKind, WarningKind};
 use crate::name::{ExtraName, PackageName};
 use crate::requirement::{Requirement, VersionOrUrl};
 use crate::span::Span;
+use crate::truth::Tri;
 
 /// Drops extras written twice exactly (as pypa/packaging's set does), keeping the first, in
 /// linear time however many there are.
@@ -43,7 +44,7 @@ impl<'a> Parser<'a, '_> {
         let name = PackageName::new_unchecked(name);
         self.ws();
         let extras = if self.peek_is(b'[') {
-            self.parse_extras()?
+            self.parse_extras::<true>()?.0
         } else {
             Vec::new()
         };
@@ -51,6 +52,44 @@ impl<'a> Parser<'a, '_> {
         if self.uv() {
             return self.parse_requirement_rest_uv(name, extras);
         }
+        let (version_or_url, marker) =
+            self.parse_requirement_rest::<_, true>(&mut Tree, !extras.is_empty())?;
+        let marker = marker.and_then(|node| non_empty(self.tree(node)));
+        Ok(Requirement {
+            name,
+            extras,
+            version_or_url,
+            marker,
+        })
+    }
+
+    /// The grammar of [`Parser::parse_requirement`] (not under the `uv` profile), keeping
+    /// nothing but the marker's value in one environment: the name, extras, version specifiers
+    /// and URL are read and checked only. `None` when the requirement has no marker, or one
+    /// with no comparison left.
+    pub(super) fn evaluate_requirement(&mut self, b: &mut Value<'_>) -> Result<Option<Tri>, Error> {
+        self.check_length()?;
+        self.ws();
+        self.parse_identifier(true)?;
+        self.ws();
+        let extras = if self.peek_is(b'[') {
+            self.parse_extras::<false>()?.1
+        } else {
+            0
+        };
+        self.ws();
+        let (_, marker) = self.parse_requirement_rest::<_, false>(b, extras > 0)?;
+        Ok(marker.flatten())
+    }
+
+    /// What follows the name and extras (outside the `uv` profile): the version specifiers or
+    /// URL, kept when `KEEP`, and the marker as `b` builds it.
+    #[inline(always)]
+    fn parse_requirement_rest<B: Build, const KEEP: bool>(
+        &mut self,
+        b: &mut B,
+        has_extras: bool,
+    ) -> Result<(Option<VersionOrUrl>, Option<B::Node>), Error> {
         let mut version_or_url = None;
         let mut marker = None;
         if self.peek_is(b'@') {
@@ -68,12 +107,14 @@ impl<'a> Parser<'a, '_> {
                     Span::new(start + i, start + i + 1),
                 );
             }
-            version_or_url = Some(VersionOrUrl::Url(url.into()));
+            if KEEP {
+                version_or_url = Some(VersionOrUrl::Url(url.into()));
+            }
             // > (wsp+ quoted_marker?)?
             self.ws();
             if !self.at_end() {
                 if self.peek_is(b';') {
-                    marker = non_empty(self.parse_quoted_marker()?);
+                    marker = Some(self.parse_quoted_marker_with(b)?);
                 } else {
                     let (found, span) = self.found();
                     return Err(self.error(
@@ -86,25 +127,25 @@ impl<'a> Parser<'a, '_> {
                 }
             }
         } else {
-            let specifiers = if self.peek_is(b'(') {
-                self.parse_paren_specifiers()?
+            let (specifiers, any) = if self.peek_is(b'(') {
+                self.parse_paren_specifiers::<KEEP>()?
             } else if self.rest().starts_with(['<', '>', '=', '!', '~']) {
-                self.parse_version_many()?
+                (self.parse_version_many::<KEEP>()?, true)
             } else {
-                VersionSpecifiers::empty()
+                (VersionSpecifiers::empty(), false)
             };
-            if !specifiers.is_empty() {
+            if KEEP && any {
                 version_or_url = Some(VersionOrUrl::Specifiers(specifiers));
             }
             self.ws();
             if !self.at_end() {
                 if self.peek_is(b';') {
-                    marker = non_empty(self.parse_quoted_marker()?);
+                    marker = Some(self.parse_quoted_marker_with(b)?);
                 } else {
                     let (found, span) = self.found();
-                    let expected = if version_or_url.is_some() {
+                    let expected = if any {
                         "`,`, `;` or the end after the version specifier"
-                    } else if extras.is_empty() {
+                    } else if !has_extras {
                         "a version specifier, `[`, `@`, `;` or the end after the name"
                     } else {
                         "a version specifier, `@`, `;` or the end after the extras"
@@ -116,26 +157,30 @@ impl<'a> Parser<'a, '_> {
                 }
             }
         }
-        Ok(Requirement {
-            name,
-            extras,
-            version_or_url,
-            marker,
-        })
+        Ok((version_or_url, marker))
     }
 
     /// ```text
     /// extras_list = identifier (wsp* ',' wsp* identifier)*
     /// extras      = '[' wsp* extras_list? wsp* ']'
     /// ```
-    pub(super) fn parse_extras(&mut self) -> Result<Vec<ExtraName>, Error> {
+    ///
+    /// The extras are kept when `KEEP`; the count read comes with them.
+    pub(super) fn parse_extras<const KEEP: bool>(
+        &mut self,
+    ) -> Result<(Vec<ExtraName>, usize), Error> {
         let open = self.pos;
         self.pos += 1;
         self.ws();
         let mut extras: Vec<ExtraName> = Vec::new();
+        let mut count = 0;
         if self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
             loop {
-                extras.push(ExtraName::new_unchecked(self.parse_identifier(false)?));
+                let name = self.parse_identifier(false)?;
+                count += 1;
+                if KEEP {
+                    extras.push(ExtraName::new_unchecked(name));
+                }
                 self.ws();
                 match self.peek() {
                     Some(',') => {
@@ -157,12 +202,12 @@ impl<'a> Parser<'a, '_> {
             Some(']') => {
                 self.pos += 1;
                 dedup_extras(&mut extras);
-                Ok(extras)
+                Ok((extras, count))
             }
             None => Err(self.error(ErrorKind::UnclosedExtras, Span::new(open, self.pos))),
             Some(_) => {
                 let (found, span) = self.found();
-                if extras.is_empty() {
+                if count == 0 {
                     Err(self.error(ErrorKind::ExpectedExtraName { found }, span))
                 } else {
                     Err(self.error(ErrorKind::UnclosedExtras, Span::new(open, span.start)))
@@ -174,14 +219,18 @@ impl<'a> Parser<'a, '_> {
     /// ```text
     /// versionspec = ( '(' version_many ')' ) | version_many
     /// ```
-    pub(super) fn parse_paren_specifiers(&mut self) -> Result<VersionSpecifiers, Error> {
+    ///
+    /// As [`Parser::parse_version_many`], with whether a specifier was read.
+    pub(super) fn parse_paren_specifiers<const KEEP: bool>(
+        &mut self,
+    ) -> Result<(VersionSpecifiers, bool), Error> {
         let open = self.pos;
         self.pos += 1;
         self.ws();
         let specs = if self.peek_is(b')') {
-            VersionSpecifiers::empty()
+            (VersionSpecifiers::empty(), false)
         } else {
-            self.parse_version_many()?
+            (self.parse_version_many::<KEEP>()?, true)
         };
         self.ws();
         if self.peek_is(b')') {
@@ -207,21 +256,27 @@ impl<'a> Parser<'a, '_> {
     /// version_one  = version_cmp version wsp*
     /// version_many = version_one (',' version_one)* (',' wsp*)?
     /// ```
-    pub(super) fn parse_version_many(&mut self) -> Result<VersionSpecifiers, Error> {
+    ///
+    /// The specifiers are kept when `KEEP`, else only checked (and the list given is empty).
+    pub(super) fn parse_version_many<const KEEP: bool>(
+        &mut self,
+    ) -> Result<VersionSpecifiers, Error> {
         // Most lists hold one specifier, which is kept out of a vector.
         let mut only: Option<VersionSpecifier> = None;
         let mut specs: Vec<VersionSpecifier> = Vec::new();
         loop {
             self.ws();
-            let spec = self.parse_version_one()?;
-            if let Some(previous) = only.take() {
-                specs.reserve_exact(2);
-                specs.push(previous);
-            }
-            if specs.is_empty() {
-                only = Some(spec);
-            } else {
-                specs.push(spec);
+            let spec = self.parse_version_one::<KEEP>()?;
+            if let Some(spec) = spec {
+                if let Some(previous) = only.take() {
+                    specs.reserve_exact(2);
+                    specs.push(previous);
+                }
+                if specs.is_empty() {
+                    only = Some(spec);
+                } else {
+                    specs.push(spec);
+                }
             }
             self.ws();
             if !self.peek_is(b',') {
@@ -238,13 +293,21 @@ impl<'a> Parser<'a, '_> {
                 break;
             }
         }
+        if !KEEP {
+            return Ok(VersionSpecifiers::empty());
+        }
         Ok(match only {
             Some(spec) => VersionSpecifiers::from(spec),
             None => VersionSpecifiers::from_iter(specs),
         })
     }
 
-    pub(super) fn parse_version_one(&mut self) -> Result<VersionSpecifier, Error> {
+    #[inline(always)]
+    ///
+    /// The specifier is built when `KEEP`, else only checked (`None`).
+    pub(super) fn parse_version_one<const KEEP: bool>(
+        &mut self,
+    ) -> Result<Option<VersionSpecifier>, Error> {
         let op_start = self.pos;
         let Some(op_text) = self.lex_operator() else {
             let (found, span) = self.found();
@@ -280,9 +343,18 @@ impl<'a> Parser<'a, '_> {
                 Span::new(op_start, self.pos),
             ));
         };
-        VersionSpecifier::from_parts(op, version).map_err(|e| {
+        let located = |e: markerspec_pep440::Error| {
             let span = Span::from(e.span()).shift(version_start);
-            self.error(ErrorKind::Version(e), span)
-        })
+            Error::new(ErrorKind::Version(e), span)
+        };
+        if KEEP {
+            VersionSpecifier::from_parts(op, version)
+                .map(Some)
+                .map_err(located)
+        } else {
+            VersionSpecifier::check_parts(op, version)
+                .map(|()| None)
+                .map_err(located)
+        }
     }
 }
