@@ -1430,6 +1430,36 @@ impl Context {
         )
     }
 
+    /// The marker "`var` is one of `literals`" for a [`Domain::String`] variable, built as one
+    /// node: an `or` of [`string_eq`](Self::string_eq)s, one at a time, copies the growing
+    /// node each time (quadratic in the number of literals; `F in "L"` has one per substring
+    /// of `L`).
+    pub(crate) fn string_in(&mut self, var: Var, literals: &[String]) -> Result<Marker, Error> {
+        self.domain_of(var, Domain::String)?;
+        let seen = self.literals.entry(var).or_default();
+        let mut points: Vec<(std::sync::Arc<str>, Marker)> = Vec::with_capacity(literals.len());
+        for literal in literals {
+            let shared: std::sync::Arc<str> = match seen.get(literal.as_str()) {
+                Some(s) => s.clone(),
+                None => {
+                    let s: std::sync::Arc<str> = literal.as_str().into();
+                    seen.insert(s.clone());
+                    s
+                }
+            };
+            points.push((shared, Marker::TRUE));
+        }
+        points.sort_by(|a, b| a.0.cmp(&b.0));
+        points.dedup_by(|a, b| a.0 == b.0);
+        self.mk(
+            var,
+            Edges::Strings {
+                points,
+                other: Marker::FALSE,
+            },
+        )
+    }
+
     /// The marker "`var` is true" for a [`Domain::Bool`] variable.
     ///
     /// # Errors

@@ -508,11 +508,9 @@ impl Context {
                 if side == Side::LiteralLeft || literal.len() > MAX_SUBSTRING_LITERAL {
                     return Ok(None);
                 }
-                let mut acc = Marker::FALSE;
-                for s in substrings(literal) {
-                    let m = eq(self, &s)?;
-                    acc = self.or(acc, m)?;
-                }
+                let mut subs = substrings(literal);
+                subs.retain(|s| !exclude(s));
+                let acc = self.string_in(var, &subs)?;
                 if op == O::In { acc } else { !acc }
             }
         }))

@@ -623,3 +623,48 @@ fn equivalent_markers_translate_to_one_marker() {
     }
     let _ = Marker::TRUE;
 }
+
+/// `packaging` compares `platform_version` as text. A literal spelt as a canonical version
+/// without trailing zeros is that version's point, so two of them are disjoint and each can
+/// hold; one spelt with trailing zeros (`3.1.0`) is an opaque comparison of its own (SPEC
+/// §21.2), not the point `3.1`.
+#[test]
+fn packaging_platform_version_literals() -> Result<(), Box<dyn std::error::Error>> {
+    let mut ctx = Context::new();
+    let translate = |ctx: &mut Context, text: &str| {
+        let tree = parse_either(text, Profile::Packaging).expect("parses");
+        ctx.translate(&tree)
+    };
+    let a = translate(&mut ctx, "platform_version == '3.1'")?;
+    let b = translate(&mut ctx, "platform_version == '3.2'")?;
+    let c = translate(&mut ctx, "platform_version == '3.1.0'")?;
+    assert!(ctx.is_disjoint(a, b)?);
+    assert!(ctx.solve(a)?.is_some());
+    assert_ne!(a, c);
+    assert!(!ctx.is_disjoint(a, c)?);
+    Ok(())
+}
+
+/// `F in "L"` is exact: one string point per substring of `L`, built as one node (the longest
+/// literal handled so takes milliseconds, not the seconds an `or` per substring took).
+#[test]
+fn a_long_in_literal_is_one_node_of_its_substrings() -> Result<(), Box<dyn std::error::Error>> {
+    let literal: String = ('!'..='~')
+        .filter(|c| *c != '"' && *c != '\\')
+        .take(90)
+        .collect();
+    let mut ctx = Context::new();
+    let tree = parse_either(
+        &format!("platform_machine in \"{literal}\""),
+        Profile::Spec2026,
+    )
+    .expect("parses");
+    let m = ctx.translate(&tree)?;
+    // 90 distinct characters: 90 * 91 / 2 non-empty substrings and the empty one.
+    assert_eq!(ctx.node_count(m)?, 1);
+    let env = default_environment().with_unchecked(Field::PlatformMachine, &literal[10..40]);
+    assert!(ctx.evaluate_env(m, &env)?);
+    let env = default_environment().with_unchecked(Field::PlatformMachine, "~!");
+    assert!(!ctx.evaluate_env(m, &env)?);
+    Ok(())
+}
