@@ -642,6 +642,16 @@ fn packaging_platform_version_literals() -> Result<(), Box<dyn std::error::Error
     assert!(ctx.solve(a)?.is_some());
     assert_ne!(a, c);
     assert!(!ctx.is_disjoint(a, c)?);
+    // `extra == "a"` means the same in both profiles; `extra == ""` does not (packaging: no
+    // extra requested).
+    let spec = |ctx: &mut Context, text: &str| {
+        let tree = parse_either(text, Profile::Spec2026).expect("parses");
+        ctx.translate(&tree)
+    };
+    let packaging_a = translate(&mut ctx, "extra == 'a'")?;
+    assert_eq!(packaging_a, spec(&mut ctx, "extra == 'a'")?);
+    let packaging_empty = translate(&mut ctx, "extra == ''")?;
+    assert_ne!(packaging_empty, spec(&mut ctx, "extra == ''")?);
     Ok(())
 }
 
