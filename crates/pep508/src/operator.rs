@@ -60,6 +60,22 @@ impl MarkerOperator {
         }
     }
 
+    /// [`as_str`](Self::as_str) with a space on each side, as a comparison prints it.
+    pub(crate) fn spaced(self) -> &'static str {
+        match self {
+            MarkerOperator::Equal => " == ",
+            MarkerOperator::NotEqual => " != ",
+            MarkerOperator::LessThan => " < ",
+            MarkerOperator::LessThanEqual => " <= ",
+            MarkerOperator::GreaterThan => " > ",
+            MarkerOperator::GreaterThanEqual => " >= ",
+            MarkerOperator::TildeEqual => " ~= ",
+            MarkerOperator::ExactEqual => " === ",
+            MarkerOperator::In => " in ",
+            MarkerOperator::NotIn => " not in ",
+        }
+    }
+
     /// The PEP 440 operator with the same spelling, for the version comparisons.
     pub(crate) fn pep440(self) -> Option<markerspec_pep440::Operator> {
         use markerspec_pep440::Operator as O;
@@ -203,4 +219,28 @@ pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
         }
     }
     f.write_char('"')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MarkerOperator as O;
+
+    /// A comparison prints its operator with one space on each side.
+    #[test]
+    fn spaced_is_the_operator_between_spaces() {
+        for op in [
+            O::Equal,
+            O::NotEqual,
+            O::LessThan,
+            O::LessThanEqual,
+            O::GreaterThan,
+            O::GreaterThanEqual,
+            O::TildeEqual,
+            O::ExactEqual,
+            O::In,
+            O::NotIn,
+        ] {
+            assert_eq!(op.spaced(), format!(" {} ", op.as_str()));
+        }
+    }
 }

@@ -125,9 +125,7 @@ impl MarkerExpression {
     /// than through `write!`, printing being most of `parse -`'s time.
     pub(crate) fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
         self.lhs.write_to(f)?;
-        f.write_str(" ")?;
-        f.write_str(self.op.as_str())?;
-        f.write_str(" ")?;
+        f.write_str(self.op.spaced())?;
         self.rhs.write_to(f)
     }
 }
