@@ -589,7 +589,17 @@ impl VersionSpecifier {
     /// # Ok::<(), markerspec_pep440::Error>(())
     /// ```
     pub fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
-        f.write_str(self.op.as_str())?;
+        // A constant per arm, so that each is copied as a constant length.
+        match self.op {
+            Operator::Equal | Operator::EqualStar => f.write_str("==")?,
+            Operator::NotEqual | Operator::NotEqualStar => f.write_str("!=")?,
+            Operator::TildeEqual => f.write_str("~=")?,
+            Operator::LessThan => f.write_str("<")?,
+            Operator::LessThanEqual => f.write_str("<=")?,
+            Operator::GreaterThan => f.write_str(">")?,
+            Operator::GreaterThanEqual => f.write_str(">=")?,
+            Operator::ExactEqual => f.write_str("===")?,
+        }
         self.fmt_text(f)
     }
 }
