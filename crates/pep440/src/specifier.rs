@@ -850,11 +850,11 @@ impl VersionSpecifiers {
             }
             if distinct {
                 order.sort_unstable_by_key(|&(first, _)| first);
-                let mut sep = "";
-                for spec in order.iter().filter_map(|&(_, spec)| spec) {
-                    f.write_str(sep)?;
+                for (i, spec) in order.iter().filter_map(|&(_, spec)| spec).enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
                     spec.write_to(f)?;
-                    sep = ",";
                 }
                 return Ok(());
             }
