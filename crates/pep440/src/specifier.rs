@@ -70,6 +70,19 @@ impl Operator {
     }
 }
 
+impl Operator {
+    /// The first byte of [`as_str`](Self::as_str).
+    fn first_byte(self) -> u8 {
+        match self {
+            Operator::Equal | Operator::EqualStar | Operator::ExactEqual => b'=',
+            Operator::NotEqual | Operator::NotEqualStar => b'!',
+            Operator::TildeEqual => b'~',
+            Operator::LessThan | Operator::LessThanEqual => b'<',
+            Operator::GreaterThan | Operator::GreaterThanEqual => b'>',
+        }
+    }
+}
+
 impl fmt::Display for Operator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -576,7 +589,17 @@ impl VersionSpecifier {
     /// # Ok::<(), markerspec_pep440::Error>(())
     /// ```
     pub fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
-        f.write_str(self.op.as_str())?;
+        // A constant per arm, so that each is copied as a constant length.
+        match self.op {
+            Operator::Equal | Operator::EqualStar => f.write_str("==")?,
+            Operator::NotEqual | Operator::NotEqualStar => f.write_str("!=")?,
+            Operator::TildeEqual => f.write_str("~=")?,
+            Operator::LessThan => f.write_str("<")?,
+            Operator::LessThanEqual => f.write_str("<=")?,
+            Operator::GreaterThan => f.write_str(">")?,
+            Operator::GreaterThanEqual => f.write_str(">=")?,
+            Operator::ExactEqual => f.write_str("===")?,
+        }
         self.fmt_text(f)
     }
 }
@@ -807,8 +830,34 @@ impl VersionSpecifiers {
     /// # Ok::<(), markerspec_pep440::Error>(())
     /// ```
     pub fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
-        if let [only] = self.as_slice() {
+        let specs = self.as_slice();
+        if let [only] = specs {
             return only.write_to(f);
+        }
+        // When the operators start with different bytes (`>=1.0,<2`, the common case), their
+        // first bytes order the texts and no two are equal (equal specifiers share their
+        // operator): the specifiers are written in that order without rendering them first.
+        if specs.len() <= 5 {
+            let mut order: [(u8, Option<&VersionSpecifier>); 5] = [(u8::MAX, None); 5];
+            let mut seen = 0u128;
+            let mut distinct = true;
+            for (slot, spec) in order.iter_mut().zip(specs) {
+                let first = spec.op.first_byte();
+                let bit = 1u128 << (first & 127);
+                distinct &= seen & bit == 0;
+                seen |= bit;
+                *slot = (first, Some(spec));
+            }
+            if distinct {
+                order.sort_unstable_by_key(|&(first, _)| first);
+                for (i, spec) in order.iter().filter_map(|&(_, spec)| spec).enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    spec.write_to(f)?;
+                }
+                return Ok(());
+            }
         }
         let mut sep = "";
         for (text, _) in self.canonical() {

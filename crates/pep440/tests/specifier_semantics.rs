@@ -291,6 +291,20 @@ fn printed_form_drops_duplicates_short_and_long() {
     assert_eq!(printed, format!("{},<2,>=1.0", expected.join(",")));
 }
 
+/// The printed order is the order of the specifiers' texts whether their operators start with
+/// different bytes (ordered by those) or share one (ordered by the whole text).
+#[test]
+fn printed_form_sorts_by_text_with_distinct_and_shared_operator_bytes() {
+    assert_eq!(
+        specs("~=1.1, >=1.0, <2, !=1.5, ==1.*").to_string(),
+        "!=1.5,<2,==1.*,>=1.0,~=1.1"
+    );
+    assert_eq!(specs("<=1.5, >1, <2").to_string(), "<2,<=1.5,>1");
+    assert_eq!(specs("===1.0, ==1.0").to_string(), "==1.0,===1.0");
+    assert_eq!(specs(">=1.0, <2, >=1.0.0").to_string(), "<2,>=1.0");
+    assert_eq!(specs(">=v1.0, <2").to_string(), "<2,>=v1.0");
+}
+
 /// Release, post- and dev-release numbers print in decimal at both ends of their range.
 #[test]
 fn version_numbers_print_in_decimal() {

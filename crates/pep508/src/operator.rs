@@ -60,6 +60,22 @@ impl MarkerOperator {
         }
     }
 
+    /// [`as_str`](Self::as_str) with a space on each side, as a comparison prints it.
+    pub(crate) fn spaced(self) -> &'static str {
+        match self {
+            MarkerOperator::Equal => " == ",
+            MarkerOperator::NotEqual => " != ",
+            MarkerOperator::LessThan => " < ",
+            MarkerOperator::LessThanEqual => " <= ",
+            MarkerOperator::GreaterThan => " > ",
+            MarkerOperator::GreaterThanEqual => " >= ",
+            MarkerOperator::TildeEqual => " ~= ",
+            MarkerOperator::ExactEqual => " === ",
+            MarkerOperator::In => " in ",
+            MarkerOperator::NotIn => " not in ",
+        }
+    }
+
     /// The PEP 440 operator with the same spelling, for the version comparisons.
     pub(crate) fn pep440(self) -> Option<markerspec_pep440::Operator> {
         use markerspec_pep440::Operator as O;
@@ -143,21 +159,43 @@ impl fmt::Display for MarkerValue {
     }
 }
 
+/// [`QUOTE_CLASS`] bit: a line break or NUL (`\n`, `\r`, `\0`).
+const BREAK: u8 = 1;
+/// [`QUOTE_CLASS`] bit: a backslash.
+const BACKSLASH: u8 = 2;
+/// [`QUOTE_CLASS`] bit: a double quote.
+const DOUBLE: u8 = 4;
+/// [`QUOTE_CLASS`] bit: a single quote.
+const SINGLE: u8 = 8;
+
+/// For each byte, the class [`write_quoted`] looks for (0 for any other byte).
+static QUOTE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    table[b'\n' as usize] = BREAK;
+    table[b'\r' as usize] = BREAK;
+    table[0] = BREAK;
+    table[b'\\' as usize] = BACKSLASH;
+    table[b'"' as usize] = DOUBLE;
+    table[b'\'' as usize] = SINGLE;
+    table
+};
+
 /// Writes a string in quotes so that it parses back to the same string: `"…"` when it has no
 /// `"`, `'…'` when it has no `'`, and escapes only where plain quoting cannot represent it.
 pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     // Written as is when reading it back gives the same string (no escapes take effect).
     // One pass over the bytes finds every character that matters (all ASCII).
-    let (mut breaks, mut backslash, mut double, mut single) = (false, false, false, false);
+    // One table load per byte; the classes are bits, or-ed together.
+    let mut seen = 0u8;
     for &b in s.as_bytes() {
-        match b {
-            b'\n' | b'\r' | b'\0' => breaks = true,
-            b'\\' => backslash = true,
-            b'"' => double = true,
-            b'\'' => single = true,
-            _ => {}
-        }
+        seen |= QUOTE_CLASS[usize::from(b)];
     }
+    let (breaks, backslash, double, single) = (
+        seen & BREAK != 0,
+        seen & BACKSLASH != 0,
+        seen & DOUBLE != 0,
+        seen & SINGLE != 0,
+    );
     let plain = !breaks && (!backslash || crate::string::unescape(s).is_ok_and(|u| u == s));
     if plain && !double {
         f.write_str("\"")?;
@@ -181,4 +219,28 @@ pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
         }
     }
     f.write_char('"')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MarkerOperator as O;
+
+    /// A comparison prints its operator with one space on each side.
+    #[test]
+    fn spaced_is_the_operator_between_spaces() {
+        for op in [
+            O::Equal,
+            O::NotEqual,
+            O::LessThan,
+            O::LessThanEqual,
+            O::GreaterThan,
+            O::GreaterThanEqual,
+            O::TildeEqual,
+            O::ExactEqual,
+            O::In,
+            O::NotIn,
+        ] {
+            assert_eq!(op.spaced(), format!(" {} ", op.as_str()));
+        }
+    }
 }

@@ -143,11 +143,16 @@ impl Requirement {
         f.write_str(self.name.as_str())?;
         if !self.extras.is_empty() {
             f.write_str("[")?;
-            for (i, e) in self.sorted_extras().iter().enumerate() {
-                if i > 0 {
-                    f.write_str(",")?;
+            if let [only] = self.extras.as_slice() {
+                // One extra needs no sorting.
+                f.write_str(only.as_str())?;
+            } else {
+                for (i, e) in self.sorted_extras().iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    f.write_str(e.as_str())?;
                 }
-                f.write_str(e.as_str())?;
             }
             f.write_str("]")?;
         }

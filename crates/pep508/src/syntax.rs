@@ -125,9 +125,7 @@ impl MarkerExpression {
     /// than through `write!`, printing being most of `parse -`'s time.
     pub(crate) fn write_to<W: fmt::Write>(&self, f: &mut W) -> fmt::Result {
         self.lhs.write_to(f)?;
-        f.write_str(" ")?;
-        f.write_str(self.op.as_str())?;
-        f.write_str(" ")?;
+        f.write_str(self.op.spaced())?;
         self.rhs.write_to(f)
     }
 }
@@ -373,12 +371,12 @@ impl MarkerNode {
     /// (`packaging` profile) in parentheses unless it is the whole marker, as packaging's
     /// `_format_marker` prints it.
     fn fmt_at<W: fmt::Write>(&self, f: &mut W, place: Place) -> fmt::Result {
-        let (children, word, inner) = match self {
+        let (children, and, inner) = match self {
             MarkerNode::True => return f.write_str("true"),
             MarkerNode::False => return f.write_str("false"),
             MarkerNode::Expression(e) => return e.write_to(f),
-            MarkerNode::And(c) => (c, " and ", Place::InAnd),
-            MarkerNode::Or(c) => (c, " or ", Place::InOr),
+            MarkerNode::And(c) => (c, true, Place::InAnd),
+            MarkerNode::Or(c) => (c, false, Place::InOr),
         };
         let parens = match place {
             Place::Root => false,
@@ -390,7 +388,12 @@ impl MarkerNode {
         }
         for (i, c) in children.iter().enumerate() {
             if i > 0 {
-                f.write_str(word)?;
+                // A constant per arm, so that each is copied as a constant length.
+                if and {
+                    f.write_str(" and ")?;
+                } else {
+                    f.write_str(" or ")?;
+                }
             }
             c.fmt_at(f, inner)?;
         }
