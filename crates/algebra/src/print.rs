@@ -1071,15 +1071,20 @@ mod tests {
     use crate::{Context, Theory};
     use markerspec_pep508::MarkerTree;
 
+    /// The lock-file markers the crate's tests use.
+    fn lock_markers() -> std::io::Result<String> {
+        std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/lock-markers.txt"
+        ))
+    }
+
     /// The CNF of a single-path marker, built from its path, is the text the general CNF
     /// printer gives (or, where it gives up on the CNF, longer than the DNF); its factored
     /// form is its DNF, or longer.
     #[test]
     fn one_path_cnf_is_the_general_cnf() -> Result<(), Box<dyn std::error::Error>> {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/lock-markers.txt"
-        ))?;
+        let text = lock_markers()?;
         let mut ctx = Context::new();
         let none = Theory::none();
         let mut checked = 0;
@@ -1109,10 +1114,7 @@ mod tests {
     /// form's own length as the limit, the form is still printed.
     #[test]
     fn cover_length_bound_is_a_lower_bound() -> Result<(), Box<dyn std::error::Error>> {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/lock-markers.txt"
-        ))?;
+        let text = lock_markers()?;
         let mut ctx = Context::new();
         let none = Theory::none();
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
