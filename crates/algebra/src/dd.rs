@@ -1127,15 +1127,9 @@ impl Context {
             edges.negate_children();
         }
         let hash = node_hash(var, &edges);
-        let nodes = &self.nodes;
-        let found = self
-            .unique
-            .find(hash, |&i| {
-                nodes
-                    .get(i as usize)
-                    .is_some_and(|n| n.hash == hash && n.var == var && *n.edges == edges)
-            })
-            .copied();
+        let found = find_node(&self.unique, &self.nodes, hash, |n| {
+            n.var == var && *n.edges == edges
+        });
         let index = match found {
             Some(i) => i,
             None => self.insert_node(var, hash, edges)?,
@@ -1218,15 +1212,7 @@ impl Context {
                     _ => false,
                 }
         };
-        let nodes = &self.nodes;
-        let found = self
-            .unique
-            .find(hash, |&i| {
-                nodes
-                    .get(i as usize)
-                    .is_some_and(|n| n.hash == hash && same(n))
-            })
-            .copied();
+        let found = find_node(&self.unique, &self.nodes, hash, same);
         let index = match found {
             Some(i) => i,
             None => {
@@ -1313,15 +1299,7 @@ impl Context {
                     _ => false,
                 }
         };
-        let nodes = &self.nodes;
-        let found = self
-            .unique
-            .find(hash, |&i| {
-                nodes
-                    .get(i as usize)
-                    .is_some_and(|n| n.hash == hash && same(n))
-            })
-            .copied();
+        let found = find_node(&self.unique, &self.nodes, hash, same);
         let index = match found {
             Some(i) => i,
             None => {
@@ -2423,6 +2401,23 @@ fn domain_of_value(value: &Value) -> Domain {
         Value::String(_) => Domain::String,
         Value::Bool(_) => Domain::Bool,
     }
+}
+
+/// The index of the stored node hashed `hash` for which `same` holds, if there is one.
+#[inline]
+fn find_node(
+    unique: &hashbrown::HashTable<u32>,
+    nodes: &[Node],
+    hash: u64,
+    same: impl Fn(&Node) -> bool,
+) -> Option<u32> {
+    unique
+        .find(hash, |&i| {
+            nodes
+                .get(i as usize)
+                .is_some_and(|n| n.hash == hash && same(n))
+        })
+        .copied()
 }
 
 fn point_value(p: Point) -> Value {
