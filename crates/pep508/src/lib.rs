@@ -102,6 +102,7 @@
 #![forbid(unsafe_code)]
 
 mod arch;
+mod builder;
 mod check;
 mod compare;
 mod environment;
@@ -129,6 +130,7 @@ mod truth;
 mod variant;
 
 pub use arch::canonical_arch;
+pub use builder::MarkerBuilder;
 pub use environment::{DocValue, EnvDocument, EnvError, EnvValue, Environment};
 pub use error::{
     DIAGNOSTIC_CODES, Error, ErrorKind, Reporter, Severity, Warning, WarningKind, render,

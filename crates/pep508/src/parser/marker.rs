@@ -5,6 +5,7 @@
 use nom::bytes::complete::take_while1;
 
 use super::cursor::{Parser, is_word};
+use crate::builder::MarkerBuilder;
 use crate::environment::EvalEnv;
 use crate::error::{Error, ErrorKind, WarningKind};
 use crate::field::{self, Lookup};
@@ -104,11 +105,11 @@ pub(super) trait Build {
     /// What a comparison the `uv` profile drops leaves.
     fn dropped() -> Self::Node;
     /// The constant `true` or `false`, as the whole marker.
-    fn constant(value: bool) -> Self::Node;
+    fn constant(&mut self, value: bool) -> Self::Node;
     /// Adds an operand to an `and` (`and` true) or `or` chain.
-    fn push(chain: &mut Self::Chain, node: Self::Node, and: bool);
+    fn push(&mut self, chain: &mut Self::Chain, node: Self::Node, and: bool);
     /// The chain as one marker.
-    fn finish(chain: Self::Chain, and: bool) -> Self::Node;
+    fn finish(&mut self, chain: Self::Chain, and: bool) -> Self::Node;
     /// Marks a parenthesised group the `packaging` profile keeps.
     fn mark_group(node: &mut Self::Node);
     /// A group that is the whole marker is no group.
@@ -134,7 +135,7 @@ impl Build for Tree {
         dropped()
     }
 
-    fn constant(value: bool) -> MarkerNode {
+    fn constant(&mut self, value: bool) -> MarkerNode {
         if value {
             MarkerNode::True
         } else {
@@ -143,12 +144,12 @@ impl Build for Tree {
     }
 
     #[inline]
-    fn push(chain: &mut Chain, node: MarkerNode, and: bool) {
+    fn push(&mut self, chain: &mut Chain, node: MarkerNode, and: bool) {
         chain.push(node, and);
     }
 
     #[inline]
-    fn finish(chain: Chain, and: bool) -> MarkerNode {
+    fn finish(&mut self, chain: Chain, and: bool) -> MarkerNode {
         chain.finish(and)
     }
 
@@ -198,12 +199,12 @@ impl Build for Value<'_> {
         None
     }
 
-    fn constant(value: bool) -> Option<Tri> {
+    fn constant(&mut self, value: bool) -> Option<Tri> {
         Some(Tri::known(value))
     }
 
     #[inline]
-    fn push(chain: &mut Option<Tri>, node: Option<Tri>, and: bool) {
+    fn push(&mut self, chain: &mut Option<Tri>, node: Option<Tri>, and: bool) {
         let Some(t) = node else {
             return;
         };
@@ -215,7 +216,7 @@ impl Build for Value<'_> {
     }
 
     #[inline]
-    fn finish(chain: Option<Tri>, _and: bool) -> Option<Tri> {
+    fn finish(&mut self, chain: Option<Tri>, _and: bool) -> Option<Tri> {
         chain
     }
 
@@ -224,6 +225,78 @@ impl Build for Value<'_> {
     fn unmark_group(_: &mut Option<Tri>) {}
 
     fn guard(_: &mut Parser<'_, '_>, _: &Option<Tri>) {}
+}
+
+/// Hands each comparison and chain to a [`MarkerBuilder`] as it is read: `None` is a marker
+/// with no operand left (what [`dropped`] leaves), which a chain leaves out.
+pub(super) struct Stream<'b, M: MarkerBuilder + ?Sized> {
+    pub(super) builder: &'b mut M,
+}
+
+/// The operands of a chain being streamed, allocating nothing for a chain of one.
+pub(super) struct Operands<V> {
+    first: Option<V>,
+    rest: Vec<V>,
+}
+
+impl<V> Default for Operands<V> {
+    fn default() -> Self {
+        Operands {
+            first: None,
+            rest: Vec::new(),
+        }
+    }
+}
+
+impl<M: MarkerBuilder + ?Sized> Build for Stream<'_, M> {
+    type Node = Option<M::Value>;
+    type Chain = Operands<M::Value>;
+
+    #[inline]
+    fn comparison(&mut self, expr: MarkerExpression) -> Option<M::Value> {
+        Some(self.builder.comparison(&expr))
+    }
+
+    fn dropped() -> Option<M::Value> {
+        None
+    }
+
+    fn constant(&mut self, value: bool) -> Option<M::Value> {
+        Some(self.builder.constant(value))
+    }
+
+    #[inline]
+    fn push(&mut self, chain: &mut Operands<M::Value>, node: Option<M::Value>, _and: bool) {
+        let Some(v) = node else {
+            return;
+        };
+        if let Some(first) = chain.first.take() {
+            chain.rest = Vec::with_capacity(4);
+            chain.rest.push(first);
+        }
+        if chain.rest.is_empty() {
+            chain.first = Some(v);
+        } else {
+            chain.rest.push(v);
+        }
+    }
+
+    #[inline]
+    fn finish(&mut self, chain: Operands<M::Value>, and: bool) -> Option<M::Value> {
+        let mut rest = chain.rest;
+        match chain.first {
+            Some(only) => Some(only),
+            None if rest.is_empty() => None,
+            None if and => Some(self.builder.and(&mut rest)),
+            None => Some(self.builder.or(&mut rest)),
+        }
+    }
+
+    fn mark_group(_: &mut Option<M::Value>) {}
+
+    fn unmark_group(_: &mut Option<M::Value>) {}
+
+    fn guard(_: &mut Parser<'_, '_>, _: &Option<M::Value>) {}
 }
 
 impl<'a> Parser<'a, '_> {
@@ -252,9 +325,15 @@ impl<'a> Parser<'a, '_> {
 
     /// A marker on its own, up to the end of the input.
     pub(super) fn parse_full_marker(&mut self) -> Result<MarkerTree, Error> {
+        let node = self.parse_full_marker_with(&mut Tree)?;
+        Ok(self.tree(node))
+    }
+
+    /// [`Parser::parse_full_marker`], building with `b`.
+    pub(super) fn parse_full_marker_with<B: Build>(&mut self, b: &mut B) -> Result<B::Node, Error> {
         self.check_length()?;
         self.ws();
-        self.parse_marker_to_end()
+        self.parse_marker_to_end_with(b)
     }
 
     /// ```text
@@ -264,12 +343,6 @@ impl<'a> Parser<'a, '_> {
     /// The words `true` and `false` as the whole marker are the constants, the printed form of
     /// [`MarkerTree::TRUE`] and [`MarkerTree::FALSE`], so that every printed marker reads back
     /// (not under the `packaging` profile, which has no constants and rejects them).
-    pub(super) fn parse_marker_to_end(&mut self) -> Result<MarkerTree, Error> {
-        let node = self.parse_marker_to_end_with(&mut Tree)?;
-        Ok(self.tree(node))
-    }
-
-    /// [`Parser::parse_marker_to_end`], building with `b`.
     pub(super) fn parse_marker_to_end_with<B: Build>(
         &mut self,
         b: &mut B,
@@ -284,7 +357,7 @@ impl<'a> Parser<'a, '_> {
                     self.pos += word.len();
                     self.ws();
                     if self.at_end() {
-                        return Ok(B::constant(value));
+                        return Ok(b.constant(value));
                     }
                     self.pos = start;
                 }
@@ -382,10 +455,10 @@ impl<'a> Parser<'a, '_> {
                 }
             }
         }
-        fn finish<B: Build>(mut frame: Frame<B::Chain>) -> B::Node {
-            let and = B::finish(std::mem::take(&mut frame.ands), true);
-            B::push(&mut frame.ors, and, false);
-            B::finish(frame.ors, false)
+        fn finish<B: Build>(b: &mut B, mut frame: Frame<B::Chain>) -> B::Node {
+            let and = b.finish(std::mem::take(&mut frame.ands), true);
+            b.push(&mut frame.ors, and, false);
+            b.finish(frame.ors, false)
         }
         let mut root: Frame<B::Chain> = Frame::new(self.pos);
         // Open parentheses above the root; empty (and unallocated) for most markers.
@@ -414,7 +487,7 @@ impl<'a> Parser<'a, '_> {
             loop {
                 self.ws();
                 let frame = nested.last_mut().unwrap_or(&mut root);
-                B::push(&mut frame.ands, tree, true);
+                b.push(&mut frame.ands, tree, true);
                 let boolean = self.at_boolean();
                 if let Some(kw) = boolean {
                     self.pos += kw.len();
@@ -423,14 +496,14 @@ impl<'a> Parser<'a, '_> {
                     continue 'atom;
                 }
                 if boolean == Some("or") {
-                    let and = B::finish(std::mem::take(&mut frame.ands), true);
-                    B::push(&mut frame.ors, and, false);
+                    let and = b.finish(std::mem::take(&mut frame.ands), true);
+                    b.push(&mut frame.ors, and, false);
                     continue 'atom;
                 }
                 if self.peek_is(b')') {
                     if let Some(frame) = nested.pop() {
                         self.pos += 1;
-                        tree = finish::<B>(frame);
+                        tree = finish(b, frame);
                         if self.opts.profile.rules().keep_groups {
                             B::mark_group(&mut tree);
                         }
@@ -451,7 +524,7 @@ impl<'a> Parser<'a, '_> {
             return Err(self.error(ErrorKind::UnexpectedAfterMarker { found }, span));
         }
         let _ = root.open;
-        let mut node = finish::<B>(root);
+        let mut node = finish(b, root);
         // A group that is the whole marker prints without its parentheses: it is no group.
         B::unmark_group(&mut node);
         Ok(node)

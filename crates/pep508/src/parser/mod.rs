@@ -12,6 +12,7 @@ mod uv;
 
 use std::str::FromStr;
 
+use crate::builder::MarkerBuilder;
 use crate::environment::Environment;
 use crate::error::{Error, Reporter};
 use crate::field::Dialect;
@@ -20,7 +21,7 @@ use crate::options::ParseOptions;
 use crate::requirement::Requirement;
 use crate::truth::{Evaluation, Tri};
 use cursor::Parser;
-use marker::Value;
+use marker::{Stream, Value};
 
 // ---------------------------------------------------------------------------------------------
 // Entry points
@@ -112,6 +113,45 @@ impl MarkerTree {
         reporter: &mut dyn Reporter,
     ) -> Result<MarkerTree, Error> {
         Parser::new(text, options, reporter).parse_full_marker()
+    }
+}
+
+impl MarkerTree {
+    /// Parses a marker with `options`, building its value with `builder` as it is read: what
+    /// [`MarkerTree::parse_with`] followed by [`MarkerTree::build_into`] gives, with the same
+    /// errors and warnings, without building the syntax tree under the `pep508` dialect. (The
+    /// `extended` dialect's checks read the whole tree: there it is built first.)
+    ///
+    /// See the example on [`MarkerBuilder`].
+    ///
+    /// # Errors
+    /// A coded [`Error`] with the span of the first problem, as [`MarkerTree::parse_with`]
+    /// gives it; `builder` may have been given part of the marker.
+    pub fn parse_into<B: MarkerBuilder + ?Sized>(
+        text: &str,
+        options: &ParseOptions,
+        reporter: &mut dyn Reporter,
+        builder: &mut B,
+    ) -> Result<B::Value, Error> {
+        if options.dialect != Dialect::Pep508 {
+            let tree = MarkerTree::parse_with(text, options, reporter)?;
+            return Ok(tree.build_into(builder));
+        }
+        let mut stream = Stream { builder };
+        let value = Parser::new(text, options, reporter).parse_full_marker_with(&mut stream)?;
+        Ok(match value {
+            Some(v) => v,
+            // Every comparison dropped: the marker always holds.
+            None => stream.builder.constant(true),
+        })
+    }
+
+    /// This marker's value, built with `builder`: each comparison, and each `and` and `or`
+    /// of the tree with its children's values.
+    ///
+    /// See the example on [`MarkerBuilder`].
+    pub fn build_into<B: MarkerBuilder + ?Sized>(&self, builder: &mut B) -> B::Value {
+        crate::builder::build_node(self.node(), builder)
     }
 }
 
