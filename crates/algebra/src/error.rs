@@ -98,6 +98,12 @@ pub enum ErrorKind {
         /// The comparison.
         comparison: String,
     },
+    /// The text given to [`Context::parse_marker`](crate::Context::parse_marker) is no marker;
+    /// code `parse`. The parser's own error, with its code and span, is kept.
+    Parse {
+        /// What the parser reported.
+        error: markerspec_pep508::Error,
+    },
 }
 
 /// The limit an [`ErrorKind::Intractable`] operation reached.
@@ -143,7 +149,7 @@ impl Error {
 
     /// The stable code: `intractable`, `foreign-marker`, `unknown-variable`, `wrong-domain`,
     /// `arbitrary-equality`, `unknown-field`, `evaluation`, `mixed-theories`,
-    /// `unverified-witness` or `unprintable`.
+    /// `unverified-witness`, `unprintable` or `parse`.
     ///
     /// See the example on [`Error`].
     #[must_use]
@@ -159,6 +165,7 @@ impl Error {
             ErrorKind::MixedTheories { .. } => "mixed-theories",
             ErrorKind::UnverifiedWitness => "unverified-witness",
             ErrorKind::Unprintable { .. } => "unprintable",
+            ErrorKind::Parse { .. } => "parse",
         }
     }
 }
@@ -199,8 +206,16 @@ impl fmt::Display for Error {
             ErrorKind::Unprintable { comparison } => {
                 write!(f, "`not ({comparison})` has no marker syntax")
             }
+            ErrorKind::Parse { error } => write!(f, "cannot parse the marker: {error}"),
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ErrorKind::Parse { error } => Some(error),
+            _ => None,
+        }
+    }
+}

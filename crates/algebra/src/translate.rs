@@ -23,8 +23,9 @@
 
 use markerspec_pep440::{Version, VersionSpecifier};
 use markerspec_pep508::{
-    EnvValue, Environment, Field, FieldType, MarkerExpression, MarkerNode, MarkerOperator as O,
-    MarkerTree, MarkerValue, Profile, Truth, normalize_name,
+    EnvValue, Environment, Field, FieldType, MarkerBuilder, MarkerExpression, MarkerNode,
+    MarkerOperator as O, MarkerTree, MarkerValue, ParseOptions, Profile, Reporter, Truth,
+    normalize_name,
 };
 
 use std::hash::BuildHasher;
@@ -346,6 +347,57 @@ impl Context {
     pub fn from_marker(&mut self, tree: &MarkerTree, theory: &Theory) -> Result<Marker, Error> {
         self.use_theory(theory)?;
         let m = self.translate_node(tree.node(), tree.profile())?;
+        let c = self.theory_constraint(theory)?;
+        self.and(m, c)
+    }
+
+    /// Parses `text` with `options` straight into a marker of this context under `theory`:
+    /// what [`MarkerTree::parse_with`] followed by [`from_marker`](Self::from_marker) gives,
+    /// with the same parse errors and warnings, but each comparison is translated as it is
+    /// read and no syntax tree is built (under the `pep508` dialect; see
+    /// [`MarkerTree::parse_into`]). The way for a resolver to read markers it only computes
+    /// with.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Theory};
+    /// use markerspec_pep508::{MarkerTree, ParseOptions};
+    ///
+    /// let mut ctx = Context::new();
+    /// let opts = ParseOptions::default();
+    /// let none = Theory::none();
+    /// let text = "python_version >= '3.9' and (sys_platform == 'linux' or extra == 'cli')";
+    /// let m = ctx.parse_marker(text, &opts, &mut Vec::new(), &none)?;
+    /// let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new()).unwrap();
+    /// assert_eq!(m, ctx.from_marker(&tree, &none)?);
+    ///
+    /// let err = ctx.parse_marker("python_version >=", &opts, &mut Vec::new(), &none).unwrap_err();
+    /// assert_eq!(err.code(), "parse");
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Parse`] with the parser's error when `text` is no marker;
+    /// [`ErrorKind::Intractable`] past the limits; [`ErrorKind::MixedTheories`].
+    pub fn parse_marker(
+        &mut self,
+        text: &str,
+        options: &ParseOptions,
+        reporter: &mut dyn Reporter,
+        theory: &Theory,
+    ) -> Result<Marker, Error> {
+        self.use_theory(theory)?;
+        let mut translator = Translator {
+            ctx: self,
+            profile: options.profile,
+            failed: None,
+        };
+        let m = MarkerTree::parse_into(text, options, reporter, &mut translator)
+            .map_err(|error| Error::new(ErrorKind::Parse { error }))?;
+        let m = match translator.failed {
+            Some(e) => return Err(e),
+            None => m?,
+        };
         let c = self.theory_constraint(theory)?;
         self.and(m, c)
     }
@@ -1280,6 +1332,79 @@ fn not_a_text_value(l: &str) -> bool {
     l.parse::<Version>().is_ok()
         || l.strip_suffix(".*")
             .is_some_and(|p| p.parse::<Version>().is_ok())
+}
+
+/// Translates a marker as the parser reads it ([`Context::parse_marker`]), conjoining each
+/// chain as `translate_all` does. After the first error nothing more is translated.
+struct Translator<'c> {
+    ctx: &'c mut Context,
+    profile: Profile,
+    failed: Option<Error>,
+}
+
+impl Translator<'_> {
+    /// The conjunction of `operands` (of their negations when `negate`).
+    fn conjoin(
+        &mut self,
+        operands: &mut [Result<Marker, Error>],
+        negate: bool,
+    ) -> Result<Marker, Error> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        const HELD: usize = 8;
+        let mut held = [Marker::TRUE; HELD];
+        let mut more: Vec<Marker> = Vec::new();
+        let ms: &mut [Marker] = if operands.len() <= HELD {
+            for (slot, o) in held.iter_mut().zip(operands.iter()) {
+                let m = o.clone()?;
+                *slot = if negate { !m } else { m };
+            }
+            held.get_mut(..operands.len()).unwrap_or_default()
+        } else {
+            for o in operands.iter() {
+                let m = o.clone()?;
+                more.push(if negate { !m } else { m });
+            }
+            &mut more
+        };
+        let r = self.ctx.and_all(ms);
+        self.note(r)
+    }
+
+    /// `r`, remembering an error.
+    fn note(&mut self, r: Result<Marker, Error>) -> Result<Marker, Error> {
+        if let Err(e) = &r {
+            if self.failed.is_none() {
+                self.failed = Some(e.clone());
+            }
+        }
+        r
+    }
+}
+
+impl MarkerBuilder for Translator<'_> {
+    type Value = Result<Marker, Error>;
+
+    fn comparison(&mut self, expr: &MarkerExpression) -> Result<Marker, Error> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let r = self.ctx.translate_expression(expr, self.profile);
+        self.note(r)
+    }
+
+    fn constant(&mut self, value: bool) -> Result<Marker, Error> {
+        Ok(if value { Marker::TRUE } else { Marker::FALSE })
+    }
+
+    fn and(&mut self, operands: &mut [Result<Marker, Error>]) -> Result<Marker, Error> {
+        self.conjoin(operands, false)
+    }
+
+    fn or(&mut self, operands: &mut [Result<Marker, Error>]) -> Result<Marker, Error> {
+        Ok(!self.conjoin(operands, true)?)
+    }
 }
 
 /// The set of a version field's values satisfying `spec` (never ⊥): `python_version` as a

@@ -678,3 +678,52 @@ fn a_long_in_literal_is_one_node_of_its_substrings() -> Result<(), Box<dyn std::
     assert!(!ctx.evaluate_env(m, &env)?);
     Ok(())
 }
+
+/// `Context::parse_marker` (each comparison translated as it is read, no tree) gives the
+/// marker `from_marker` gives for the parsed tree, in every profile and dialect, under both
+/// theories; text that is no marker is a `parse` error carrying the parser's own error.
+#[test]
+fn parsing_straight_into_the_algebra_matches_the_tree() -> Result<(), Box<dyn std::error::Error>> {
+    let mut texts: Vec<String> = EDGE_CASES.iter().map(|s| (*s).to_owned()).collect();
+    texts.extend(corpus_markers());
+    texts.extend(
+        [
+            "python_version >=",
+            "(os_name == 'nt'",
+            "",
+            "true",
+            "'a' == 'b' or os_name == 'nt'",
+        ]
+        .map(str::to_owned),
+    );
+    let (mut same, mut errors) = (0usize, 0usize);
+    for theory in [Theory::none(), Theory::platform()] {
+        for profile in [Profile::Spec2026, Profile::Packaging, Profile::Uv] {
+            for dialect in [Dialect::Pep508, Dialect::Extended] {
+                let opts = ParseOptions::default().profile(profile).dialect(dialect);
+                let mut ctx = Context::new();
+                for text in &texts {
+                    let streamed = ctx.parse_marker(text, &opts, &mut Vec::new(), &theory);
+                    match MarkerTree::parse_with(text, &opts, &mut Vec::new()) {
+                        Ok(tree) => {
+                            let m = ctx.from_marker(&tree, &theory)?;
+                            assert_eq!(streamed?, m, "{text:?} {profile:?} {dialect:?}");
+                            same += 1;
+                        }
+                        Err(e) => {
+                            let err = streamed.expect_err(text);
+                            assert_eq!(err.code(), "parse");
+                            assert_eq!(
+                                err.kind(),
+                                &markerspec_algebra::ErrorKind::Parse { error: e }
+                            );
+                            errors += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(same > 10_000 && errors > 10, "{same} {errors}");
+    Ok(())
+}

@@ -71,17 +71,18 @@ pub(crate) struct SolveArgs {
     text: String,
 }
 
-/// A marker read and translated, or the rendered error.
+/// A marker read straight into a diagram (no syntax tree is built), or the rendered error.
 fn marker(
     ctx: &mut Context,
     text: &str,
     opts: &ParseOptions,
     theory: &Theory,
 ) -> Result<Marker, String> {
-    let tree =
-        MarkerTree::parse_with(text, opts, &mut Vec::new()).map_err(|e| render_error(&e, text))?;
-    ctx.from_marker(&tree, theory)
-        .map_err(|e| format!("error[{}]: {e}\n", e.code()))
+    ctx.parse_marker(text, opts, &mut Vec::new(), theory)
+        .map_err(|e| match e.kind() {
+            markerspec_algebra::ErrorKind::Parse { error } => render_error(error, text),
+            _ => format!("error[{}]: {e}\n", e.code()),
+        })
 }
 
 /// One line's answer for `-`: the error's first line.
@@ -100,8 +101,7 @@ fn simplify_one(
     args: &SimplifyArgs,
     assume: Marker,
 ) -> Result<String, String> {
-    // The trees go straight into diagrams: nothing is prepared for evaluating them.
-    let opts = args.lang.options().prepare_evaluation(false);
+    let opts = args.lang.options();
     let m = marker(ctx, text, &opts, &args.theory.theory)?;
     let r = ctx
         .restrict(m, assume)
@@ -112,8 +112,7 @@ fn simplify_one(
 
 pub(crate) fn simplify(args: SimplifyArgs) -> Result<ExitCode, String> {
     let mut ctx = Context::new();
-    // The trees go straight into diagrams: nothing is prepared for evaluating them.
-    let opts = args.lang.options().prepare_evaluation(false);
+    let opts = args.lang.options();
     let assume = match &args.assume {
         Some(a) => match marker(&mut ctx, a, &opts, &args.theory.theory) {
             Ok(m) => m,
@@ -186,8 +185,7 @@ fn compare_one(
     b: &str,
     args: &CompareArgs,
 ) -> Result<(String, serde_json::Value), String> {
-    // The trees go straight into diagrams: nothing is prepared for evaluating them.
-    let opts = args.lang.options().prepare_evaluation(false);
+    let opts = args.lang.options();
     let ma = marker(ctx, a, &opts, &args.theory.theory)?;
     let mb = marker(ctx, b, &opts, &args.theory.theory)?;
     let err = |e: markerspec_algebra::Error| format!("error[{}]: {e}\n", e.code());
@@ -263,8 +261,7 @@ pub(crate) fn compare(args: CompareArgs) -> Result<ExitCode, String> {
 
 pub(crate) fn solve(args: SolveArgs) -> Result<ExitCode, String> {
     let mut ctx = Context::new();
-    // The trees go straight into diagrams: nothing is prepared for evaluating them.
-    let opts = args.lang.options().prepare_evaluation(false);
+    let opts = args.lang.options();
     let m = match marker(&mut ctx, &args.text, &opts, &args.theory.theory) {
         Ok(m) => m,
         Err(e) => {

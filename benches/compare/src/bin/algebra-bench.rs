@@ -8,9 +8,9 @@
 //! ```
 //!
 //! Operations, per marker or per pair: build (parse + canonicalise: uv-pep508's
-//! `MarkerTree::from_str`; markerspec's `MarkerTree::parse_with` with
-//! `ParseOptions::prepare_evaluation(false)`, as for a tree that only goes into a diagram, then
-//! `Context::from_marker` with the `none` theory), `and` + `or` of a pair, `is_disjoint`, `implies` (uv:
+//! `MarkerTree::from_str`; markerspec's `Context::parse_marker` with the `none` theory, which
+//! translates each comparison as it is read, building no syntax tree), `and` + `or` of a pair,
+//! `is_disjoint`, `implies` (uv:
 //! `a.and(b.negate()).is_false()`), printing (uv: `try_to_string`; markerspec:
 //! `to_marker_string`).
 //!
@@ -122,15 +122,14 @@ fn uv_pass(input: &Input) -> (Times, Vec<uv_pep508::MarkerTree>) {
 }
 
 fn ours_build(ctx: &mut Context, input: &Input, theory: &Theory) -> Result<Vec<Marker>, String> {
-    let opts = markerspec_pep508::ParseOptions::default().prepare_evaluation(false);
+    let opts = markerspec_pep508::ParseOptions::default();
     input
         .lines
         .iter()
         .map(|l| {
-            // As a resolver builds diagrams: the tree is not prepared for evaluation.
-            let t = markerspec_pep508::MarkerTree::parse_with(l, &opts, &mut Vec::new())
-                .map_err(|e| format!("{e:?}"))?;
-            ctx.from_marker(&t, theory).map_err(|e| format!("{l}: {e}"))
+            // As a resolver builds diagrams: straight from the text, with no syntax tree.
+            ctx.parse_marker(l, &opts, &mut Vec::new(), theory)
+                .map_err(|e| format!("{l}: {e}"))
         })
         .collect()
 }
