@@ -5,7 +5,8 @@
 //! code and a rendering; on success `parse(display(m)) == m`, display is idempotent, and the
 //! reparsed tree evaluates as the original under a fixed environment; a `spec-2026` marker
 //! evaluates without error; the dialects agree on markers that read only standard fields, and
-//! lock-file context only adds; linear CPU time.
+//! lock-file context only adds; `MarkerTree::parse_into` (no tree built) gives what the tree
+//! gives through `build_into`, with the same error and warnings; linear CPU time.
 
 #![no_main]
 
@@ -16,7 +17,51 @@ use markerspec_fuzz::{
     Config, MAX_INPUT, check_configs, check_error, check_warnings, configs, known_marker_bug,
     options, reads_extended_field, within_budget,
 };
-use markerspec_pep508::{EnvValue, Environment, Field, FieldType, MarkerTree, Profile};
+use markerspec_pep508::{
+    EnvValue, Environment, Field, FieldType, MarkerBuilder, MarkerExpression, MarkerTree, Profile,
+};
+
+/// A marker as a flat boolean expression (nested chains of one kind spliced: the stream and
+/// the tree may nest them differently).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Shape {
+    Comparison(String),
+    Constant(bool),
+    And(Vec<Shape>),
+    Or(Vec<Shape>),
+}
+
+struct Shapes;
+
+impl MarkerBuilder for Shapes {
+    type Value = Shape;
+    fn comparison(&mut self, expr: &MarkerExpression) -> Shape {
+        Shape::Comparison(expr.to_string())
+    }
+    fn constant(&mut self, value: bool) -> Shape {
+        Shape::Constant(value)
+    }
+    fn and(&mut self, operands: &mut [Shape]) -> Shape {
+        let mut flat = Vec::new();
+        for o in operands.iter() {
+            match o {
+                Shape::And(inner) => flat.extend(inner.iter().cloned()),
+                other => flat.push(other.clone()),
+            }
+        }
+        Shape::And(flat)
+    }
+    fn or(&mut self, operands: &mut [Shape]) -> Shape {
+        let mut flat = Vec::new();
+        for o in operands.iter() {
+            match o {
+                Shape::Or(inner) => flat.extend(inner.iter().cloned()),
+                other => flat.push(other.clone()),
+            }
+        }
+        Shape::Or(flat)
+    }
+}
 
 fn environment() -> &'static Environment {
     static ENV: OnceLock<Environment> = OnceLock::new();
@@ -51,6 +96,21 @@ fn parse(text: &str, config: Config) -> Option<MarkerTree> {
     let mut warnings = Vec::new();
     let result = MarkerTree::parse_with(text, &opts, &mut warnings);
     check_warnings(&warnings, text);
+    let mut streamed_warnings = Vec::new();
+    let streamed = MarkerTree::parse_into(text, &opts, &mut streamed_warnings, &mut Shapes);
+    assert_eq!(
+        streamed,
+        result
+            .as_ref()
+            .map(|t| t.build_into(&mut Shapes))
+            .map_err(Clone::clone),
+        "{config}: {text:?} streams to another value or error than its tree"
+    );
+    assert_eq!(
+        format!("{streamed_warnings:?}"),
+        format!("{warnings:?}"),
+        "{config}: {text:?} warns otherwise when streamed"
+    );
     match result {
         Ok(tree) => {
             let shown = tree.to_string();
