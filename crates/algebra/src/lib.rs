@@ -26,6 +26,9 @@
 //! * [`Context::from_marker`]`(&MarkerTree, &Theory) -> Result<Marker, Error>`: a pep508 marker
 //!   translated under the profile it was parsed with, conjoined with the theory's rules
 //!   (canonical for the theory); [`Context::translate`] is the same without a theory.
+//! * [`Context::parse_marker`]`(&str, &ParseOptions, &mut dyn Reporter, &Theory)`: the same
+//!   straight from text, each comparison translated as the parser reads it, with no syntax
+//!   tree (the way for a resolver to read markers it only computes with).
 //! * [`Context::to_marker_string`]`(Marker) -> Result<String, Error>`: marker syntax back, the
 //!   shortest of a minimised DNF, CNF and factored form; `true`/`false` for the constants
 //!   ([`Marker::TRUE`]/[`Marker::FALSE`] in the API).
@@ -158,6 +161,8 @@
 //!   other than its canonical one in `==` text comparisons with a non-specifier literal.
 //! * `python_version` is read through `python_full_version` (its first two release
 //!   components): environments where the two disagree are outside the model.
+//! * Under `packaging`, a `python_full_version` ending in `+` (an untagged build, which
+//!   packaging reads with `local` appended) is outside the model.
 //! * Extended `Version` fields range over release-only versions and ⊥ (SPEC §4.3).
 //!
 #![deny(

@@ -616,7 +616,7 @@ impl Context {
                         let set = version_field_set(field, &spec);
                         let v = self.version_var(field)?;
                         let on_versions = self.version_set(v, &set)?;
-                        let fallback = self.text_fallback(field, op, literal, side)?;
+                        let fallback = self.text_fallback(field, op, literal, side, profile)?;
                         self.or(on_versions, fallback)
                     }
                     _ => self.text_rule_everywhere(e, field, op, literal, side, profile),
@@ -625,20 +625,29 @@ impl Context {
         }
     }
 
-    /// `V is not a version and the string rule holds on its text`.
+    /// `V is not a version and the string rule holds on its text`, under `profile`.
     fn text_fallback(
         &mut self,
         field: Field,
         op: O,
         literal: &str,
         side: Side,
+        profile: Profile,
     ) -> Result<Marker, Error> {
         let v = self.version_var(field)?;
         let t = self.text_var(field)?;
         // A text that reads as a version is never held by the text variable, and the model
-        // leaves out texts that read as a wildcard (`3.12.*`: see the crate docs).
+        // leaves out texts that read as a wildcard (`3.12.*`: see the crate docs). Under
+        // `packaging` it leaves out a `python_full_version` ending in `+` too (packaging reads
+        // an untagged build's `3.13.1+` with `local` appended), so no text in the model is
+        // equal to such a literal there.
+        let untagged = |l: &str| {
+            profile == Profile::Packaging && field == Field::PythonFullVersion && l.ends_with('+')
+        };
         let rule = self
-            .string_rule(t, op, literal, side, &not_a_text_value)?
+            .string_rule(t, op, literal, side, &|l| {
+                not_a_text_value(l) || untagged(l)
+            })?
             .unwrap_or(Marker::FALSE);
         if rule.is_false() {
             // The usual case (a version literal): no need for the absent set.
@@ -682,7 +691,7 @@ impl Context {
             }
             None => Marker::FALSE,
         };
-        let eq_text = self.text_fallback(field, O::Equal, literal, side)?;
+        let eq_text = self.text_fallback(field, O::Equal, literal, side, profile)?;
         let eq = self.or(eq_versions, eq_text)?;
         match op {
             O::Equal | O::LessThanEqual | O::GreaterThanEqual | O::TildeEqual => Ok(eq),

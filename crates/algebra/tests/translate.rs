@@ -655,6 +655,35 @@ fn packaging_platform_version_literals() -> Result<(), Box<dyn std::error::Error
     Ok(())
 }
 
+/// Under `packaging` a `python_full_version` ending in `+` (an untagged build) is read with
+/// `local` appended, so a text comparison with a literal ending in `+` never holds in the
+/// model: `==` is `false` and `!=` is `true` there, while `spec-2026` compares the text.
+#[test]
+fn packaging_untagged_build_literals() -> Result<(), Box<dyn std::error::Error>> {
+    let mut ctx = Context::new();
+    let mut translate = |profile: Profile, text: &str| {
+        let tree = parse_either(text, profile).expect("parses");
+        ctx.translate(&tree)
+    };
+    assert!(translate(Profile::Packaging, "python_full_version == '3.13.1+'")?.is_false());
+    assert!(translate(Profile::Packaging, "python_full_version != '3.13.1+'")?.is_true());
+    assert!(translate(Profile::Packaging, "python_full_version == 'x/+'")?.is_false());
+    // Other texts, and other profiles, compare as before.
+    let spec = translate(Profile::Spec2026, "python_full_version == '3.13.1+'")?;
+    assert!(!spec.is_false() && !spec.is_true());
+    let other = translate(Profile::Packaging, "python_full_version == 'x/+y'")?;
+    assert!(!other.is_false());
+    let mut ctx = Context::new();
+    let tree = parse_either("python_full_version == '3.13.1+'", Profile::Spec2026).expect("parses");
+    let m = ctx.translate(&tree)?;
+    let env = markerspec_pep508::Environment::new()
+        .with_unchecked(Field::PythonFullVersion, "3.13.1+")
+        .with_unchecked(Field::PythonVersion, "3.13.1+");
+    assert!(ctx.evaluate_env(m, &env)?);
+    assert!(tree.evaluate(&env)?);
+    Ok(())
+}
+
 /// `F in "L"` is exact: one string point per substring of `L`, built as one node (the longest
 /// literal handled so takes milliseconds, not the seconds an `or` per substring took).
 #[test]
