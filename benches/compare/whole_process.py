@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""Times `markerspec eval --env ENV -` and `markerspec parse -` whole-process against `uv-loop`
-(the same loop over uv-pep508, src/bin/uv-loop.rs), side by side, interleaved, and prints
-medians and ratios as a Markdown table (BENCHMARKS.md, "Whole process").
+"""Times `markerspec eval --env ENV -` and `markerspec parse -` (or, with `--commands`,
+`markerspec simplify -`) whole-process against `uv-loop` (the same loop over uv-pep508,
+src/bin/uv-loop.rs), side by side, interleaved, and prints medians and ratios as a Markdown
+table (BENCHMARKS.md, "Whole process").
 
 Before timing, it runs each pair once and checks that they answer alike: the same `true` /
-`false` on every line for `eval`, and the same lines accepted and rejected for `parse` (the
-printed forms and error messages differ by design). It exits 1 when they do not.
+`false` on every line for `eval`, and the same lines accepted and rejected for `parse` and
+`simplify` (the printed forms and error messages differ by design). It exits 1 when they do
+not.
 
     python3 benches/compare/whole_process.py \\
         --markerspec target/release/markerspec --uv-loop target/compare/release/uv-loop \\
         [--env spec/environments/linux-x86_64-cpython-3.12.json] [--input FILE] \\
-        [--repeat 100] [--runs 7] [--startup-runs 51] [-- EXTRA MARKERSPEC ARGS, e.g. --profile uv]
+        [--commands eval,parse] [--repeat 100] [--runs 7] [--startup-runs 51] \\
+        [-- EXTRA MARKERSPEC ARGS, e.g. --profile uv]
+
+`--commands simplify` reads the lock-file markers (crates/algebra/tests/data/lock-markers.txt)
+unless `--input` says otherwise.
 
 `--uv-loop` defaults to the `uv-loop` under `$COMPARE_TARGET_DIR` when that is set (the
 `--target-dir` the comparison workspace was built with), else under `target/compare`.
@@ -70,13 +76,23 @@ def main():
     compare_target = Path(os.environ.get("COMPARE_TARGET_DIR") or ROOT / "target/compare")
     ap.add_argument("--uv-loop", default=str(compare_target / "release/uv-loop"))
     ap.add_argument("--env", default=str(ROOT / "spec/environments/linux-x86_64-cpython-3.12.json"))
-    ap.add_argument("--input", default=str(ROOT / "tests/data/requires-dist-gpu-stack.txt"))
+    ap.add_argument("--input", default=None,
+                    help="one line per requirement or marker (default: the Requires-Dist corpus, "
+                         "or the lock-file markers for `--commands simplify`)")
+    ap.add_argument("--commands", default="eval,parse",
+                    help="comma-separated: eval, parse, simplify")
     ap.add_argument("--repeat", type=int, default=100, help="copies of the input on stdin")
     ap.add_argument("--runs", type=int, default=7, help="timed runs of each command")
     ap.add_argument("--startup-runs", type=int, default=51,
                     help="runs of each command with an empty stdin (0: none)")
     ap.add_argument("extra", nargs="*", help="more arguments for markerspec (after --)")
     args = ap.parse_args()
+    commands = [c for c in args.commands.split(",") if c]
+    if args.input is None:
+        if commands == ["simplify"]:
+            args.input = str(ROOT / "crates/algebra/tests/data/lock-markers.txt")
+        else:
+            args.input = str(ROOT / "tests/data/requires-dist-gpu-stack.txt")
 
     text = Path(args.input).read_bytes()
     if not text.endswith(b"\n"):
@@ -86,11 +102,17 @@ def main():
         stdin_path = f.name
     lines = text.count(b"\n") * args.repeat
     try:
-        pairs = {
+        every = {
             "eval": ([args.markerspec, "eval", *args.extra, "--env", args.env, "-"],
                      [args.uv_loop, "eval", "--env", args.env, "-"]),
             "parse": ([args.markerspec, "parse", *args.extra, "-"], [args.uv_loop, "parse", "-"]),
+            "simplify": ([args.markerspec, "simplify", *args.extra, "-"],
+                         [args.uv_loop, "simplify", "-"]),
         }
+        unknown = [c for c in commands if c not in every]
+        if unknown:
+            raise SystemExit(f"unknown command(s) {', '.join(unknown)}: expected eval, parse, simplify")
+        pairs = {c: every[c] for c in commands}
         failed = False
         for mode, (ours, peer) in pairs.items():
             bad = agree(mode, run(ours, stdin_path)[2], run(peer, stdin_path)[2])

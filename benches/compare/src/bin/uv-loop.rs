@@ -1,15 +1,17 @@
-//! `uv-loop`: the loop that `markerspec eval --env ENV -` and `markerspec parse -` run, written
-//! over uv-pep508, so that the command line can be timed whole-process against its peer
-//! (BENCHMARKS.md, "Whole process").
+//! `uv-loop`: the loop that `markerspec eval --env ENV -`, `markerspec parse -` and
+//! `markerspec simplify -` run, written over uv-pep508, so that the command line can be timed
+//! whole-process against its peer (BENCHMARKS.md, "Whole process").
 //!
 //! ```text
 //! uv-loop eval --env ENV.json [--extra NAME]... -
 //! uv-loop parse -
+//! uv-loop simplify -
 //! ```
 //!
 //! Reads one requirement or marker per line on stdin and prints one answer per line: for
 //! `eval`, `true` or `false` (a requirement without a marker is `true`); for `parse`, uv's
-//! printed form of the line. A line that does not parse gets `error: ` and the first line of
+//! printed form of the line; for `simplify` (markers only), uv's simplified form of the marker
+//! (its printed form: uv simplifies as it builds), with the constants as `true` and `false`. A line that does not parse gets `error: ` and the first line of
 //! uv's message; a blank line or a `#` comment gets an empty line. A line is read as a marker
 //! when it starts with a quote, `(` or the name of a marker variable, and as a requirement
 //! otherwise (one parse per line, as a careful caller of uv-pep508 would write it).
@@ -53,11 +55,12 @@ const MARKER_NAMES: &[&str] = &[
 /// What to print for each line.
 enum Mode {
     Parse,
+    Simplify,
     Eval(MarkerEnvironment, Vec<ExtraName>),
 }
 
 fn usage() -> String {
-    "usage: uv-loop eval --env ENV.json [--extra NAME]... -\n       uv-loop parse -".into()
+    "usage: uv-loop eval --env ENV.json [--extra NAME]... -\n       uv-loop parse -\n       uv-loop simplify -".into()
 }
 
 /// The environment document's 11 standard fields, as uv builds an environment from them.
@@ -108,6 +111,7 @@ fn mode(args: &[String]) -> Result<Mode, String> {
     }
     match command.as_str() {
         "parse" => Ok(Mode::Parse),
+        "simplify" => Ok(Mode::Simplify),
         "eval" => Ok(Mode::Eval(environment(env.ok_or_else(usage)?)?, extras)),
         _ => Err(usage()),
     }
@@ -136,7 +140,7 @@ fn answer(line: &str, mode: &Mode, out: &mut impl Write) -> std::io::Result<()> 
     if t.is_empty() || t.starts_with('#') {
         return writeln!(out);
     }
-    let marker = if is_marker(line) {
+    let marker = if matches!(mode, Mode::Simplify) || is_marker(line) {
         MarkerTree::from_str(line).map_err(|e| e.to_string())
     } else {
         match Requirement::<VerbatimUrl>::from_str(line) {
@@ -148,6 +152,9 @@ fn answer(line: &str, mode: &Mode, out: &mut impl Write) -> std::io::Result<()> 
     match (marker, mode) {
         (Err(e), _) => error(out, &e),
         (Ok(m), Mode::Parse) => writeln!(out, "{}", m.try_to_string().unwrap_or_default()),
+        (Ok(m), Mode::Simplify) if m.is_true() => writeln!(out, "true"),
+        (Ok(m), Mode::Simplify) if m.is_false() => writeln!(out, "false"),
+        (Ok(m), Mode::Simplify) => writeln!(out, "{}", m.try_to_string().unwrap_or_default()),
         (Ok(m), Mode::Eval(env, extras)) => writeln!(out, "{}", m.evaluate(env, extras)),
     }
 }
