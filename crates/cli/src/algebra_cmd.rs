@@ -85,6 +85,40 @@ fn marker(
         })
 }
 
+/// Answers each line of stdin with one line on stdout: blank lines and `#` comments with an
+/// empty line, the others with `answer`. Output is buffered and flushed whenever the input
+/// has no complete line waiting, so an interactive caller that writes a line and waits gets
+/// its answer, and a large input costs one write per block, not per line.
+fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), String> {
+    let mut input = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut line = String::new();
+    loop {
+        if !input.buffer().contains(&b'\n') && out.flush().is_err() {
+            return Ok(());
+        }
+        line.clear();
+        match input.read_line(&mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => return Err(format!("cannot read stdin: {e}")),
+        }
+        let text = line.strip_suffix('\n').unwrap_or(&line);
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        let reply = if text.trim().is_empty() || text.trim_start().starts_with('#') {
+            String::new()
+        } else {
+            answer(text)
+        };
+        if writeln!(out, "{reply}").is_err() {
+            // The reader has gone (a closed pipe): nothing more to say.
+            return Ok(());
+        }
+    }
+    let _ = out.flush();
+    Ok(())
+}
+
 /// One line's answer for `-`: the error's first line.
 fn one_line(e: &str) -> String {
     let first = e.lines().next().unwrap_or("").trim();
@@ -124,22 +158,10 @@ pub(crate) fn simplify(args: SimplifyArgs) -> Result<ExitCode, String> {
         None => Marker::TRUE,
     };
     if args.text == "-" {
-        let stdin = std::io::stdin();
-        let mut out = std::io::stdout().lock();
-        for line in stdin.lock().lines() {
-            let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
-            let answer = if line.trim().is_empty() || line.trim_start().starts_with('#') {
-                String::new()
-            } else {
-                match simplify_one(&mut ctx, &line, &args, assume) {
-                    Ok(s) => s,
-                    Err(e) => one_line(&e),
-                }
-            };
-            if writeln!(out, "{answer}").is_err() {
-                break;
-            }
-        }
+        each_line(|line| match simplify_one(&mut ctx, line, &args, assume) {
+            Ok(s) => s,
+            Err(e) => one_line(&e),
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
     match simplify_one(&mut ctx, &args.text, &args, assume) {
@@ -216,29 +238,14 @@ pub(crate) fn compare(args: CompareArgs) -> Result<ExitCode, String> {
         if args.b.is_some() {
             return Err("with `-`, compare reads `A<TAB>B` lines from stdin and takes no B".into());
         }
-        let stdin = std::io::stdin();
-        let mut out = std::io::stdout().lock();
-        for line in stdin.lock().lines() {
-            let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
-            let answer = if line.trim().is_empty() || line.trim_start().starts_with('#') {
-                String::new()
-            } else {
-                match line.split_once('\t') {
-                    None => "error: expected `A<TAB>B`".to_owned(),
-                    Some((a, b)) => match compare_one(&mut ctx, a, b, &args) {
-                        Ok((word, doc)) if args.json => {
-                            let _ = word;
-                            doc.to_string()
-                        }
-                        Ok((word, _)) => word,
-                        Err(e) => one_line(&e),
-                    },
-                }
-            };
-            if writeln!(out, "{answer}").is_err() {
-                break;
-            }
-        }
+        each_line(|line| match line.split_once('\t') {
+            None => "error: expected `A<TAB>B`".to_owned(),
+            Some((a, b)) => match compare_one(&mut ctx, a, b, &args) {
+                Ok((_, doc)) if args.json => doc.to_string(),
+                Ok((word, _)) => word,
+                Err(e) => one_line(&e),
+            },
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
     let Some(b) = &args.b else {

@@ -262,3 +262,66 @@ fn eval_residual_prints_what_is_left_over_unknown_fields() {
     ])
     .expect(0, "true\n");
 }
+
+/// With `-`, `simplify` and `compare` answer each line as soon as it is read (the output is
+/// buffered, but flushed whenever no further line is waiting), so a caller can write a line
+/// and wait for its answer; CRLF line ends are read as line ends.
+#[test]
+fn batch_answers_arrive_before_the_input_ends() {
+    use std::io::{BufRead, BufReader};
+    for (args, line, want) in [
+        (
+            &["simplify", "-"][..],
+            "os_name == 'nt' or os_name == 'nt'\r\n",
+            "os_name == \"nt\"",
+        ),
+        (
+            &["compare", "-"][..],
+            "os_name == 'nt'\tos_name != 'nt'\n",
+            "disjoint",
+        ),
+    ] {
+        let dir = temp_dir();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_markerspec"))
+            .args(args)
+            .current_dir(&dir)
+            .env_clear()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        // Lines read from the child, on a thread, so that a missing answer fails the test
+        // after a while instead of hanging it.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            loop {
+                let mut answer = String::new();
+                match stdout.read_line(&mut answer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if tx.send(answer).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        for _ in 0..2 {
+            stdin.write_all(line.as_bytes()).unwrap();
+            stdin.flush().unwrap();
+            // Answered while stdin is still open.
+            let answer = rx.recv_timeout(std::time::Duration::from_secs(30));
+            if answer.is_err() {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+            assert_eq!(answer.unwrap().trim_end(), want, "{args:?}");
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().success());
+        reader.join().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
