@@ -107,6 +107,9 @@ const MARKERS: &[&str] = &[
     "'cuda' in gpu_backends and cuda_version >= '12'",
     "platform_machine == 'x86_64' and (cuda_version >= '12' or 'gpu' in extras)",
     "python_full_version >= '3.11.0rc1' and implementation_name == 'cpython'",
+    // The extended dialect's `unguarded-absent` warning reads the whole tree.
+    "cuda_version < '12'",
+    "cuda_version != '12' or os_name == 'nt'",
 ];
 
 #[test]
@@ -126,6 +129,13 @@ fn the_stream_builds_what_the_tree_builds() {
     // Most of the markers parse in most of the settings: the comparison checks values, not
     // only errors.
     assert!(checked > 100, "{checked}");
+    // Warnings are compared too: the extended dialect's checks of the whole tree warn here.
+    let opts = ParseOptions::default().dialect(Dialect::Extended);
+    let (value, warnings) = streamed("cuda_version < '12'", &opts);
+    assert!(
+        value.is_ok() && warnings.len() == 1,
+        "{value:?} {warnings:?}"
+    );
 }
 
 /// Under the `uv` profile a marker whose every comparison is dropped is the constant `true`,
