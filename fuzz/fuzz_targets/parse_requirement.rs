@@ -11,9 +11,9 @@
 use libfuzzer_sys::fuzz_target;
 use markerspec_fuzz::{
     Config, MAX_INPUT, check_configs, check_error, check_warnings, configs, known_marker_bug,
-    options, reads_extended_field, strict, within_budget,
+    options, reads_extended_field, within_budget,
 };
-use markerspec_pep508::{Profile, Requirement, VersionOrUrl};
+use markerspec_pep508::Requirement;
 
 fn parse(text: &str, config: Config) -> Option<Requirement> {
     let opts = options(config);
@@ -23,16 +23,6 @@ fn parse(text: &str, config: Config) -> Option<Requirement> {
     match result {
         Ok(req) => {
             let shown = req.to_string();
-            let url_ends_in_semicolon = matches!(
-                req.version_or_url(),
-                Some(VersionOrUrl::Url(url)) if url.ends_with(';')
-            );
-            if url_ends_in_semicolon && config.profile == Profile::Uv && !strict() {
-                // Open: in the uv profile `a @ https://b;; m` is the URL `https://b;`, which
-                // displays as `a @ https://b; ; m`, where `; ` ends the URL
-                // (fuzz/regressions/parse_requirement/open/uv-url-ending-in-semicolon).
-                return Some(req);
-            }
             if req
                 .marker()
                 .is_some_and(|m| known_marker_bug(m, config).is_some())

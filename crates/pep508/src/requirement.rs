@@ -160,7 +160,13 @@ impl Requirement {
             Some(VersionOrUrl::Specifiers(specs)) => specs.write_to(f)?,
             Some(VersionOrUrl::Url(url)) => {
                 write!(f, " @ {url}")?;
-                if self.marker.is_some() {
+                // uv ends a URL before `;` or `#` followed by whitespace: a URL that ends in
+                // one of them is written against the `;` (`https://b;; m`), since `https://b; ; m`
+                // reads back as the URL `https://b`. Elsewhere a space separates them.
+                let against = self.marker.as_ref().is_some_and(|m| {
+                    m.profile() == crate::Profile::Uv && url.ends_with([';', '#'])
+                });
+                if self.marker.is_some() && !against {
                     f.write_str(" ")?;
                 }
             }

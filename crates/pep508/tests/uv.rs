@@ -298,3 +298,34 @@ fn fuzz_regression_uv_operator_is_not_a_version() {
         assert_eq!(e.code(), "R007", "{text}");
     }
 }
+
+/// uv ends a URL before a `;` or `#` followed by whitespace, so a URL ending in one of them
+/// is displayed against the marker's `;` (`https://b;; m`) and reads back as itself; other
+/// URLs, and every URL in the other profiles, keep the space before `;`.
+#[test]
+fn a_url_ending_in_a_semicolon_reads_back() {
+    for (input, shown) in [
+        (
+            "a @ https://b;; os_name=='a'",
+            r#"a @ https://b;; os_name == "a""#,
+        ),
+        (
+            "a @ https://b/x#; os_name=='a'",
+            r#"a @ https://b/x#; os_name == "a""#,
+        ),
+        (
+            "a @ https://b/x ; os_name=='a'",
+            r#"a @ https://b/x ; os_name == "a""#,
+        ),
+        ("a @ https://b;", "a @ https://b;"),
+    ] {
+        let r = Requirement::parse_with(input, &uv(), &mut |_| {})
+            .unwrap_or_else(|e| panic!("{input}: {}", e.render(input)));
+        assert_eq!(r.to_string(), shown, "{input}");
+        let again = Requirement::parse_with(shown, &uv(), &mut |_| {}).unwrap();
+        assert_eq!(again, r, "{shown}");
+    }
+    let spec = ParseOptions::default();
+    let r = Requirement::parse_with("a @ https://b; ; os_name == 'a'", &spec, &mut |_| {}).unwrap();
+    assert_eq!(r.to_string(), r#"a @ https://b; ; os_name == "a""#);
+}
