@@ -31,24 +31,28 @@ impl MarkerBuilder for Shapes {
     }
     fn and(&mut self, operands: &mut [Shape]) -> Shape {
         assert!(operands.len() >= 2, "a chain of one is its operand");
-        let mut flat = Vec::new();
-        for o in operands.iter() {
-            match o {
-                Shape::And(inner) => flat.extend(inner.iter().cloned()),
-                other => flat.push(other.clone()),
-            }
-        }
-        Shape::And(flat)
+        flatten(operands, true)
     }
     fn or(&mut self, operands: &mut [Shape]) -> Shape {
         assert!(operands.len() >= 2, "a chain of one is its operand");
-        let mut flat = Vec::new();
-        for o in operands.iter() {
-            match o {
-                Shape::Or(inner) => flat.extend(inner.iter().cloned()),
-                other => flat.push(other.clone()),
+        flatten(operands, false)
+    }
+}
+
+/// The `and` (or `or`) of `operands`, with operands of the same kind spliced in.
+fn flatten(operands: &[Shape], and: bool) -> Shape {
+    let mut flat = Vec::new();
+    for o in operands {
+        match (o, and) {
+            (Shape::And(inner), true) | (Shape::Or(inner), false) => {
+                flat.extend(inner.iter().cloned());
             }
+            _ => flat.push(o.clone()),
         }
+    }
+    if and {
+        Shape::And(flat)
+    } else {
         Shape::Or(flat)
     }
 }
