@@ -29,11 +29,42 @@ static VARIABLE_BYTE: [bool; 256] = {
     table
 };
 
+/// The operands of a chain being read, allocating nothing for a chain of one.
+pub(super) struct Operands<V> {
+    first: Option<V>,
+    rest: Vec<V>,
+}
+
+impl<V> Default for Operands<V> {
+    fn default() -> Self {
+        Operands {
+            first: None,
+            rest: Vec::new(),
+        }
+    }
+}
+
+impl<V> Operands<V> {
+    #[inline]
+    fn push(&mut self, v: V) {
+        if let Some(first) = self.first.take() {
+            // Room for four operands at once: chains of two to four are the common case, and
+            // growing from two would move them again.
+            self.rest = Vec::with_capacity(4);
+            self.rest.push(first);
+        }
+        if self.rest.is_empty() {
+            self.first = Some(v);
+        } else {
+            self.rest.push(v);
+        }
+    }
+}
+
 /// The operands of an `and` (or `or`) chain, kept flat, allocating nothing for a chain of one.
 #[derive(Default)]
 pub(super) struct Chain {
-    first: Option<MarkerNode>,
-    rest: Vec<MarkerNode>,
+    operands: Operands<MarkerNode>,
 }
 
 impl Chain {
@@ -48,34 +79,21 @@ impl Chain {
                 if !children.is_group() =>
             {
                 for c in children.into_vec() {
-                    self.push_one(c);
+                    self.operands.push(c);
                 }
             }
-            (tree, _) => self.push_one(tree),
-        }
-    }
-
-    fn push_one(&mut self, tree: MarkerNode) {
-        if let Some(first) = self.first.take() {
-            // Room for four operands at once: chains of two to four are the common case, and
-            // growing from two would move them again.
-            self.rest = Vec::with_capacity(4);
-            self.rest.push(first);
-        }
-        if self.rest.is_empty() {
-            self.first = Some(tree);
-        } else {
-            self.rest.push(tree);
+            (tree, _) => self.operands.push(tree),
         }
     }
 
     /// The chain as one tree; [`dropped`] when it has no operand.
     fn finish(self, and: bool) -> MarkerNode {
-        match self.first {
+        let Operands { first, rest } = self.operands;
+        match first {
             Some(only) => only,
-            None if self.rest.is_empty() => dropped(),
-            None if and => MarkerNode::and_of(self.rest),
-            None => MarkerNode::or_of(self.rest),
+            None if rest.is_empty() => dropped(),
+            None if and => MarkerNode::and_of(rest),
+            None => MarkerNode::or_of(rest),
         }
     }
 }
@@ -233,21 +251,6 @@ pub(super) struct Stream<'b, M: MarkerBuilder + ?Sized> {
     pub(super) builder: &'b mut M,
 }
 
-/// The operands of a chain being streamed, allocating nothing for a chain of one.
-pub(super) struct Operands<V> {
-    first: Option<V>,
-    rest: Vec<V>,
-}
-
-impl<V> Default for Operands<V> {
-    fn default() -> Self {
-        Operands {
-            first: None,
-            rest: Vec::new(),
-        }
-    }
-}
-
 impl<M: MarkerBuilder + ?Sized> Build for Stream<'_, M> {
     type Node = Option<M::Value>;
     type Chain = Operands<M::Value>;
@@ -267,17 +270,8 @@ impl<M: MarkerBuilder + ?Sized> Build for Stream<'_, M> {
 
     #[inline]
     fn push(&mut self, chain: &mut Operands<M::Value>, node: Option<M::Value>, _and: bool) {
-        let Some(v) = node else {
-            return;
-        };
-        if let Some(first) = chain.first.take() {
-            chain.rest = Vec::with_capacity(4);
-            chain.rest.push(first);
-        }
-        if chain.rest.is_empty() {
-            chain.first = Some(v);
-        } else {
-            chain.rest.push(v);
+        if let Some(v) = node {
+            chain.push(v);
         }
     }
 
