@@ -455,22 +455,31 @@ impl Context {
         profile: Profile,
         negate: bool,
     ) -> Result<Marker, Error> {
-        let translate = |ctx: &mut Context, c: &MarkerNode| {
+        self.and_of(children, |ctx, c| {
             let m = ctx.translate_node(c, profile)?;
-            Ok::<_, Error>(if negate { !m } else { m })
-        };
+            Ok(if negate { !m } else { m })
+        })
+    }
+
+    /// The conjunction of `f` of each item, the usual few held on the stack (as `and_all`
+    /// reorders them, they are all computed first).
+    fn and_of<T>(
+        &mut self,
+        items: &[T],
+        mut f: impl FnMut(&mut Context, &T) -> Result<Marker, Error>,
+    ) -> Result<Marker, Error> {
         const HELD: usize = 8;
-        if children.len() <= HELD {
+        if items.len() <= HELD {
             let mut ms = [Marker::TRUE; HELD];
-            for (slot, c) in ms.iter_mut().zip(children) {
-                *slot = translate(self, c)?;
+            for (slot, item) in ms.iter_mut().zip(items) {
+                *slot = f(self, item)?;
             }
-            let ms = ms.get_mut(..children.len()).unwrap_or_default();
+            let ms = ms.get_mut(..items.len()).unwrap_or_default();
             return self.and_all(ms);
         }
-        let mut ms = Vec::with_capacity(children.len());
-        for c in children {
-            ms.push(translate(self, c)?);
+        let mut ms = Vec::with_capacity(items.len());
+        for item in items {
+            ms.push(f(self, item)?);
         }
         self.and_all(&mut ms)
     }
@@ -1361,23 +1370,10 @@ impl Translator<'_> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
-        const HELD: usize = 8;
-        let mut held = [Marker::TRUE; HELD];
-        let mut more: Vec<Marker> = Vec::new();
-        let ms: &mut [Marker] = if operands.len() <= HELD {
-            for (slot, o) in held.iter_mut().zip(operands.iter()) {
-                let m = o.clone()?;
-                *slot = if negate { !m } else { m };
-            }
-            held.get_mut(..operands.len()).unwrap_or_default()
-        } else {
-            for o in operands.iter() {
-                let m = o.clone()?;
-                more.push(if negate { !m } else { m });
-            }
-            &mut more
-        };
-        let r = self.ctx.and_all(ms);
+        let r = self.ctx.and_of(operands, |_, o| {
+            let m = o.clone()?;
+            Ok(if negate { !m } else { m })
+        });
         self.note(r)
     }
 
