@@ -284,9 +284,11 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// The value rules shared by environment documents and `--set`: extended values as
-/// `markerspec_env::validate` checks them, and the standard version fields must hold a
-/// PEP 440 version (`python_full_version` may end in `+`, as some builds print it).
+/// The value rules of `--set` (and of environment documents, which also keep text in a
+/// standard version field, with a warning): extended values as `markerspec_env::validate`
+/// checks them, and the standard version fields must hold a PEP 440 version
+/// (`python_full_version` may end in `+`, as some builds print it). A value typed by hand
+/// that is no version is far likelier a mistake than an interpreter's report.
 pub(crate) fn check_value(field: Field, value: EnvValue) -> Result<EnvValue, String> {
     markerspec_env::check_input(field, value)
 }

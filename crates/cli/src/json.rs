@@ -124,7 +124,9 @@ pub fn answers(
 /// Reads an environment document (SPEC §11) as `--env` takes it, with
 /// [`markerspec_env::EnvironmentDocument`]: a duplicate key is an error, a value of the wrong
 /// JSON type names the field and the type expected, values follow the rules of `--set` and the
-/// `MARKERSPEC_<FIELD>` overrides, and `extra` (a string or a list of strings) requests extras.
+/// `MARKERSPEC_<FIELD>` overrides (except that a standard version field may hold text that is no
+/// PEP 440 version, with the warning `text-version-value`), and `extra` (a string or a list of
+/// strings) requests extras.
 /// A key that names no field is ignored with the warning `unknown-environment-key` (with a
 /// did-you-mean when a field's name is close), so that documents of a later specification
 /// version load; the warnings are returned for the caller to print.
@@ -183,7 +185,7 @@ mod tests {
                 "`gpu_backends` must be a list of strings",
             ),
             (r#"{"gpu_backends": [1]}"#, "found a list holding a number"),
-            (r#"{"python_version": "abc"}"#, "not a PEP 440 version"),
+            (r#"{"cuda_version": "abc"}"#, "not a PEP 440 version"),
             (r#"{"cuda_version": "twelve"}"#, "`cuda_version`"),
             ("[1]", "expected a JSON object"),
             ("", "EOF"),

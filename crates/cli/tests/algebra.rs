@@ -230,6 +230,29 @@ fn solve_prints_a_witness_or_unsatisfiable() {
         None,
     )
     .expect(0, "true\n");
+    // A cell that only text satisfies: the witness names the text, and `eval --env` takes
+    // it with the warning `text-version-value`.
+    let marker = "python_full_version == 'dev' and os_name == 'posix'";
+    let r = run(&["solve", marker]);
+    assert_eq!(r.code(), 0);
+    assert!(
+        r.stdout().contains(r#""python_full_version": "dev""#),
+        "{}",
+        r.stdout()
+    );
+    let path = dir.join("text.json");
+    std::fs::write(&path, r.stdout()).unwrap();
+    let e = run_in(
+        &dir,
+        &["eval", "--env", path.to_str().unwrap(), marker],
+        None,
+    );
+    e.expect(0, "true\n");
+    let stderr = String::from_utf8_lossy(&e.out.stderr);
+    assert!(
+        stderr.contains("text-version-value: `python_full_version` holds `dev`"),
+        "{stderr}"
+    );
     run(&[
         "solve",
         "python_version < '3.8' and python_version >= '3.8'",

@@ -45,16 +45,28 @@ pub enum DocumentWarning {
     /// `newer-environment-version`: `$version` has this reader's MAJOR and a higher MINOR; the
     /// keys this reader does not know are ignored.
     NewerVersion(String),
+    /// `text-version-value`: a standard version field (`python_version`,
+    /// `python_full_version`, `implementation_version`) holds text that is no PEP 440
+    /// version: the key and the text. The value is kept, and markers compare it as text
+    /// (PEP 508's fallback), as they would on an interpreter that reports it.
+    TextVersion {
+        /// The field's name.
+        key: String,
+        /// The text it holds.
+        value: String,
+    },
 }
 
 impl DocumentWarning {
-    /// The diagnostic's name: `unknown-environment-key` or `newer-environment-version`.
+    /// The diagnostic's name: `unknown-environment-key`, `newer-environment-version` or
+    /// `text-version-value`.
     ///
     /// See the example on [`DocumentWarning`].
     pub fn name(&self) -> &'static str {
         match self {
             DocumentWarning::UnknownKey(_) => "unknown-environment-key",
             DocumentWarning::NewerVersion(_) => "newer-environment-version",
+            DocumentWarning::TextVersion { .. } => "text-version-value",
         }
     }
 }
@@ -72,6 +84,11 @@ impl fmt::Display for DocumentWarning {
                 "newer-environment-version: the document is for specification {version}, newer \
                  than {DOCUMENT_VERSION}; keys this reader does not know are ignored"
             ),
+            DocumentWarning::TextVersion { key, value } => write!(
+                f,
+                "text-version-value: `{key}` holds `{value}`, which is not a PEP 440 version; \
+                 markers compare it as text"
+            ),
         }
     }
 }
@@ -87,8 +104,12 @@ impl fmt::Display for DocumentWarning {
 /// - `null` is Unknown; `""` and `[]` are Absent for extended fields and the empty string or
 ///   set for standard ones; a missing field is Unknown.
 /// - Values are checked and canonicalised as override values are ([`check_input`]: PEP 440
-///   versions, set member formats, the architecture table; the standard version fields must
-///   hold PEP 440 versions). `extra` takes a string or a list of strings: the extras requested.
+///   versions, set member formats, the architecture table), except that a standard version
+///   field (`python_version`, `python_full_version`, `implementation_version`) may hold text
+///   that is no PEP 440 version, with the warning `text-version-value`: markers compare such
+///   a value as text, and a witness environment of `markerspec solve` or `compare` names one
+///   where only such text satisfies its cell (`python_full_version == "dev"`). `extra` takes
+///   a string or a list of strings: the extras requested.
 /// - The values satisfy the cross-field invariants of SPEC §4.4 ([`check_invariants`]) among
 ///   the fields the document gives.
 /// - A key written twice is an error, not "the last one wins"; a UTF-8 byte-order mark is
@@ -171,7 +192,19 @@ impl EnvironmentDocument {
                 continue;
             }
             let value = field_value(field, &key, value)?;
-            let value = check_input(field, value).map_err(|why| format!("`{key}`: {why}"))?;
+            let value = match check_input(field, value.clone()) {
+                Ok(v) => v,
+                Err(_) if text_version(field, &value) => {
+                    if let EnvValue::String(text) = &value {
+                        doc.warnings.push(DocumentWarning::TextVersion {
+                            key: key.clone(),
+                            value: text.to_string(),
+                        });
+                    }
+                    value
+                }
+                Err(why) => return Err(format!("`{key}`: {why}")),
+            };
             doc.values.push((field, value));
         }
         let broken = check_invariants(|f| doc.value(f).cloned());
@@ -232,6 +265,14 @@ impl EnvironmentDocument {
         }
         env.with_extras(&self.extras)
     }
+}
+
+/// Whether `value` is text a document may give `field` although it is no PEP 440 version: a
+/// standard `Version` field's string (the extended ones MUST hold versions, SPEC §11).
+fn text_version(field: Field, value: &EnvValue) -> bool {
+    !field.is_extended()
+        && field.field_type() == FieldType::Version
+        && matches!(value, EnvValue::String(_))
 }
 
 /// `$version`: `"MAJOR.MINOR"` with this reader's MAJOR.
@@ -495,7 +536,7 @@ mod tests {
             ),
             (r#"{"gpu_backends": [1]}"#, "found a list holding a number"),
             (r#"{"gpu_backends": ["CUDA"]}"#, "`gpu_backends`"),
-            (r#"{"python_version": "abc"}"#, "not a PEP 440 version"),
+            (r#"{"cuda_version": "abc"}"#, "not a PEP 440 version"),
             (r#"{"extra": 1}"#, "`extra` must be a string or a list"),
             (
                 r#"{"gpu_backends": [], "cuda_version": "12.4"}"#,
@@ -511,5 +552,35 @@ mod tests {
             let err = EnvironmentDocument::parse(text).unwrap_err();
             assert!(err.contains(needle), "{text}: {err}");
         }
+    }
+
+    /// A standard version field may hold text (an interpreter can report it, and a witness
+    /// of `solve` can need it): kept, with a warning naming the key; an extended one may not.
+    #[test]
+    fn standard_version_fields_keep_text_with_a_warning() {
+        let doc = EnvironmentDocument::parse(
+            r#"{"python_full_version": "dev", "python_version": "3.12", "implementation_version": "x"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            doc.value(Field::PythonFullVersion),
+            Some(&EnvValue::String("dev".into()))
+        );
+        assert_eq!(
+            doc.warnings(),
+            [
+                DocumentWarning::TextVersion {
+                    key: "python_full_version".into(),
+                    value: "dev".into()
+                },
+                DocumentWarning::TextVersion {
+                    key: "implementation_version".into(),
+                    value: "x".into()
+                }
+            ]
+        );
+        assert_eq!(doc.warnings()[0].name(), "text-version-value");
+        assert!(EnvironmentDocument::parse(r#"{"cuda_version": "dev"}"#).is_err());
+        assert!(EnvironmentDocument::parse(r#"{"glibc_version": "dev"}"#).is_err());
     }
 }

@@ -9,6 +9,10 @@ fn the_warnings_are_the_documented_diagnostics() {
     for warning in [
         DocumentWarning::UnknownKey("k".into()),
         DocumentWarning::NewerVersion("0.3".into()),
+        DocumentWarning::TextVersion {
+            key: "python_full_version".into(),
+            value: "dev".into(),
+        },
     ] {
         let row = format!("| — | `{}` |", warning.name());
         let line = documented
