@@ -129,14 +129,14 @@ fn check(data: &[u8]) -> Corpus {
         assert!(ok(ctx.implies(fa, a)).unwrap_or(true));
     }
     // Residual: assigning the known fields keeps the value where everything is known.
-    if let Ok(env) = gen_environment(&mut u, &literals) {
-        if let (Some(r), Ok(v)) = (ok(ctx.residual(a, &env)), ctx.evaluate_env(a, &env)) {
-            assert!(
-                r.is_true() || r.is_false(),
-                "a complete environment leaves a residual"
-            );
-            assert_eq!(r.is_true(), v);
-        }
+    if let Ok(env) = gen_environment(&mut u, &literals)
+        && let (Some(r), Ok(v)) = (ok(ctx.residual(a, &env)), ctx.evaluate_env(a, &env))
+    {
+        assert!(
+            r.is_true() || r.is_false(),
+            "a complete environment leaves a residual"
+        );
+        assert_eq!(r.is_true(), v);
     }
     Corpus::Keep
 }

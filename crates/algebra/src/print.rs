@@ -206,60 +206,7 @@ impl Context {
                 cubes.push(self.expand(cube, upper, f)?);
             }
         }
-        // Irredundant: drop a cube when the others (the earlier ones, and the later ones still
-        // kept) cover the part of `f` it covers; last to first. Cubes no two of which meet are
-        // irredundant already (each holds its path, which lies in `f`).
-        let overlap = cubes
-            .iter()
-            .enumerate()
-            .any(|(i, a)| cubes.iter().skip(i + 1).any(|b| cubes_meet(a, b)));
-        let mut markers: Vec<Marker> = Vec::with_capacity(cubes.len());
-        if overlap {
-            for cube in &cubes {
-                markers.push(self.cube_marker(cube)?);
-            }
-        }
-        let mut prefix: Vec<Marker> = Vec::with_capacity(markers.len() + 1);
-        prefix.push(Marker::FALSE);
-        for m in &markers {
-            let last = prefix.last().copied().unwrap_or(Marker::FALSE);
-            prefix.push(self.or(last, *m)?);
-        }
-        let mut keep: Vec<bool> = vec![true; cubes.len()];
-        let mut suffix = Marker::FALSE;
-        let mut lits: Vec<(Var, &Label)> = Vec::new();
-        let mut seen: Vec<Marker> = Vec::new();
-        for i in (0..cubes.len()).rev() {
-            // (Without an overlap there are no markers: every cube is kept.)
-            let (Some(&mi), Some(&before), Some(ci)) =
-                (markers.get(i), prefix.get(i), cubes.get(i))
-            else {
-                continue;
-            };
-            let others = self.or(before, suffix)?;
-            // Each cube lies inside `upper` (expand keeps it there): when `upper` is `f`
-            // itself, the part of `f` the cube covers is the cube.
-            let covered = if upper == f {
-                lits.clear();
-                lits.extend(ci.iter().map(|(v, l)| (*v, l)));
-                self.cube_within(&lits, others, &mut seen)?
-            } else {
-                let need = self.and(f, mi)?;
-                self.implies(need, others)?
-            };
-            if covered {
-                if let Some(k) = keep.get_mut(i) {
-                    *k = false;
-                }
-            } else {
-                suffix = self.or(suffix, mi)?;
-            }
-        }
-        let mut kept: Vec<Vec<Lit>> = cubes
-            .into_iter()
-            .zip(keep)
-            .filter_map(|(c, k)| k.then_some(c))
-            .collect();
+        let mut kept = self.irredundant(cubes, upper, f)?;
         kept.dedup();
         if let Some(limit) = limit {
             if self.cover_len_bound(&kept, negate) > limit {
@@ -313,6 +260,70 @@ impl Context {
         } else {
             join(&parts, " or ").s
         })
+    }
+
+    /// `cubes` (each inside `upper`, together covering `f`) made irredundant: a cube is
+    /// dropped when the others (the earlier ones, and the later ones still kept) cover the
+    /// part of `f` it covers; last to first.
+    fn irredundant(
+        &mut self,
+        cubes: Vec<Vec<Lit>>,
+        upper: Marker,
+        f: Marker,
+    ) -> Result<Vec<Vec<Lit>>, Error> {
+        // Cubes no two of which meet are irredundant already (each holds its path, which lies
+        // in `f`).
+        let overlap = cubes
+            .iter()
+            .enumerate()
+            .any(|(i, a)| cubes.iter().skip(i + 1).any(|b| cubes_meet(a, b)));
+        let mut markers: Vec<Marker> = Vec::with_capacity(cubes.len());
+        if overlap {
+            for cube in &cubes {
+                markers.push(self.cube_marker(cube)?);
+            }
+        }
+        let mut prefix: Vec<Marker> = Vec::with_capacity(markers.len() + 1);
+        prefix.push(Marker::FALSE);
+        for m in &markers {
+            let last = prefix.last().copied().unwrap_or(Marker::FALSE);
+            prefix.push(self.or(last, *m)?);
+        }
+        let mut keep: Vec<bool> = vec![true; cubes.len()];
+        let mut suffix = Marker::FALSE;
+        let mut lits: Vec<(Var, &Label)> = Vec::new();
+        let mut seen: Vec<Marker> = Vec::new();
+        for i in (0..cubes.len()).rev() {
+            // (Without an overlap there are no markers: every cube is kept.)
+            let (Some(&mi), Some(&before), Some(ci)) =
+                (markers.get(i), prefix.get(i), cubes.get(i))
+            else {
+                continue;
+            };
+            let others = self.or(before, suffix)?;
+            // Each cube lies inside `upper` (expand keeps it there): when `upper` is `f`
+            // itself, the part of `f` the cube covers is the cube.
+            let covered = if upper == f {
+                lits.clear();
+                lits.extend(ci.iter().map(|(v, l)| (*v, l)));
+                self.cube_within(&lits, others, &mut seen)?
+            } else {
+                let need = self.and(f, mi)?;
+                self.implies(need, others)?
+            };
+            if covered {
+                if let Some(k) = keep.get_mut(i) {
+                    *k = false;
+                }
+            } else {
+                suffix = self.or(suffix, mi)?;
+            }
+        }
+        Ok(cubes
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(c, k)| k.then_some(c))
+            .collect())
     }
 
     /// The CNF `print_dnf(!s, !s, true)` prints when `s` is a single path: `not s` is the union
