@@ -31,7 +31,9 @@ pub fn validate(field: Field, value: EnvValue) -> Result<EnvValue, String> {
 /// --set`): [`validate`]'s rules, and the standard `Version` fields (`python_version`,
 /// `python_full_version`, `implementation_version`) must hold a PEP 440 version
 /// (`python_full_version` may end in `+`, as some builds print it; `""` is allowed, the living
-/// spec's value for what cannot be calculated).
+/// spec's value for what cannot be calculated). An
+/// [`EnvironmentDocument`](crate::EnvironmentDocument) keeps the text such a field holds when
+/// it is no version, with the warning `text-version-value`, where this function refuses it.
 ///
 /// # Errors
 /// What is expected, in words, for a message that names the key or setting.
