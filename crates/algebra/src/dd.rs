@@ -2723,6 +2723,40 @@ impl Context {
         Ok(self.cube_within_rec(lits, m, seen))
     }
 
+    /// [`cube_within`](Self::cube_within) for a cube that leaves `m`'s top variable free,
+    /// taking every child of `m` other than `known` (a child the caller knows the cube to lie
+    /// within) as the cube's part there.
+    ///
+    /// # Errors
+    ///
+    /// A foreign marker.
+    pub(crate) fn cube_within_except(
+        &self,
+        lits: &[(Var, &Label)],
+        m: Marker,
+        known: Marker,
+        seen: &mut Vec<Marker>,
+    ) -> Result<bool, Error> {
+        self.check(m)?;
+        seen.clear();
+        if m.is_const() {
+            return Ok(m.is_true());
+        }
+        let Some(node) = self.nodes.get(m.index()) else {
+            return Err(Error::new(ErrorKind::ForeignMarker));
+        };
+        let neg = m.is_complement();
+        let mut each = |c: &Marker| {
+            let c = flip(*c, neg);
+            c == known || self.cube_within_rec(lits, c, seen)
+        };
+        Ok(match &*node.edges {
+            Edges::Intervals { children, .. } => children.iter().all(&mut each),
+            Edges::Strings { points, other } => points.iter().all(|(_, c)| each(c)) && each(other),
+            Edges::Bool { yes, no } => each(yes) && each(no),
+        })
+    }
+
     fn cube_within_rec(&self, lits: &[(Var, &Label)], m: Marker, seen: &mut Vec<Marker>) -> bool {
         if m.is_const() {
             return m.is_true();

@@ -5,6 +5,8 @@
 //! function and the variable order, so the printed form depends on neither construction
 //! history nor thread.
 
+use std::hash::BuildHasher;
+
 use markerspec_pep440::Version;
 use markerspec_pep508::{
     Field, FieldType, MarkerExpression, MarkerOperator as O, MarkerValue, Profile, SmallStr,
@@ -202,8 +204,22 @@ impl Context {
             // proper part of its domain), and the cube is irredundant.
             cubes = paths;
         } else {
+            // Paths often expand to one cube. A repeat is left out at once: the irredundancy
+            // pass would drop it (the first one covers it) and keep the same others, as the
+            // unions it is checked against are the same with it or without it.
+            let hasher = rustc_hash::FxBuildHasher;
+            let mut hashes: Vec<u64> = Vec::with_capacity(paths.len());
             for cube in paths {
-                cubes.push(self.expand(cube, upper, f)?);
+                let cube = self.expand(cube, upper, f)?;
+                let h = hasher.hash_one(&cube);
+                let repeat = hashes
+                    .iter()
+                    .zip(&cubes)
+                    .any(|(g, c)| *g == h && *c == cube);
+                if !repeat {
+                    hashes.push(h);
+                    cubes.push(cube);
+                }
             }
         }
         let mut kept = self.irredundant(cubes, upper, f)?;
@@ -474,12 +490,23 @@ impl Context {
                     .filter(|(k, _)| *k < j || (*k > j && keep.get(*k).copied().unwrap_or(false)))
                     .map(|(_, (v, l))| (*v, l)),
             );
-            let start = cube
-                .get(j)
-                .and_then(|(var, _)| starts.iter().find(|n| self.top_var(**n) == Some(*var)))
-                .copied()
-                .unwrap_or(upper);
-            if self.cube_within(&lits, start, &mut seen)? {
+            // The walk from the path's node for literal j need not enter the path's next node:
+            // the cube with literal j lies inside `upper` (the path does, and each literal
+            // dropped below j was dropped because it still did), so the literals kept below j
+            // lie inside that node's function.
+            let within = if starts.len() == cube.len() {
+                let start = starts.get(j).copied().unwrap_or(upper);
+                let next = starts.get(j + 1).copied().unwrap_or(Marker::TRUE);
+                self.cube_within_except(&lits, start, next, &mut seen)?
+            } else {
+                let start = cube
+                    .get(j)
+                    .and_then(|(var, _)| starts.iter().find(|n| self.top_var(**n) == Some(*var)))
+                    .copied()
+                    .unwrap_or(upper);
+                self.cube_within(&lits, start, &mut seen)?
+            };
+            if within {
                 if let Some(k) = keep.get_mut(j) {
                     *k = false;
                 }
