@@ -2650,11 +2650,6 @@ impl Context {
         Ok(acc)
     }
 
-    /// The top variable of `m`; `None` for a constant.
-    pub(crate) fn top_var(&self, m: Marker) -> Option<Var> {
-        self.top(m)
-    }
-
     /// The nodes a path of `m` passes through, top down: at each node, the child of the first
     /// piece that meets the path's label for the node's variable (a path of
     /// [`paths`](Self::paths) reaches exactly one child per node).

@@ -499,12 +499,8 @@ impl Context {
                 let next = starts.get(j + 1).copied().unwrap_or(Marker::TRUE);
                 self.cube_within_except(&lits, start, next, &mut seen)?
             } else {
-                let start = cube
-                    .get(j)
-                    .and_then(|(var, _)| starts.iter().find(|n| self.top_var(**n) == Some(*var)))
-                    .copied()
-                    .unwrap_or(upper);
-                self.cube_within(&lits, start, &mut seen)?
+                // `upper` is not `f` (a theory): the walk starts at the top.
+                self.cube_within(&lits, upper, &mut seen)?
             };
             if within {
                 if let Some(k) = keep.get_mut(j) {
