@@ -141,6 +141,7 @@ const PROVIDER_DIAGNOSTICS: &[&str] = &[
     "invalid-override",
     "unknown-environment-key",
     "newer-environment-version",
+    "text-version-value",
 ];
 
 #[test]
