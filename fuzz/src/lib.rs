@@ -9,8 +9,8 @@ use arbitrary::{Result, Unstructured};
 use markerspec_pep508::generate::{Options, Weights};
 use markerspec_pep508::pep440::Version;
 use markerspec_pep508::{
-    DIAGNOSTIC_CODES, Dialect, EnvValue, Environment, Error, Field, MarkerTree, ParseOptions,
-    Profile, Warning,
+    DIAGNOSTIC_CODES, Dialect, EnvValue, Environment, Error, Field, MarkerTree, MarkerValue,
+    ParseOptions, Profile, Warning,
 };
 
 /// Whether known open bugs and by-design exceptions fail the targets
@@ -388,9 +388,20 @@ pub fn not_known(env: &Environment, field: Field) -> bool {
 /// (it reads the requested extras). `python_version` counts as reading `python_full_version`
 /// too, since the `uv` profile tests it against the full version, as uv does; and under `uv`,
 /// `platform_release` reads `sys_platform` (uv-pep508 0.0.98 compares it as a version only on
-/// `darwin`).
+/// `darwin`). Under `packaging`, a comparison of two quoted strings reads the right one as the
+/// name of the field to look up, as packaging does (`"3" == "python_version"` reads
+/// `python_version`).
 pub fn unknown_fields(tree: &MarkerTree, env: &Environment) -> Vec<Field> {
     let mut fields = tree.fields();
+    if tree.profile() == Profile::Packaging {
+        for e in tree.expressions() {
+            if let (MarkerValue::Literal(_), MarkerValue::Literal(name)) = (e.lhs(), e.rhs())
+                && let Some(f) = Field::from_canonical_name(name)
+            {
+                fields.push(f);
+            }
+        }
+    }
     if fields.contains(&Field::PythonVersion) {
         fields.push(Field::PythonFullVersion);
     }
