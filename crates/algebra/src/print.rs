@@ -222,8 +222,8 @@ impl Context {
                 }
             }
         }
-        let mut kept = self.irredundant(cubes, upper, f)?;
-        kept.dedup();
+        // (No two cubes are the same: repeats were left out above.)
+        let kept = self.irredundant(cubes, upper, f)?;
         if let Some(limit) = limit {
             if self.cover_len_bound(&kept, negate) > limit {
                 return Err(Error::intractable(crate::error::Limit::Steps));
