@@ -72,11 +72,13 @@ done
 # The repository's lock file keeps the dependencies at the versions CI tests elsewhere.
 cp "$root/Cargo.lock" "$scratch/Cargo.lock"
 # Nothing of the repository is reachable from here: no spec/, no tests/data, no adapters/.
-# Its own target directory: the unpacked crates build under other paths, so sharing the
-# repository's would only add a second copy of every artifact there. Removed on success.
+# The repository's target directory: the unpacked crates build under other paths, so they are
+# compiled afresh, but the third-party dependencies (the same versions, from the same lock file,
+# with the same features) are reused from the repository's own build. On 2 cores that saves
+# about 50 s of the test build (42 s instead of 92 s after `cargo test --workspace`).
 (
     cd "$scratch"
-    INSTA_UPDATE=no CARGO_TARGET_DIR="$scratch/target" cargo test --workspace --no-fail-fast
+    INSTA_UPDATE=no CARGO_TARGET_DIR="$target" cargo test --workspace --no-fail-fast
 )
 rm -rf "$scratch"
 echo "== every package built and passed its shipped tests"
