@@ -683,10 +683,11 @@ pub struct Context {
         std::collections::BTreeMap<Var, std::collections::BTreeSet<std::sync::Arc<str>>>,
     /// The theory the context serves, fixed by the first `from_marker`.
     pub(crate) theory: Option<crate::theory::Theory>,
-    /// The last theory constraint built, keyed by its rules' text.
-    pub(crate) theory_cache: Option<(String, Marker)>,
-    /// The last theory constraint returned, keyed by what its rules' text depends on.
-    pub(crate) theory_stamp_cache: Option<(crate::theory::TheoryStamp, Marker)>,
+    /// The last constraint built for each theory (witness environments read `platform`'s in a
+    /// context of any theory), keyed by its rules' text.
+    pub(crate) theory_cache: Vec<(String, Marker)>,
+    /// The last constraint returned for each theory, keyed by what its rules' text depends on.
+    pub(crate) theory_stamp_cache: Vec<(crate::theory::TheoryStamp, Marker)>,
     /// The printer's spelling of a version variable's set, and whether it has a top-level `or`.
     pub(crate) version_text_cache: HashMap<Var, HashMap<VersionSet, (String, bool)>>,
     /// The printer's atomic comparisons (`field op literal`, spec-2026 reading) as markers.
@@ -867,8 +868,8 @@ impl Context {
             meta: Vec::new(),
             literals: std::collections::BTreeMap::new(),
             theory: None,
-            theory_cache: None,
-            theory_stamp_cache: None,
+            theory_cache: Vec::new(),
+            theory_stamp_cache: Vec::new(),
             version_text_cache: HashMap::default(),
             comparison_cache: HashMap::default(),
             expression_cache: hashbrown::HashTable::new(),
@@ -1808,18 +1809,15 @@ impl Context {
         }
     }
 
-    /// The four cells of `a` and `b`, each empty or with a witness.
+    /// The four cells of `a` and `b`, each empty or with a witness. Under a theory
+    /// ([`Context::from_marker`]) every cell lies inside it: `neither` is `not a and not b`
+    /// where the theory holds, not in the environments it rules out.
     ///
     /// # Errors
     ///
     /// As [`and`](Self::and).
     pub fn relate(&mut self, a: Marker, b: Marker) -> Result<Relation, Error> {
-        let cells = [
-            self.and(a, b)?,
-            self.and(a, !b)?,
-            self.and(!a, b)?,
-            self.and(!a, !b)?,
-        ];
+        let cells = self.cells(a, b)?;
         let [x, y, z, w] = cells.map(|c| self.solve(c));
         Ok(Relation {
             a_and_b: x?,
@@ -1827,6 +1825,24 @@ impl Context {
             b_not_a: z?,
             neither: w?,
         })
+    }
+
+    /// The four cells of [`relate`](Self::relate): `a and b`, `a and not b`, `not a and b`,
+    /// `not a and not b`, each inside the context's theory.
+    ///
+    /// # Errors
+    ///
+    /// As [`and`](Self::and).
+    pub fn cells(&mut self, a: Marker, b: Marker) -> Result<[Marker; 4], Error> {
+        let theory = self.theory();
+        let care = self.theory_constraint(&theory)?;
+        let neither = self.and(!a, !b)?;
+        Ok([
+            self.and(a, b)?,
+            self.and(a, !b)?,
+            self.and(!a, b)?,
+            self.and(neither, care)?,
+        ])
     }
 
     /// Values under which `m` holds, or `None` when `m` is unsatisfiable. Deterministic: the
@@ -1850,6 +1866,18 @@ impl Context {
     ///
     /// A foreign marker.
     pub fn solve(&self, m: Marker) -> Result<Option<Witness>, Error> {
+        self.solve_near(m, |_| None)
+    }
+
+    /// As [`solve`](Self::solve), but at each node the edge that holds `prefer`'s value for
+    /// the node's variable is taken first, when `m` can still hold there: the witness keeps
+    /// every preferred value the walk can keep (a witness environment stays as close to the
+    /// default environment as it can).
+    pub(crate) fn solve_near(
+        &self,
+        m: Marker,
+        prefer: impl Fn(Var) -> Option<Value>,
+    ) -> Result<Option<Witness>, Error> {
         self.check(m)?;
         let mut values = Vec::new();
         let mut cur = m;
@@ -1858,6 +1886,13 @@ impl Context {
                 return Err(Error::new(ErrorKind::ForeignMarker));
             };
             let edges = self.edges(cur, var)?;
+            if let Some(value) = prefer(var) {
+                if let Some(next) = child_for(&edges, &value).filter(|c| !c.is_false()) {
+                    values.push((var, value));
+                    cur = next;
+                    continue;
+                }
+            }
             let (value, next) = match &*edges {
                 Edges::Intervals { bounds, children } => {
                     let mut found = None;
@@ -1928,40 +1963,14 @@ impl Context {
             };
             let value = env(var);
             let edges = self.edges(cur, var)?;
-            let wrong = || match self.domain_of(var, domain_of_value(&value)) {
-                Err(e) => Err(e),
-                Ok(()) => Err(Error::new(ErrorKind::UnknownVariable)),
-            };
-            cur = match (&*edges, &value) {
-                (Edges::Intervals { bounds, children }, Value::Absent | Value::Version(_)) => {
-                    let point = match &value {
-                        Value::Version(v) => Point::Version(v.clone()),
-                        _ => Point::Absent,
+            cur = match child_for(&edges, &value) {
+                Some(c) => c,
+                None => {
+                    return match self.domain_of(var, domain_of_value(&value)) {
+                        Err(e) => Err(e),
+                        Ok(()) => Err(Error::new(ErrorKind::UnknownVariable)),
                     };
-                    let k = bounds.partition_point(|c| c.is_below(&point));
-                    match children.get(k) {
-                        Some(c) => *c,
-                        None => return wrong(),
-                    }
                 }
-                (Edges::Strings { points, other }, Value::String(_) | Value::Absent) => {
-                    let s = match &value {
-                        Value::String(s) => s.as_str(),
-                        _ => "",
-                    };
-                    match points.binary_search_by(|(p, _)| (**p).cmp(s)) {
-                        Ok(i) => points.get(i).map_or(*other, |(_, c)| *c),
-                        Err(_) => *other,
-                    }
-                }
-                (Edges::Bool { yes, no }, Value::Bool(b)) => {
-                    if *b {
-                        *yes
-                    } else {
-                        *no
-                    }
-                }
-                _ => return wrong(),
             };
         }
         Ok(cur.is_true())
@@ -2424,6 +2433,32 @@ fn point_value(p: Point) -> Value {
     match p {
         Point::Absent => Value::Absent,
         Point::Version(v) => Value::Version(v),
+    }
+}
+
+/// The child of `edges` that `value` leads to; `None` when the value is of another domain.
+fn child_for(edges: &Edges<Marker>, value: &Value) -> Option<Marker> {
+    match (edges, value) {
+        (Edges::Intervals { bounds, children }, Value::Absent | Value::Version(_)) => {
+            let point = match value {
+                Value::Version(v) => Point::Version(v.clone()),
+                _ => Point::Absent,
+            };
+            let k = bounds.partition_point(|c| c.is_below(&point));
+            children.get(k).copied()
+        }
+        (Edges::Strings { points, other }, Value::String(_) | Value::Absent) => {
+            let s = match value {
+                Value::String(s) => s.as_str(),
+                _ => "",
+            };
+            Some(match points.binary_search_by(|(p, _)| (**p).cmp(s)) {
+                Ok(i) => points.get(i).map_or(*other, |(_, c)| *c),
+                Err(_) => *other,
+            })
+        }
+        (Edges::Bool { yes, no }, Value::Bool(b)) => Some(if *b { *yes } else { *no }),
+        _ => None,
     }
 }
 

@@ -250,13 +250,14 @@ impl Context {
         // declared so far, which only grow: while their counts are unchanged, so is the
         // constraint, and its text need not be rebuilt.
         let stamp = self.theory_stamp(theory);
-        if let Some((s, m)) = &self.theory_stamp_cache {
-            if *s == stamp {
-                return Ok(*m);
-            }
+        if let Some((_, m)) = self.theory_stamp_cache.iter().find(|(s, _)| *s == stamp) {
+            return Ok(*m);
         }
         let m = self.theory_constraint_uncached(theory)?;
-        self.theory_stamp_cache = Some((stamp, m));
+        // One entry per theory: the one before for this theory is stale.
+        self.theory_stamp_cache
+            .retain(|(s, _)| s.name != stamp.name);
+        self.theory_stamp_cache.push((stamp, m));
         Ok(m)
     }
 
@@ -292,11 +293,9 @@ impl Context {
         if theory.instances {
             texts.extend(self.instance_rules());
         }
-        let key = texts.join("\n");
-        if let Some((k, m)) = &self.theory_cache {
-            if *k == key {
-                return Ok(*m);
-            }
+        let key = format!("{}\n{}", theory.name, texts.join("\n"));
+        if let Some((_, m)) = self.theory_cache.iter().find(|(k, _)| *k == key) {
+            return Ok(*m);
         }
         let opts = ParseOptions::default().dialect(Dialect::Extended);
         let mut acc = Marker::TRUE;
@@ -309,7 +308,10 @@ impl Context {
             let m = self.translate(&tree)?;
             acc = self.and(acc, m)?;
         }
-        self.theory_cache = Some((key, acc));
+        // One entry per theory (the key starts with its name).
+        let prefix = format!("{}\n", theory.name);
+        self.theory_cache.retain(|(k, _)| !k.starts_with(&prefix));
+        self.theory_cache.push((key, acc));
         Ok(acc)
     }
 

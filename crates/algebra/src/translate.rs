@@ -1091,9 +1091,22 @@ impl Context {
     }
 
     /// A complete environment in which `m` holds, or `None` when `m` is unsatisfiable: a
-    /// [`solve`](Self::solve) witness made into an environment with
-    /// [`witness_environment`](Self::witness_environment), preferring valid versions for the
-    /// standard version fields (an environment document cannot hold anything else there).
+    /// witness made into an environment with
+    /// [`witness_environment`](Self::witness_environment). Deterministic, and as plausible as
+    /// `m` allows:
+    ///
+    /// - inside the `platform` theory's rules when `m` holds somewhere there (whatever the
+    ///   context's theory), so that the environment keeps the cross-field invariants an
+    ///   environment document must keep (SPEC §4.4: `"cuda" in gpu_backends` with a
+    ///   `cuda_version`, one C library, one member of each `sys_abi_features` group) and reads
+    ///   like a real one (`sys_platform == "win32"` with `os_name == "nt"`);
+    /// - with valid versions for the standard version fields when `m` allows them;
+    /// - then, variable by variable in the context's order, the value of the default
+    ///   environment ([`default_environment`]: CPython 3.12.0 on x86-64 Linux, no extras,
+    ///   every extended field Absent) wherever `m` can still hold with it, else the first value
+    ///   [`solve`](Self::solve) takes; where that gives no environment (a default value that
+    ///   an opaque comparison contradicts), [`solve`](Self::solve)'s witness alone, first
+    ///   inside the `platform` rules, then without them.
     ///
     /// # Errors
     ///
@@ -1111,6 +1124,47 @@ impl Context {
     /// # Ok::<(), markerspec_algebra::Error>(())
     /// ```
     pub fn solve_environment(&mut self, m: Marker) -> Result<Option<Environment>, Error> {
+        if m.is_false() {
+            return Ok(None);
+        }
+        let rules = self.theory_constraint(&Theory::platform())?;
+        let inside = self.and(m, rules)?;
+        let mut last = None;
+        let targets = if inside == m || inside.is_false() {
+            vec![m]
+        } else {
+            vec![inside, m]
+        };
+        for target in targets {
+            let target = self.prefer_versions(target)?;
+            let default = default_environment();
+            let prefer = |var: Var| self.env_value(var, &default).ok().flatten();
+            // A default value can contradict an opaque comparison the walk decides after it
+            // (`sys_platform` kept at `linux` where `"linux" in sys_platform` is false), and a
+            // rule of `platform` one of another profile (`platform_system` as uv reads it):
+            // then the first witness in edge order, then the same without the rules.
+            for near in [true, false] {
+                let w = if near {
+                    self.solve_near(target, prefer)?
+                } else {
+                    self.solve(target)?
+                };
+                let Some(w) = w else { continue };
+                match self.witness_environment(target, &w) {
+                    Err(e) if e.code() == "unverified-witness" => last = Some(e),
+                    r => return r.map(Some),
+                }
+            }
+        }
+        match last {
+            Some(e) => Err(e),
+            None => Ok(None),
+        }
+    }
+
+    /// `m` narrowed, field by field, to valid versions for the standard version fields where
+    /// it holds on some (an environment document cannot hold anything else there).
+    fn prefer_versions(&mut self, m: Marker) -> Result<Marker, Error> {
         let mut target = m;
         for var in self.support(m)? {
             if let Some(VarMeta::Version { field }) = self.meta(var) {
@@ -1123,10 +1177,7 @@ impl Context {
                 }
             }
         }
-        match self.solve(target)? {
-            None => Ok(None),
-            Some(w) => self.witness_environment(target, &w).map(Some),
-        }
+        Ok(target)
     }
 
     /// A complete environment in which the witness's values hold: each field from the
@@ -1153,7 +1204,16 @@ impl Context {
                     // An extended field's values are release-only (SPEC §4.3); its sets are
                     // unions of release blocks, so the release is in the same set.
                     let v = if field.is_extended() {
-                        &Version::new(v.release().iter().copied())
+                        // A compute capability is written `major.minor` (SPEC §8.8).
+                        let two = matches!(
+                            field,
+                            Field::CudaComputeCapability | Field::CudaComputeCapabilityMax
+                        );
+                        let mut release = v.release().to_vec();
+                        if two && release.len() < 2 {
+                            release.resize(2, 0);
+                        }
+                        &Version::new(release)
                     } else {
                         v
                     };
@@ -1234,7 +1294,7 @@ impl Context {
             let _ = env.set(field, EnvValue::Set(items));
         }
         env = env.with_extras(extras);
-        if self.evaluate_env(m, &env).unwrap_or(false) {
+        if let Some(env) = self.keeping(m, env.clone()) {
             return Ok(env);
         }
         // Opaque comparisons: for each, in order, a value built from its literal that gives it
@@ -1284,11 +1344,149 @@ impl Context {
                 }
             }
         }
-        if self.evaluate_env(m, &env).unwrap_or(false) {
+        if let Some(env) = self.keeping(m, env) {
             return Ok(env);
         }
         Err(Error::new(ErrorKind::UnverifiedWitness))
     }
+
+    /// `env` completed to keep SPEC §4.4's invariants ([`complete_invariants`]) when `m`
+    /// still holds there, else `env` itself when `m` holds there; `None` when it does not.
+    fn keeping(&self, m: Marker, env: Environment) -> Option<Environment> {
+        for alternative in [0, 1] {
+            let completed = complete_invariants(&env, alternative);
+            if self.evaluate_env(m, &completed).unwrap_or(false) {
+                return Some(completed);
+            }
+        }
+        self.evaluate_env(m, &env).unwrap_or(false).then_some(env)
+    }
+}
+
+/// `env` with the values an environment document must have beside those a witness sets:
+/// SPEC §4.4's invariants I1 to I4 and I6, filled in where the witness left a field Absent or
+/// empty (a witness sets the fields its marker reads, and leaves the others at the default
+/// environment's Absent): the stack's version for a listed GPU backend and the backend for a
+/// given version (I1, I3), consistent compute capabilities (I2), the variant features,
+/// namespaces and label its properties imply, and a property for a feature or namespace
+/// without one (I4), both cuDNN fields (I6). A value filled in may be one the marker reads
+/// after all (a member literal it names): the caller keeps the completion only where the
+/// marker still holds, and tries a second set of filler values (`alternative` 1) when the
+/// first (0) changes it. I5 and I7 are left alone: a witness breaks them only where its marker
+/// asks for both sides.
+fn complete_invariants(env: &Environment, alternative: usize) -> Environment {
+    let pick = |[first, second]: [&'static str; 2]| if alternative == 0 { first } else { second };
+    let mut env = env.clone();
+    let present = |env: &Environment, f: Field| match env.get(f) {
+        Some(EnvValue::String(s)) => !s.is_empty(),
+        Some(EnvValue::Set(items)) => !items.is_empty(),
+        _ => false,
+    };
+    let members = |env: &Environment, f: Field| -> Vec<Box<str>> {
+        match env.get(f) {
+            Some(EnvValue::Set(items)) => items.clone(),
+            _ => Vec::new(),
+        }
+    };
+    let add = |env: &mut Environment, f: Field, item: &str| {
+        let mut items = members(env, f);
+        if !items.iter().any(|x| &**x == item) {
+            items.push(item.into());
+            let _ = env.set(f, EnvValue::Set(items));
+        }
+    };
+    let fill = |env: &mut Environment, f: Field, value: &str| {
+        if !present(env, f) {
+            let _ = env.set(f, EnvValue::String(value.into()));
+        }
+    };
+    // I4: features and namespaces as the properties imply them, each feature and namespace
+    // with a property, and a label when there are properties.
+    let mut properties = members(&env, Field::VariantProperties);
+    for f in members(&env, Field::VariantFeatures) {
+        if !properties
+            .iter()
+            .any(|p| p.starts_with(&format!("{f} :: ")[..]))
+        {
+            properties.push(format!("{f} :: {}", pick(["1", "2"])).into());
+        }
+    }
+    for n in members(&env, Field::VariantNamespaces) {
+        if !properties
+            .iter()
+            .any(|p| p.starts_with(&format!("{n} :: ")[..]))
+        {
+            properties.push(format!("{n} :: {} :: 1", pick(["x", "y"])).into());
+        }
+    }
+    if !properties.is_empty() {
+        let _ = env.set(Field::VariantProperties, EnvValue::Set(properties.clone()));
+        for p in &properties {
+            let parts: Vec<&str> = p.split(" :: ").collect();
+            if let [n, f, _] = parts.as_slice() {
+                add(&mut env, Field::VariantFeatures, &format!("{n} :: {f}"));
+                add(&mut env, Field::VariantNamespaces, n);
+            }
+        }
+        let label = matches!(env.get(Field::VariantLabel), Some(EnvValue::String(s)) if !s.is_empty() && &**s != "null");
+        if !label {
+            let label = pick(["variant", "variant2"]);
+            let _ = env.set(Field::VariantLabel, EnvValue::String(label.into()));
+        }
+    }
+    // I2: the set holds the lowest and highest capability, which are its minimum and maximum.
+    let mut caps: Vec<Version> = members(&env, Field::CudaComputeCapabilities)
+        .iter()
+        .filter_map(|c| c.parse().ok())
+        .collect();
+    for f in [
+        Field::CudaComputeCapability,
+        Field::CudaComputeCapabilityMax,
+    ] {
+        if let Some(EnvValue::String(s)) = env.get(f) {
+            if let Ok(v) = s.parse::<Version>() {
+                caps.push(v);
+            }
+        }
+    }
+    caps.sort();
+    caps.dedup();
+    if let (Some(lo), Some(hi)) = (caps.first(), caps.last()) {
+        let (lo, hi) = (lo.to_string(), hi.to_string());
+        let mut items = members(&env, Field::CudaComputeCapabilities);
+        for c in [&lo, &hi] {
+            if !items
+                .iter()
+                .any(|x| x.parse::<Version>().ok() == c.parse().ok())
+            {
+                items.push(c.as_str().into());
+            }
+        }
+        let _ = env.set(Field::CudaComputeCapabilities, EnvValue::Set(items));
+        let _ = env.set(Field::CudaComputeCapability, EnvValue::String(lo.into()));
+        let _ = env.set(Field::CudaComputeCapabilityMax, EnvValue::String(hi.into()));
+        add(&mut env, Field::GpuBackends, "cuda");
+    }
+    // I1 and I3: a backend is listed exactly when its stack is there.
+    if present(&env, Field::CudaVersion) {
+        add(&mut env, Field::GpuBackends, "cuda");
+    }
+    if present(&env, Field::RocmGpuArchs) {
+        add(&mut env, Field::GpuBackends, "rocm");
+    }
+    let backends = members(&env, Field::GpuBackends);
+    if backends.iter().any(|b| &**b == "cuda") {
+        fill(&mut env, Field::CudaVersion, pick(["12.0", "11.8"]));
+    }
+    if backends.iter().any(|b| &**b == "rocm") && !present(&env, Field::RocmGpuArchs) {
+        add(&mut env, Field::RocmGpuArchs, pick(["gfx90a", "gfx942"]));
+    }
+    // I6: cuDNN and the CUDA version it was built for, together.
+    if present(&env, Field::CudnnVersion) || present(&env, Field::CudnnCudaVersion) {
+        fill(&mut env, Field::CudnnVersion, pick(["9.0", "8.9"]));
+        fill(&mut env, Field::CudnnCudaVersion, pick(["12.0", "11.8"]));
+    }
+    env
 }
 
 /// Values to try for a field compared with `literal` by an opaque comparison: the literal, the
@@ -1494,5 +1692,44 @@ mod tests {
             push_quoted(&mut out, s);
             assert_eq!(out, format!("{s:?}"), "{s:?}");
         }
+    }
+
+    /// Witness environments stay near the default environment and inside the `platform`
+    /// rules where the marker allows, whatever the context's theory; where the marker needs
+    /// an environment outside the rules, it gets one.
+    #[test]
+    fn witnesses_prefer_the_default_and_the_platform_rules()
+    -> Result<(), Box<dyn std::error::Error>> {
+        use crate::{Context, Theory};
+        use markerspec_pep508::{EnvValue, Field, MarkerTree};
+        let get = |env: &markerspec_pep508::Environment, f: Field| match env.get(f) {
+            Some(EnvValue::String(s)) => s.to_string(),
+            other => format!("{other:?}"),
+        };
+        for theory in [Theory::none(), Theory::platform()] {
+            let mut ctx = Context::new();
+            let tree: MarkerTree = "sys_platform == 'win32' and extra == 'cli'".parse()?;
+            let m = ctx.from_marker(&tree, &theory)?;
+            let env = ctx.solve_environment(m)?.ok_or("unsatisfiable")?;
+            assert_eq!(get(&env, Field::OsName), "nt", "{}", theory.name());
+            assert_eq!(get(&env, Field::PlatformSystem), "Windows");
+            assert_eq!(get(&env, Field::PythonFullVersion), "3.12.0");
+            assert_eq!(get(&env, Field::PlatformMachine), "x86_64");
+            assert_eq!(env.extras().collect::<Vec<_>>(), ["cli"]);
+            // `neither` lies inside the context's theory.
+            let b: MarkerTree = "sys_platform == 'linux'".parse()?;
+            let b = ctx.from_marker(&b, &theory)?;
+            let [_, _, _, neither] = ctx.cells(m, b)?;
+            let env = ctx.solve_environment(neither)?.ok_or("unsatisfiable")?;
+            let care = ctx.theory_constraint(&theory)?;
+            assert!(ctx.evaluate_env(care, &env)?, "{}: {env:?}", theory.name());
+        }
+        // Outside the rules only: still a witness.
+        let mut ctx = Context::new();
+        let tree: MarkerTree = "sys_platform == 'win32' and os_name == 'posix'".parse()?;
+        let m = ctx.from_marker(&tree, &Theory::none())?;
+        let env = ctx.solve_environment(m)?.ok_or("unsatisfiable")?;
+        assert_eq!(get(&env, Field::OsName), "posix");
+        Ok(())
     }
 }

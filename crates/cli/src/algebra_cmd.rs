@@ -213,13 +213,7 @@ fn compare_one(
     let err = |e: markerspec_algebra::Error| format!("error[{}]: {e}\n", e.code());
     let rel: Relation = ctx.relate(ma, mb).map_err(err)?;
     let word = relation_word(rel.kind());
-    let cells = [
-        ctx.and(ma, mb).map_err(err)?,
-        ctx.and(ma, !mb).map_err(err)?,
-        ctx.and(!ma, mb).map_err(err)?,
-        ctx.and(!ma, !mb).map_err(err)?,
-    ];
-    let [c0, c1, c2, c3] = cells;
+    let [c0, c1, c2, c3] = ctx.cells(ma, mb).map_err(err)?;
     let doc = serde_json::json!({
         "relation": word,
         "witnesses": {

@@ -17,6 +17,9 @@ impl Run {
     fn stdout(&self) -> String {
         String::from_utf8_lossy(&self.out.stdout).into_owned()
     }
+    fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.out.stderr).into_owned()
+    }
     #[track_caller]
     fn expect(&self, code: i32, stdout: &str) -> &Self {
         assert!(
@@ -214,6 +217,88 @@ fn compare_under_the_platform_theory_knows_windows() {
         "os_name == 'posix'",
     ])
     .expect(0, "implies\n");
+}
+
+/// Under `platform`, every witness lies inside the theory: `neither` too (it once came from
+/// the environments the theory rules out, with both `32-bit` and `64-bit` in
+/// `sys_abi_features`, a document `eval --env` refuses).
+#[test]
+fn witnesses_under_the_platform_theory_are_documents() {
+    let r = run(&[
+        "compare",
+        "--json",
+        "--theory",
+        "platform",
+        "os_name == 'nt'",
+        "sys_platform == 'linux'",
+    ]);
+    let out = r.stdout();
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("disjoint"), "{out}");
+    let doc: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let dir = temp_dir();
+    for (cell, nt, linux) in [("a_not_b", 0, 1), ("b_not_a", 1, 0), ("neither", 1, 1)] {
+        let w = &doc["witnesses"][cell];
+        assert_eq!(w["sys_abi_features"], serde_json::json!([]), "{cell}: {w}");
+        let path = dir.join(format!("{cell}.json"));
+        std::fs::write(&path, w.to_string()).unwrap();
+        let p = path.to_str().unwrap();
+        run_in(&dir, &["eval", "--env", p, "os_name == 'nt'"], None)
+            .expect(nt, if nt == 0 { "true\n" } else { "false\n" });
+        run_in(&dir, &["eval", "--env", p, "sys_platform == 'linux'"], None)
+            .expect(linux, if linux == 0 { "true\n" } else { "false\n" });
+    }
+    // The theory's other rules hold in them too: Windows is `nt`, and keeps the defaults
+    // (CPython 3.12.0) elsewhere.
+    let w = &doc["witnesses"]["a_not_b"];
+    assert_eq!(w["sys_platform"], "win32", "{w}");
+    assert_eq!(w["platform_system"], "Windows", "{w}");
+    assert_eq!(w["python_full_version"], "3.12.0", "{w}");
+}
+
+/// A witness of an extended marker keeps SPEC §4.4's invariants where the marker allows it:
+/// the fields it does not read are filled in (a listed GPU backend gets its stack, a compute
+/// capability the other two fields, a property its feature, namespace and label, cuDNN both
+/// versions), so that `eval --env` accepts the document.
+#[test]
+fn extended_witnesses_keep_the_cross_field_invariants() {
+    let dir = temp_dir();
+    for (i, m) in [
+        r#""cuda" in gpu_backends"#,
+        r#""rocm" in gpu_backends"#,
+        r#""gfx90a" not in rocm_gpu_archs and "rocm" in gpu_backends"#,
+        r#"cudnn_version >= "9""#,
+        r#"cudnn_cuda_version < "12""#,
+        r#""nvidia :: cuda :: 12" in variant_properties"#,
+        r#""nvidia :: cuda" in variant_features"#,
+        r#""nvidia" in variant_namespaces and variant_label == "cu12""#,
+        r#""nvidia :: x :: 1" not in variant_properties and "nvidia" in variant_namespaces"#,
+        r#"cuda_compute_capability >= "8.0""#,
+        r#"cuda_compute_capability_max < "9" and cuda_compute_capability_max != """#,
+        r#""9.0" in cuda_compute_capabilities"#,
+        r#"cuda_version >= "12""#,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let r = run(&["solve", "--dialect", "extended", m]);
+        assert_eq!(r.code(), 0, "{m}: {}", r.stderr());
+        let path = dir.join(format!("extended-{i}.json"));
+        std::fs::write(&path, r.stdout()).unwrap();
+        let p = path.to_str().unwrap();
+        let e = run_in(
+            &dir,
+            &["eval", "--dialect", "extended", "--env", p, m],
+            None,
+        );
+        assert_eq!(
+            (e.code(), e.stdout().as_str()),
+            (0, "true\n"),
+            "{m}: {}\n{}",
+            e.stderr(),
+            r.stdout()
+        );
+    }
 }
 
 #[test]
