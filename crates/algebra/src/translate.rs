@@ -1732,4 +1732,135 @@ mod tests {
         assert_eq!(get(&env, Field::OsName), "posix");
         Ok(())
     }
+
+    /// The invariants of SPEC §4.4 that [`complete_invariants`](super::complete_invariants)
+    /// fills in, as one test per environment: the names of those broken.
+    fn broken(env: &markerspec_pep508::Environment) -> Vec<&'static str> {
+        use markerspec_pep508::{EnvValue, Field};
+        let text = |f: Field| match env.get(f) {
+            Some(EnvValue::String(s)) => s.to_string(),
+            _ => String::new(),
+        };
+        let set = |f: Field| match env.get(f) {
+            Some(EnvValue::Set(items)) => items.iter().map(ToString::to_string).collect(),
+            _ => Vec::<String>::new(),
+        };
+        let backends = set(Field::GpuBackends);
+        let listed = |b: &str| backends.iter().any(|x| x == b);
+        let mut out = Vec::new();
+        if listed("cuda") == text(Field::CudaVersion).is_empty() {
+            out.push("I1");
+        }
+        let caps = set(Field::CudaComputeCapabilities);
+        let (lo, hi) = (
+            text(Field::CudaComputeCapability),
+            text(Field::CudaComputeCapabilityMax),
+        );
+        let two = |s: &str| s.split('.').count() == 2;
+        let mut order: Vec<markerspec_pep440::Version> =
+            caps.iter().filter_map(|c| c.parse().ok()).collect();
+        order.sort();
+        let (min, max) = (
+            order.first().map(ToString::to_string).unwrap_or_default(),
+            order.last().map(ToString::to_string).unwrap_or_default(),
+        );
+        if caps.is_empty() != lo.is_empty()
+            || caps.is_empty() != hi.is_empty()
+            || (!caps.is_empty() && !listed("cuda"))
+            || !caps.iter().all(|c| two(c))
+            || !(lo.is_empty() || two(&lo) && caps.contains(&lo))
+            || !(hi.is_empty() || two(&hi) && caps.contains(&hi))
+            || lo != min
+            || hi != max
+        {
+            out.push("I2");
+        }
+        if listed("rocm") == set(Field::RocmGpuArchs).is_empty() {
+            out.push("I3");
+        }
+        let properties = set(Field::VariantProperties);
+        let mut features: Vec<String> = properties
+            .iter()
+            .filter_map(|p| p.rsplit_once(" :: ").map(|(f, _)| f.to_owned()))
+            .collect();
+        let mut namespaces: Vec<String> = properties
+            .iter()
+            .filter_map(|p| p.split_once(" :: ").map(|(n, _)| n.to_owned()))
+            .collect();
+        for v in [&mut features, &mut namespaces] {
+            v.sort();
+            v.dedup();
+        }
+        let mut given = (set(Field::VariantFeatures), set(Field::VariantNamespaces));
+        given.0.sort();
+        given.1.sort();
+        let label = text(Field::VariantLabel);
+        if given != (features, namespaces)
+            || (!properties.is_empty() && (label.is_empty() || label == "null"))
+        {
+            out.push("I4");
+        }
+        if text(Field::CudnnVersion).is_empty() != text(Field::CudnnCudaVersion).is_empty() {
+            out.push("I6");
+        }
+        out
+    }
+
+    /// A witness of an extended marker has the values SPEC §4.4 ties to the ones its marker
+    /// reads, and still satisfies the marker (a filler that the marker names is replaced by the
+    /// second choice, or left out).
+    #[test]
+    fn witnesses_keep_the_cross_field_invariants() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::{Context, Theory};
+        use markerspec_pep508::{Dialect, MarkerTree, ParseOptions};
+        let opts = ParseOptions::default().dialect(Dialect::Extended);
+        for (text, broken_after) in [
+            (r#""cuda" in gpu_backends"#, &[][..]),
+            (r#"cuda_version >= "12""#, &[]),
+            (r#""rocm" in gpu_backends"#, &[]),
+            (r#""gfx90a" in rocm_gpu_archs"#, &[]),
+            (
+                r#""gfx90a" not in rocm_gpu_archs and "rocm" in gpu_backends"#,
+                &[],
+            ),
+            (
+                r#""gfx90a" not in rocm_gpu_archs and "gfx942" not in rocm_gpu_archs and "rocm" in gpu_backends"#,
+                &["I3"],
+            ),
+            (r#"cudnn_version >= "9""#, &[]),
+            (r#"cudnn_cuda_version < "12""#, &[]),
+            (r#""nvidia :: cuda :: 12" in variant_properties"#, &[]),
+            (r#""nvidia :: cuda" in variant_features"#, &[]),
+            (
+                r#""nvidia" in variant_namespaces and variant_label == "cu12""#,
+                &[],
+            ),
+            (
+                r#""nvidia :: x :: 1" not in variant_properties and "nvidia" in variant_namespaces"#,
+                &[],
+            ),
+            (r#"cuda_compute_capability >= "8.0""#, &[]),
+            (
+                r#"cuda_compute_capability_max < "9" and cuda_compute_capability_max != """#,
+                &[],
+            ),
+            (
+                r#""9.0" in cuda_compute_capabilities and "8.6" in cuda_compute_capabilities"#,
+                &[],
+            ),
+            // The marker asks for a broken invariant: the witness breaks it.
+            (
+                r#""cuda" not in gpu_backends and cuda_version >= "12""#,
+                &["I1"],
+            ),
+        ] {
+            let mut ctx = Context::new();
+            let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+            let m = ctx.from_marker(&tree, &Theory::none())?;
+            let env = ctx.solve_environment(m)?.ok_or("unsatisfiable")?;
+            assert!(tree.evaluate(&env)?, "{text}: {env:?}");
+            assert_eq!(broken(&env), broken_after, "{text}: {env:?}");
+        }
+        Ok(())
+    }
 }
