@@ -1105,8 +1105,9 @@ impl Context {
     ///   environment ([`default_environment`]: CPython 3.12.0 on x86-64 Linux, no extras,
     ///   every extended field Absent) wherever `m` can still hold with it, else the first value
     ///   [`solve`](Self::solve) takes; where that gives no environment (a default value that
-    ///   an opaque comparison contradicts), [`solve`](Self::solve)'s witness alone, first
-    ///   inside the `platform` rules, then without them.
+    ///   an opaque comparison contradicts), the same without the defaults of the fields
+    ///   opaque comparisons read, then [`solve`](Self::solve)'s witness alone, first inside
+    ///   the `platform` rules, then without them.
     ///
     /// # Errors
     ///
@@ -1138,16 +1139,32 @@ impl Context {
         for target in targets {
             let target = self.prefer_versions(target)?;
             let default = default_environment();
-            let prefer = |var: Var| self.env_value(var, &default).ok().flatten();
-            // A default value can contradict an opaque comparison the walk decides after it
-            // (`sys_platform` kept at `linux` where `"linux" in sys_platform` is false), and a
-            // rule of `platform` one of another profile (`platform_system` as uv reads it):
-            // then the first witness in edge order, then the same without the rules.
-            for near in [true, false] {
-                let w = if near {
-                    self.solve_near(target, prefer)?
-                } else {
-                    self.solve(target)?
+            // The fields an opaque comparison reads: a default value kept for one of them can
+            // contradict that comparison, decided later in the walk (`sys_platform` kept at
+            // `linux` where `"linux" in sys_platform` is false).
+            let mut opaque: Vec<Field> = Vec::new();
+            for var in self.support(target)? {
+                if let Some(VarMeta::Opaque { expr, .. }) = self.meta(var) {
+                    opaque.extend(expr.field());
+                }
+            }
+            let keeps_default = |var: Var, all: bool| {
+                let free = all || self.field_of(var).is_none_or(|f| !opaque.contains(&f));
+                free.then(|| self.env_value(var, &default).ok().flatten())
+                    .flatten()
+            };
+            // Every default where the walk can keep it; then all but the opaque comparisons'
+            // fields; then the first witness in edge order; then (a rule of `platform` can
+            // contradict a comparison of another profile, `platform_system` as uv reads it)
+            // the same without the rules.
+            for attempt in 0..3 {
+                let w = match attempt {
+                    0 => self.solve_near(target, |v| keeps_default(v, true))?,
+                    1 if !opaque.is_empty() => {
+                        self.solve_near(target, |v| keeps_default(v, false))?
+                    }
+                    1 => continue,
+                    _ => self.solve(target)?,
                 };
                 let Some(w) = w else { continue };
                 match self.witness_environment(target, &w) {
@@ -1183,8 +1200,10 @@ impl Context {
     /// A complete environment in which the witness's values hold: each field from the
     /// witness's variables (a version, a string, set members, requested extras), every other
     /// standard field from a fixed default (CPython 3.12.0 on x86-64 Linux), and every other
-    /// extended field Absent; `python_version` follows `python_full_version`. Checked: `m`
-    /// holds in the result.
+    /// extended field Absent, except where SPEC §4.4's invariants tie it to one the witness
+    /// sets (a listed GPU backend gets its stack's version, a variant property its feature,
+    /// namespace and label, …) and `m` still holds with it filled in; `python_version`
+    /// follows `python_full_version`. Checked: `m` holds in the result.
     ///
     /// # Errors
     ///
@@ -1723,6 +1742,35 @@ mod tests {
             let env = ctx.solve_environment(neither)?.ok_or("unsatisfiable")?;
             let care = ctx.theory_constraint(&theory)?;
             assert!(ctx.evaluate_env(care, &env)?, "{}: {env:?}", theory.name());
+        }
+        // A default the walk can keep is kept (the first edges would give `3.9` and another
+        // platform); one an opaque comparison contradicts is given up for that field alone.
+        for (text, theory, field, value) in [
+            (
+                "python_full_version >= '3.9'",
+                Theory::none(),
+                Field::PythonFullVersion,
+                "3.12.0",
+            ),
+            (
+                "sys_platform != 'darwin'",
+                Theory::none(),
+                Field::SysPlatform,
+                "linux",
+            ),
+            (
+                "'linux' not in sys_platform",
+                Theory::platform(),
+                Field::PythonFullVersion,
+                "3.12.0",
+            ),
+        ] {
+            let mut ctx = Context::new();
+            let tree: MarkerTree = text.parse()?;
+            let m = ctx.from_marker(&tree, &theory)?;
+            let env = ctx.solve_environment(m)?.ok_or("unsatisfiable")?;
+            assert_eq!(get(&env, field), value, "{text}: {env:?}");
+            assert!(tree.evaluate(&env)?, "{text}: {env:?}");
         }
         // Outside the rules only: still a witness.
         let mut ctx = Context::new();
