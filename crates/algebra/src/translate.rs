@@ -1896,6 +1896,10 @@ mod tests {
                 r#""9.0" in cuda_compute_capabilities and "8.6" in cuda_compute_capabilities"#,
                 &[],
             ),
+            (
+                r#""9.0" in cuda_compute_capabilities and cuda_compute_capability == "8.0""#,
+                &[],
+            ),
             // The marker asks for a broken invariant: the witness breaks it.
             (
                 r#""cuda" not in gpu_backends and cuda_version >= "12""#,
@@ -1908,6 +1912,24 @@ mod tests {
             let env = ctx.solve_environment(m)?.ok_or("unsatisfiable")?;
             assert!(tree.evaluate(&env)?, "{text}: {env:?}");
             assert_eq!(broken(&env), broken_after, "{text}: {env:?}");
+        }
+        // The first filler values come first; the second only where the marker names the first.
+        let mut ctx = Context::new();
+        for (text, arch) in [
+            (r#""rocm" in gpu_backends"#, "gfx90a"),
+            (
+                r#""gfx90a" not in rocm_gpu_archs and "rocm" in gpu_backends"#,
+                "gfx942",
+            ),
+        ] {
+            let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+            let m = ctx.from_marker(&tree, &Theory::none())?;
+            let env = ctx.solve_environment(m)?.ok_or("unsatisfiable")?;
+            assert_eq!(
+                env.get(markerspec_pep508::Field::RocmGpuArchs),
+                Some(&markerspec_pep508::EnvValue::Set(vec![arch.into()])),
+                "{text}"
+            );
         }
         Ok(())
     }
