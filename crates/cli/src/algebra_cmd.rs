@@ -191,13 +191,30 @@ fn env_json(env: &Environment) -> Result<serde_json::Value, String> {
 }
 
 /// An environment in which a cell holds, as a document (`null` when the cell is empty).
-fn cell(ctx: &mut Context, m: Marker) -> Result<serde_json::Value, String> {
+fn cell(ctx: &mut Context, m: Marker, name: &str) -> Result<serde_json::Value, String> {
     match ctx
         .solve_environment(m)
         .map_err(|e| format!("error[{}]: {e}\n", e.code()))?
     {
         None => Ok(serde_json::Value::Null),
-        Some(env) => env_json(&env),
+        Some(env) => {
+            let doc = env_json(&env)?;
+            warn_if_invalid(&doc, name);
+            Ok(doc)
+        }
+    }
+}
+
+/// A warning on stderr when a witness is no valid environment document: SPEC §4.4's
+/// invariants do not hold in it (under the `none` theory a marker can hold only where they
+/// break, as `"32-bit" in sys_abi_features and "64-bit" in sys_abi_features` does; SPEC §21.5).
+fn warn_if_invalid(doc: &serde_json::Value, name: &str) {
+    if let Err(e) = markerspec_env::EnvironmentDocument::parse(&doc.to_string()) {
+        eprintln!(
+            "warning[witness-breaks-invariant]: the {name} is no valid environment document, \
+             as SPEC §4.4's invariants do not hold in it ({e}); `--theory platform` leaves out \
+             the environments that break I1, I5 or I7"
+        );
     }
 }
 
@@ -217,10 +234,10 @@ fn compare_one(
     let doc = serde_json::json!({
         "relation": word,
         "witnesses": {
-            "a_and_b": cell(ctx, c0)?,
-            "a_not_b": cell(ctx, c1)?,
-            "b_not_a": cell(ctx, c2)?,
-            "neither": cell(ctx, c3)?,
+            "a_and_b": cell(ctx, c0, "`a_and_b` witness")?,
+            "a_not_b": cell(ctx, c1, "`a_not_b` witness")?,
+            "b_not_a": cell(ctx, c2, "`b_not_a` witness")?,
+            "neither": cell(ctx, c3, "`neither` witness")?,
         }
     });
     Ok((word.to_owned(), doc))
@@ -285,6 +302,7 @@ pub(crate) fn solve(args: SolveArgs) -> Result<ExitCode, String> {
         }
         Some(env) => {
             let doc = env_json(&env)?;
+            warn_if_invalid(&doc, "witness");
             if args.json {
                 println!(
                     "{}",

@@ -219,6 +219,23 @@ fn compare_under_the_platform_theory_knows_windows() {
     .expect(0, "implies\n");
 }
 
+/// A marker that holds only where an invariant breaks gets its witness, with a warning that
+/// names the invariant; under `platform` it is unsatisfiable.
+#[test]
+fn a_witness_outside_the_invariants_is_flagged() {
+    let m = r#""32-bit" in sys_abi_features and "64-bit" in sys_abi_features"#;
+    let r = run(&["solve", "--dialect", "extended", m]);
+    assert_eq!(r.code(), 0);
+    assert!(
+        r.stderr().contains("warning[witness-breaks-invariant]")
+            && r.stderr().contains("exclude each other"),
+        "{}",
+        r.stderr()
+    );
+    run(&["solve", "--dialect", "extended", "--theory", "platform", m])
+        .expect(1, "unsatisfiable\n");
+}
+
 /// Under `platform`, every witness lies inside the theory: `neither` too (it once came from
 /// the environments the theory rules out, with both `32-bit` and `64-bit` in
 /// `sys_abi_features`, a document `eval --env` refuses).
@@ -286,6 +303,11 @@ fn extended_witnesses_keep_the_cross_field_invariants() {
         let path = dir.join(format!("extended-{i}.json"));
         std::fs::write(&path, r.stdout()).unwrap();
         let p = path.to_str().unwrap();
+        assert!(
+            !r.stderr().contains("witness-breaks-invariant"),
+            "{m}: {}",
+            r.stderr()
+        );
         let e = run_in(
             &dir,
             &["eval", "--dialect", "extended", "--env", p, m],
