@@ -1759,7 +1759,7 @@ mod tests {
                 "linux",
             ),
             (
-                "'linux' not in sys_platform",
+                "'linux' not in sys_platform and python_full_version >= '3.9'",
                 Theory::platform(),
                 Field::PythonFullVersion,
                 "3.12.0",
