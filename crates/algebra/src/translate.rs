@@ -1129,6 +1129,19 @@ impl Context {
             return Ok(None);
         }
         let rules = self.theory_constraint(&Theory::platform())?;
+        // Most witnesses keep the rules with the defaults alone: found on `m`, then checked
+        // against the rules, without building `m and rules` (the same witness the walk below
+        // finds there: every choice of this walk is open to that one).
+        let default = default_environment();
+        let plain = self.prefer_versions(m)?;
+        let prefer = |var: Var| self.env_value(var, &default).ok().flatten();
+        if let Some(w) = self.solve_near(plain, prefer)? {
+            if let Ok(env) = self.witness_environment(plain, &w) {
+                if self.holds_in(rules, &env) {
+                    return Ok(Some(env));
+                }
+            }
+        }
         let inside = self.and(m, rules)?;
         let mut last = None;
         let targets = if inside == m || inside.is_false() {
@@ -1138,7 +1151,6 @@ impl Context {
         };
         for target in targets {
             let target = self.prefer_versions(target)?;
-            let default = default_environment();
             // The fields an opaque comparison reads: a default value kept for one of them can
             // contradict that comparison, decided later in the walk (`sys_platform` kept at
             // `linux` where `"linux" in sys_platform` is false).
@@ -1177,6 +1189,21 @@ impl Context {
             Some(e) => Err(e),
             None => Ok(None),
         }
+    }
+
+    /// Whether `m` holds in `env`, reading only the variables on the path `env` takes (no
+    /// support walk, unlike [`evaluate_env`](Self::evaluate_env)); `false` where a field it
+    /// reads is Unknown or missing in `env`.
+    fn holds_in(&self, m: Marker, env: &Environment) -> bool {
+        let unknown = std::cell::Cell::new(false);
+        let value = |var: Var| match self.env_value(var, env) {
+            Ok(Some(v)) => v,
+            _ => {
+                unknown.set(true);
+                Value::Bool(false)
+            }
+        };
+        self.evaluate(m, value).unwrap_or(false) && !unknown.get()
     }
 
     /// `m` narrowed, field by field, to valid versions for the standard version fields where
@@ -1372,7 +1399,17 @@ impl Context {
     /// `env` completed to keep SPEC §4.4's invariants ([`complete_invariants`]) when `m`
     /// still holds there, else `env` itself when `m` holds there; `None` when it does not.
     fn keeping(&self, m: Marker, env: Environment) -> Option<Environment> {
-        for alternative in [0, 1] {
+        // With every extended field Absent (a witness of standard fields) every invariant
+        // holds already.
+        let extended = Field::ALL.iter().any(|&f| {
+            f.is_extended()
+                && match env.get(f) {
+                    Some(EnvValue::String(s)) => !s.is_empty(),
+                    Some(EnvValue::Set(items)) => !items.is_empty(),
+                    _ => false,
+                }
+        });
+        for alternative in [0, 1].into_iter().filter(|_| extended) {
             let completed = complete_invariants(&env, alternative);
             if self.evaluate_env(m, &completed).unwrap_or(false) {
                 return Some(completed);
@@ -1658,6 +1695,13 @@ fn version_field_set(field: Field, spec: &VersionSpecifier) -> VersionSet {
 /// ```
 #[must_use]
 pub fn default_environment() -> Environment {
+    // Built once (each witness starts from it); a clone after that.
+    static DEFAULT: std::sync::LazyLock<Environment> =
+        std::sync::LazyLock::new(build_default_environment);
+    DEFAULT.clone()
+}
+
+fn build_default_environment() -> Environment {
     let mut env = Environment::new()
         .with_unchecked(Field::OsName, "posix")
         .with_unchecked(Field::SysPlatform, "linux")
