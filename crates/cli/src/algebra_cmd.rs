@@ -1,13 +1,13 @@
 //! `markerspec simplify`, `compare` and `solve`: the marker algebra (`markerspec-algebra`) on
 //! the command line.
 
-use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 use markerspec_algebra::{Context, Marker, Relation, RelationKind, Theory};
 use markerspec_pep508::{Environment, MarkerTree, ParseOptions};
 
 use crate::Language;
+use crate::batch::{Answer, Split, run_lines};
 use crate::text::render_error;
 
 /// The theory option shared by the algebra commands.
@@ -36,6 +36,10 @@ pub(crate) struct SimplifyArgs {
     /// target platform): the output equals the input wherever it holds.
     #[arg(long, value_name = "MARKER")]
     assume: Option<String>,
+    /// With `-`: threads answering the lines (default: the number of cores). Each thread
+    /// keeps its own caches; the answers do not depend on the number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    jobs: Option<u16>,
     /// A marker; `-` reads one per line from stdin and answers each with one line.
     text: String,
 }
@@ -51,6 +55,10 @@ pub(crate) struct CompareArgs {
     /// `b_not_a`, `neither`, each an environment document or `null`).
     #[arg(long)]
     json: bool,
+    /// With `-`: threads answering the lines (default: the number of cores). Each thread
+    /// keeps its own caches; the answers do not depend on the number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    jobs: Option<u16>,
     /// The first marker; `-` reads `A<TAB>B` lines from stdin.
     a: String,
     /// The second marker (not with `-`).
@@ -85,38 +93,35 @@ fn marker(
         })
 }
 
-/// Answers each line of stdin with one line on stdout: blank lines and `#` comments with an
-/// empty line, the others with `answer`. Output is buffered and flushed whenever the input
-/// has no complete line waiting, so an interactive caller that writes a line and waits gets
-/// its answer, and a large input costs one write per block, not per line.
-fn each_line(mut answer: impl FnMut(&str) -> String) -> Result<(), String> {
-    let mut input = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let mut line = String::new();
-    loop {
-        if !input.buffer().contains(&b'\n') && out.flush().is_err() {
-            return Ok(());
-        }
-        line.clear();
-        match input.read_line(&mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => return Err(format!("cannot read stdin: {e}")),
-        }
-        let text = line.strip_suffix('\n').unwrap_or(&line);
-        let text = text.strip_suffix('\r').unwrap_or(text);
-        let reply = if text.trim().is_empty() || text.trim_start().starts_with('#') {
-            String::new()
-        } else {
-            answer(text)
-        };
-        if writeln!(out, "{reply}").is_err() {
-            // The reader has gone (a closed pipe): nothing more to say.
-            return Ok(());
-        }
+/// A marker line costs tens of microseconds to hundreds (`compare --json`), a thread about
+/// as much to start: a block is given a thread for every this many lines.
+const LINES_PER_JOB: usize = 16;
+
+/// Answers each line of stdin with one line on stdout (blank lines and `#` comments with an
+/// empty line, see [`crate::batch`]), on `jobs` threads, each with an answerer made by `make`.
+fn each_line<A: Answer>(
+    jobs: Option<u16>,
+    make: impl Fn() -> A + Sync,
+) -> Result<ExitCode, String> {
+    let split = Split {
+        jobs: jobs.map(usize::from),
+        lines_per_job: LINES_PER_JOB,
+    };
+    let mut out = std::io::stdout().lock();
+    // Not locked for the run: a thread's panic message takes the lock.
+    let mut err = std::io::stderr();
+    match run_lines(std::io::stdin().lock(), &mut out, &mut err, split, make) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        // The reader went away (`markerspec simplify - | head`): not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(format!("cannot answer stdin: {e}")),
     }
-    let _ = out.flush();
-    Ok(())
+}
+
+/// Appends REPLY and a newline to OUT.
+fn push_line(reply: &str, out: &mut Vec<u8>) {
+    out.extend_from_slice(reply.as_bytes());
+    out.push(b'\n');
 }
 
 /// One line's answer for `-`: the error's first line.
@@ -144,27 +149,51 @@ fn simplify_one(
         .map_err(|e| format!("error[{}]: {e}\n", e.code()))
 }
 
+/// `simplify -`'s answerer for one thread: its own context, and the assumption read into it.
+struct Simplifier<'a> {
+    ctx: Context,
+    args: &'a SimplifyArgs,
+    /// The assumption, or why it cannot be read.
+    assume: Result<Marker, String>,
+}
+
+impl<'a> Simplifier<'a> {
+    fn new(args: &'a SimplifyArgs) -> Self {
+        let mut ctx = Context::new();
+        let assume = match &args.assume {
+            Some(a) => marker(&mut ctx, a, &args.lang.options(), &args.theory.theory),
+            None => Ok(Marker::TRUE),
+        };
+        Simplifier { ctx, args, assume }
+    }
+}
+
+impl Answer for Simplifier<'_> {
+    fn answer(&mut self, text: &str, out: &mut Vec<u8>, _err: &mut Vec<u8>) {
+        let reply = match &self.assume {
+            Ok(assume) => match simplify_one(&mut self.ctx, text, self.args, *assume) {
+                Ok(s) => s,
+                Err(e) => one_line(&e),
+            },
+            Err(e) => one_line(e),
+        };
+        push_line(&reply, out);
+    }
+}
+
 pub(crate) fn simplify(args: SimplifyArgs) -> Result<ExitCode, String> {
-    let mut ctx = Context::new();
-    let opts = args.lang.options();
-    let assume = match &args.assume {
-        Some(a) => match marker(&mut ctx, a, &opts, &args.theory.theory) {
-            Ok(m) => m,
-            Err(e) => {
-                eprint!("{e}");
-                return Ok(ExitCode::from(2));
-            }
-        },
-        None => Marker::TRUE,
+    let mut one = Simplifier::new(&args);
+    let assume = match &one.assume {
+        Ok(m) => *m,
+        Err(e) => {
+            eprint!("{e}");
+            return Ok(ExitCode::from(2));
+        }
     };
     if args.text == "-" {
-        each_line(|line| match simplify_one(&mut ctx, line, &args, assume) {
-            Ok(s) => s,
-            Err(e) => one_line(&e),
-        })?;
-        return Ok(ExitCode::SUCCESS);
+        return each_line(args.jobs, || Simplifier::new(&args));
     }
-    match simplify_one(&mut ctx, &args.text, &args, assume) {
+    match simplify_one(&mut one.ctx, &args.text, &args, assume) {
         Ok(s) => {
             println!("{s}");
             Ok(ExitCode::SUCCESS)
@@ -190,8 +219,14 @@ fn env_json(env: &Environment) -> Result<serde_json::Value, String> {
     serde_json::to_value(env).map_err(|e| e.to_string())
 }
 
-/// An environment in which a cell holds, as a document (`null` when the cell is empty).
-fn cell(ctx: &mut Context, m: Marker, name: &str) -> Result<serde_json::Value, String> {
+/// An environment in which a cell holds, as a document (`null` when the cell is empty); a
+/// warning about it is appended to WARNINGS.
+fn cell(
+    ctx: &mut Context,
+    m: Marker,
+    name: &str,
+    warnings: &mut Vec<String>,
+) -> Result<serde_json::Value, String> {
     match ctx
         .solve_environment(m)
         .map_err(|e| format!("error[{}]: {e}\n", e.code()))?
@@ -199,16 +234,16 @@ fn cell(ctx: &mut Context, m: Marker, name: &str) -> Result<serde_json::Value, S
         None => Ok(serde_json::Value::Null),
         Some(env) => {
             let doc = env_json(&env)?;
-            warn_if_invalid(&doc, name);
+            warnings.extend(warn_if_invalid(&doc, name));
             Ok(doc)
         }
     }
 }
 
-/// A warning on stderr when a witness is no valid environment document: SPEC §4.4's
+/// The warning (one line) for a witness that is no valid environment document: SPEC §4.4's
 /// invariants do not hold in it (under the `none` theory a marker can hold only where they
 /// break, as `"32-bit" in sys_abi_features and "64-bit" in sys_abi_features` does; SPEC §21.5).
-fn warn_if_invalid(doc: &serde_json::Value, name: &str) {
+fn warn_if_invalid(doc: &serde_json::Value, name: &str) -> Option<String> {
     // The invariants tie extended fields together: with all of them Absent (`""` or `[]`, as
     // every witness of a standard marker has them) none can break.
     let extended = markerspec_pep508::Field::ALL.iter().any(|f| {
@@ -218,22 +253,24 @@ fn warn_if_invalid(doc: &serde_json::Value, name: &str) {
             })
     });
     if !extended {
-        return;
+        return None;
     }
-    if let Err(e) = markerspec_env::EnvironmentDocument::parse(&doc.to_string()) {
-        eprintln!(
-            "warning[witness-breaks-invariant]: the {name} is no valid environment document, \
-             as SPEC §4.4's invariants do not hold in it ({e}); `--theory platform` leaves out \
-             the environments that break I1, I5 or I7"
-        );
-    }
+    let e = markerspec_env::EnvironmentDocument::parse(&doc.to_string()).err()?;
+    Some(format!(
+        "warning[witness-breaks-invariant]: the {name} is no valid environment document, as \
+         SPEC §4.4's invariants do not hold in it ({e}); `--theory platform` leaves out the \
+         environments that break I1, I5 or I7"
+    ))
 }
 
+/// The relation of A and B, and with `--json` the document; the warnings about its witnesses
+/// are appended to WARNINGS.
 fn compare_one(
     ctx: &mut Context,
     a: &str,
     b: &str,
     args: &CompareArgs,
+    warnings: &mut Vec<String>,
 ) -> Result<(String, serde_json::Value), String> {
     let opts = args.lang.options();
     let ma = marker(ctx, a, &opts, &args.theory.theory)?;
@@ -248,35 +285,58 @@ fn compare_one(
     let doc = serde_json::json!({
         "relation": word,
         "witnesses": {
-            "a_and_b": cell(ctx, c0, "`a_and_b` witness")?,
-            "a_not_b": cell(ctx, c1, "`a_not_b` witness")?,
-            "b_not_a": cell(ctx, c2, "`b_not_a` witness")?,
-            "neither": cell(ctx, c3, "`neither` witness")?,
+            "a_and_b": cell(ctx, c0, "`a_and_b` witness", warnings)?,
+            "a_not_b": cell(ctx, c1, "`a_not_b` witness", warnings)?,
+            "b_not_a": cell(ctx, c2, "`b_not_a` witness", warnings)?,
+            "neither": cell(ctx, c3, "`neither` witness", warnings)?,
         }
     });
     Ok((word.to_owned(), doc))
 }
 
+/// `compare -`'s answerer for one thread: its own context.
+struct Comparer<'a> {
+    ctx: Context,
+    args: &'a CompareArgs,
+}
+
+impl Answer for Comparer<'_> {
+    fn answer(&mut self, text: &str, out: &mut Vec<u8>, err: &mut Vec<u8>) {
+        let mut warnings = Vec::new();
+        let reply = match text.split_once('\t') {
+            None => "error: expected `A<TAB>B`".to_owned(),
+            Some((a, b)) => match compare_one(&mut self.ctx, a, b, self.args, &mut warnings) {
+                Ok((_, doc)) if self.args.json => doc.to_string(),
+                Ok((word, _)) => word,
+                Err(e) => one_line(&e),
+            },
+        };
+        push_line(&reply, out);
+        for w in warnings {
+            push_line(&w, err);
+        }
+    }
+}
+
 pub(crate) fn compare(args: CompareArgs) -> Result<ExitCode, String> {
-    let mut ctx = Context::new();
     if args.a == "-" {
         if args.b.is_some() {
             return Err("with `-`, compare reads `A<TAB>B` lines from stdin and takes no B".into());
         }
-        each_line(|line| match line.split_once('\t') {
-            None => "error: expected `A<TAB>B`".to_owned(),
-            Some((a, b)) => match compare_one(&mut ctx, a, b, &args) {
-                Ok((_, doc)) if args.json => doc.to_string(),
-                Ok((word, _)) => word,
-                Err(e) => one_line(&e),
-            },
-        })?;
-        return Ok(ExitCode::SUCCESS);
+        return each_line(args.jobs, || Comparer {
+            ctx: Context::new(),
+            args: &args,
+        });
     }
     let Some(b) = &args.b else {
         return Err("compare needs two markers, or `-` to read `A<TAB>B` lines".into());
     };
-    match compare_one(&mut ctx, &args.a, b, &args) {
+    let mut warnings = Vec::new();
+    let result = compare_one(&mut Context::new(), &args.a, b, &args, &mut warnings);
+    for w in &warnings {
+        eprintln!("{w}");
+    }
+    match result {
         Ok((word, doc)) => {
             println!("{word}");
             if args.json {
@@ -316,7 +376,9 @@ pub(crate) fn solve(args: SolveArgs) -> Result<ExitCode, String> {
         }
         Some(env) => {
             let doc = env_json(&env)?;
-            warn_if_invalid(&doc, "witness");
+            if let Some(w) = warn_if_invalid(&doc, "witness") {
+                eprintln!("{w}");
+            }
             if args.json {
                 println!(
                     "{}",

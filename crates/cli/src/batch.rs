@@ -1,12 +1,14 @@
-//! Batch mode: `markerspec eval … -` and `markerspec parse -` answer one line of output per
-//! line of input.
+//! Batch mode: `markerspec parse -`, `eval … -`, `simplify -` and `compare -` answer one line
+//! of output per line of input.
 //!
 //! - Input is read in large blocks and lines are answered from the block's bytes (no `String`
 //!   per line); output is gathered per block and written with one `write` per block. The output
 //!   is flushed before every read of the input, so an interactive caller that writes a line and
 //!   waits gets its answer.
-//! - A block with many lines is split between `--jobs` threads; the answers keep the input's
-//!   order.
+//! - A block with many lines is split between `--jobs` threads, each answering its part with
+//!   its own [`Answer`] (kept from block to block: the algebra commands keep their `Context`
+//!   and its caches); the answers keep the input's order, and so do the warnings some lines
+//!   give on stderr. What a line is answered with does not depend on the thread.
 //! - A blank line or a `#` comment line is answered with an empty line; a line longer than
 //!   [`LINE_LIMIT`] with `error: L001 …` (without holding the line in memory); a line that is
 //!   not UTF-8 with `error: I001 …`; in each case the stream goes on.
@@ -22,8 +24,26 @@ use crate::text::{Parsed, eval_text, looks_like_marker, parse_text};
 /// The longest line answered, in bytes (the library's default input limit, 1 MiB).
 pub(crate) const LINE_LIMIT: usize = 1 << 20;
 
-/// A block with fewer lines than this is answered on one thread.
+/// `parse -` and `eval -`: a block with fewer lines than twice this is answered on one thread.
 const LINES_PER_JOB: usize = 512;
+
+/// What answers the lines of a batch: one per thread, kept for the whole run.
+pub(crate) trait Answer: Send {
+    /// Answers one line (neither blank nor a comment, without its newline and a final `\r`),
+    /// appending the answer and a newline to OUT, and any warning, as whole lines, to ERR.
+    fn answer(&mut self, text: &str, out: &mut Vec<u8>, err: &mut Vec<u8>);
+}
+
+/// How a batch shares its lines between threads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Split {
+    /// The most threads answering a block; `None` for the number of cores (asked only when a
+    /// block is large enough to share).
+    pub(crate) jobs: Option<usize>,
+    /// A block is given a thread for every this many lines (at least one thread, at most
+    /// `jobs`): what one line costs against starting a thread.
+    pub(crate) lines_per_job: usize,
+}
 
 /// What to answer for each line.
 pub(crate) enum Mode<'a> {
@@ -60,7 +80,7 @@ fn cores() -> usize {
 
 impl Batch<'_> {
     /// Answers every line of INPUT on OUT.
-    pub(crate) fn run(&self, mut input: impl Read, out: &mut impl Write) -> io::Result<()> {
+    pub(crate) fn run(&self, input: impl Read, out: &mut impl Write) -> io::Result<()> {
         if let Mode::Eval {
             envs, json: false, ..
         } = self.mode
@@ -68,175 +88,267 @@ impl Batch<'_> {
         {
             out.write_all(table_header(envs).as_bytes())?;
         }
-        let mut buf = vec![0u8; LINE_LIMIT + (64 << 10)];
-        let mut filled = 0;
-        // Bytes seen so far of a line longer than the limit, which is being skipped.
-        let mut skipping: Option<usize> = None;
-        let mut answers = Vec::with_capacity(1 << 16);
-        loop {
-            out.flush()?;
-            let n = match input.read(&mut buf[filled..]) {
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if n == 0 {
-                if let Some(len) = skipping {
-                    too_long(len, &mut answers);
-                } else if filled > 0 {
-                    self.answer(&buf[..filled], &mut answers);
-                }
-                out.write_all(&answers)?;
-                return out.flush();
-            }
-            let end = filled + n;
-            let mut start = 0;
-            if let Some(len) = skipping {
-                match buf[filled..end].iter().position(|b| *b == b'\n') {
-                    Some(i) => {
-                        too_long(len + i, &mut answers);
-                        skipping = None;
-                        start = filled + i + 1;
-                    }
-                    None => {
-                        skipping = Some(len + n);
-                        filled = 0;
-                        continue;
-                    }
-                }
-            }
-            if let Some(i) = buf[start..end].iter().rposition(|b| *b == b'\n') {
-                self.answer_block(&buf[start..start + i], &mut answers);
-                start += i + 1;
-            }
-            if !answers.is_empty() {
-                out.write_all(&answers)?;
-                answers.clear();
-            }
-            buf.copy_within(start..end, 0);
-            filled = end - start;
-            if filled > LINE_LIMIT {
-                skipping = Some(filled);
-                filled = 0;
-            }
-        }
-    }
-
-    /// Answers the lines of BLOCK (complete lines, the last newline removed), in order, on
-    /// up to `jobs` threads.
-    fn answer_block(&self, block: &[u8], out: &mut Vec<u8>) {
-        let jobs = if self.jobs == Some(1) {
-            1
-        } else {
-            let lines = memchr::memchr_iter(b'\n', block).count() + 1;
-            match lines / LINES_PER_JOB {
-                0 | 1 => 1,
-                most => self.jobs.unwrap_or_else(cores).min(most),
-            }
+        let split = Split {
+            jobs: self.jobs,
+            lines_per_job: LINES_PER_JOB,
         };
-        if jobs == 1 {
-            return self.answer_lines(block, out);
-        }
-        // Cut the block into JOBS parts of about equal size, at line ends.
-        let mut parts = Vec::with_capacity(jobs);
-        let mut rest = block;
-        for k in (1..jobs).rev() {
-            let target = rest.len() / (k + 1);
-            match rest[target..].iter().position(|b| *b == b'\n') {
-                Some(i) => {
-                    parts.push(&rest[..target + i]);
-                    rest = &rest[target + i + 1..];
+        // (`parse` and `eval` give no warnings in batch mode.)
+        run_lines(input, out, &mut io::sink(), split, || self)
+    }
+}
+
+/// Answers every line of INPUT on OUT, and writes the warnings the answers give on ERR (after
+/// the answers of the same block). The lines of a block are shared between up to
+/// `split.jobs` threads, each with an [`Answer`] made by `make` when first needed and kept
+/// for the run.
+pub(crate) fn run_lines<A: Answer>(
+    mut input: impl Read,
+    out: &mut impl Write,
+    err: &mut impl Write,
+    split: Split,
+    make: impl Fn() -> A + Sync,
+) -> io::Result<()> {
+    let mut workers: Vec<A> = Vec::new();
+    let mut buf = vec![0u8; LINE_LIMIT + (64 << 10)];
+    let mut filled = 0;
+    // Bytes seen so far of a line longer than the limit, which is being skipped.
+    let mut skipping: Option<usize> = None;
+    let mut answers = Vec::with_capacity(1 << 16);
+    let mut warnings = Vec::new();
+    loop {
+        out.flush()?;
+        let n = match input.read(&mut buf[filled..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if n == 0 {
+            if let Some(len) = skipping {
+                too_long(len, &mut answers);
+            } else if filled > 0 {
+                if workers.is_empty() {
+                    workers.push(make());
                 }
-                None => break,
+                if let Some(w) = workers.first_mut() {
+                    answer(w, &buf[..filled], &mut answers, &mut warnings);
+                }
+            }
+            out.write_all(&answers)?;
+            out.flush()?;
+            err.write_all(&warnings)?;
+            return err.flush();
+        }
+        let end = filled + n;
+        let mut start = 0;
+        if let Some(len) = skipping {
+            match buf[filled..end].iter().position(|b| *b == b'\n') {
+                Some(i) => {
+                    too_long(len + i, &mut answers);
+                    skipping = None;
+                    start = filled + i + 1;
+                }
+                None => {
+                    skipping = Some(len + n);
+                    filled = 0;
+                    continue;
+                }
             }
         }
-        parts.push(rest);
-        let outputs: Vec<Vec<u8>> = std::thread::scope(|s| {
-            let handles: Vec<_> = parts[1..]
-                .iter()
-                .map(|part| {
-                    s.spawn(move || {
-                        let mut o = Vec::with_capacity(part.len() / 4);
-                        self.answer_lines(part, &mut o);
-                        o
-                    })
-                })
-                .collect();
-            let mut first = Vec::new();
-            self.answer_lines(parts[0], &mut first);
-            let mut all = vec![first];
-            for (h, part) in handles.into_iter().zip(&parts[1..]) {
-                // A panicking worker is a bug; answer its lines again here rather than lose them.
-                all.push(h.join().unwrap_or_else(|_| {
-                    let mut o = Vec::new();
-                    self.answer_lines(part, &mut o);
-                    o
-                }));
-            }
-            all
-        });
-        for o in outputs {
-            out.extend_from_slice(&o);
+        if let Some(i) = buf[start..end].iter().rposition(|b| *b == b'\n') {
+            answer_block(
+                &mut workers,
+                &make,
+                split,
+                &buf[start..start + i],
+                &mut answers,
+                &mut warnings,
+            );
+            start += i + 1;
+        }
+        if !answers.is_empty() {
+            out.write_all(&answers)?;
+            answers.clear();
+        }
+        if !warnings.is_empty() {
+            err.write_all(&warnings)?;
+            warnings.clear();
+        }
+        buf.copy_within(start..end, 0);
+        filled = end - start;
+        if filled > LINE_LIMIT {
+            skipping = Some(filled);
+            filled = 0;
         }
     }
+}
 
-    /// Answers the lines of BLOCK. The block is checked for UTF-8 once (a block that is valid
-    /// is valid line by line); only a block that is not is checked again line by line.
-    fn answer_lines(&self, block: &[u8], out: &mut Vec<u8>) {
-        if let Ok(text) = std::str::from_utf8(block) {
-            let mut start = 0;
-            for end in memchr::memchr_iter(b'\n', block) {
-                self.answer_text(&text[start..end], out);
-                start = end + 1;
-            }
-            return self.answer_text(&text[start..], out);
+/// Answers the lines of BLOCK (complete lines, the last newline removed), in order. A block
+/// of many lines is cut into parts of `split.lines_per_job` lines, which up to `split.jobs`
+/// threads take in turn (thread K with `workers[K]`, made by `make` when missing): a part of
+/// costly lines holds up one thread, not the others.
+fn answer_block<A: Answer>(
+    workers: &mut Vec<A>,
+    make: &(impl Fn() -> A + Sync),
+    split: Split,
+    block: &[u8],
+    out: &mut Vec<u8>,
+    err: &mut Vec<u8>,
+) {
+    let per = split.lines_per_job.max(1);
+    let jobs = if split.jobs == Some(1) {
+        1
+    } else {
+        let lines = memchr::memchr_iter(b'\n', block).count() + 1;
+        match lines / per {
+            0 | 1 => 1,
+            most => split.jobs.unwrap_or_else(cores).min(most),
         }
-        let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', block) {
-            self.answer(&block[start..end], out);
+    };
+    while workers.len() < jobs {
+        workers.push(make());
+    }
+    if jobs == 1 {
+        if let Some(w) = workers.first_mut() {
+            answer_lines(w, block, out, err);
+        }
+        return;
+    }
+    let mut parts: Vec<&[u8]> = Vec::new();
+    let mut start = 0;
+    for (k, end) in memchr::memchr_iter(b'\n', block).enumerate() {
+        if (k + 1) % per == 0 {
+            parts.push(&block[start..end]);
             start = end + 1;
         }
-        self.answer(&block[start..], out);
     }
-
-    /// Answers one line (without its newline), appending the answer and a newline to OUT.
-    fn answer(&self, line: &[u8], out: &mut Vec<u8>) {
-        let bare = line.strip_suffix(b"\r").unwrap_or(line);
-        if bare.len() > LINE_LIMIT {
-            return too_long(bare.len(), out);
+    parts.push(&block[start..]);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    // Each thread's answers: (part, answers, warnings).
+    let take = |w: &mut A| {
+        let mut done: Vec<(usize, Vec<u8>, Vec<u8>)> = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(part) = parts.get(i) else {
+                return done;
+            };
+            let (mut o, mut e) = (Vec::with_capacity(part.len() / 2), Vec::new());
+            let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                answer_lines(w, part, &mut o, &mut e);
+            }));
+            if answered.is_err() {
+                // A bug: the part is answered again, by a new answerer that takes this one's
+                // place.
+                *w = make();
+                (o, e) = (Vec::new(), Vec::new());
+                answer_lines(w, part, &mut o, &mut e);
+            }
+            done.push((i, o, e));
         }
-        match std::str::from_utf8(line) {
-            Ok(text) => self.answer_text(text, out),
-            Err(e) => {
-                let _ = writeln!(
-                    out,
-                    "error: I001 the line is not valid UTF-8 (byte {})",
-                    e.valid_up_to()
-                );
+    };
+    let mut all: Vec<(usize, Vec<u8>, Vec<u8>)> = std::thread::scope(|s| {
+        let (first, others) = workers.split_at_mut(1);
+        let handles: Vec<_> = others
+            .iter_mut()
+            .take(jobs - 1)
+            .map(|w| s.spawn(|| take(w)))
+            .collect();
+        let mut all = first.first_mut().map(&take).unwrap_or_default();
+        for h in handles {
+            // (`take` catches the answerers' panics; a thread lost otherwise has its parts
+            // answered again below.)
+            if let Ok(done) = h.join() {
+                all.extend(done);
+            }
+        }
+        all
+    });
+    all.sort_unstable_by_key(|(i, _, _)| *i);
+    if all.len() < parts.len() {
+        let mut w = make();
+        for (i, part) in parts.iter().enumerate() {
+            if all.get(i).is_none_or(|(j, _, _)| *j != i) {
+                let (mut o, mut e) = (Vec::new(), Vec::new());
+                answer_lines(&mut w, part, &mut o, &mut e);
+                all.insert(i, (i, o, e));
             }
         }
     }
+    for (_, o, e) in all {
+        out.extend_from_slice(&o);
+        err.extend_from_slice(&e);
+    }
+}
 
-    /// Answers one line of text (without its newline), appending the answer and a newline to
-    /// OUT.
-    fn answer_text(&self, line: &str, out: &mut Vec<u8>) {
-        let text = line.strip_suffix('\r').unwrap_or(line);
-        if text.len() > LINE_LIMIT {
-            return too_long(text.len(), out);
+/// Answers the lines of BLOCK. The block is checked for UTF-8 once (a block that is valid is
+/// valid line by line); only a block that is not is checked again line by line.
+fn answer_lines<A: Answer>(w: &mut A, block: &[u8], out: &mut Vec<u8>, err: &mut Vec<u8>) {
+    if let Ok(text) = std::str::from_utf8(block) {
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', block) {
+            answer_line(w, &text[start..end], out, err);
+            start = end + 1;
         }
-        // A line starting with a letter is neither blank nor a comment: trim (Unicode
-        // whitespace) only the others.
-        if !text
-            .as_bytes()
-            .first()
-            .is_some_and(u8::is_ascii_alphanumeric)
-        {
-            let trimmed = text.trim();
-            if trimmed.is_empty() || trimmed.starts_with('#') {
-                out.push(b'\n');
-                return;
-            }
+        return answer_line(w, &text[start..], out, err);
+    }
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', block) {
+        answer(w, &block[start..end], out, err);
+        start = end + 1;
+    }
+    answer(w, &block[start..], out, err);
+}
+
+/// Answers one line (without its newline), appending the answer and a newline to OUT.
+fn answer<A: Answer>(w: &mut A, line: &[u8], out: &mut Vec<u8>, err: &mut Vec<u8>) {
+    let bare = line.strip_suffix(b"\r").unwrap_or(line);
+    if bare.len() > LINE_LIMIT {
+        return too_long(bare.len(), out);
+    }
+    match std::str::from_utf8(line) {
+        Ok(text) => answer_line(w, text, out, err),
+        Err(e) => {
+            let _ = writeln!(
+                out,
+                "error: I001 the line is not valid UTF-8 (byte {})",
+                e.valid_up_to()
+            );
         }
+    }
+}
+
+/// Answers one line of text (without its newline): an empty line for a blank line or a
+/// comment, else `w`'s answer.
+fn answer_line<A: Answer>(w: &mut A, line: &str, out: &mut Vec<u8>, err: &mut Vec<u8>) {
+    let text = line.strip_suffix('\r').unwrap_or(line);
+    if text.len() > LINE_LIMIT {
+        return too_long(text.len(), out);
+    }
+    // A line starting with a letter is neither blank nor a comment: trim (Unicode
+    // whitespace) only the others.
+    if !text
+        .as_bytes()
+        .first()
+        .is_some_and(u8::is_ascii_alphanumeric)
+    {
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            out.push(b'\n');
+            return;
+        }
+    }
+    w.answer(text, out, err);
+}
+
+impl Answer for &Batch<'_> {
+    fn answer(&mut self, text: &str, out: &mut Vec<u8>, _err: &mut Vec<u8>) {
+        self.answer_text(text, out);
+    }
+}
+
+impl Batch<'_> {
+    /// Answers one line of text (neither blank nor a comment, without its newline and a final
+    /// `\r`), appending the answer and a newline to OUT.
+    fn answer_text(&self, text: &str, out: &mut Vec<u8>) {
         let mut warnings: Vec<Warning> = Vec::new();
         // The common case, one environment answered as text: evaluate without keeping the
         // parsed input, and print without formatting.
@@ -434,4 +546,97 @@ pub(crate) fn table_row(
     }
     debug_assert!(envs.len() == answers.map_or(envs.len(), <[_]>::len));
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Answer, Split, run_lines};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    /// Answers a line with itself and the number of lines its answerer has answered before;
+    /// warns on lines starting with `w`; panics once (across answerers) on `boom`.
+    struct Echo<'a> {
+        seen: usize,
+        panicked: &'a AtomicBool,
+    }
+
+    impl Answer for Echo<'_> {
+        fn answer(&mut self, text: &str, out: &mut Vec<u8>, err: &mut Vec<u8>) {
+            if text == "boom" && !self.panicked.swap(true, Ordering::SeqCst) {
+                panic!("an answerer's bug (this panic is part of the test)");
+            }
+            out.extend_from_slice(format!("{text} {}\n", self.seen).as_bytes());
+            if text.starts_with('w') {
+                err.extend_from_slice(format!("warning for {text}\n").as_bytes());
+            }
+            self.seen += 1;
+        }
+    }
+
+    /// Runs INPUT through `Echo` answerers; the answers (the count removed), the warnings, and
+    /// how many answerers were made.
+    fn run(input: &str, jobs: usize, per: usize) -> (Vec<String>, String, usize) {
+        let panicked = AtomicBool::new(false);
+        let made = AtomicUsize::new(0);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let split = Split {
+            jobs: Some(jobs),
+            lines_per_job: per,
+        };
+        run_lines(input.as_bytes(), &mut out, &mut err, split, || {
+            made.fetch_add(1, Ordering::SeqCst);
+            Echo {
+                seen: 0,
+                panicked: &panicked,
+            }
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        let answers = String::from_utf8_lossy(&out)
+            .lines()
+            .map(|l| l.rsplit_once(' ').map_or(l, |(t, _)| t).to_owned())
+            .collect();
+        (
+            answers,
+            String::from_utf8_lossy(&err).into_owned(),
+            made.load(Ordering::SeqCst),
+        )
+    }
+
+    #[test]
+    fn threads_keep_the_order_of_lines_and_warnings() {
+        let lines: Vec<String> = (0..1000)
+            .map(|k| {
+                if k % 7 == 0 {
+                    format!("w{k}")
+                } else {
+                    format!("l{k}")
+                }
+            })
+            .collect();
+        let input = lines.join("\n") + "\n";
+        let warnings: String = lines
+            .iter()
+            .filter(|l| l.starts_with('w'))
+            .map(|l| format!("warning for {l}\n"))
+            .collect();
+        for (jobs, per, answerers) in [(1, 3, 1), (4, 3, 4), (4, 400, 2), (3, 1000, 1)] {
+            let (answers, err, made) = run(&input, jobs, per);
+            assert_eq!(answers, lines, "jobs {jobs}, {per} lines a part");
+            assert_eq!(err, warnings, "jobs {jobs}, {per} lines a part");
+            assert_eq!(made, answerers, "jobs {jobs}, {per} lines a part");
+        }
+    }
+
+    #[test]
+    fn an_answerer_that_panics_is_replaced_and_its_lines_answered() {
+        let mut lines: Vec<String> = (0..200).map(|k| format!("l{k}")).collect();
+        if let Some(l) = lines.get_mut(123) {
+            *l = "boom".into();
+        }
+        let input = lines.join("\n");
+        let (answers, _, made) = run(&input, 2, 5);
+        assert_eq!(answers, lines);
+        // The two threads' answerers and the one that replaced the answerer that panicked.
+        assert_eq!(made, 3);
+    }
 }

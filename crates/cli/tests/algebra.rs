@@ -45,6 +45,10 @@ fn temp_dir() -> PathBuf {
 }
 
 fn run_in(dir: &PathBuf, args: &[&str], stdin: Option<&str>) -> Run {
+    run_bytes(dir, args, stdin.map(str::as_bytes))
+}
+
+fn run_bytes(dir: &PathBuf, args: &[&str], stdin: Option<&[u8]>) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_markerspec"));
     cmd.args(args).current_dir(dir).env_clear();
     cmd.stdin(if stdin.is_some() {
@@ -54,15 +58,17 @@ fn run_in(dir: &PathBuf, args: &[&str], stdin: Option<&str>) -> Run {
     });
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().unwrap();
-    if let Some(input) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-    }
+    // Written on a thread: a large input's answers fill the output pipe before the input
+    // is all written.
+    let writer = stdin.map(|input| {
+        let mut pipe = child.stdin.take().unwrap();
+        let input = input.to_vec();
+        std::thread::spawn(move || pipe.write_all(&input))
+    });
     let out = child.wait_with_output().unwrap();
+    if let Some(w) = writer {
+        w.join().unwrap().unwrap();
+    }
     Run {
         out,
         cmd: format!("markerspec {args:?}"),
@@ -454,4 +460,114 @@ fn batch_answers_arrive_before_the_input_ends() {
         reader.join().unwrap();
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+/// The lock-file markers of the algebra's tests, one per line.
+fn lock_markers() -> String {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../algebra/tests/data/lock-markers.txt"
+    );
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// `simplify -` and `compare -` share a large input between threads, each with its own
+/// context: the answers, and the warnings on stderr, are the same and in the same order
+/// whatever the number of threads, and each line's answer is the one its marker gets alone.
+#[test]
+fn batch_answers_do_not_depend_on_the_threads() {
+    let markers = lock_markers();
+    let lines: Vec<&str> = markers.lines().collect();
+    assert!(lines.len() > 1000, "{}", lines.len());
+    let dir = temp_dir();
+    let simplify = |jobs: &str| {
+        let r = run_in(
+            &dir,
+            &["simplify", "--theory", "platform", "--jobs", jobs, "-"],
+            Some(&markers),
+        );
+        assert_eq!(r.code(), 0, "{}", r.stderr());
+        r.stdout()
+    };
+    let one = simplify("1");
+    assert_eq!(one.lines().count(), lines.len());
+    assert_eq!(simplify("2"), one);
+    assert_eq!(simplify("5"), one);
+    for k in [0, 1, 387, 700, lines.len() - 1] {
+        run_in(&dir, &["simplify", "--theory", "platform", lines[k]], None)
+            .expect(0, &format!("{}\n", one.lines().nth(k).unwrap()));
+    }
+
+    // Pairs of markers, with lines whose witnesses break an invariant (a warning each, naming
+    // its cell) among them.
+    let odd = r#""32-bit" in sys_abi_features and "64-bit" in sys_abi_features"#;
+    let mut pairs = String::new();
+    for (k, (a, b)) in lines.iter().zip(lines.iter().rev()).take(300).enumerate() {
+        match k % 50 {
+            7 => pairs.push_str(&format!("{odd}\tos_name == 'nt'\n")),
+            31 => pairs.push_str(&format!("os_name == 'nt'\t{odd}\n")),
+            _ => pairs.push_str(&format!("{a}\t{b}\n")),
+        }
+    }
+    let compare = |jobs: &str| {
+        let r = run_in(
+            &dir,
+            &[
+                "compare",
+                "--dialect",
+                "extended",
+                "--json",
+                "--jobs",
+                jobs,
+                "-",
+            ],
+            Some(&pairs),
+        );
+        assert_eq!(r.code(), 0, "{}", r.stderr());
+        (r.stdout(), r.stderr())
+    };
+    let (out, err) = compare("1");
+    assert_eq!(out.lines().count(), 300);
+    let cells: Vec<&str> = err
+        .lines()
+        .map(|l| {
+            assert!(l.starts_with("warning[witness-breaks-invariant]"), "{l}");
+            l.split('`').nth(1).unwrap()
+        })
+        .collect();
+    // Lines 7, 57, …: `a_and_b` and `a_not_b` hold only where the invariant breaks; lines 31,
+    // 81, …: `a_and_b` and `b_not_a`.
+    assert_eq!(cells.len(), 24, "{err}");
+    for pair in cells.chunks(4) {
+        assert_eq!(pair, ["a_and_b", "a_not_b", "a_and_b", "b_not_a"], "{err}");
+    }
+    assert_eq!(compare("3"), (out.clone(), err.clone()));
+    assert_eq!(compare("8"), (out, err));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A line that is not UTF-8, or longer than the limit, gets its error; the lines after it are
+/// answered, blank and comment lines with an empty line.
+#[test]
+fn batch_errors_are_per_line() {
+    let dir = temp_dir();
+    let mut input: Vec<u8> = b"os_name == 'nt' or os_name == 'nt'\n\xff\xfe\n\n# note\n".to_vec();
+    input.extend(std::iter::repeat_n(b'a', (1 << 20) + 10));
+    input.extend(b"\nextra == 'a' and extra != 'a'\n");
+    let r = run_bytes(&dir, &["simplify", "-"], Some(&input));
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let out = r.stdout();
+    let got: Vec<&str> = out.lines().collect();
+    assert_eq!(got.len(), 6, "{out}");
+    assert_eq!(got[0], "os_name == \"nt\"");
+    assert!(got[1].starts_with("error: I001"), "{out}");
+    assert_eq!(&got[2..4], ["", ""]);
+    assert!(got[4].starts_with("error: L001"), "{out}");
+    assert_eq!(got[5], "false");
+    let r = run_bytes(&dir, &["compare", "-"], Some(b"os_name == 'nt'\n\xff\tx\n"));
+    r.expect(
+        0,
+        "error: expected `A<TAB>B`\nerror: I001 the line is not valid UTF-8 (byte 0)\n",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
