@@ -52,7 +52,9 @@ pub(crate) struct CompareArgs {
     #[command(flatten)]
     theory: TheoryArg,
     /// Also print one JSON object: `relation` and `witnesses` (`a_and_b`, `a_not_b`,
-    /// `b_not_a`, `neither`, each an environment document or `null`).
+    /// `b_not_a`, `neither`, each an environment document or `null`), and `unverified`, the
+    /// cells no environment realises though the algebra cannot show them empty (opaque
+    /// comparisons), when there are any.
     #[arg(long)]
     json: bool,
     /// With `-`: threads answering the lines (default: the number of cores). Each thread
@@ -219,24 +221,33 @@ fn env_json(env: &Environment) -> Result<serde_json::Value, String> {
     serde_json::to_value(env).map_err(|e| e.to_string())
 }
 
-/// An environment in which a cell holds, as a document (`null` when the cell is empty); a
-/// warning about it is appended to WARNINGS.
+/// An environment in which a cell holds, as a document (`null` when the cell is empty, and
+/// when no environment realises the cell the algebra finds non-empty: then the cell's NAME is
+/// appended to UNVERIFIED); a warning about it is appended to WARNINGS.
 fn cell(
     ctx: &mut Context,
     m: Marker,
-    name: &str,
+    name: &'static str,
     warnings: &mut Vec<String>,
+    unverified: &mut Vec<&'static str>,
 ) -> Result<serde_json::Value, String> {
-    match ctx
-        .solve_environment(m)
-        .map_err(|e| format!("error[{}]: {e}\n", e.code()))?
-    {
-        None => Ok(serde_json::Value::Null),
-        Some(env) => {
+    match ctx.solve_environment(m) {
+        Ok(None) => Ok(serde_json::Value::Null),
+        Ok(Some(env)) => {
             let doc = env_json(&env)?;
-            warnings.extend(warn_if_invalid(&doc, name));
+            warnings.extend(warn_if_invalid(&doc, &format!("`{name}` witness")));
             Ok(doc)
         }
+        Err(e) if e.code() == "unverified-witness" => {
+            warnings.push(format!(
+                "warning[unverified-witness]: no environment realises the `{name}` cell, which \
+                 the algebra cannot show empty (an opaque comparison, SPEC §21.2): it is null \
+                 and listed under `unverified`"
+            ));
+            unverified.push(name);
+            Ok(serde_json::Value::Null)
+        }
+        Err(e) => Err(format!("error[{}]: {e}\n", e.code())),
     }
 }
 
@@ -282,15 +293,21 @@ fn compare_one(
         return Ok((word.to_owned(), serde_json::Value::Null));
     }
     let [c0, c1, c2, c3] = ctx.cells(ma, mb).map_err(err)?;
-    let doc = serde_json::json!({
-        "relation": word,
-        "witnesses": {
-            "a_and_b": cell(ctx, c0, "`a_and_b` witness", warnings)?,
-            "a_not_b": cell(ctx, c1, "`a_not_b` witness", warnings)?,
-            "b_not_a": cell(ctx, c2, "`b_not_a` witness", warnings)?,
-            "neither": cell(ctx, c3, "`neither` witness", warnings)?,
-        }
-    });
+    let mut unverified = Vec::new();
+    let mut witnesses = serde_json::Map::new();
+    for (name, c) in [
+        ("a_and_b", c0),
+        ("a_not_b", c1),
+        ("b_not_a", c2),
+        ("neither", c3),
+    ] {
+        let w = cell(ctx, c, name, warnings, &mut unverified)?;
+        witnesses.insert(name.to_owned(), w);
+    }
+    let mut doc = serde_json::json!({ "relation": word, "witnesses": witnesses });
+    if !unverified.is_empty() {
+        doc["unverified"] = serde_json::json!(unverified);
+    }
     Ok((word.to_owned(), doc))
 }
 

@@ -571,3 +571,58 @@ fn batch_errors_are_per_line() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Under `uv` the `platform_release` comparisons are opaque: the algebra cannot show
+/// `>= "21.4"` without `>= "13.0"` empty, and no environment realises it. `compare --json`
+/// keeps the relation and the other witnesses, gives that cell `null` and names it under
+/// `unverified` (the whole line was once an error).
+#[test]
+fn compare_names_the_cells_no_environment_realises() {
+    let (a, b) = ("platform_release >= '13.0'", "platform_release >= '21.4'");
+    let r = run(&["compare", "--profile", "uv", "--json", a, b]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let out = r.stdout();
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("overlapping"));
+    let doc: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(doc["relation"], "overlapping");
+    assert_eq!(doc["unverified"], serde_json::json!(["b_not_a"]));
+    assert!(doc["witnesses"]["b_not_a"].is_null());
+    let dir = temp_dir();
+    for (cell, holds_a, holds_b) in [
+        ("a_and_b", "true", "true"),
+        ("a_not_b", "true", "false"),
+        ("neither", "false", "false"),
+    ] {
+        let env = dir.join(format!("{cell}.json"));
+        std::fs::write(&env, doc["witnesses"][cell].to_string()).unwrap();
+        let p = env.to_str().unwrap();
+        for (m, want) in [(a, holds_a), (b, holds_b)] {
+            let e = run_in(&dir, &["eval", "--profile", "uv", "--env", p, m], None);
+            assert_eq!(e.stdout().trim(), want, "{cell}: {m}\n{}", e.stderr());
+        }
+    }
+    assert!(
+        r.stderr().starts_with("warning[unverified-witness]") && r.stderr().contains("`b_not_a`"),
+        "{}",
+        r.stderr()
+    );
+    // Without `--json` no witness is looked for, and nothing is said.
+    let r = run(&["compare", "--profile", "uv", a, b]);
+    r.expect(0, "overlapping\n");
+    assert_eq!(r.stderr(), "");
+    // Batch mode answers the line in full, the warning on stderr.
+    let r = run_in(
+        &dir,
+        &["compare", "--profile", "uv", "--json", "-"],
+        Some(&format!("{a}\t{b}\n")),
+    );
+    assert_eq!(r.code(), 0);
+    assert!(
+        r.stdout().contains(r#""unverified":["b_not_a"]"#),
+        "{}",
+        r.stdout()
+    );
+    assert_eq!(r.stderr().lines().count(), 1, "{}", r.stderr());
+    let _ = std::fs::remove_dir_all(&dir);
+}
