@@ -2244,12 +2244,17 @@ impl Context {
     ///
     /// See the second example on [`Context`].
     pub fn paths(&self, m: Marker) -> Result<Vec<Vec<(Var, Label)>>, Error> {
-        self.paths_with(m, &mut HashMap::default())
+        let refs = self.paths_with(m, &mut HashMap::default())?;
+        Ok(refs
+            .cubes()
+            .into_iter()
+            .map(|cube| cube.into_iter().map(|(v, l)| (v, l.clone())).collect())
+            .collect())
     }
 
     /// [`paths`](Self::paths), with each node's groups of edges kept in the context's cache
-    /// (the printer reads the same nodes many times).
-    pub(crate) fn paths_cached(&mut self, m: Marker) -> Result<Vec<Vec<(Var, Label)>>, Error> {
+    /// (the printer reads the same nodes many times), and the labels read in place.
+    pub(crate) fn paths_cached(&mut self, m: Marker) -> Result<PathRefs, Error> {
         let mut cache = std::mem::take(&mut self.groups_cache);
         let r = self.paths_with(m, &mut cache);
         self.groups_cache = cache;
@@ -2258,13 +2263,9 @@ impl Context {
 
     /// [`paths`](Self::paths), reading each stored node's groups of edges (complement not
     /// applied) through `cache`.
-    fn paths_with(
-        &self,
-        m: Marker,
-        cache: &mut GroupsCache,
-    ) -> Result<Vec<Vec<(Var, Label)>>, Error> {
+    fn paths_with(&self, m: Marker, cache: &mut GroupsCache) -> Result<PathRefs, Error> {
         self.check(m)?;
-        let mut out = Vec::new();
+        let mut out = PathRefs::default();
         if m.is_false() {
             return Ok(out);
         }
@@ -2275,9 +2276,12 @@ impl Context {
                 .ok_or(Error::intractable(Limit::Steps))?;
             Ok::<(), Error>(())
         };
+        // Each node's place in `out.groups`, for the nodes met so far.
+        let mut placed: HashMap<usize, u32> = HashMap::default();
         // Depth-first, one frame per node on the current path: the node's variable, its
-        // groups of edges, and the next group to visit.
-        let mut path: Vec<(Var, Label)> = Vec::new();
+        // groups of edges, whether it is complemented, the next group to visit, and the
+        // groups' place in `out.groups`.
+        let mut path: Vec<(Var, u32, u32)> = Vec::new();
         let mut frames: Vec<Frame> = Vec::new();
         let mut cur = Some(m);
         loop {
@@ -2285,36 +2289,50 @@ impl Context {
                 spend(1)?;
                 if node.is_true() {
                     spend(path.len())?;
-                    out.push(path.clone());
+                    out.paths.push(path.clone());
                 } else if !node.is_false() {
                     let Some(var) = self.top(node) else {
                         return Err(Error::new(ErrorKind::ForeignMarker));
                     };
                     let index = node.index();
-                    let groups = match cache.get(&index) {
-                        Some(g) => g.clone(),
+                    let at = match placed.get(&index) {
+                        Some(&at) => at,
                         None => {
-                            let (edges, _) = self.edges_raw(node, var)?;
-                            let g = std::sync::Arc::new(group_edges_as_stored(&edges));
-                            cache.insert(index, g.clone());
-                            g
+                            let groups = match cache.get(&index) {
+                                Some(g) => g.clone(),
+                                None => {
+                                    let (edges, _) = self.edges_raw(node, var)?;
+                                    let g = std::sync::Arc::new(group_edges_as_stored(&edges));
+                                    cache.insert(index, g.clone());
+                                    g
+                                }
+                            };
+                            let at = u32::try_from(out.groups.len())
+                                .map_err(|_| Error::intractable(Limit::Steps))?;
+                            out.groups.push(groups);
+                            placed.insert(index, at);
+                            at
                         }
                     };
-                    frames.push((var, groups, node.is_complement(), 0));
+                    frames.push((var, at, node.is_complement(), 0));
                     continue;
                 }
             }
             // Advance to the next group of the innermost frame, popping finished frames.
-            let Some((var, groups, negated, next)) = frames.last_mut() else {
+            let Some((var, at, negated, next)) = frames.last_mut() else {
                 break;
             };
             if *next > 0 {
                 path.pop();
             }
-            match groups.get(*next) {
-                Some((child, label)) => {
+            match out
+                .groups
+                .get(*at as usize)
+                .and_then(|g| g.get(*next as usize))
+            {
+                Some((child, _)) => {
+                    path.push((*var, *at, *next));
                     *next += 1;
-                    path.push((*var, label.clone()));
                     cur = Some(flip(*child, *negated));
                 }
                 None => {
@@ -2390,9 +2408,40 @@ impl Context {
     }
 }
 
-/// A node on the current path of [`Context::paths`]: its variable, its groups of edges, and the
-/// next group to visit.
-type Frame = (Var, std::sync::Arc<Vec<(Marker, Label)>>, bool, usize);
+/// A node on the current path of [`Context::paths`]: its variable, the place of its groups of
+/// edges in [`PathRefs::groups`], whether it is complemented, and the next group to visit.
+type Frame = (Var, u32, bool, u32);
+
+/// The paths of a marker ([`Context::paths`]) with their labels read in place: each step of a
+/// path is a variable and a group of edges of a node (its place in `groups`, and the group's
+/// index there).
+#[derive(Default)]
+pub(crate) struct PathRefs {
+    groups: Vec<std::sync::Arc<Vec<(Marker, Label)>>>,
+    paths: Vec<Vec<(Var, u32, u32)>>,
+}
+
+impl PathRefs {
+    /// The number of paths.
+    pub(crate) fn len(&self) -> usize {
+        self.paths.len()
+    }
+
+    /// The paths as cubes: each a list of literals, a variable and its label, top down.
+    pub(crate) fn cubes(&self) -> Vec<Vec<(Var, &Label)>> {
+        self.paths
+            .iter()
+            .map(|path| {
+                path.iter()
+                    .filter_map(|&(var, at, k)| {
+                        let groups = self.groups.get(at as usize)?;
+                        groups.get(k as usize).map(|(_, label)| (var, label))
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
 
 /// Each stored node's groups of edges (complement not applied), by node index.
 pub(crate) type GroupsCache = HashMap<usize, std::sync::Arc<Vec<(Marker, Label)>>>;
@@ -2614,7 +2663,7 @@ impl Context {
     ///
     /// A literal whose label does not fit its variable's domain; a foreign variable; the node
     /// limit.
-    pub(crate) fn cube_marker(&mut self, cube: &[(Var, Label)]) -> Result<Marker, Error> {
+    pub(crate) fn cube_marker(&mut self, cube: &[(Var, &Label)]) -> Result<Marker, Error> {
         let mut acc = Marker::TRUE;
         for (var, label) in cube.iter().rev() {
             let edges = match label {
@@ -2688,7 +2737,7 @@ impl Context {
     /// The nodes a path of `m` passes through, top down: at each node, the child of the first
     /// piece that meets the path's label for the node's variable (a path of
     /// [`paths`](Self::paths) reaches exactly one child per node).
-    pub(crate) fn path_nodes(&self, m: Marker, path: &[(Var, Label)]) -> Vec<Marker> {
+    pub(crate) fn path_nodes(&self, m: Marker, path: &[(Var, &Label)]) -> Vec<Marker> {
         let mut out = Vec::with_capacity(path.len());
         let mut cur = m;
         while !cur.is_const() {
@@ -2697,7 +2746,7 @@ impl Context {
             };
             out.push(cur);
             let neg = cur.is_complement();
-            let label = path.iter().find(|(v, _)| *v == node.var).map(|(_, l)| l);
+            let label = path.iter().find(|(v, _)| *v == node.var).map(|(_, l)| *l);
             let next = match (&*node.edges, label) {
                 (Edges::Intervals { bounds, children }, Some(Label::Versions(set))) => {
                     children.iter().enumerate().find_map(|(k, c)| {

@@ -28,8 +28,9 @@ use crate::translate::VarMeta;
 /// ```
 pub const PRINT_FORM_VERSION: u32 = 1;
 
-/// A literal of a cube: a variable and what holds for it.
-type Lit = (Var, Label);
+/// A literal of a cube: a variable and what holds for it (read in place from the diagram's
+/// groups of edges).
+type Lit<'a> = (Var, &'a Label);
 
 /// Printed text, and whether it has an `or` at its top level (it needs parentheses inside an
 /// `and`).
@@ -193,12 +194,13 @@ impl Context {
         limit: Option<usize>,
         path_count: &mut usize,
     ) -> Result<String, Error> {
-        let paths = self.paths_cached(f)?;
-        *path_count = paths.len();
-        if paths.len() > MAX_CUBES {
+        let refs = self.paths_cached(f)?;
+        *path_count = refs.len();
+        if refs.len() > MAX_CUBES {
             return Err(Error::intractable(crate::error::Limit::Steps));
         }
-        let mut cubes: Vec<Vec<Lit>> = Vec::with_capacity(paths.len());
+        let paths = refs.cubes();
+        let mut cubes: Vec<Vec<Lit<'_>>> = Vec::with_capacity(paths.len());
         if paths.len() == 1 && upper == f {
             // `f` is its one path: no literal of it can be dropped (each one's label is a
             // proper part of its domain), and the cube is irredundant.
@@ -238,29 +240,23 @@ impl Context {
                     skip_absent = Some(());
                 }
             }
-            for (var, label) in cube {
-                let label = if negate {
-                    negate_label(label)
-                } else {
-                    label.clone()
-                };
+            for &(var, own) in cube {
                 if skip_absent.is_some() {
                     // `V is no version and its text is x` prints as `field == "x"` (and,
                     // negated, `field != "x"`).
-                    let own = if negate {
-                        negate_label(&label)
-                    } else {
-                        label.clone()
-                    };
                     if let (Some(VarMeta::Version { .. }), Label::Versions(set)) =
-                        (self.meta(*var), &own)
+                        (self.meta(var), own)
                     {
                         if *set == VersionSet::absent() {
                             continue;
                         }
                     }
                 }
-                lits.push(self.literal_text(*var, &label)?);
+                lits.push(if negate {
+                    self.literal_text(var, &negate_label(own))?
+                } else {
+                    self.literal_text(var, own)?
+                });
             }
             parts.push(if negate {
                 join(&lits, " or ")
@@ -281,12 +277,12 @@ impl Context {
     /// `cubes` (each inside `upper`, together covering `f`) made irredundant: a cube is
     /// dropped when the others (the earlier ones, and the later ones still kept) cover the
     /// part of `f` it covers; last to first.
-    fn irredundant(
+    fn irredundant<'a>(
         &mut self,
-        cubes: Vec<Vec<Lit>>,
+        cubes: Vec<Vec<Lit<'a>>>,
         upper: Marker,
         f: Marker,
-    ) -> Result<Vec<Vec<Lit>>, Error> {
+    ) -> Result<Vec<Vec<Lit<'a>>>, Error> {
         // Cubes no two of which meet are irredundant already (each holds its path, which lies
         // in `f`).
         let overlap = cubes
@@ -307,7 +303,6 @@ impl Context {
         }
         let mut keep: Vec<bool> = vec![true; cubes.len()];
         let mut suffix = Marker::FALSE;
-        let mut lits: Vec<(Var, &Label)> = Vec::new();
         let mut seen: Vec<Marker> = Vec::new();
         for i in (0..cubes.len()).rev() {
             // (Without an overlap there are no markers: every cube is kept.)
@@ -320,9 +315,7 @@ impl Context {
             // Each cube lies inside `upper` (expand keeps it there): when `upper` is `f`
             // itself, the part of `f` the cube covers is the cube.
             let covered = if upper == f {
-                lits.clear();
-                lits.extend(ci.iter().map(|(v, l)| (*v, l)));
-                self.cube_within(&lits, others, &mut seen)?
+                self.cube_within(ci, others, &mut seen)?
             } else {
                 let need = self.and(f, mi)?;
                 self.implies(need, others)?
@@ -400,7 +393,7 @@ impl Context {
 
     /// A lower bound on the length of the text `print_dnf` builds from `cubes`: each literal
     /// at least as long as its shortest possible spelling, joined as `print_dnf` joins them.
-    fn cover_len_bound(&self, cubes: &[Vec<Lit>], negate: bool) -> usize {
+    fn cover_len_bound(&self, cubes: &[Vec<Lit<'_>>], negate: bool) -> usize {
         let (inner, outer) = if negate {
             (" or ".len(), " and ".len())
         } else {
@@ -469,7 +462,12 @@ impl Context {
     /// Drops each literal of the cube whose removal keeps the cube inside `upper` (last to
     /// first, against the literals before it and the ones after it still kept); returns the
     /// literals kept.
-    fn expand(&mut self, cube: Vec<Lit>, upper: Marker, f: Marker) -> Result<Vec<Lit>, Error> {
+    fn expand<'a>(
+        &mut self,
+        cube: Vec<Lit<'a>>,
+        upper: Marker,
+        f: Marker,
+    ) -> Result<Vec<Lit<'a>>, Error> {
         let mut keep = vec![true; cube.len()];
         let mut lits: Vec<(Var, &Label)> = Vec::with_capacity(cube.len());
         let mut seen: Vec<Marker> = Vec::new();
@@ -488,7 +486,7 @@ impl Context {
                 cube.iter()
                     .enumerate()
                     .filter(|(k, _)| *k < j || (*k > j && keep.get(*k).copied().unwrap_or(false)))
-                    .map(|(_, (v, l))| (*v, l)),
+                    .map(|(_, lit)| *lit),
             );
             // The walk from the path's node for literal j need not enter the path's next node:
             // the cube with literal j lies inside `upper` (the path does, and each literal
@@ -1072,7 +1070,7 @@ fn negate_label(label: &Label) -> Label {
 }
 
 /// Whether two cubes have a common point: their labels meet on every variable both constrain.
-fn cubes_meet(a: &[Lit], b: &[Lit]) -> bool {
+fn cubes_meet(a: &[Lit<'_>], b: &[Lit<'_>]) -> bool {
     a.iter().all(|(va, la)| {
         b.iter()
             .find(|(vb, _)| vb == va)
