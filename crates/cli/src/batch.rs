@@ -550,7 +550,10 @@ pub(crate) fn table_row(
 
 #[cfg(test)]
 mod tests {
-    use super::{Answer, Split, run_lines};
+    use super::{Answer, LINE_LIMIT, Split, run_lines};
+    use std::cell::RefCell;
+    use std::io::{self, Read, Write};
+    use std::rc::Rc;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     /// Answers a line with itself and the number of lines its answerer has answered before;
@@ -576,6 +579,16 @@ mod tests {
     /// Runs INPUT through `Echo` answerers; the answers (the count removed), the warnings, and
     /// how many answerers were made.
     fn run(input: &str, jobs: usize, per: usize) -> (Vec<String>, String, usize) {
+        let (answers, err, made) = run_counted(input.as_bytes(), jobs, per);
+        let answers = answers
+            .into_iter()
+            .map(|l| l.rsplit_once(' ').map_or(l.as_str(), |(t, _)| t).to_owned())
+            .collect();
+        (answers, err, made)
+    }
+
+    /// As `run`, the answers with their answerer's count, from bytes read as READER gives them.
+    fn run_counted(input: impl Read, jobs: usize, per: usize) -> (Vec<String>, String, usize) {
         let panicked = AtomicBool::new(false);
         let made = AtomicUsize::new(0);
         let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -583,7 +596,7 @@ mod tests {
             jobs: Some(jobs),
             lines_per_job: per,
         };
-        run_lines(input.as_bytes(), &mut out, &mut err, split, || {
+        run_lines(input, &mut out, &mut err, split, || {
             made.fetch_add(1, Ordering::SeqCst);
             Echo {
                 seen: 0,
@@ -591,15 +604,68 @@ mod tests {
             }
         })
         .unwrap_or_else(|e| panic!("{e}"));
-        let answers = String::from_utf8_lossy(&out)
-            .lines()
-            .map(|l| l.rsplit_once(' ').map_or(l, |(t, _)| t).to_owned())
-            .collect();
         (
-            answers,
+            String::from_utf8_lossy(&out)
+                .lines()
+                .map(str::to_owned)
+                .collect(),
             String::from_utf8_lossy(&err).into_owned(),
             made.load(Ordering::SeqCst),
         )
+    }
+
+    /// Gives its bytes at most `chunk` at a time, after one `Interrupted` error when
+    /// `interrupt`; then, when `fail`, an error instead of the end.
+    struct Chunks {
+        data: Vec<u8>,
+        at: usize,
+        chunk: usize,
+        interrupt: bool,
+        fail: bool,
+    }
+
+    impl Chunks {
+        fn new(data: impl Into<Vec<u8>>, chunk: usize) -> Chunks {
+            Chunks {
+                data: data.into(),
+                at: 0,
+                chunk,
+                interrupt: false,
+                fail: false,
+            }
+        }
+    }
+
+    impl Read for Chunks {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.interrupt {
+                self.interrupt = false;
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            let rest = self.data.get(self.at..).unwrap_or_default();
+            if rest.is_empty() && self.fail {
+                self.fail = false;
+                return Err(io::Error::other("the input broke"));
+            }
+            let n = rest.len().min(self.chunk).min(buf.len());
+            buf[..n].copy_from_slice(&rest[..n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    /// A writer into a shared buffer (the test reads it while the run goes on).
+    struct Shared(Rc<RefCell<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(b);
+            Ok(b.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
     }
 
     #[test]
@@ -638,5 +704,153 @@ mod tests {
         assert_eq!(answers, lines);
         // The two threads' answerers and the one that replaced the answerer that panicked.
         assert_eq!(made, 3);
+    }
+
+    #[test]
+    fn an_answerer_replaced_answers_its_whole_part_again() {
+        // 2 threads, parts of 5 lines: `boom` is line 123, in the part of lines 120 to 124,
+        // which the answerer made in place of the one that panicked answers from its start.
+        let mut lines: Vec<String> = (0..200).map(|k| format!("l{k}")).collect();
+        if let Some(l) = lines.get_mut(123) {
+            *l = "boom".into();
+        }
+        let (answers, _, made) = run_counted((lines.join("\n") + "\n").as_bytes(), 2, 5);
+        assert_eq!(made, 3);
+        let counts: Vec<&str> = answers
+            .get(120..125)
+            .unwrap_or_default()
+            .iter()
+            .map(|a| a.rsplit_once(' ').map_or("", |(_, n)| n))
+            .collect();
+        assert_eq!(counts, ["0", "1", "2", "3", "4"]);
+    }
+
+    #[test]
+    fn a_block_of_two_parts_takes_two_answerers() {
+        // Six complete lines, parts of three: two parts, so two of the four threads.
+        let (answers, _, made) = run("a\nb\nc\nd\ne\nf\n", 4, 3);
+        assert_eq!(answers, ["a", "b", "c", "d", "e", "f"]);
+        assert_eq!(made, 2);
+        // Five: one part and a bit, one answerer.
+        let (_, _, made) = run("a\nb\nc\nd\ne\n", 4, 3);
+        assert_eq!(made, 1);
+    }
+
+    #[test]
+    fn lines_over_the_limit_are_skipped_across_reads_and_reported_with_their_length() {
+        // Longer than the limit by more than a read: the reader skips it over several reads,
+        // counting its bytes, until its newline.
+        let long = "x".repeat(LINE_LIMIT + 300_000);
+        for chunk in [1 << 16, LINE_LIMIT, usize::MAX] {
+            let input = format!("a\n{long}\nb\n{long}");
+            let (answers, _, _) = run_counted(Chunks::new(input, chunk), 2, 3);
+            let l001 = format!(
+                "error: L001 input is {} bytes long, more than the limit of {LINE_LIMIT} bytes",
+                LINE_LIMIT + 300_000
+            );
+            assert_eq!(answers, ["a 0", &l001, "b 1", &l001], "chunks of {chunk}");
+        }
+    }
+
+    #[test]
+    fn a_line_at_the_limit_is_answered() {
+        let line = "y".repeat(LINE_LIMIT);
+        for chunk in [LINE_LIMIT, usize::MAX] {
+            let (answers, _, _) = run_counted(Chunks::new(format!("{line}\nz\n"), chunk), 1, 3);
+            assert_eq!(
+                answers,
+                [format!("{line} 0"), "z 1".into()],
+                "chunks of {chunk}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_interrupted_read_is_retried_and_a_failed_one_reported() {
+        let mut r = Chunks::new("a\nb\n", 2);
+        r.interrupt = true;
+        let (answers, _, _) = run_counted(r, 1, 3);
+        assert_eq!(answers, ["a 0", "b 1"]);
+        let mut r = Chunks::new("a\n", 2);
+        r.fail = true;
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let split = Split {
+            jobs: Some(1),
+            lines_per_job: 3,
+        };
+        let panicked = AtomicBool::new(false);
+        let got = run_lines(r, &mut out, &mut err, split, || Echo {
+            seen: 0,
+            panicked: &panicked,
+        });
+        assert_eq!(
+            got.map_err(|e| e.to_string()),
+            Err("the input broke".into())
+        );
+    }
+
+    /// A reader that records, at each read, how many bytes the output and the warnings hold.
+    struct Watch {
+        input: Chunks,
+        out: Rc<RefCell<Vec<u8>>>,
+        err: Rc<RefCell<Vec<u8>>>,
+        seen: Vec<(usize, usize)>,
+    }
+
+    impl Read for &mut Watch {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let lens = (self.out.borrow().len(), self.err.borrow().len());
+            self.seen.push(lens);
+            self.input.read(buf)
+        }
+    }
+
+    #[test]
+    fn answers_and_warnings_are_written_before_the_next_read() {
+        let mut watch = Watch {
+            input: Chunks::new("w1\nl2\n", 3),
+            out: Rc::default(),
+            err: Rc::default(),
+            seen: Vec::new(),
+        };
+        let (out, err) = (watch.out.clone(), watch.err.clone());
+        let panicked = AtomicBool::new(false);
+        let split = Split {
+            jobs: Some(1),
+            lines_per_job: 3,
+        };
+        run_lines(
+            &mut watch,
+            &mut Shared(out.clone()),
+            &mut Shared(err),
+            split,
+            || Echo {
+                seen: 0,
+                panicked: &panicked,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        // Reads: "w1\n", "l2\n", the end. Before the second, `w1`'s answer and warning are
+        // out.
+        assert_eq!(
+            watch.seen.get(1),
+            Some(&("w1 0\n".len(), "warning for w1\n".len()))
+        );
+        assert_eq!(&*out.borrow(), b"w1 0\nl2 1\n");
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_an_error_and_the_others_are_answered() {
+        let input: &[u8] = b"a\n\xff\xfeb\nc\nd";
+        let (answers, _, _) = run_counted(input, 1, 3);
+        assert_eq!(
+            answers,
+            [
+                "a 0",
+                "error: I001 the line is not valid UTF-8 (byte 0)",
+                "c 1",
+                "d 2"
+            ]
+        );
     }
 }
