@@ -626,3 +626,56 @@ fn compare_names_the_cells_no_environment_realises() {
     assert_eq!(r.stderr().lines().count(), 1, "{}", r.stderr());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_batch_quietly_and_a_broken_input_is_an_error() {
+    use std::io::BufRead;
+    // `markerspec simplify - | head -1`: the answers stop when the reader goes away, and
+    // that is no error.
+    let dir = temp_dir();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_markerspec"))
+        .args(["simplify", "-"])
+        .current_dir(&dir)
+        .env_clear()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        for _ in 0..1_000_000 {
+            if pipe.write_all(b"os_name == 'nt'\n").is_err() {
+                break;
+            }
+        }
+    });
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // (The reader is dropped: the pipe is closed.)
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(first, "os_name == \"nt\"\n");
+    assert!(
+        out.status.success(),
+        "exit {:?}, stderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+
+    // Input that cannot be read (a folder) is an error, said on stderr.
+    let folder = std::fs::File::open(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_markerspec"))
+        .args(["simplify", "-"])
+        .current_dir(&dir)
+        .env_clear()
+        .stdin(folder)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "stderr:\n{err}");
+    assert!(err.contains("cannot answer stdin"), "stderr:\n{err}");
+}
