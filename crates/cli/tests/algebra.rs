@@ -1,6 +1,8 @@
 //! `simplify`, `compare`, `solve` and `eval --residual`: the real binary in a fresh temporary
 //! folder with a cleared environment.
 
+mod common;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -633,15 +635,7 @@ fn a_reader_that_goes_away_ends_the_batch_quietly_and_a_broken_input_is_an_error
     // `markerspec simplify - | head -1`: the answers stop when the reader goes away, and
     // that is no error.
     let dir = temp_dir();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_markerspec"))
-        .args(["simplify", "-"])
-        .current_dir(&dir)
-        .env_clear()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::spawn_piped(&dir, &["simplify", "-"]);
     let mut pipe = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         for _ in 0..1_000_000 {

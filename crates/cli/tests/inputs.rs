@@ -1,6 +1,8 @@
 //! The real binary on the inputs a new user and a hostile caller give it: batch streams, files
 //! that block or never end, environment documents, several environments, targets, includes.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -26,15 +28,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// Runs the binary in DIR with STDIN, killing it (and failing) after 60 s.
 fn run_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_markerspec"))
-        .args(args)
-        .current_dir(dir)
-        .env_clear()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::spawn_piped(dir, args);
     let mut input = child.stdin.take().unwrap();
     let data = stdin.to_vec();
     let writer = std::thread::spawn(move || {
