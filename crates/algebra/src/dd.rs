@@ -669,6 +669,10 @@ pub struct Context {
     /// looked at the pair and found it satisfiable (a disjoint pair is stored as `FALSE`, its
     /// conjunction): one table answers both questions with one lookup.
     and_cache: HashMap<(Marker, Marker), Marker>,
+    /// The same table for the printer's own operations ([`Context::with_print_cache`]): kept
+    /// apart, they do not crowd the answers a caller asks for again out of the processor's
+    /// caches (a lock file's first prints make many times more entries than its `and`s).
+    print_and_cache: HashMap<(Marker, Marker), Marker>,
     /// Every cut the nodes hold, once: equal cuts share one prefix allocation, so that nodes
     /// hash their cuts by identity ([`Cut::identity`]).
     cuts: HashSet<Cut>,
@@ -860,8 +864,9 @@ impl Context {
                     no: Marker::TRUE,
                 }),
             }],
-            unique: hashbrown::HashTable::with_capacity(1 << 12),
-            and_cache: HashMap::with_capacity_and_hasher(1 << 12, Default::default()),
+            unique: hashbrown::HashTable::with_capacity(1 << 14),
+            and_cache: HashMap::with_capacity_and_hasher(1 << 14, Default::default()),
+            print_and_cache: HashMap::default(),
             cuts: HashSet::default(),
             scratch: Vec::new(),
             limits,
@@ -917,7 +922,17 @@ impl Context {
     /// See the second example on [`Context`].
     pub fn clear_caches(&mut self) {
         self.and_cache.clear();
+        self.print_and_cache = HashMap::default();
         self.print_cache = HashMap::default();
+    }
+
+    /// Runs `f` with the printer's table of `and` results in place of the callers' one
+    /// (`print_and_cache`), and puts the tables back after it, whatever it returns.
+    pub(crate) fn with_print_cache<T>(&mut self, f: impl FnOnce(&mut Context) -> T) -> T {
+        std::mem::swap(&mut self.and_cache, &mut self.print_and_cache);
+        let r = f(self);
+        std::mem::swap(&mut self.and_cache, &mut self.print_and_cache);
+        r
     }
 
     /// Declares a variable, or returns the one already declared with this name.
@@ -989,7 +1004,7 @@ impl Context {
     fn info(&self, var: Var) -> Result<&VarInfo, Error> {
         self.vars
             .get(var.0 as usize)
-            .ok_or(Error::new(ErrorKind::UnknownVariable))
+            .ok_or_else(|| Error::new(ErrorKind::UnknownVariable))
     }
 
     fn domain_of(&self, var: Var, expected: Domain) -> Result<(), Error> {
@@ -1098,7 +1113,7 @@ impl Context {
                     return children
                         .first()
                         .copied()
-                        .ok_or(Error::new(ErrorKind::ForeignMarker));
+                        .ok_or_else(|| Error::new(ErrorKind::ForeignMarker));
                 }
                 bounds.truncate(kept);
                 children.truncate(kept + 1);
@@ -1147,7 +1162,7 @@ impl Context {
         let i = u32::try_from(self.nodes.len())
             .ok()
             .filter(|i| *i < u32::MAX >> 1)
-            .ok_or(Error::intractable(Limit::Nodes))?;
+            .ok_or_else(|| Error::intractable(Limit::Nodes))?;
         self.nodes.push(Node {
             var,
             hash,
@@ -1222,7 +1237,7 @@ impl Context {
                     bounds.push(
                         bound(src)
                             .cloned()
-                            .ok_or(Error::new(ErrorKind::ForeignMarker))?,
+                            .ok_or_else(|| Error::new(ErrorKind::ForeignMarker))?,
                     );
                 }
                 let children = pieces.iter().map(|p| p.1).collect();
@@ -1308,7 +1323,7 @@ impl Context {
                 for &(src, c) in pieces {
                     let s = literal(src)
                         .cloned()
-                        .ok_or(Error::new(ErrorKind::ForeignMarker))?;
+                        .ok_or_else(|| Error::new(ErrorKind::ForeignMarker))?;
                     points.push((s, c));
                 }
                 self.insert_node(var, hash, Edges::Strings { points, other })?
@@ -1376,8 +1391,8 @@ impl Context {
         var: Var,
         spec: &VersionSpecifier,
     ) -> Result<Marker, Error> {
-        let set =
-            VersionSet::from_specifier(spec).ok_or(Error::new(ErrorKind::ArbitraryEquality))?;
+        let set = VersionSet::from_specifier(spec)
+            .ok_or_else(|| Error::new(ErrorKind::ArbitraryEquality))?;
         self.version_set(var, &set)
     }
 
@@ -1505,8 +1520,12 @@ impl Context {
     pub fn and(&mut self, a: Marker, b: Marker) -> Result<Marker, Error> {
         self.check(a)?;
         self.check(b)?;
+        // A pair asked before is one lookup, without entering the recursion.
+        if let Some(r) = self.and_known(a, b) {
+            return Ok(r);
+        }
         let mut budget = self.budget();
-        self.and_rec(a, b, &mut budget)
+        self.and_new(a, b, &mut budget)
     }
 
     /// `a or b` (by De Morgan: `not (not a and not b)`, sharing `and`'s cache).
@@ -1562,22 +1581,33 @@ impl Context {
         !a
     }
 
-    fn and_rec(&mut self, a: Marker, b: Marker, budget: &mut Budget) -> Result<Marker, Error> {
+    /// `a and b` when it needs no work: a constant or repeated operand, or a pair in the cache.
+    #[inline]
+    fn and_known(&self, a: Marker, b: Marker) -> Option<Marker> {
         if a.is_false() || b.is_false() || a == !b {
-            return Ok(Marker::FALSE);
+            return Some(Marker::FALSE);
         }
         if a.is_true() || a == b {
-            return Ok(b);
+            return Some(b);
         }
         if b.is_true() {
-            return Ok(a);
+            return Some(a);
         }
         let key = if a < b { (a, b) } else { (b, a) };
-        if let Some(&r) = self.and_cache.get(&key) {
-            if r != OVERLAP {
-                return Ok(r);
-            }
+        self.and_cache.get(&key).copied().filter(|r| *r != OVERLAP)
+    }
+
+    fn and_rec(&mut self, a: Marker, b: Marker, budget: &mut Budget) -> Result<Marker, Error> {
+        match self.and_known(a, b) {
+            Some(r) => Ok(r),
+            None => self.and_new(a, b, budget),
         }
+    }
+
+    /// `a and b` for a pair [`and_known`](Self::and_known) does not answer: built from the
+    /// operands' edges, and stored in the cache.
+    fn and_new(&mut self, a: Marker, b: Marker, budget: &mut Budget) -> Result<Marker, Error> {
+        let key = if a < b { (a, b) } else { (b, a) };
         budget.enter()?;
         let (Some(va), Some(vb)) = (self.top(a), self.top(b)) else {
             return Err(Error::new(ErrorKind::ForeignMarker));
@@ -1752,6 +1782,10 @@ impl Context {
     pub fn is_disjoint(&mut self, a: Marker, b: Marker) -> Result<bool, Error> {
         self.check(a)?;
         self.check(b)?;
+        // A pair asked before is one lookup, without entering the recursion.
+        if let Some(disjoint) = self.disjoint_known(a, b) {
+            return Ok(disjoint);
+        }
         let mut budget = self.budget();
         match self.disjoint_rec(a, b, &mut budget) {
             Ok(()) => Ok(true),
@@ -1762,22 +1796,28 @@ impl Context {
 
     /// `Ok(())` when `a and b` is false, `Err(Stop::Overlap)` as soon as a common satisfiable
     /// case is found; builds no node.
-    fn disjoint_rec(&mut self, a: Marker, b: Marker, budget: &mut Budget) -> Result<(), Stop> {
+    /// Whether `a` and `b` are disjoint when it needs no work: a constant or repeated operand,
+    /// or a pair in the cache (`and`'s or `is_disjoint`'s).
+    #[inline]
+    fn disjoint_known(&self, a: Marker, b: Marker) -> Option<bool> {
         if a.is_false() || b.is_false() || a == !b {
-            return Ok(());
+            return Some(true);
         }
         // A marker that is not false is satisfiable (canonical form).
         if a.is_true() || b.is_true() || a == b {
-            return Err(Stop::Overlap);
+            return Some(false);
         }
         let key = if a < b { (a, b) } else { (b, a) };
-        if let Some(&r) = self.and_cache.get(&key) {
-            return if r.is_false() {
-                Ok(())
-            } else {
-                Err(Stop::Overlap)
-            };
+        self.and_cache.get(&key).map(|r| r.is_false())
+    }
+
+    fn disjoint_rec(&mut self, a: Marker, b: Marker, budget: &mut Budget) -> Result<(), Stop> {
+        match self.disjoint_known(a, b) {
+            Some(true) => return Ok(()),
+            Some(false) => return Err(Stop::Overlap),
+            None => {}
         }
+        let key = if a < b { (a, b) } else { (b, a) };
         budget.enter().map_err(Stop::Error)?;
         let (Some(va), Some(vb)) = (self.top(a), self.top(b)) else {
             return Err(Stop::Error(Error::new(ErrorKind::ForeignMarker)));
@@ -2273,7 +2313,7 @@ impl Context {
         let mut spend = |n: usize| {
             steps = steps
                 .checked_sub(n as u64)
-                .ok_or(Error::intractable(Limit::Steps))?;
+                .ok_or_else(|| Error::intractable(Limit::Steps))?;
             Ok::<(), Error>(())
         };
         // Each node's place in `out.groups`, for the nodes met so far.

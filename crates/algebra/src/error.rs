@@ -28,7 +28,9 @@ use crate::Domain;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
-    kind: ErrorKind,
+    /// Boxed, so that the operations' `Result<Marker, Error>` is two words, returned in
+    /// registers on their hot paths.
+    kind: Box<ErrorKind>,
 }
 
 /// What went wrong.
@@ -132,7 +134,9 @@ pub enum Limit {
 
 impl Error {
     pub(crate) fn new(kind: ErrorKind) -> Error {
-        Error { kind }
+        Error {
+            kind: Box::new(kind),
+        }
     }
 
     pub(crate) fn intractable(limit: Limit) -> Error {
@@ -154,7 +158,7 @@ impl Error {
     /// See the example on [`Error`].
     #[must_use]
     pub fn code(&self) -> &'static str {
-        match self.kind {
+        match *self.kind {
             ErrorKind::Intractable { .. } => "intractable",
             ErrorKind::ForeignMarker => "foreign-marker",
             ErrorKind::UnknownVariable => "unknown-variable",
@@ -172,7 +176,7 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
+        match &*self.kind {
             ErrorKind::Intractable { limit } => {
                 let what = match limit {
                     Limit::Steps => "step",
@@ -213,7 +217,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
+        match &*self.kind {
             ErrorKind::Parse { error } => Some(error),
             _ => None,
         }

@@ -86,7 +86,7 @@ impl Context {
         if let Some(s) = self.print_cache.get(&(m, care)) {
             return Ok(s.to_string());
         }
-        let s = self.print_uncached(m, care)?;
+        let s = self.with_print_cache(|ctx| ctx.print_uncached(m, care))?;
         self.print_cache.insert((m, care), s.as_str().into());
         Ok(s)
     }
