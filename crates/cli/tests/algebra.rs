@@ -5,36 +5,9 @@ mod common;
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-struct Run {
-    out: Output,
-    cmd: String,
-}
-
-impl Run {
-    fn code(&self) -> i32 {
-        self.out.status.code().unwrap_or(-1)
-    }
-    fn stdout(&self) -> String {
-        String::from_utf8_lossy(&self.out.stdout).into_owned()
-    }
-    fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.out.stderr).into_owned()
-    }
-    #[track_caller]
-    fn expect(&self, code: i32, stdout: &str) -> &Self {
-        assert!(
-            self.code() == code && self.stdout() == stdout,
-            "command: {}\nexpected exit {code} and stdout {stdout:?}\ngot exit {}\nstdout: {:?}\nstderr:\n{}",
-            self.cmd,
-            self.code(),
-            self.stdout(),
-            String::from_utf8_lossy(&self.out.stderr)
-        );
-        self
-    }
-}
+use common::Run;
 
 fn temp_dir() -> PathBuf {
     static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

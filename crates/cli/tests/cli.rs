@@ -1,37 +1,12 @@
 //! The real `markerspec` binary, run in a fresh temporary folder with a cleared environment.
 
+mod common;
+
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-struct Run {
-    out: Output,
-    cmd: String,
-}
-
-impl Run {
-    fn code(&self) -> i32 {
-        self.out.status.code().unwrap_or(-1)
-    }
-    fn stdout(&self) -> String {
-        String::from_utf8_lossy(&self.out.stdout).into_owned()
-    }
-    fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.out.stderr).into_owned()
-    }
-    #[track_caller]
-    fn expect(&self, code: i32, stdout: &str) -> &Self {
-        assert!(
-            self.code() == code && self.stdout() == stdout,
-            "command: {}\nexpected exit {code} and stdout {stdout:?}\ngot exit {}\nstdout: {:?}\nstderr:\n{}",
-            self.cmd,
-            self.code(),
-            self.stdout(),
-            self.stderr()
-        );
-        self
-    }
-}
+use common::Run;
 
 fn temp_dir(name: &str) -> PathBuf {
     // One fresh folder per call: tests run in parallel.

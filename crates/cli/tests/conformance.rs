@@ -2,50 +2,27 @@
 //! itself through the adapter protocol, and against adapters that crash, hang, lie or do not
 //! exist. Each run gets a fresh folder and a cleared environment.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use common::Run;
 
 const BIN: &str = env!("CARGO_BIN_EXE_markerspec");
 
-struct Run {
-    out: Output,
-    cmd: String,
+/// A run of the binary and how long it took.
+struct Timed {
+    run: Run,
     took: Duration,
 }
 
-impl Run {
-    fn code(&self) -> i32 {
-        self.out.status.code().unwrap_or(-1)
-    }
-    fn stdout(&self) -> String {
-        String::from_utf8_lossy(&self.out.stdout).into_owned()
-    }
-    fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.out.stderr).into_owned()
-    }
-    #[track_caller]
-    fn expect_code(&self, code: i32) -> &Self {
-        assert!(
-            self.code() == code,
-            "command: {}\nexpected exit {code}, got {}\nstdout:\n{}\nstderr:\n{}",
-            self.cmd,
-            self.code(),
-            self.stdout(),
-            self.stderr()
-        );
-        self
-    }
-    #[track_caller]
-    fn expect_stdout_contains(&self, needle: &str) -> &Self {
-        assert!(
-            self.stdout().contains(needle),
-            "command: {}\nstdout lacks {needle:?}\nstdout:\n{}\nstderr:\n{}",
-            self.cmd,
-            self.stdout(),
-            self.stderr()
-        );
-        self
+impl std::ops::Deref for Timed {
+    type Target = Run;
+
+    fn deref(&self) -> &Run {
+        &self.run
     }
 }
 
@@ -61,7 +38,7 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn run_in(dir: &Path, args: &[&str]) -> Run {
+fn run_in(dir: &Path, args: &[&str]) -> Timed {
     let start = Instant::now();
     let out = Command::new(BIN)
         .args(args)
@@ -73,9 +50,11 @@ fn run_in(dir: &Path, args: &[&str]) -> Run {
         .stderr(Stdio::piped())
         .output()
         .unwrap();
-    Run {
-        out,
-        cmd: format!("markerspec {args:?}"),
+    Timed {
+        run: Run {
+            out,
+            cmd: format!("markerspec {args:?}"),
+        },
         took: start.elapsed(),
     }
 }

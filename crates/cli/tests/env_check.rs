@@ -2,40 +2,18 @@
 //! controlled environment, including detection against the fake NVIDIA libraries of
 //! `crates/gpu/tests/fake` (built here with the system C compiler).
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-struct Run {
-    out: Output,
-    cmd: String,
-}
+use common::Run;
 
 impl Run {
-    fn code(&self) -> i32 {
-        self.out.status.code().unwrap_or(-1)
-    }
-    fn stdout(&self) -> String {
-        String::from_utf8_lossy(&self.out.stdout).into_owned()
-    }
-    fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.out.stderr).into_owned()
-    }
-    #[track_caller]
-    fn expect_code(&self, code: i32) -> &Self {
-        assert!(
-            self.code() == code,
-            "command: {}\nexpected exit {code}, got {}\nstdout:\n{}\nstderr:\n{}",
-            self.cmd,
-            self.code(),
-            self.stdout(),
-            self.stderr()
-        );
-        self
-    }
     #[track_caller]
     fn json(&self) -> Value {
         serde_json::from_str(&self.stdout()).unwrap_or_else(|e| {

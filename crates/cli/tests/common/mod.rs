@@ -1,7 +1,63 @@
-//! What the command-line test files share.
+//! What the command-line test files share (each file is its own crate and uses a part).
+#![allow(dead_code, reason = "each test file uses a part of what is here")]
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
+
+/// A finished run of the binary: its output, and the command line for failure messages.
+pub struct Run {
+    pub out: Output,
+    pub cmd: String,
+}
+
+impl Run {
+    /// The exit code; -1 when a signal ended the process.
+    pub fn code(&self) -> i32 {
+        self.out.status.code().unwrap_or(-1)
+    }
+
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.out.stdout).into_owned()
+    }
+
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.out.stderr).into_owned()
+    }
+
+    /// Fails, showing the command and what it printed, unless it exited with CODE and
+    /// printed exactly STDOUT.
+    #[track_caller]
+    pub fn expect(&self, code: i32, stdout: &str) -> &Self {
+        let ok = self.code() == code && self.stdout() == stdout;
+        self.check(ok, &format!("exit {code} and stdout {stdout:?}"))
+    }
+
+    /// Fails, showing the command and what it printed, unless it exited with CODE.
+    #[track_caller]
+    pub fn expect_code(&self, code: i32) -> &Self {
+        self.check(self.code() == code, &format!("exit {code}"))
+    }
+
+    /// Fails, showing the command and what it printed, unless its stdout contains NEEDLE.
+    #[track_caller]
+    pub fn expect_stdout_contains(&self, needle: &str) -> &Self {
+        let ok = self.stdout().contains(needle);
+        self.check(ok, &format!("stdout containing {needle:?}"))
+    }
+
+    #[track_caller]
+    fn check(&self, ok: bool, expected: &str) -> &Self {
+        assert!(
+            ok,
+            "command: {}\nexpected {expected}\ngot exit {}\nstdout:\n{}\nstderr:\n{}",
+            self.cmd,
+            self.code(),
+            self.stdout(),
+            self.stderr()
+        );
+        self
+    }
+}
 
 /// Starts the `markerspec` binary in DIR with ARGS, a cleared environment, and its three
 /// standard streams piped.
