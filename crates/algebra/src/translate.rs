@@ -577,6 +577,24 @@ impl Context {
         }))
     }
 
+    /// A set field's comparison (SPEC §4.3, the same in every profile): `"L" in field` and
+    /// `"L" not in field` are the member's variable; any other is an opaque atom.
+    fn membership(
+        &mut self,
+        e: &MarkerExpression,
+        field: Field,
+        op: O,
+        literal: &str,
+        side: Side,
+        profile: Profile,
+    ) -> Result<Marker, Error> {
+        match (op, side) {
+            (O::In, Side::LiteralLeft) => self.member(field, literal),
+            (O::NotIn, Side::LiteralLeft) => Ok(!self.member(field, literal)?),
+            _ => self.opaque(e, profile),
+        }
+    }
+
     fn standard_spec(
         &mut self,
         e: &MarkerExpression,
@@ -592,11 +610,7 @@ impl Context {
                 O::NotEqual => Ok(!self.extra(literal)?),
                 _ => Ok(Marker::FALSE),
             },
-            FieldType::Set => match (op, side) {
-                (O::In, Side::LiteralLeft) => self.member(field, literal),
-                (O::NotIn, Side::LiteralLeft) => Ok(!self.member(field, literal)?),
-                _ => self.opaque(e, profile),
-            },
+            FieldType::Set => self.membership(e, field, op, literal, side, profile),
             FieldType::String => {
                 let var = self.str_var(field)?;
                 match self.string_rule(var, op, literal, side, &|_| false)? {
@@ -849,11 +863,7 @@ impl Context {
         profile: Profile,
     ) -> Result<Marker, Error> {
         match field.field_type() {
-            FieldType::Set => match (op, side) {
-                (O::In, Side::LiteralLeft) => self.member(field, literal),
-                (O::NotIn, Side::LiteralLeft) => Ok(!self.member(field, literal)?),
-                _ => self.opaque(e, profile),
-            },
+            FieldType::Set => self.membership(e, field, op, literal, side, profile),
             FieldType::String | FieldType::Extra => {
                 let var = self.str_var(field)?;
                 if literal.is_empty() {
