@@ -1794,8 +1794,6 @@ impl Context {
         }
     }
 
-    /// `Ok(())` when `a and b` is false, `Err(Stop::Overlap)` as soon as a common satisfiable
-    /// case is found; builds no node.
     /// Whether `a` and `b` are disjoint when it needs no work: a constant or repeated operand,
     /// or a pair in the cache (`and`'s or `is_disjoint`'s).
     #[inline]
@@ -1811,6 +1809,8 @@ impl Context {
         self.and_cache.get(&key).map(|r| r.is_false())
     }
 
+    /// `Ok(())` when `a and b` is false, `Err(Stop::Overlap)` as soon as a common satisfiable
+    /// case is found; builds no node.
     fn disjoint_rec(&mut self, a: Marker, b: Marker, budget: &mut Budget) -> Result<(), Stop> {
         match self.disjoint_known(a, b) {
             Some(true) => return Ok(()),

@@ -296,6 +296,11 @@ proptest! {
         prop_assert_eq!(ctx.and(a, !a).unwrap(), Marker::FALSE);
         prop_assert_eq!(ctx.implies(ab, a).unwrap(), true);
         prop_assert_eq!(ctx.implies(a, b).unwrap(), ctx.and(a, !b).unwrap().is_false());
+        // A marker with itself and with its negation: answered without any work.
+        prop_assert_eq!(ctx.is_disjoint(a, a).unwrap(), a.is_false());
+        prop_assert_eq!(ctx.is_disjoint(a, !a).unwrap(), true);
+        prop_assert_eq!(ctx.implies(a, a).unwrap(), true);
+        prop_assert_eq!(ctx.implies(a, !a).unwrap(), a.is_false());
     }
 
     #[test]
