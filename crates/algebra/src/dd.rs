@@ -840,7 +840,10 @@ impl Relation {
 }
 
 impl Context {
-    /// An empty context with the default [`Limits`].
+    /// An empty context with the default [`Limits`]. It reserves room for about 16,000 nodes
+    /// and as many `and` results (about half a megabyte): a lock file's markers and the
+    /// operations between them reach that, and growing the tables to it would rehash them
+    /// twice.
     #[must_use]
     pub fn new() -> Context {
         Context::with_limits(Limits::default())
