@@ -841,7 +841,7 @@ impl Relation {
 
 impl Context {
     /// An empty context with the default [`Limits`]. It reserves room for about 16,000 nodes
-    /// and as many `and` results (about half a megabyte): a lock file's markers and the
+    /// and as many `and` results (about 600 KB): a lock file's markers and the
     /// operations between them reach that, and growing the tables to it would rehash them
     /// twice.
     #[must_use]
