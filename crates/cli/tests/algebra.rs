@@ -437,13 +437,11 @@ fn batch_answers_arrive_before_the_input_ends() {
     }
 }
 
-/// The lock-file markers of the algebra's tests, one per line.
+/// The lock-file markers of the algebra's tests, one per line (`tests/data` links to them, and
+/// the published crate carries a copy).
 fn lock_markers() -> String {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../algebra/tests/data/lock-markers.txt"
-    );
-    std::fs::read_to_string(path).unwrap()
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lock-markers.txt");
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// `simplify -` and `compare -` share a large input between threads, each with its own
