@@ -7,7 +7,7 @@ use markerspec_algebra::{Context, Marker, Relation, RelationKind, Theory};
 use markerspec_pep508::{Environment, MarkerTree, ParseOptions};
 
 use crate::Language;
-use crate::batch::{Answer, Split, run_lines};
+use crate::batch::{Answer, Memo, Memoized, Split, run_lines};
 use crate::text::render_error;
 
 /// The theory option shared by the algebra commands.
@@ -99,8 +99,12 @@ fn marker(
 /// as much to start: a block is given a thread for every this many lines.
 const LINES_PER_JOB: usize = 16;
 
+/// The most distinct lines whose answers a batch run keeps for the lines that repeat them.
+const MEMO_LINES: usize = 1 << 17;
+
 /// Answers each line of stdin with one line on stdout (blank lines and `#` comments with an
 /// empty line, see [`crate::batch`]), on `jobs` threads, each with an answerer made by `make`.
+/// A line met before is answered as it was then ([`Memo`]): a lock file repeats its markers.
 fn each_line<A: Answer>(
     jobs: Option<u16>,
     make: impl Fn() -> A + Sync,
@@ -112,6 +116,11 @@ fn each_line<A: Answer>(
     let mut out = std::io::stdout().lock();
     // Not locked for the run: a thread's panic message takes the lock.
     let mut err = std::io::stderr();
+    let memo = Memo::new(MEMO_LINES);
+    let make = || Memoized {
+        inner: make(),
+        memo: &memo,
+    };
     match run_lines(std::io::stdin().lock(), &mut out, &mut err, split, make) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         // The reader went away (`markerspec simplify - | head`): not an error.

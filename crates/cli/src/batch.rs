@@ -97,6 +97,79 @@ impl Batch<'_> {
     }
 }
 
+/// The answers given so far in one run, by line text, shared by the run's threads.
+///
+/// For answerers whose answer depends only on the line (the algebra commands: the arguments are
+/// the same for the whole run, and a marker's printed form does not depend on the context that
+/// prints it), a line met before is answered from here ([`Memoized`]): a lock file names the same
+/// few markers again and again. It holds at most `max_lines` lines and [`MEMO_BYTES`] bytes of
+/// text and answers; later lines are answered as usual.
+pub(crate) struct Memo {
+    max_lines: usize,
+    state: std::sync::Mutex<MemoState>,
+}
+
+/// A line's answer and its warnings, as bytes.
+type Known = std::sync::Arc<(Box<[u8]>, Box<[u8]>)>;
+
+/// What a [`Memo`] holds: each line's answer and warnings, and the bytes held in all.
+#[derive(Default)]
+struct MemoState {
+    answers: std::collections::HashMap<Box<str>, Known>,
+    bytes: usize,
+}
+
+/// The most bytes (line texts, answers and warnings) a [`Memo`] holds.
+pub(crate) const MEMO_BYTES: usize = 64 << 20;
+
+impl Memo {
+    /// An empty memo that holds at most MAX_LINES lines.
+    pub(crate) fn new(max_lines: usize) -> Memo {
+        Memo {
+            max_lines,
+            state: std::sync::Mutex::default(),
+        }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, MemoState> {
+        // A panic never happens while the lock is held (no answerer runs under it).
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// An [`Answer`] that answers a line met before in the run from a shared [`Memo`], and asks
+/// its inner answerer otherwise.
+pub(crate) struct Memoized<'m, A> {
+    pub(crate) inner: A,
+    pub(crate) memo: &'m Memo,
+}
+
+impl<A: Answer> Answer for Memoized<'_, A> {
+    fn answer(&mut self, text: &str, out: &mut Vec<u8>, err: &mut Vec<u8>) {
+        let known = self.memo.state().answers.get(text).cloned();
+        if let Some(known) = known {
+            out.extend_from_slice(&known.0);
+            err.extend_from_slice(&known.1);
+            return;
+        }
+        let (o, e) = (out.len(), err.len());
+        self.inner.answer(text, out, err);
+        let (answer, warnings) = (
+            out.get(o..).unwrap_or_default(),
+            err.get(e..).unwrap_or_default(),
+        );
+        let size = text.len() + answer.len() + warnings.len();
+        let mut state = self.memo.state();
+        if state.answers.len() < self.memo.max_lines && state.bytes + size <= MEMO_BYTES {
+            state.bytes += size;
+            let entry = std::sync::Arc::new((Box::from(answer), Box::from(warnings)));
+            state.answers.insert(text.into(), entry);
+        }
+    }
+}
+
 /// Answers every line of INPUT on OUT, and writes the warnings the answers give on ERR (after
 /// the answers of the same block). The lines of a block are shared between up to
 /// `split.jobs` threads, each with an [`Answer`] made by `make` when first needed and kept
@@ -550,7 +623,7 @@ pub(crate) fn table_row(
 
 #[cfg(test)]
 mod tests {
-    use super::{Answer, LINE_LIMIT, Split, run_lines};
+    use super::{Answer, LINE_LIMIT, Memo, Memoized, Split, run_lines};
     use std::cell::RefCell;
     use std::io::{self, Read, Write};
     use std::rc::Rc;
@@ -852,5 +925,64 @@ mod tests {
                 "d 2"
             ]
         );
+    }
+
+    /// Answers a line with itself (a warning for lines starting with `w`), counting its calls.
+    struct Counted<'a>(&'a AtomicUsize);
+
+    impl Answer for Counted<'_> {
+        fn answer(&mut self, text: &str, out: &mut Vec<u8>, err: &mut Vec<u8>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            out.extend_from_slice(format!("{text}!\n").as_bytes());
+            if text.starts_with('w') {
+                err.extend_from_slice(format!("warning for {text}\n").as_bytes());
+            }
+        }
+    }
+
+    /// Runs INPUT through `Counted` answerers behind a memo of MAX_LINES lines: the output,
+    /// the warnings, and how many lines the answerers were asked.
+    fn run_memoized(input: &str, jobs: usize, max_lines: usize) -> (String, String, usize) {
+        let calls = AtomicUsize::new(0);
+        let memo = Memo::new(max_lines);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let split = Split {
+            jobs: Some(jobs),
+            lines_per_job: 4,
+        };
+        run_lines(input.as_bytes(), &mut out, &mut err, split, || Memoized {
+            inner: Counted(&calls),
+            memo: &memo,
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        (
+            String::from_utf8_lossy(&out).into_owned(),
+            String::from_utf8_lossy(&err).into_owned(),
+            calls.load(Ordering::SeqCst),
+        )
+    }
+
+    #[test]
+    fn a_line_met_before_is_answered_from_the_memo_with_its_warnings() {
+        let input = "a\nw1\na\n\n# c\nb\nw1\na\n";
+        let (out, err, calls) = run_memoized(input, 1, 100);
+        assert_eq!(out, "a!\nw1!\na!\n\n\nb!\nw1!\na!\n");
+        assert_eq!(err, "warning for w1\nwarning for w1\n");
+        // a, w1, b: once each.
+        assert_eq!(calls, 3);
+        // Threads share it: 400 lines of 10 distinct ones, asked at most once per thread.
+        let lines: Vec<String> = (0..400).map(|k| format!("l{}", k % 10)).collect();
+        let (out, _, calls) = run_memoized(&(lines.join("\n") + "\n"), 3, 100);
+        let expected: String = lines.iter().map(|l| format!("{l}!\n")).collect();
+        assert_eq!(out, expected);
+        assert!((10..=30).contains(&calls), "{calls}");
+    }
+
+    #[test]
+    fn a_full_memo_answers_new_lines_as_usual() {
+        // Room for two lines: `c` is asked each time.
+        let (out, _, calls) = run_memoized("a\nb\nc\na\nb\nc\nc\n", 1, 2);
+        assert_eq!(out, "a!\nb!\nc!\na!\nb!\nc!\nc!\n");
+        assert_eq!(calls, 5);
     }
 }
