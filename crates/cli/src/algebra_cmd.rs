@@ -101,6 +101,8 @@ const LINES_PER_JOB: usize = 16;
 
 /// The most distinct lines whose answers a batch run keeps for the lines that repeat them.
 const MEMO_LINES: usize = 1 << 17;
+/// The most bytes (line texts, answers, warnings) it keeps for them.
+const MEMO_BYTES: usize = 64 << 20;
 
 /// Answers each line of stdin with one line on stdout (blank lines and `#` comments with an
 /// empty line, see [`crate::batch`]), on `jobs` threads, each with an answerer made by `make`.
@@ -116,7 +118,7 @@ fn each_line<A: Answer>(
     let mut out = std::io::stdout().lock();
     // Not locked for the run: a thread's panic message takes the lock.
     let mut err = std::io::stderr();
-    let memo = Memo::new(MEMO_LINES);
+    let memo = Memo::new(MEMO_LINES, MEMO_BYTES);
     let make = || Memoized {
         inner: make(),
         memo: &memo,

@@ -102,10 +102,11 @@ impl Batch<'_> {
 /// For answerers whose answer depends only on the line (the algebra commands: the arguments are
 /// the same for the whole run, and a marker's printed form does not depend on the context that
 /// prints it), a line met before is answered from here ([`Memoized`]): a lock file names the same
-/// few markers again and again. It holds at most `max_lines` lines and [`MEMO_BYTES`] bytes of
-/// text and answers; later lines are answered as usual.
+/// few markers again and again. It holds at most `max_lines` lines and `max_bytes` bytes of
+/// text, answers and warnings; later lines are answered as usual.
 pub(crate) struct Memo {
     max_lines: usize,
+    max_bytes: usize,
     state: std::sync::Mutex<MemoState>,
 }
 
@@ -119,14 +120,13 @@ struct MemoState {
     bytes: usize,
 }
 
-/// The most bytes (line texts, answers and warnings) a [`Memo`] holds.
-pub(crate) const MEMO_BYTES: usize = 64 << 20;
-
 impl Memo {
-    /// An empty memo that holds at most MAX_LINES lines.
-    pub(crate) fn new(max_lines: usize) -> Memo {
+    /// An empty memo that holds at most MAX_LINES lines and MAX_BYTES bytes (line texts,
+    /// answers and warnings).
+    pub(crate) fn new(max_lines: usize, max_bytes: usize) -> Memo {
         Memo {
             max_lines,
+            max_bytes,
             state: std::sync::Mutex::default(),
         }
     }
@@ -162,7 +162,7 @@ impl<A: Answer> Answer for Memoized<'_, A> {
         );
         let size = text.len() + answer.len() + warnings.len();
         let mut state = self.memo.state();
-        if state.answers.len() < self.memo.max_lines && state.bytes + size <= MEMO_BYTES {
+        if state.answers.len() < self.memo.max_lines && state.bytes + size <= self.memo.max_bytes {
             state.bytes += size;
             let entry = std::sync::Arc::new((Box::from(answer), Box::from(warnings)));
             state.answers.insert(text.into(), entry);
@@ -942,9 +942,14 @@ mod tests {
 
     /// Runs INPUT through `Counted` answerers behind a memo of MAX_LINES lines: the output,
     /// the warnings, and how many lines the answerers were asked.
-    fn run_memoized(input: &str, jobs: usize, max_lines: usize) -> (String, String, usize) {
+    fn run_memoized(
+        input: &str,
+        jobs: usize,
+        max_lines: usize,
+        max_bytes: usize,
+    ) -> (String, String, usize) {
         let calls = AtomicUsize::new(0);
-        let memo = Memo::new(max_lines);
+        let memo = Memo::new(max_lines, max_bytes);
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let split = Split {
             jobs: Some(jobs),
@@ -965,14 +970,14 @@ mod tests {
     #[test]
     fn a_line_met_before_is_answered_from_the_memo_with_its_warnings() {
         let input = "a\nw1\na\n\n# c\nb\nw1\na\n";
-        let (out, err, calls) = run_memoized(input, 1, 100);
+        let (out, err, calls) = run_memoized(input, 1, 100, 1000);
         assert_eq!(out, "a!\nw1!\na!\n\n\nb!\nw1!\na!\n");
         assert_eq!(err, "warning for w1\nwarning for w1\n");
         // a, w1, b: once each.
         assert_eq!(calls, 3);
         // Threads share it: 400 lines of 10 distinct ones, asked at most once per thread.
         let lines: Vec<String> = (0..400).map(|k| format!("l{}", k % 10)).collect();
-        let (out, _, calls) = run_memoized(&(lines.join("\n") + "\n"), 3, 100);
+        let (out, _, calls) = run_memoized(&(lines.join("\n") + "\n"), 3, 100, 1000);
         let expected: String = lines.iter().map(|l| format!("{l}!\n")).collect();
         assert_eq!(out, expected);
         assert!((10..=30).contains(&calls), "{calls}");
@@ -981,8 +986,13 @@ mod tests {
     #[test]
     fn a_full_memo_answers_new_lines_as_usual() {
         // Room for two lines: `c` is asked each time.
-        let (out, _, calls) = run_memoized("a\nb\nc\na\nb\nc\nc\n", 1, 2);
+        let (out, _, calls) = run_memoized("a\nb\nc\na\nb\nc\nc\n", 1, 2, 1000);
         assert_eq!(out, "a!\nb!\nc!\na!\nb!\nc!\nc!\n");
         assert_eq!(calls, 5);
+        // Room for 15 bytes: `w` (1 + 3 + 14 with its warning) does not fit, `abc` (3 + 5) and
+        // `d` (1 + 3) do, `e` (1 + 3) no longer does.
+        let (_, err, calls) = run_memoized("w\nabc\nd\ne\nw\nabc\nd\ne\n", 1, 100, 15);
+        assert_eq!(err, "warning for w\nwarning for w\n");
+        assert_eq!(calls, 6);
     }
 }
