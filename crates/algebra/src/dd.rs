@@ -377,6 +377,106 @@ impl Piece {
     const FROM_B: u32 = 1 << 31;
 }
 
+/// One operand of [`Context::and_pieces`], read in place: a stored node's edges, by index (so
+/// that the recursion may store new nodes meanwhile: a node never changes once stored), its
+/// children read negated for a complemented marker; or a marker that does not depend on the
+/// variable, whose edges all lead to it. Reading one copies, shares and allocates nothing.
+#[derive(Clone, Copy, Debug)]
+enum Operand {
+    Node { index: usize, negated: bool },
+    Const(Marker),
+}
+
+impl Operand {
+    /// The stored edges of a node operand.
+    fn edges(self, nodes: &[Node]) -> Option<&Edges<Marker>> {
+        match self {
+            Operand::Node { index, .. } => nodes.get(index).map(|n| &*n.edges),
+            Operand::Const(_) => None,
+        }
+    }
+
+    /// The child of the `k`th interval, as the operand reads it.
+    fn interval_child(self, nodes: &[Node], k: usize) -> Option<Marker> {
+        match self {
+            Operand::Node { negated, .. } => match self.edges(nodes) {
+                Some(Edges::Intervals { children, .. }) => {
+                    children.get(k).map(|&c| flip(c, negated))
+                }
+                _ => None,
+            },
+            Operand::Const(m) => (k == 0).then_some(m),
+        }
+    }
+
+    /// The bound after the `k`th interval (none after the last).
+    fn bound(self, nodes: &[Node], k: usize) -> Option<&Cut> {
+        match self.edges(nodes) {
+            Some(Edges::Intervals { bounds, .. }) => bounds.get(k),
+            _ => None,
+        }
+    }
+
+    /// The `k`th string point: its literal, and its child as the operand reads it.
+    fn point(self, nodes: &[Node], k: usize) -> Option<(&std::sync::Arc<str>, Marker)> {
+        match self {
+            Operand::Node { negated, .. } => match self.edges(nodes) {
+                Some(Edges::Strings { points, .. }) => {
+                    points.get(k).map(|(s, c)| (s, flip(*c, negated)))
+                }
+                _ => None,
+            },
+            Operand::Const(_) => None,
+        }
+    }
+
+    /// The child for the strings that are no point, as the operand reads it.
+    fn other(self, nodes: &[Node]) -> Option<Marker> {
+        match self {
+            Operand::Node { negated, .. } => match self.edges(nodes) {
+                Some(Edges::Strings { other, .. }) => Some(flip(*other, negated)),
+                _ => None,
+            },
+            Operand::Const(m) => Some(m),
+        }
+    }
+
+    /// The children for true and for false, as the operand reads them.
+    fn yes_no(self, nodes: &[Node]) -> Option<(Marker, Marker)> {
+        match self {
+            Operand::Node { negated, .. } => match self.edges(nodes) {
+                Some(Edges::Bool { yes, no }) => Some((flip(*yes, negated), flip(*no, negated))),
+                _ => None,
+            },
+            Operand::Const(m) => Some((m, m)),
+        }
+    }
+
+    /// The bound or literal a piece of `Context::scratch` names ([`Piece`]).
+    fn piece_bound(a: Operand, b: Operand, nodes: &[Node], src: u32) -> Option<&Cut> {
+        if src & Piece::FROM_B == 0 {
+            a.bound(nodes, src as usize)
+        } else {
+            b.bound(nodes, (src & !Piece::FROM_B) as usize)
+        }
+    }
+
+    /// The literal a piece of `Context::scratch` names ([`Piece`]).
+    fn piece_literal(
+        a: Operand,
+        b: Operand,
+        nodes: &[Node],
+        src: u32,
+    ) -> Option<&std::sync::Arc<str>> {
+        let p = if src & Piece::FROM_B == 0 {
+            a.point(nodes, src as usize)
+        } else {
+            b.point(nodes, (src & !Piece::FROM_B) as usize)
+        };
+        p.map(|(s, _)| s)
+    }
+}
+
 /// The order of two cuts of the context's nodes: equal when they are one (interned)
 /// allocation, without comparing their atoms.
 fn cut_cmp(p: &Cut, q: &Cut) -> Ordering {
@@ -1089,6 +1189,19 @@ impl Context {
         }
     }
 
+    /// `m` as an operand of [`and_pieces`](Self::and_pieces) at `var`: its node when `var` is
+    /// its top variable, else a constant operand.
+    fn operand(&self, m: Marker, var: Var) -> Result<Operand, Error> {
+        match self.nodes.get(m.index()) {
+            Some(node) if !m.is_const() && node.var == var => Ok(Operand::Node {
+                index: m.index(),
+                negated: m.is_complement(),
+            }),
+            Some(_) => Ok(Operand::Const(m)),
+            None => Err(Error::new(ErrorKind::ForeignMarker)),
+        }
+    }
+
     /// The unique node for `var` and `edges`, reduced and with a regular first child.
     fn mk(&mut self, var: Var, edges: Edges<Marker>) -> Result<Marker, Error> {
         let mut edges = match edges {
@@ -1178,22 +1291,17 @@ impl Context {
     }
 
     /// The node of `var` whose pieces are `self.scratch[base..]` (reduced: neighbouring pieces
-    /// differ), each bound read from `ba` or `bb` ([`Piece`]); complemented in place when the
+    /// differ), each bound read from operand `a` or `b` ([`Piece`]); complemented in place when the
     /// first child is. Allocates only for a node not stored yet.
     fn mk_intervals(
         &mut self,
         var: Var,
         base: usize,
-        ba: &[Cut],
-        bb: &[Cut],
+        a: Operand,
+        b: Operand,
     ) -> Result<Marker, Error> {
-        let bound = |src: u32| -> Option<&Cut> {
-            if src & Piece::FROM_B == 0 {
-                ba.get(src as usize)
-            } else {
-                bb.get((src & !Piece::FROM_B) as usize)
-            }
-        };
+        let nodes = &self.nodes;
+        let bound = |src: u32| Operand::piece_bound(a, b, nodes, src);
         let pieces = self.scratch.get_mut(base..).unwrap_or_default();
         let Some(&(_, first)) = pieces.first() else {
             return Err(Error::new(ErrorKind::ForeignMarker));
@@ -1231,7 +1339,7 @@ impl Context {
                     _ => false,
                 }
         };
-        let found = find_node(&self.unique, &self.nodes, hash, same);
+        let found = find_node(&self.unique, nodes, hash, same);
         let index = match found {
             Some(i) => i,
             None => {
@@ -1252,23 +1360,18 @@ impl Context {
     }
 
     /// The node of `var` whose string points are `self.scratch[base..]` (each literal read from
-    /// `pa` or `pb`, [`Piece`]) and whose other strings go to `other`: points that go to
+    /// operand `a` or `b`, [`Piece`]) and whose other strings go to `other`: points that go to
     /// `other` dropped, complemented when `other` is. Allocates only for a node not stored yet.
     fn mk_strings(
         &mut self,
         var: Var,
         base: usize,
-        pa: &[(std::sync::Arc<str>, Marker)],
-        pb: &[(std::sync::Arc<str>, Marker)],
+        a: Operand,
+        b: Operand,
         other: Marker,
     ) -> Result<Marker, Error> {
-        let literal = |src: u32| -> Option<&std::sync::Arc<str>> {
-            if src & Piece::FROM_B == 0 {
-                pa.get(src as usize).map(|p| &p.0)
-            } else {
-                pb.get((src & !Piece::FROM_B) as usize).map(|p| &p.0)
-            }
-        };
+        let nodes = &self.nodes;
+        let literal = |src: u32| Operand::piece_literal(a, b, nodes, src);
         let pieces = self.scratch.get_mut(base..).unwrap_or_default();
         let mut kept = 0;
         for k in 0..pieces.len() {
@@ -1318,7 +1421,7 @@ impl Context {
                     _ => false,
                 }
         };
-        let found = find_node(&self.unique, &self.nodes, hash, same);
+        let found = find_node(&self.unique, nodes, hash, same);
         let index = match found {
             Some(i) => i,
             None => {
@@ -1620,10 +1723,9 @@ impl Context {
         } else {
             va
         };
-        let (ea, fa) = self.edges_raw(a, var)?;
-        let (eb, fb) = self.edges_raw(b, var)?;
+        let (oa, ob) = (self.operand(a, var)?, self.operand(b, var)?);
         let base = self.scratch.len();
-        let r = self.and_pieces(var, &ea, fa, &eb, fb, base, budget);
+        let r = self.and_pieces(var, oa, ob, base, budget);
         self.scratch.truncate(base);
         let r = r?;
         budget.leave();
@@ -1631,41 +1733,32 @@ impl Context {
         Ok(r)
     }
 
-    /// One step of `and_rec`: the conjunction of the children of `ea` and `eb` (read negated
-    /// where `fa`/`fb`) on each piece of their common refinement, in [`combine`]'s order, built
-    /// in `self.scratch[base..]` and stored as a node of `var`.
-    #[allow(clippy::too_many_arguments)]
+    /// One step of `and_rec`: the conjunction of the children of `a` and `b` on each piece of
+    /// their common refinement, in [`combine`]'s order, built in `self.scratch[base..]` and
+    /// stored as a node of `var`.
     fn and_pieces(
         &mut self,
         var: Var,
-        ea: &Edges<Marker>,
-        fa: bool,
-        eb: &Edges<Marker>,
-        fb: bool,
+        a: Operand,
+        b: Operand,
         base: usize,
         budget: &mut Budget,
     ) -> Result<Marker, Error> {
         let foreign = || Error::new(ErrorKind::ForeignMarker);
-        match (ea, eb) {
-            (
-                Edges::Intervals {
-                    bounds: ba,
-                    children: ca,
-                },
-                Edges::Intervals {
-                    bounds: bb,
-                    children: cb,
-                },
-            ) => {
+        match self.info(var)?.domain {
+            Domain::Version => {
                 let (mut i, mut j) = (0, 0);
                 // The source of the bound before the current piece (none before the first).
                 let mut src = u32::MAX;
                 let mut last = None;
                 loop {
-                    let (Some(&x), Some(&y)) = (ca.get(i), cb.get(j)) else {
+                    let (Some(x), Some(y)) = (
+                        a.interval_child(&self.nodes, i),
+                        b.interval_child(&self.nodes, j),
+                    ) else {
                         return Err(foreign());
                     };
-                    let c = self.and_rec(flip(x, fa), flip(y, fb), budget)?;
+                    let c = self.and_rec(x, y, budget)?;
                     // Neighbouring pieces with one child are one piece: the bound between
                     // them is dropped.
                     if last != Some(c) {
@@ -1674,7 +1767,7 @@ impl Context {
                     }
                     let from_a = |i: usize| u32::try_from(i).map_err(|_| foreign());
                     let from_b = |j: usize| Ok::<_, Error>(from_a(j)? | Piece::FROM_B);
-                    match (ba.get(i), bb.get(j)) {
+                    match (a.bound(&self.nodes, i), b.bound(&self.nodes, j)) {
                         (None, None) => break,
                         (Some(_), None) => {
                             src = from_a(i)?;
@@ -1701,44 +1794,37 @@ impl Context {
                         },
                     }
                 }
-                self.mk_intervals(var, base, ba, bb)
+                self.mk_intervals(var, base, a, b)
             }
-            (
-                Edges::Strings {
-                    points: pa,
-                    other: oa,
-                },
-                Edges::Strings {
-                    points: pb,
-                    other: ob,
-                },
-            ) => {
-                let (oa, ob) = (flip(*oa, fa), flip(*ob, fb));
+            Domain::String => {
+                let (Some(oa), Some(ob)) = (a.other(&self.nodes), b.other(&self.nodes)) else {
+                    return Err(foreign());
+                };
                 let (mut i, mut j) = (0, 0);
                 loop {
-                    let (src, x, y) = match (pa.get(i), pb.get(j)) {
+                    let (src, x, y) = match (a.point(&self.nodes, i), b.point(&self.nodes, j)) {
                         (None, None) => break,
                         (Some((_, x)), None) => {
                             i += 1;
-                            (i - 1, flip(*x, fa), ob)
+                            (i - 1, x, ob)
                         }
                         (None, Some((_, y))) => {
                             j += 1;
-                            ((j - 1) | Piece::FROM_B as usize, oa, flip(*y, fb))
+                            ((j - 1) | Piece::FROM_B as usize, oa, y)
                         }
                         (Some((s, x)), Some((t, y))) => match literal_cmp(s, t) {
                             Ordering::Less => {
                                 i += 1;
-                                (i - 1, flip(*x, fa), ob)
+                                (i - 1, x, ob)
                             }
                             Ordering::Greater => {
                                 j += 1;
-                                ((j - 1) | Piece::FROM_B as usize, oa, flip(*y, fb))
+                                ((j - 1) | Piece::FROM_B as usize, oa, y)
                             }
                             Ordering::Equal => {
                                 i += 1;
                                 j += 1;
-                                (i - 1, flip(*x, fa), flip(*y, fb))
+                                (i - 1, x, y)
                             }
                         },
                     };
@@ -1747,14 +1833,18 @@ impl Context {
                     self.scratch.push((src, c));
                 }
                 let other = self.and_rec(oa, ob, budget)?;
-                self.mk_strings(var, base, pa, pb, other)
+                self.mk_strings(var, base, a, b, other)
             }
-            (Edges::Bool { yes: ya, no: na }, Edges::Bool { yes: yb, no: nb }) => {
-                let yes = self.and_rec(flip(*ya, fa), flip(*yb, fb), budget)?;
-                let no = self.and_rec(flip(*na, fa), flip(*nb, fb), budget)?;
+            Domain::Bool => {
+                let (Some((ya, na)), Some((yb, nb))) =
+                    (a.yes_no(&self.nodes), b.yes_no(&self.nodes))
+                else {
+                    return Err(foreign());
+                };
+                let yes = self.and_rec(ya, yb, budget)?;
+                let no = self.and_rec(na, nb, budget)?;
                 self.mk(var, Edges::Bool { yes, no })
             }
-            _ => Err(foreign()),
         }
     }
 
