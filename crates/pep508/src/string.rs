@@ -25,6 +25,31 @@ const PYTHON_STR_C: [bool; 128] = {
     t
 };
 
+/// How many of the bytes of `w` (little-endian: the first byte lowest) come before the first
+/// that is not printable ASCII or is `"`, `'` or `\`: bytes of `PYTHON_STR_C` (all of it but
+/// the tab), which [`scan`] passes over without a look; 8 when there is no such byte.
+#[inline(always)]
+fn plain_prefix(w: u64) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const fn splat(b: u8) -> u64 {
+        u64::from_le_bytes([b; 8])
+    }
+    // 0x80 in each byte of `x` that is zero. A byte of 0x80 or more carries into the bytes
+    // after it, which may then be marked wrongly; only the first mark is read, and every
+    // byte before it is below 0x80 (so its own marks are exact).
+    let zero_bytes = |x: u64| !x.wrapping_add(!HIGH) & HIGH;
+    // Adding 0x60 sets a byte's high bit when the byte is at least 0x20 (no control
+    // character) and below 0xa0. (A byte of 0x80 to 0x9f is marked by the test for 0x7f: its
+    // `^ 0x7f` is 0xe0 or more, which `zero_bytes` marks as it marks a zero.)
+    let control = !w.wrapping_add(splat(0x80 - 0x20)) & HIGH;
+    let odd = control
+        | zero_bytes(w ^ splat(0x7f))
+        | zero_bytes(w ^ splat(b'"'))
+        | zero_bytes(w ^ splat(b'\''))
+        | zero_bytes(w ^ splat(b'\\'));
+    (odd.trailing_zeros() / 8) as usize
+}
+
 /// The decoded content of a quoted string, and whether it strays from the specification.
 #[cfg(test)]
 pub(crate) struct Decoded<'a> {
@@ -57,10 +82,27 @@ pub(crate) fn scan(rest: &str, quote: u8) -> Scan {
     let mut prev_backslashes = 0usize;
     // A backslash before `\r\n` continues the line over both characters.
     let mut escaped_cr = false;
-    for (i, &b) in rest.as_bytes().iter().enumerate() {
+    let bytes = rest.as_bytes();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        // The plain bytes of the next eight at once: each would take the `PYTHON_STR_C` branch
+        // below, which leaves the state as this does.
+        if let Some(word) = bytes
+            .get(i..i + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        {
+            let plain = plain_prefix(u64::from_le_bytes(word));
+            if plain > 0 {
+                prev_backslashes = 0;
+                escaped_cr = false;
+                i += plain;
+                continue;
+            }
+        }
+        i += 1;
         let after_escaped_cr = std::mem::replace(&mut escaped_cr, false);
         if b == quote {
-            out.len = Some(i);
+            out.len = Some(i - 1);
             break;
         }
         if b < 128 && PYTHON_STR_C[b as usize] {
@@ -198,6 +240,37 @@ fn hex_escape(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_prefix_counts_the_bytes_of_python_str_c_before_the_first_other() {
+        let plain = |b: u8| b != b'\t' && b < 128 && PYTHON_STR_C[b as usize];
+        let expected = |w: u64| w.to_le_bytes().iter().take_while(|&&b| plain(b)).count();
+        // Each byte value at each place among plain bytes, and before a byte that carries,
+        // then random words.
+        for at in 0..8 {
+            for b in 0..=255u8 {
+                let mut w = *b"abcdefgh";
+                w[at] = b;
+                let w = u64::from_le_bytes(w);
+                assert_eq!(plain_prefix(w), expected(w), "{b:#x} at {at}");
+                let mut v = [0xffu8; 8];
+                v[..at].copy_from_slice(&b"abcdefgh"[..at]);
+                v[at] = b;
+                let v = u64::from_le_bytes(v);
+                assert_eq!(plain_prefix(v), expected(v), "{b:#x} at {at}, 0xff after");
+            }
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..100_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            // Mostly printable, so that plain words are common.
+            let w = (state & 0x7f7f_7f7f_7f7f_7f7f) | 0x2020_2020_2020_2020 & state.rotate_left(7);
+            assert_eq!(plain_prefix(w), expected(w), "{w:#x}");
+            assert_eq!(plain_prefix(state), expected(state), "{state:#x}");
+        }
+    }
 
     fn d(s: &str) -> Result<String, String> {
         decode(s, '"').map(|d| d.value.into_owned())
