@@ -61,6 +61,60 @@ impl<V> Operands<V> {
     }
 }
 
+/// The operands of a chain of values being built ([`Stream`]): up to four kept in place (most
+/// chains are that short), more in a vector; the builder is handed them as one slice.
+pub(super) struct Values<V> {
+    small: [Option<V>; 4],
+    len: usize,
+    more: Vec<V>,
+}
+
+impl<V> Default for Values<V> {
+    fn default() -> Self {
+        Values {
+            small: [None, None, None, None],
+            len: 0,
+            more: Vec::new(),
+        }
+    }
+}
+
+impl<V> Values<V> {
+    #[inline]
+    fn push(&mut self, v: V) {
+        if self.more.is_empty() {
+            if let Some(slot) = self.small.get_mut(self.len) {
+                *slot = Some(v);
+                self.len += 1;
+                return;
+            }
+            self.more.reserve(8);
+            self.more
+                .extend(self.small.iter_mut().filter_map(Option::take));
+        }
+        self.more.push(v);
+    }
+
+    /// The conjunction (or disjunction) of the operands, with `f` on a slice of two or more;
+    /// `None` for none.
+    #[inline]
+    fn finish(self, f: impl FnOnce(&mut [V]) -> V) -> Option<V> {
+        let Values {
+            small, mut more, ..
+        } = self;
+        if !more.is_empty() {
+            return Some(f(&mut more));
+        }
+        match small {
+            [Some(a), None, ..] => Some(a),
+            [Some(a), Some(b), None, _] => Some(f(&mut [a, b])),
+            [Some(a), Some(b), Some(c), None] => Some(f(&mut [a, b, c])),
+            [Some(a), Some(b), Some(c), Some(d)] => Some(f(&mut [a, b, c, d])),
+            _ => None,
+        }
+    }
+}
+
 /// The operands of an `and` (or `or`) chain, kept flat, allocating nothing for a chain of one.
 #[derive(Default)]
 pub(super) struct Chain {
@@ -253,7 +307,7 @@ pub(super) struct Stream<'b, M: MarkerBuilder + ?Sized> {
 
 impl<M: MarkerBuilder + ?Sized> Build for Stream<'_, M> {
     type Node = Option<M::Value>;
-    type Chain = Operands<M::Value>;
+    type Chain = Values<M::Value>;
 
     #[inline]
     fn comparison(&mut self, expr: MarkerExpression) -> Option<M::Value> {
@@ -269,20 +323,18 @@ impl<M: MarkerBuilder + ?Sized> Build for Stream<'_, M> {
     }
 
     #[inline]
-    fn push(&mut self, chain: &mut Operands<M::Value>, node: Option<M::Value>, _and: bool) {
+    fn push(&mut self, chain: &mut Values<M::Value>, node: Option<M::Value>, _and: bool) {
         if let Some(v) = node {
             chain.push(v);
         }
     }
 
     #[inline]
-    fn finish(&mut self, chain: Operands<M::Value>, and: bool) -> Option<M::Value> {
-        let mut rest = chain.rest;
-        match chain.first {
-            Some(only) => Some(only),
-            None if rest.is_empty() => None,
-            None if and => Some(self.builder.and(&mut rest)),
-            None => Some(self.builder.or(&mut rest)),
+    fn finish(&mut self, chain: Values<M::Value>, and: bool) -> Option<M::Value> {
+        if and {
+            chain.finish(|operands| self.builder.and(operands))
+        } else {
+            chain.finish(|operands| self.builder.or(operands))
         }
     }
 
