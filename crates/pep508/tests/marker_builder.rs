@@ -85,6 +85,11 @@ const MARKERS: &[&str] = &[
     "os_name == 'nt' and (sys_platform == 'win32' and extra == 'a')",
     "(os_name == 'nt' or extra == 'b') and (python_version >= '3.9' or extra == 'c')",
     "((((os_name == 'nt'))))",
+    // Chains of four, five and nine operands (the builder keeps up to four in place).
+    "os_name == 'nt' and sys_platform == 'win32' and extra == 'a' and python_version >= '3.9'",
+    "extra == 'a' or extra == 'b' or extra == 'c' or extra == 'd' or extra == 'e'",
+    "extra == 'a' or extra == 'b' or extra == 'c' or extra == 'd' or extra == 'e' or extra == 'f' or extra == 'g' or extra == 'h' or extra == 'i'",
+    "os_name == 'nt' and (extra == 'a' or extra == 'b' or extra == 'c' or extra == 'd') and python_version < '4'",
     "(os_name == 'nt' and extra == 'a') or (os_name == 'posix' and (extra == 'b' or extra == 'c'))",
     "true",
     "false",
