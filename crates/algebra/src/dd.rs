@@ -245,6 +245,18 @@ impl<T: Copy> Edges<T> {
 
     /// The children in edge order (interval order; string points, then the other strings;
     /// true, then false).
+    /// Appends the children, in edge order, to `out` (no vector of its own).
+    fn push_children(&self, out: &mut Vec<T>) {
+        match self {
+            Edges::Intervals { children, .. } => out.extend_from_slice(children),
+            Edges::Strings { points, other } => {
+                out.extend(points.iter().map(|(_, c)| *c));
+                out.push(*other);
+            }
+            Edges::Bool { yes, no } => out.extend([*yes, *no]),
+        }
+    }
+
     fn children(&self) -> Vec<T> {
         match self {
             Edges::Intervals { children, .. } => children.clone(),
@@ -2324,7 +2336,7 @@ impl Context {
             }
             if let Some(node) = self.nodes.get(x.index()) {
                 vars.insert(node.var);
-                stack.extend(node.edges.children());
+                node.edges.push_children(&mut stack);
             }
         }
         let mut out: Vec<Var> = vars.into_iter().collect();
@@ -2359,10 +2371,32 @@ impl Context {
                 continue;
             }
             if let Some(node) = self.nodes.get(x.index()) {
-                stack.extend(node.edges.children());
+                node.edges.push_children(&mut stack);
             }
         }
         Ok(seen.len())
+    }
+
+    /// Whether `m` has more than `limit` decision nodes ([`node_count`](Self::node_count) `>
+    /// limit`), found without counting past `limit`: what the printer asks of every marker.
+    pub(crate) fn more_nodes_than(&self, m: Marker, limit: usize) -> Result<bool, Error> {
+        self.check(m)?;
+        // At most `limit` nodes are kept, so a search of the list is as quick as a table.
+        let mut seen: Vec<usize> = Vec::with_capacity(limit.min(64));
+        let mut stack = vec![m];
+        while let Some(x) = stack.pop() {
+            if x.is_const() || seen.contains(&x.index()) {
+                continue;
+            }
+            if seen.len() == limit {
+                return Ok(true);
+            }
+            seen.push(x.index());
+            if let Some(node) = self.nodes.get(x.index()) {
+                node.edges.push_children(&mut stack);
+            }
+        }
+        Ok(false)
     }
 
     /// The paths of `m` to `true`, in a deterministic order that depends only on the function `m`

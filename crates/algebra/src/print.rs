@@ -231,17 +231,25 @@ impl Context {
                 return Err(Error::intractable(crate::error::Limit::Steps));
             }
         }
-        let mut parts: Vec<Text> = Vec::with_capacity(kept.len());
-        for cube in &kept {
-            let mut lits: Vec<Text> = Vec::with_capacity(cube.len());
-            let mut skip_absent = None;
-            for (var, label) in cube {
-                if let (Some(VarMeta::Text { .. }), Label::StringIn(_)) = (self.meta(*var), label) {
-                    skip_absent = Some(());
-                }
-            }
+        // The text, written from the literal cache as `join` would join the literals' and the
+        // cubes' texts: in a DNF, a literal with a top-level `or` in parentheses inside a cube
+        // of two or more; in a CNF, a clause of two or more literals (or of one with a
+        // top-level `or`) in parentheses when there are two or more clauses.
+        if kept.is_empty() {
+            return Ok(if negate { "true" } else { "false" }.into());
+        }
+        let mut out = String::new();
+        let mut lits: Vec<(Var, std::borrow::Cow<'_, Label>)> = Vec::new();
+        for (k, cube) in kept.iter().enumerate() {
+            let skip_absent = cube.iter().any(|(var, label)| {
+                matches!(
+                    (self.meta(*var), label),
+                    (Some(VarMeta::Text { .. }), Label::StringIn(_))
+                )
+            });
+            lits.clear();
             for &(var, own) in cube {
-                if skip_absent.is_some() {
+                if skip_absent {
                     // `V is no version and its text is x` prints as `field == "x"` (and,
                     // negated, `field != "x"`).
                     if let (Some(VarMeta::Version { .. }), Label::Versions(set)) =
@@ -252,26 +260,45 @@ impl Context {
                         }
                     }
                 }
-                lits.push(if negate {
-                    self.literal_text(var, &negate_label(own))?
+                let label = if negate {
+                    std::borrow::Cow::Owned(negate_label(own))
                 } else {
-                    self.literal_text(var, own)?
-                });
+                    std::borrow::Cow::Borrowed(own)
+                };
+                self.cache_literal(var, &label)?;
+                lits.push((var, label));
             }
-            parts.push(if negate {
-                join(&lits, " or ")
-            } else {
-                join(&lits, " and ")
-            });
+            if k > 0 {
+                out.push_str(if negate { " and " } else { " or " });
+            }
+            let many = lits.len() > 1;
+            let clause_parens = negate
+                && kept.len() > 1
+                && (many
+                    || lits
+                        .first()
+                        .is_some_and(|(var, label)| self.cached_literal(*var, label).1));
+            if clause_parens {
+                out.push('(');
+            }
+            for (j, (var, label)) in lits.iter().enumerate() {
+                if j > 0 {
+                    out.push_str(if negate { " or " } else { " and " });
+                }
+                let (text, or) = self.cached_literal(*var, label);
+                if !negate && many && or {
+                    out.push('(');
+                    out.push_str(text);
+                    out.push(')');
+                } else {
+                    out.push_str(text);
+                }
+            }
+            if clause_parens {
+                out.push(')');
+            }
         }
-        if parts.is_empty() {
-            return Ok(if negate { "true" } else { "false" }.into());
-        }
-        Ok(if negate {
-            join(&parts, " and ").s
-        } else {
-            join(&parts, " or ").s
-        })
+        Ok(out)
     }
 
     /// `cubes` (each inside `upper`, together covering `f`) made irredundant: a cube is
@@ -518,7 +545,7 @@ impl Context {
     /// `factored` joins them, parentheses left out); `None` where `print_factored` gives up
     /// (more than 64 nodes, or too deep).
     fn factored_len_bound(&mut self, m: Marker) -> Result<Option<usize>, Error> {
-        if self.node_count(m)? > 64 {
+        if self.more_nodes_than(m, 64)? {
             return Ok(None);
         }
         let mut memo: rustc_hash::FxHashMap<Marker, usize> = rustc_hash::FxHashMap::default();
@@ -566,7 +593,7 @@ impl Context {
 
     /// The diagram itself: at each node, `label and (child)` for each child, joined by `or`.
     fn print_factored(&mut self, m: Marker) -> Result<String, Error> {
-        if self.node_count(m)? > 64 {
+        if self.more_nodes_than(m, 64)? {
             return Err(Error::intractable(crate::error::Limit::Steps));
         }
         // A node's factored form depends only on the node: kept for the whole context.
@@ -617,6 +644,32 @@ impl Context {
         let t = join(&alts, " or ");
         memo.insert(m, t.clone());
         Ok(t)
+    }
+
+    /// Makes sure the literal cache holds `var`'s text for `label`.
+    fn cache_literal(&mut self, var: Var, label: &Label) -> Result<(), Error> {
+        if self
+            .literal_cache
+            .get(&var)
+            .is_some_and(|by| by.contains_key(label))
+        {
+            return Ok(());
+        }
+        let t = self.literal_text_uncached(var, label)?;
+        self.literal_cache
+            .entry(var)
+            .or_default()
+            .insert(label.clone(), (t.s, t.or));
+        Ok(())
+    }
+
+    /// A literal's text from the cache, and whether it has a top-level `or` ("" for one not
+    /// cached: [`cache_literal`](Self::cache_literal) comes first).
+    fn cached_literal(&self, var: Var, label: &Label) -> (&str, bool) {
+        self.literal_cache
+            .get(&var)
+            .and_then(|by| by.get(label))
+            .map_or(("", false), |(s, or)| (s.as_str(), *or))
     }
 
     /// One literal in marker syntax (cached per variable and label).
