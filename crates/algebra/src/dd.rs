@@ -955,7 +955,8 @@ impl Context {
     /// An empty context with the default [`Limits`]. It reserves room for about 16,000 nodes
     /// and as many `and` results (about 600 KB): a lock file's markers and the
     /// operations between them reach that, and growing the tables to it would rehash them
-    /// twice.
+    /// twice. The first [`to_marker_string`](Context::to_marker_string) reserves as many
+    /// again for the printer's own `and` results (about 400 KB).
     #[must_use]
     pub fn new() -> Context {
         Context::with_limits(Limits::default())
@@ -1044,6 +1045,11 @@ impl Context {
     /// Runs `f` with the printer's table of `and` results in place of the callers' one
     /// (`print_and_cache`), and puts the tables back after it, whatever it returns.
     pub(crate) fn with_print_cache<T>(&mut self, f: impl FnOnce(&mut Context) -> T) -> T {
+        if self.print_and_cache.capacity() == 0 {
+            // The first print makes room at once, as `new` does for the callers' table: a
+            // lock file's first prints grow it to many thousands of entries.
+            self.print_and_cache.reserve(1 << 14);
+        }
         std::mem::swap(&mut self.and_cache, &mut self.print_and_cache);
         let r = f(self);
         std::mem::swap(&mut self.and_cache, &mut self.print_and_cache);
