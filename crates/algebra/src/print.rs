@@ -1253,6 +1253,41 @@ mod tests {
         Ok(())
     }
 
+    /// The printer's node limit (`more_nodes_than`) agrees with `node_count`, at the limit and
+    /// either side of it, on diagrams of one node per extra, and on the lock-file markers.
+    #[test]
+    fn more_nodes_than_agrees_with_node_count() -> Result<(), Box<dyn std::error::Error>> {
+        let mut ctx = Context::new();
+        let none = Theory::none();
+        for n in [1usize, 2, 5, 64, 65, 70] {
+            let text = (0..n)
+                .map(|i| format!("extra == 'e{i}'"))
+                .collect::<Vec<_>>()
+                .join(" or ");
+            let m = ctx.from_marker(&text.parse::<MarkerTree>()?, &none)?;
+            assert_eq!(ctx.node_count(m)?, n);
+            for limit in [n - 1, n, n + 1, 64] {
+                assert_eq!(
+                    ctx.more_nodes_than(m, limit)?,
+                    n > limit,
+                    "{n} nodes, {limit}"
+                );
+            }
+        }
+        assert!(!ctx.more_nodes_than(crate::Marker::TRUE, 0)?);
+        for line in lock_markers()?.lines().filter(|l| !l.trim().is_empty()) {
+            let Ok(tree) = line.parse::<MarkerTree>() else {
+                continue;
+            };
+            let m = ctx.from_marker(&tree, &none)?;
+            let count = ctx.node_count(m)?;
+            for limit in [count.saturating_sub(1), count, 3] {
+                assert_eq!(ctx.more_nodes_than(m, limit)?, count > limit, "{line}");
+            }
+        }
+        Ok(())
+    }
+
     /// The length bound `print_dnf` checks against its `limit` is a lower bound: with the
     /// form's own length as the limit, the form is still printed.
     #[test]
