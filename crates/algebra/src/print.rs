@@ -674,18 +674,19 @@ impl Context {
 
     /// One literal in marker syntax (cached per variable and label).
     fn literal_text(&mut self, var: Var, label: &Label) -> Result<Text, Error> {
-        if let Some(t) = self.literal_cache.get(&var).and_then(|by| by.get(label)) {
+        // One lookup when it is cached (the common case).
+        if let Some((s, or)) = self.literal_cache.get(&var).and_then(|by| by.get(label)) {
             return Ok(Text {
-                s: t.0.clone(),
-                or: t.1,
+                s: s.clone(),
+                or: *or,
             });
         }
-        let t = self.literal_text_uncached(var, label)?;
-        self.literal_cache
-            .entry(var)
-            .or_default()
-            .insert(label.clone(), (t.s.clone(), t.or));
-        Ok(t)
+        self.cache_literal(var, label)?;
+        let (s, or) = self.cached_literal(var, label);
+        Ok(Text {
+            s: s.to_owned(),
+            or,
+        })
     }
 
     fn literal_text_uncached(&mut self, var: Var, label: &Label) -> Result<Text, Error> {
