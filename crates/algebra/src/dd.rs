@@ -464,7 +464,7 @@ impl Operand {
         }
     }
 
-    /// The bound or literal a piece of `Context::scratch` names ([`Piece`]).
+    /// The bound a piece of `Context::scratch` names ([`Piece`]).
     fn piece_bound(a: Operand, b: Operand, nodes: &[Node], src: u32) -> Option<&Cut> {
         if src & Piece::FROM_B == 0 {
             a.bound(nodes, src as usize)
