@@ -211,8 +211,9 @@ impl Context {
             // unions it is checked against are the same with it or without it.
             let hasher = rustc_hash::FxBuildHasher;
             let mut hashes: Vec<u64> = Vec::with_capacity(paths.len());
+            let (mut lits, mut seen) = (Vec::new(), Vec::new());
             for cube in paths {
-                let cube = self.expand(cube, upper, f)?;
+                let cube = self.expand(cube, upper, f, &mut lits, &mut seen)?;
                 let h = hasher.hash_one(&cube);
                 let repeat = hashes
                     .iter()
@@ -489,15 +490,17 @@ impl Context {
     /// Drops each literal of the cube whose removal keeps the cube inside `upper` (last to
     /// first, against the literals before it and the ones after it still kept); returns the
     /// literals kept.
+    ///
+    /// `lits` and `seen` are scratch space, reused from one cube to the next.
     fn expand<'a>(
         &mut self,
-        cube: Vec<Lit<'a>>,
+        mut cube: Vec<Lit<'a>>,
         upper: Marker,
         f: Marker,
+        lits: &mut Vec<Lit<'a>>,
+        seen: &mut Vec<Marker>,
     ) -> Result<Vec<Lit<'a>>, Error> {
         let mut keep = vec![true; cube.len()];
-        let mut lits: Vec<(Var, &Label)> = Vec::with_capacity(cube.len());
-        let mut seen: Vec<Marker> = Vec::new();
         // When `upper` is `f` and the cube one of its paths, a walk of `upper` under the cube
         // less literal j follows the path down to the path's node for literal j's variable
         // (each label above it is exactly its node's edges to the path's next node): the walk
@@ -522,10 +525,10 @@ impl Context {
             let within = if starts.len() == cube.len() {
                 let start = starts.get(j).copied().unwrap_or(upper);
                 let next = starts.get(j + 1).copied().unwrap_or(Marker::TRUE);
-                self.cube_within_except(&lits, start, next, &mut seen)?
+                self.cube_within_except(lits, start, next, seen)?
             } else {
                 // `upper` is not `f` (a theory): the walk starts at the top.
-                self.cube_within(&lits, upper, &mut seen)?
+                self.cube_within(lits, upper, seen)?
             };
             if within {
                 if let Some(k) = keep.get_mut(j) {
@@ -533,11 +536,9 @@ impl Context {
                 }
             }
         }
-        Ok(cube
-            .into_iter()
-            .zip(keep)
-            .filter_map(|(l, k)| k.then_some(l))
-            .collect())
+        let mut kept = keep.iter();
+        cube.retain(|_| kept.next().copied().unwrap_or(true));
+        Ok(cube)
     }
 
     /// A lower bound on the length of [`print_factored`](Self::print_factored)'s text for `m`
