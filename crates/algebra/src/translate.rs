@@ -633,6 +633,11 @@ impl Context {
                 if op2 == Some(O::ExactEqual) {
                     return self.opaque(e, profile);
                 }
+                // The common case, a version literal: one set of the version variable.
+                if let Some(set) = op2.and_then(|o| spec_version_set(field, o, literal)) {
+                    let v = self.version_var(field)?;
+                    return self.version_set(v, &set);
+                }
                 let spec = op2.and_then(|o| specifier(o, literal));
                 match spec {
                     Some(spec) if !continues_operator(literal) => {
@@ -1676,6 +1681,36 @@ impl MarkerBuilder for Translator<'_> {
     }
 }
 
+/// `field op literal` (field on the left) as `spec-2026` reads it, for a standard version
+/// field (`FieldType::Version` or `VersionOrString`) and a literal that reads as a version
+/// or a version wildcard: the set of the field's version variable where it holds. The text
+/// variable plays no part: no text value reads as a version, so the string rule is false on
+/// every text, except for `!=`, which holds on every text, i.e. on the absent value of the
+/// version variable. `None` for any other comparison (its translation also needs the text
+/// variable, or an opaque atom).
+///
+/// The translation (`standard_spec`) and the printer's search for a literal's spelling both
+/// read comparisons through this one function.
+pub(crate) fn spec_version_set(field: Field, op: O, literal: &str) -> Option<VersionSet> {
+    if field.is_extended()
+        || !matches!(
+            field.field_type(),
+            FieldType::Version | FieldType::VersionOrString
+        )
+        || continues_operator(literal)
+        || !not_a_text_value(literal)
+    {
+        return None;
+    }
+    let spec = specifier(op, literal)?;
+    let set = version_field_set(field, &spec);
+    Some(if op == O::NotEqual {
+        set.union(&VersionSet::absent())
+    } else {
+        set
+    })
+}
+
 /// The set of a version field's values satisfying `spec` (never ⊥): `python_version` as a
 /// set of `python_full_version`s; extended fields moved onto release blocks.
 fn version_field_set(field: Field, spec: &VersionSpecifier) -> VersionSet {
@@ -1765,6 +1800,73 @@ mod tests {
             push_quoted(&mut out, s);
             assert_eq!(out, format!("{s:?}"), "{s:?}");
         }
+    }
+
+    /// A version literal's comparison is one set of the version variable
+    /// (`spec_version_set`): the same marker as the general translation, the version set
+    /// or'ed with the text variable's string rule, built here the long way.
+    #[test]
+    fn version_literals_translate_as_the_general_rule_does()
+    -> Result<(), Box<dyn std::error::Error>> {
+        use markerspec_pep508::{
+            Field, MarkerExpression, MarkerOperator as O, MarkerValue, Profile,
+        };
+
+        use super::{Side, spec_version_set, specifier, version_field_set};
+        use crate::Context;
+
+        let mut ctx = Context::new();
+        let mut shortcut = 0;
+        for field in [
+            Field::PythonVersion,
+            Field::PythonFullVersion,
+            Field::ImplementationVersion,
+            Field::PlatformRelease,
+        ] {
+            for op in [
+                O::Equal,
+                O::NotEqual,
+                O::LessThan,
+                O::LessThanEqual,
+                O::GreaterThan,
+                O::GreaterThanEqual,
+                O::TildeEqual,
+            ] {
+                for literal in [
+                    "3.9",
+                    "3.9.*",
+                    "3.13.0rc1",
+                    "3.12.1.post2",
+                    "1!2.0",
+                    "3.9+local",
+                    "5.15.0-generic",
+                    "3",
+                    "3.*",
+                ] {
+                    let e = MarkerExpression::new(
+                        MarkerValue::Field(field),
+                        op,
+                        MarkerValue::Literal(literal.into()),
+                    );
+                    let got = ctx.translate_expression(&e, Profile::Spec2026)?;
+                    let Some(set) = spec_version_set(field, op, literal) else {
+                        continue;
+                    };
+                    shortcut += 1;
+                    let spec = specifier(op, literal).ok_or("a specifier")?;
+                    let v = ctx.version_var(field)?;
+                    let on_versions = ctx.version_set(v, &version_field_set(field, &spec))?;
+                    let fallback =
+                        ctx.text_fallback(field, op, literal, Side::FieldLeft, Profile::Spec2026)?;
+                    let long_way = ctx.or(on_versions, fallback)?;
+                    assert_eq!(got, long_way, "{e}");
+                    assert_eq!(ctx.version_set(v, &set)?, long_way, "{e}");
+                }
+            }
+        }
+        // Most of the grid takes the shortcut; `5.15.0-generic` and `~=` on one number do not.
+        assert!(shortcut > 150, "{shortcut}");
+        Ok(())
     }
 
     /// Witness environments stay near the default environment and inside the `platform`
