@@ -271,12 +271,13 @@ impl<T: Copy> Edges<T> {
 }
 
 /// Applies `f` to the children of `a` and `b` (same domain) on every piece of their common
-/// refinement.
+/// refinement. `mismatch` makes the error for edges of two domains (made only then: an error
+/// allocates).
 fn combine<T: Copy, E>(
     a: &Edges<Marker>,
     b: &Edges<Marker>,
     mut f: impl FnMut(Marker, Marker) -> Result<T, E>,
-    mismatch: E,
+    mismatch: impl FnOnce() -> E,
 ) -> Result<Edges<T>, E> {
     match (a, b) {
         (
@@ -294,7 +295,7 @@ fn combine<T: Copy, E>(
             let mut children = Vec::with_capacity(ba.len() + bb.len() + 1);
             loop {
                 let (Some(&x), Some(&y)) = (ca.get(i), cb.get(j)) else {
-                    return Err(mismatch);
+                    return Err(mismatch());
                 };
                 children.push(f(x, y)?);
                 match (ba.get(i), bb.get(j)) {
@@ -376,7 +377,7 @@ fn combine<T: Copy, E>(
             yes: f(*ya, *yb)?,
             no: f(*na, *nb)?,
         }),
-        _ => Err(mismatch),
+        _ => Err(mismatch()),
     }
 }
 
@@ -541,12 +542,13 @@ fn node_hash(var: Var, edges: &Edges<Marker>) -> u64 {
 }
 
 /// Calls `f` on the children of `a` and `b` (same domain) on every piece of their common
-/// refinement, in [`combine`]'s order, without building the combined edges.
+/// refinement, in [`combine`]'s order, without building the combined edges. `mismatch` makes
+/// the error for edges of two domains (made only then: an error allocates).
 fn visit_pieces<E>(
     a: &Edges<Marker>,
     b: &Edges<Marker>,
     mut f: impl FnMut(Marker, Marker) -> Result<(), E>,
-    mismatch: E,
+    mismatch: impl FnOnce() -> E,
 ) -> Result<(), E> {
     match (a, b) {
         (
@@ -562,7 +564,7 @@ fn visit_pieces<E>(
             let (mut i, mut j) = (0, 0);
             loop {
                 let (Some(&x), Some(&y)) = (ca.get(i), cb.get(j)) else {
-                    return Err(mismatch);
+                    return Err(mismatch());
                 };
                 f(x, y)?;
                 match (ba.get(i), bb.get(j)) {
@@ -626,7 +628,7 @@ fn visit_pieces<E>(
             f(*ya, *yb)?;
             f(*na, *nb)
         }
-        _ => Err(mismatch),
+        _ => Err(mismatch()),
     }
 }
 
@@ -1944,7 +1946,7 @@ impl Context {
             &ea,
             &eb,
             |x, y| self.disjoint_rec(flip(x, fa), flip(y, fb), budget),
-            Stop::Error(Error::new(ErrorKind::ForeignMarker)),
+            || Stop::Error(Error::new(ErrorKind::ForeignMarker)),
         );
         budget.leave();
         match result {
@@ -2207,7 +2209,7 @@ impl Context {
                             self.restrict_rec(x, y, cache, budget).map(Some)
                         }
                     },
-                    Error::new(ErrorKind::ForeignMarker),
+                    || Error::new(ErrorKind::ForeignMarker),
                 )?;
                 let filled = fill_dont_care(joint);
                 match filled {
