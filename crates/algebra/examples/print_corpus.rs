@@ -1,5 +1,10 @@
 //! Prints every marker of a file (one per line) in the algebra's printed form, and the total
-//! printed length: `cargo run --release -p markerspec-algebra --example print_corpus FILE`.
+//! printed length: `cargo run --release -p markerspec-algebra --example print_corpus FILE
+//! [none|platform] [-v] [--paths]`.
+//!
+//! With `--paths`, each marker is written as the plain disjunction of its diagram's paths
+//! ([`Context::dnf`]) instead: no search for a shorter form and no canonical spelling of the
+//! literals, for comparing what the printed form's minimisation costs.
 
 use markerspec_algebra::{Context, Theory};
 use markerspec_pep508::MarkerTree;
@@ -7,12 +12,13 @@ use markerspec_pep508::MarkerTree;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args()
         .nth(1)
-        .ok_or("usage: print_corpus FILE [none|platform] [-v]")?;
+        .ok_or("usage: print_corpus FILE [none|platform] [-v] [--paths]")?;
     let theory = std::env::args()
         .nth(2)
         .and_then(|t| Theory::by_name(&t))
         .unwrap_or_else(Theory::none);
     let verbose = std::env::args().any(|a| a == "-v");
+    let paths = std::env::args().any(|a| a == "--paths");
     let text = std::fs::read_to_string(path)?;
     let mut ctx = Context::new();
     let (mut total_in, mut total_out, mut n, mut errors) = (0usize, 0usize, 0usize, 0usize);
@@ -22,9 +28,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             continue;
         };
         n += 1;
-        let printed = ctx
-            .from_marker(&tree, &theory)
-            .and_then(|m| ctx.to_marker_string(m));
+        let printed = ctx.from_marker(&tree, &theory).and_then(|m| {
+            if paths {
+                ctx.dnf(m)
+            } else {
+                ctx.to_marker_string(m)
+            }
+        });
         match printed {
             Ok(p) => {
                 total_in += line.len();
