@@ -394,10 +394,9 @@ impl Context {
         };
         let m = MarkerTree::parse_into(text, options, reporter, &mut translator)
             .map_err(|error| Error::new(ErrorKind::Parse { error }))?;
-        let m = match translator.failed {
-            Some(e) => return Err(e),
-            None => m?,
-        };
+        if let Some(e) = translator.failed {
+            return Err(e);
+        }
         let c = self.theory_constraint(theory)?;
         self.and(m, c)
     }
@@ -1622,7 +1621,10 @@ fn not_a_text_value(l: &str) -> bool {
 }
 
 /// Translates a marker as the parser reads it ([`Context::parse_marker`]), conjoining each
-/// chain as `translate_all` does. After the first error nothing more is translated.
+/// chain as `translate_all` does. After the first error nothing more is translated: the error
+/// is kept in `failed` and every value from then on is a placeholder (`false`) that
+/// `parse_marker` never returns. Values are plain markers, not results, so that the parser's
+/// chains hold and move eight bytes per operand with no drop glue.
 struct Translator<'c> {
     ctx: &'c mut Context,
     profile: Profile,
@@ -1630,54 +1632,55 @@ struct Translator<'c> {
 }
 
 impl Translator<'_> {
-    /// The conjunction of `operands` (of their negations when `negate`).
-    fn conjoin(
-        &mut self,
-        operands: &mut [Result<Marker, Error>],
-        negate: bool,
-    ) -> Result<Marker, Error> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
+    /// The conjunction of `operands` (of their negations when `negate`), reordered in place.
+    fn conjoin(&mut self, operands: &mut [Marker], negate: bool) -> Marker {
+        if self.failed.is_some() {
+            return Marker::FALSE;
         }
-        let r = self.ctx.and_of(operands, |_, o| {
-            let m = o.clone()?;
-            Ok(if negate { !m } else { m })
-        });
+        if negate {
+            for o in operands.iter_mut() {
+                *o = !*o;
+            }
+        }
+        let r = self.ctx.and_all(operands);
         self.note(r)
     }
 
-    /// `r`, remembering an error.
-    fn note(&mut self, r: Result<Marker, Error>) -> Result<Marker, Error> {
-        if let Err(e) = &r {
-            if self.failed.is_none() {
-                self.failed = Some(e.clone());
+    /// The marker of `r`, remembering an error (and giving the placeholder for it).
+    fn note(&mut self, r: Result<Marker, Error>) -> Marker {
+        match r {
+            Ok(m) => m,
+            Err(e) => {
+                if self.failed.is_none() {
+                    self.failed = Some(e);
+                }
+                Marker::FALSE
             }
         }
-        r
     }
 }
 
 impl MarkerBuilder for Translator<'_> {
-    type Value = Result<Marker, Error>;
+    type Value = Marker;
 
-    fn comparison(&mut self, expr: &MarkerExpression) -> Result<Marker, Error> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
+    fn comparison(&mut self, expr: &MarkerExpression) -> Marker {
+        if self.failed.is_some() {
+            return Marker::FALSE;
         }
         let r = self.ctx.translate_expression(expr, self.profile);
         self.note(r)
     }
 
-    fn constant(&mut self, value: bool) -> Result<Marker, Error> {
-        Ok(if value { Marker::TRUE } else { Marker::FALSE })
+    fn constant(&mut self, value: bool) -> Marker {
+        if value { Marker::TRUE } else { Marker::FALSE }
     }
 
-    fn and(&mut self, operands: &mut [Result<Marker, Error>]) -> Result<Marker, Error> {
+    fn and(&mut self, operands: &mut [Marker]) -> Marker {
         self.conjoin(operands, false)
     }
 
-    fn or(&mut self, operands: &mut [Result<Marker, Error>]) -> Result<Marker, Error> {
-        Ok(!self.conjoin(operands, true)?)
+    fn or(&mut self, operands: &mut [Marker]) -> Marker {
+        !self.conjoin(operands, true)
     }
 }
 

@@ -708,6 +708,40 @@ fn a_long_in_literal_is_one_node_of_its_substrings() -> Result<(), Box<dyn std::
     Ok(())
 }
 
+/// A translation that stops part way (a limit reached inside an `and` or `or` chain) makes
+/// `parse_marker` return that error, as `from_marker` does, whatever the chains read after it;
+/// the context stays usable.
+#[test]
+fn parsing_straight_into_the_algebra_reports_a_translation_error()
+-> Result<(), Box<dyn std::error::Error>> {
+    let texts = [
+        "(extra == 'a' and extra == 'b') or (extra == 'c' and extra == 'd') or extra == 'e'",
+        "extra == 'a' or (os_name == 'nt' and (extra == 'b' or extra == 'c')) or extra != 'd'",
+    ];
+    let opts = ParseOptions::default();
+    let limits = markerspec_algebra::Limits {
+        steps: 1,
+        ..markerspec_algebra::Limits::default()
+    };
+    for text in texts {
+        let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+        let mut ctx = Context::with_limits(limits);
+        let expected = ctx
+            .from_marker(&tree, &Theory::none())
+            .expect_err("one step is not enough");
+        let mut ctx = Context::with_limits(limits);
+        let err = ctx
+            .parse_marker(text, &opts, &mut Vec::new(), &Theory::none())
+            .expect_err("one step is not enough");
+        assert_eq!(err, expected, "{text}");
+        assert_eq!(err.code(), "intractable");
+        ctx.set_limits(markerspec_algebra::Limits::default());
+        let m = ctx.parse_marker(text, &opts, &mut Vec::new(), &Theory::none())?;
+        assert_eq!(m, ctx.from_marker(&tree, &Theory::none())?);
+    }
+    Ok(())
+}
+
 /// `Context::parse_marker` (each comparison translated as it is read, no tree) gives the
 /// marker `from_marker` gives for the parsed tree, in every profile and dialect, under both
 /// theories; text that is no marker is a `parse` error carrying the parser's own error.
