@@ -769,12 +769,16 @@ impl Budget {
 #[derive(Clone, Debug)]
 pub struct Context {
     vars: Vec<VarInfo>,
-    /// Each variable's position in the variable order (rank, then name), so that comparing
-    /// two variables is comparing two numbers.
-    var_position: Vec<u32>,
+    /// Each variable's label in the variable order (rank, then name): labels grow along
+    /// `var_sorted`, so that comparing two variables is comparing two numbers. They are spaced
+    /// apart ([`VAR_LABEL_SPACING`]), so that a new variable takes a label between its
+    /// neighbours' and the others keep theirs (all are spaced out again only when two
+    /// neighbours have no label left between them).
+    var_position: Vec<u64>,
     /// The variables in the variable order.
     var_sorted: Vec<Var>,
-    by_name: HashMap<Box<str>, Var>,
+    /// The variables, hashed by name ([`name_hash`]), each name stored once (in `vars`).
+    by_name: hashbrown::HashTable<Var>,
     /// `nodes[0]` stands for the terminal and is never read as a decision node.
     nodes: Vec<Node>,
     /// Indices into `nodes`, hashed by the node: each node is stored once.
@@ -973,7 +977,7 @@ impl Context {
             vars: Vec::new(),
             var_position: Vec::new(),
             var_sorted: Vec::new(),
-            by_name: HashMap::default(),
+            by_name: hashbrown::HashTable::new(),
             nodes: vec![Node {
                 var: Var(u32::MAX),
                 hash: 0,
@@ -1078,7 +1082,12 @@ impl Context {
     /// # Ok::<(), markerspec_algebra::Error>(())
     /// ```
     pub fn variable(&mut self, rank: u32, name: &str, domain: Domain) -> Result<Var, Error> {
-        if let Some(&var) = self.by_name.get(name) {
+        let hash = name_hash(name);
+        let vars = &self.vars;
+        let found = self.by_name.find(hash, |v| {
+            vars.get(v.index()).is_some_and(|info| *info.name == *name)
+        });
+        if let Some(&var) = found {
             let info = self.info(var)?;
             if info.domain != domain || info.rank != rank {
                 return Err(Error::new(ErrorKind::WrongDomain {
@@ -1089,27 +1098,45 @@ impl Context {
             return Ok(var);
         }
         let id = u32::try_from(self.vars.len()).map_err(|_| Error::intractable(Limit::Nodes))?;
-        // The new variable's position: after every variable that comes before it.
-        let vars = &self.vars;
+        // The new variable's place: after every variable that comes before it.
         let at = self.var_sorted.partition_point(|v| {
-            vars.get(v.0 as usize)
+            vars.get(v.index())
                 .is_some_and(|v| (v.rank, &*v.name) < (rank, name))
         });
-        let position = u32::try_from(at).map_err(|_| Error::intractable(Limit::Nodes))?;
-        // Every variable after it moves up one.
-        for v in self.var_sorted.get(at..).unwrap_or_default() {
-            if let Some(p) = self.var_position.get_mut(v.0 as usize) {
-                *p += 1;
+        let label_of = |v: &Var| self.var_position.get(v.index()).copied();
+        let lo = at
+            .checked_sub(1)
+            .and_then(|i| self.var_sorted.get(i))
+            .and_then(label_of);
+        let hi = self.var_sorted.get(at).and_then(label_of);
+        self.var_sorted.insert(at, Var(id));
+        self.var_position.push(0);
+        match between(lo, hi) {
+            Some(label) => {
+                if let Some(p) = self.var_position.last_mut() {
+                    *p = label;
+                }
+            }
+            None => {
+                // No label left between the neighbours: space every label out again, in order.
+                let mut label = 0u64;
+                for v in &self.var_sorted {
+                    label += VAR_LABEL_SPACING;
+                    if let Some(p) = self.var_position.get_mut(v.index()) {
+                        *p = label;
+                    }
+                }
             }
         }
-        self.var_position.push(position);
-        self.var_sorted.insert(at, Var(id));
         self.vars.push(VarInfo {
             rank,
             name: name.into(),
             domain,
         });
-        self.by_name.insert(name.into(), Var(id));
+        let vars = &self.vars;
+        self.by_name.insert_unique(hash, Var(id), |v| {
+            vars.get(v.index()).map_or(0, |info| name_hash(&info.name))
+        });
         Ok(Var(id))
     }
 
@@ -1674,14 +1701,14 @@ impl Context {
         let key = |m: Marker| {
             self.top(m)
                 .and_then(|v| self.var_position.get(v.0 as usize))
-                .map_or(u32::MAX, |&p| p)
+                .map_or(u64::MAX, |&p| p)
         };
         const HELD: usize = 8;
         if ms.len() <= HELD {
             // Each key computed once, sorted on the stack (stable, as below).
             let mut keyed = [(0, Marker::TRUE); HELD];
             for (slot, &m) in keyed.iter_mut().zip(ms.iter()) {
-                *slot = (u32::MAX - key(m), m);
+                *slot = (u64::MAX - key(m), m);
             }
             let keyed = keyed.get_mut(..ms.len()).unwrap_or_default();
             keyed.sort_by_key(|p| p.0);
@@ -2636,6 +2663,29 @@ fn domain_of_value(value: &Value) -> Domain {
     }
 }
 
+/// The gap [`Context::variable`] leaves between two neighbouring labels of the variable
+/// order: 2^31 labels, so that about 31 variables can be declared one after another between the
+/// same two neighbours before the labels are spaced out again, and spacing out four billion
+/// variables stays below `u64::MAX`.
+const VAR_LABEL_SPACING: u64 = 1 << 31;
+
+/// A label strictly between `lo` and `hi` (none: no bound on that side; labels start above 0 and
+/// stay below `u64::MAX`), one spacing after `lo` where that fits, else halfway; `None` when no
+/// label is left between them.
+fn between(lo: Option<u64>, hi: Option<u64>) -> Option<u64> {
+    let lo = lo.unwrap_or(0);
+    let hi = hi.unwrap_or(u64::MAX);
+    match lo.checked_add(VAR_LABEL_SPACING) {
+        Some(next) if next < hi => Some(next),
+        _ => (hi - lo >= 2).then(|| lo + (hi - lo) / 2),
+    }
+}
+
+/// The hash of a variable's name in [`Context`]'s `by_name` table.
+fn name_hash(name: &str) -> u64 {
+    std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, name)
+}
+
 /// The index of the stored node hashed `hash` for which `same` holds, if there is one.
 #[inline]
 fn find_node(
@@ -3083,5 +3133,62 @@ impl Context {
             seen.push(m);
         }
         ok
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pair of variables compares as `(rank, name)` does.
+    fn assert_order(ctx: &Context, vars: &[(u32, String, Var)]) {
+        for (ra, na, a) in vars {
+            for (rb, nb, b) in vars {
+                assert_eq!(ctx.var_cmp(*a, *b), (ra, na).cmp(&(rb, nb)), "{na} {nb}");
+            }
+        }
+    }
+
+    /// The variable order is `(rank, name)` whatever the order of declaration: at either end,
+    /// in a random order, and with many variables declared one after another between the same
+    /// two neighbours (the labels between them run out and are spaced out again).
+    #[test]
+    fn variables_are_ordered_by_rank_then_name() -> Result<(), Error> {
+        let mut ctx = Context::new();
+        let mut vars = Vec::new();
+        let mut declare = |ctx: &mut Context, rank: u32, name: String| -> Result<(), Error> {
+            let var = ctx.variable(rank, &name, Domain::Bool)?;
+            // Declaring it again gives the same variable.
+            assert_eq!(ctx.variable(rank, &name, Domain::Bool)?, var);
+            vars.push((rank, name, var));
+            Ok(())
+        };
+        // Each one first: its label halves the gap below the first.
+        for i in (0..100).rev() {
+            declare(&mut ctx, 5, format!("down{i:03}"))?;
+        }
+        // Each one last.
+        for i in 0..100 {
+            declare(&mut ctx, 9, format!("up{i:03}"))?;
+        }
+        // Each one just after the one before, all between the same two neighbours.
+        declare(&mut ctx, 7, "m".to_owned())?;
+        declare(&mut ctx, 7, "n".to_owned())?;
+        let mut name = "m".to_owned();
+        for _ in 0..100 {
+            name.push('5');
+            declare(&mut ctx, 7, name.clone())?;
+        }
+        // A random order (a fixed linear congruential sequence).
+        let mut x: u64 = 12345;
+        for _ in 0..300 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let rank = u32::try_from(x >> 61).unwrap_or(0) * 2 + 4;
+            declare(&mut ctx, rank, format!("r{rank}-{}", (x >> 40) % 1000))?;
+        }
+        vars.sort();
+        vars.dedup();
+        assert_order(&ctx, &vars);
+        Ok(())
     }
 }
