@@ -999,7 +999,9 @@ impl Context {
             theory_stamp_cache: Vec::new(),
             version_text_cache: HashMap::default(),
             comparison_cache: HashMap::default(),
-            expression_cache: hashbrown::HashTable::new(),
+            // Room for the few hundred distinct comparisons of a lock file at once, as for the
+            // node and `and` tables: growing it from empty rehashes every comparison seven times.
+            expression_cache: hashbrown::HashTable::with_capacity(1 << 9),
             groups_cache: HashMap::default(),
             factored_cache: HashMap::default(),
             literal_cache: HashMap::default(),
