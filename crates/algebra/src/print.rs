@@ -43,6 +43,15 @@ pub(crate) struct Text {
 /// The most cubes a form may have before the printer gives up on it.
 const MAX_CUBES: usize = 256;
 
+/// The most cubes of the larger DNF printed when none of the three forms fits the limits
+/// ([`Context::print_large`]).
+const LARGE_CUBES: usize = 4096;
+
+/// The most steps each operation of that larger DNF may take (instead of the context's
+/// [`Limits::steps`](crate::Limits::steps)), so that the whole of it stays bounded: it makes
+/// a few operations per cube.
+const LARGE_STEPS: u64 = 100_000;
+
 impl Context {
     /// `m` in marker syntax: deterministic (it depends only on the function `m` denotes under
     /// the context's theory, and on the variable order), the shortest of a minimised DNF, a
@@ -75,6 +84,10 @@ impl Context {
     /// );
     /// # Ok::<(), markerspec_algebra::Error>(())
     /// ```
+    ///
+    /// The DNF and the CNF are tried up to 256 paths, the factored form up to 64 nodes; a
+    /// marker none of them can print is printed as the shorter of its DNF and CNF with up to
+    /// 4,096 paths (`spec/SPEC.md` §21.4).
     ///
     /// # Errors
     ///
@@ -149,10 +162,34 @@ impl Context {
 
         match best {
             Some(b) => Ok(b),
-            None => {
+            None => match self.print_large(s, upper, lower_not) {
+                Some(t) => Ok(t),
                 // Report why: the DNF's own error.
-                self.print_dnf(s, upper, false, None, &mut 0)
-            }
+                None => self.print_dnf(s, upper, false, None, &mut 0),
+            },
+        }
+    }
+
+    /// A marker none of the three forms could print within the limits (more than
+    /// [`MAX_CUBES`] paths both ways, more than 64 nodes, or a literal with no spelling of its
+    /// own): the shorter of its DNF and its CNF with up to [`LARGE_CUBES`] paths, each
+    /// operation on the way limited to [`LARGE_STEPS`] steps (at most the context's own
+    /// limit). Found the same way as the smaller forms, so the text is as deterministic;
+    /// `None` when neither fits.
+    fn print_large(&mut self, s: Marker, upper: Marker, lower_not: Marker) -> Option<String> {
+        let saved = self.limits();
+        self.set_limits(crate::Limits {
+            steps: saved.steps.min(LARGE_STEPS),
+            ..saved
+        });
+        let dnf = self.print_dnf_capped(s, upper, false, None, &mut 0, LARGE_CUBES);
+        let limit = dnf.as_ref().ok().map(String::len);
+        let cnf = self.print_dnf_capped(!s, lower_not, true, limit, &mut 0, LARGE_CUBES);
+        self.set_limits(saved);
+        match (dnf, cnf) {
+            (Ok(d), Ok(c)) => Some(if shorter(&c, &d) { c } else { d }),
+            (Ok(t), Err(_)) | (Err(_), Ok(t)) => Some(t),
+            (Err(_), Err(_)) => None,
         }
     }
 
@@ -194,9 +231,22 @@ impl Context {
         limit: Option<usize>,
         path_count: &mut usize,
     ) -> Result<String, Error> {
+        self.print_dnf_capped(f, upper, negate, limit, path_count, MAX_CUBES)
+    }
+
+    /// [`print_dnf`](Self::print_dnf) for a marker of at most `max_cubes` paths.
+    fn print_dnf_capped(
+        &mut self,
+        f: Marker,
+        upper: Marker,
+        negate: bool,
+        limit: Option<usize>,
+        path_count: &mut usize,
+        max_cubes: usize,
+    ) -> Result<String, Error> {
         let refs = self.paths_cached(f)?;
         *path_count = refs.len();
-        if refs.len() > MAX_CUBES {
+        if refs.len() > max_cubes {
             return Err(Error::intractable(crate::error::Limit::Steps));
         }
         let paths = refs.cubes();
@@ -1252,6 +1302,68 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 100, "{checked}");
+        Ok(())
+    }
+
+    /// A disjunction of every `k` of `n` extras, each with a lower bound on the Python
+    /// version (so that its diagram has many paths).
+    fn extras_groups(n: usize, k: usize) -> String {
+        fn groups(n: usize, k: usize, from: usize, group: &mut Vec<usize>, out: &mut Vec<String>) {
+            if group.len() == k {
+                let minor = (out.len() * 7) % 14;
+                let extras: Vec<String> =
+                    group.iter().map(|e| format!("extra == 'e{e}'")).collect();
+                out.push(format!(
+                    "(python_full_version >= '3.{minor}' and {})",
+                    extras.join(" and ")
+                ));
+                return;
+            }
+            for e in from..n {
+                group.push(e);
+                groups(n, k, e + 1, group, out);
+                group.pop();
+            }
+        }
+        let mut cubes = Vec::new();
+        groups(n, k, 0, &mut Vec::new(), &mut cubes);
+        cubes.join(" or ")
+    }
+
+    /// A marker none of the three forms can print (more than `MAX_CUBES` paths, a literal
+    /// without a spelling, more than 64 nodes) still prints, as the larger DNF or CNF (`print_large`), and reads back as
+    /// the same marker; one too large for that too is an `intractable` error, not a hang.
+    #[test]
+    fn markers_past_the_forms_limits_print_as_a_larger_cover()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let none = Theory::none();
+        let mut ctx = Context::new();
+        let tree: MarkerTree = extras_groups(12, 3).parse()?;
+        let m = ctx.from_marker(&tree, &none)?;
+        // None of the three forms prints it: too many paths, a CNF literal with no spelling
+        // of its own (`python_full_version` absent or outside [3, 3.7)), too many nodes.
+        assert!(ctx.paths(m)?.len() > super::MAX_CUBES);
+        assert!(ctx.print_dnf(m, m, false, None, &mut 0).is_err());
+        assert!(ctx.print_dnf(!m, !m, true, None, &mut 0).is_err());
+        assert!(ctx.print_factored(m).is_err());
+        let printed = ctx.to_marker_string(m)?;
+        let back: MarkerTree = printed.parse()?;
+        assert_eq!(ctx.from_marker(&back, &none)?, m);
+        // The same in a fresh context (the text depends on the function only).
+        let mut fresh = Context::new();
+        let again = fresh.from_marker(&tree, &none)?;
+        assert_eq!(fresh.to_marker_string(again)?, printed);
+        // The context's limits are as they were.
+        assert_eq!(ctx.limits(), crate::Limits::default());
+
+        let tree: MarkerTree = extras_groups(16, 4).parse()?;
+        let m = ctx.from_marker(&tree, &none)?;
+        let err = ctx
+            .to_marker_string(m)
+            .err()
+            .ok_or("every 4 of 16 extras should be past the limits")?;
+        assert_eq!(err.code(), "intractable");
+        assert_eq!(ctx.limits(), crate::Limits::default());
         Ok(())
     }
 
