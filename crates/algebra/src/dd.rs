@@ -3151,6 +3151,24 @@ mod tests {
         }
     }
 
+    /// A variable declared again with its rank and domain is the same variable; with another
+    /// rank or another domain, a `wrong-domain` error.
+    #[test]
+    fn a_variable_declared_again_keeps_its_rank_and_domain() -> Result<(), Error> {
+        let mut ctx = Context::new();
+        let x = ctx.variable(3, "x", Domain::Version)?;
+        assert_eq!(ctx.variable(3, "x", Domain::Version)?, x);
+        // Another domain, or another rank, is refused (either alone).
+        for (rank, domain) in [(3, Domain::String), (4, Domain::Version)] {
+            let r = ctx.variable(rank, "x", domain);
+            assert!(
+                r.as_ref().is_err_and(|e| e.code() == "wrong-domain"),
+                "rank {rank}, {domain:?}: {r:?}"
+            );
+        }
+        Ok(())
+    }
+
     /// The variable order is `(rank, name)` whatever the order of declaration: at either end,
     /// in a random order, and with many variables declared one after another between the same
     /// two neighbours (the labels between them run out and are spaced out again).
