@@ -1356,6 +1356,39 @@ mod tests {
         // The context's limits are as they were.
         assert_eq!(ctx.limits(), crate::Limits::default());
 
+        // One whose larger CNF is shorter than its larger DNF: the CNF is printed.
+        let pairs = |prefix: &str, n: usize| {
+            let mut cubes = Vec::new();
+            for a in 0..n {
+                for b in a + 1..n {
+                    cubes.push(format!(
+                        "(extra == '{prefix}{a}' and extra == '{prefix}{b}')"
+                    ));
+                }
+            }
+            cubes.join(" or ")
+        };
+        let text = format!(
+            "((platform_machine == 'x86_64' and extra == 'a0' or {}) and (sys_platform == 'win32' or {})) or (platform_system == 'darwin' and platform_release >= '11.0')",
+            pairs("a", 8),
+            pairs("b", 4)
+        );
+        let tree: MarkerTree = text.parse()?;
+        let m = ctx.from_marker(&tree, &none)?;
+        assert!(ctx.print_dnf(m, m, false, None, &mut 0).is_err());
+        assert!(ctx.print_dnf(!m, !m, true, None, &mut 0).is_err());
+        assert!(ctx.print_factored(m).is_err());
+        let printed = ctx.to_marker_string(m)?;
+        let back: MarkerTree = printed.parse()?;
+        assert_eq!(ctx.from_marker(&back, &none)?, m);
+        let dnf = ctx.print_dnf_capped(m, m, false, None, &mut 0, super::LARGE_CUBES)?;
+        assert!(
+            printed.len() < dnf.len(),
+            "{} / {}",
+            printed.len(),
+            dnf.len()
+        );
+
         let tree: MarkerTree = extras_groups(16, 4).parse()?;
         let m = ctx.from_marker(&tree, &none)?;
         let err = ctx

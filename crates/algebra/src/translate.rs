@@ -1845,6 +1845,8 @@ mod tests {
                     "5.15.0-generic",
                     "3",
                     "3.*",
+                    " 3.9",
+                    "3.9 ",
                 ] {
                     let e = MarkerExpression::new(
                         MarkerValue::Field(field),
@@ -1869,6 +1871,16 @@ mod tests {
         }
         // Most of the grid takes the shortcut; `5.15.0-generic` and `~=` on one number do not.
         assert!(shortcut > 150, "{shortcut}");
+        // Nor does a string field, or an extended version field (translated by its own rule).
+        for field in [Field::SysPlatform, Field::CudaVersion, Field::Extra] {
+            for literal in ["3.9", "3.9.*"] {
+                assert_eq!(
+                    spec_version_set(field, O::Equal, literal),
+                    None,
+                    "{field:?}"
+                );
+            }
+        }
         Ok(())
     }
 
