@@ -955,6 +955,18 @@ impl Context {
             },
             VarMeta::Extra { name } => Some(Value::Bool(env.extras().any(|x| x == &**name))),
             VarMeta::Opaque { expr, profile } => {
+                // A field the environment leaves Unknown or missing makes the comparison
+                // unknown, as for the other variables (pep508 refuses to evaluate it).
+                let unknown = |v: &MarkerValue| match v {
+                    MarkerValue::Field(Field::Extra | Field::Extras | Field::DependencyGroups)
+                    | MarkerValue::Literal(_) => false,
+                    MarkerValue::Field(f) => {
+                        matches!(env.get(*f), Some(EnvValue::Unknown) | None)
+                    }
+                };
+                if unknown(expr.lhs()) || unknown(expr.rhs()) {
+                    return Ok(None);
+                }
                 let r = expr.evaluate(env, *profile).map_err(|e| {
                     Error::new(ErrorKind::Evaluation {
                         message: e.to_string(),

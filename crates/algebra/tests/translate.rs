@@ -790,3 +790,43 @@ fn parsing_straight_into_the_algebra_matches_the_tree() -> Result<(), Box<dyn st
     assert!(same > 10_000 && errors > 10, "{same} {errors}");
     Ok(())
 }
+
+/// An opaque comparison over a field the environment leaves missing or Unknown is unknown, as a
+/// translated comparison is: `residual` keeps it (found by the `algebra` fuzz target with
+/// `sys_platform === sys_platform` under `packaging`, where it was an evaluation error),
+/// `evaluate_env` reports the field, and a known field still decides it.
+#[test]
+fn opaque_comparisons_over_unknown_fields_stay_in_the_residual()
+-> Result<(), Box<dyn std::error::Error>> {
+    let mut ctx = Context::new();
+    let (packaging, spec) = (
+        ParseOptions::default().profile(Profile::Packaging),
+        ParseOptions::default(),
+    );
+    let empty = Environment::new();
+    let mut unknown = Environment::new();
+    unknown.set(Field::SysPlatform, EnvValue::Unknown)?;
+    for (text, opts) in [
+        ("sys_platform === sys_platform", &packaging),
+        ("'lin' in sys_platform", &spec),
+    ] {
+        let tree = MarkerTree::parse_with(text, opts, &mut Vec::new())?;
+        let m = ctx.from_marker(&tree, &Theory::none())?;
+        assert!(!m.is_true() && !m.is_false(), "{text}");
+        assert_eq!(ctx.residual(m, &empty)?, m, "{text}");
+        assert_eq!(ctx.residual(m, &unknown)?, m, "{text}");
+        let err = ctx
+            .evaluate_env(m, &empty)
+            .err()
+            .ok_or("no value to evaluate with")?;
+        assert_eq!(err.code(), "unknown-field", "{text}: {err}");
+    }
+    let tree: MarkerTree = "'lin' in sys_platform".parse()?;
+    let m = ctx.from_marker(&tree, &Theory::none())?;
+    let linux = Environment::new().with_unchecked(Field::SysPlatform, "linux");
+    assert!(ctx.residual(m, &linux)?.is_true());
+    assert!(ctx.evaluate_env(m, &linux)?);
+    let win = Environment::new().with_unchecked(Field::SysPlatform, "win32");
+    assert!(ctx.residual(m, &win)?.is_false());
+    Ok(())
+}
