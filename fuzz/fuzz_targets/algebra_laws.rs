@@ -25,11 +25,18 @@ use markerspec_pep508::{EnvValue, Environment, Field, FieldType, MarkerTree, Pro
 /// Whether a standard version field of `env` holds a text that reads as a version wildcard
 /// (`3.12.*`), a value outside the algebra's model (SPEC §21.2).
 fn wildcard_text(env: &Environment) -> bool {
+    let reads_as_wildcard = |s: &str| {
+        s.trim()
+            .strip_suffix(".*")
+            .is_some_and(|p| p.parse::<markerspec_pep440::Version>().is_ok())
+    };
     Field::ALL.iter().any(|&f| {
         !f.is_extended()
-            && matches!(f.field_type(), FieldType::Version | FieldType::VersionOrString)
-            && matches!(env.get(f), Some(EnvValue::String(s))
-                if s.trim().strip_suffix(".*").is_some_and(|p| p.parse::<markerspec_pep440::Version>().is_ok()))
+            && matches!(
+                f.field_type(),
+                FieldType::Version | FieldType::VersionOrString
+            )
+            && matches!(env.get(f), Some(EnvValue::String(s)) if reads_as_wildcard(s))
     })
 }
 

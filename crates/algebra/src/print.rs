@@ -1331,8 +1331,9 @@ mod tests {
     }
 
     /// A marker none of the three forms can print (more than `MAX_CUBES` paths, a literal
-    /// without a spelling, more than 64 nodes) still prints, as the larger DNF or CNF (`print_large`), and reads back as
-    /// the same marker; one too large for that too is an `intractable` error, not a hang.
+    /// without a spelling, more than 64 nodes) still prints, as the larger DNF or CNF
+    /// (`print_large`), and reads back as the same marker; one too large for that too is an
+    /// `intractable` error, not a hang.
     #[test]
     fn markers_past_the_forms_limits_print_as_a_larger_cover()
     -> Result<(), Box<dyn std::error::Error>> {
