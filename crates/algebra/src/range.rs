@@ -6,7 +6,7 @@ use std::fmt;
 use markerspec_pep440::{Operator, Version, VersionSpecifier};
 
 use crate::cut::{
-    Atom, Cut, Point, PreSlot, Side, base_atoms, prefix_atoms, public_atoms, version_atoms,
+    Atom, Cut, DevSlot, Point, PreSlot, Side, base_atoms, prefix_atoms, public_atoms, version_atoms,
 };
 
 /// A set of points of the version domain (the absent value and every PEP 440 version): a
@@ -407,8 +407,17 @@ impl VersionSet {
 /// `(epoch, X, Y)`: the version `epoch!X.Y`, the `python_version` of a full version.
 type Pair = (u64, u64, u64);
 
-fn pair_version((e, x, y): Pair) -> Version {
-    Version::new([x, y]).with_epoch(e)
+/// The key of the version `epoch!X.Y` (`version_atoms` of it, built without the version).
+fn pair_key((e, x, y): Pair) -> Vec<Atom> {
+    let mut atoms = base_atoms(e, &[x, y]);
+    atoms.extend([
+        Atom::RelEnd,
+        Atom::Pre(PreSlot::Final),
+        Atom::Post(None),
+        Atom::Dev(DevSlot::None),
+        Atom::Local(Vec::new()),
+    ]);
+    atoms
 }
 
 /// Just below every full version whose `python_version` is `pair`.
@@ -428,7 +437,8 @@ fn least_pair_above(cut: &Cut) -> Option<Pair> {
     candidates
         .into_iter()
         .flatten()
-        .find(|&p| cut.is_below(&Point::Version(pair_version(p))))
+        // `p` lies above the cut (`Cut::is_below`).
+        .find(|&p| cut.cmp_atoms(&pair_key(p)) == std::cmp::Ordering::Less)
 }
 
 /// `==V`: without a local label, V with any local label; with one, exactly V.
@@ -502,5 +512,41 @@ impl fmt::Display for VersionSet {
 impl fmt::Debug for VersionSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "VersionSet({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `pair_key` is the key of the version `epoch!X.Y`, and `least_pair_above` finds the least
+    /// such version above a cut.
+    #[test]
+    fn pair_keys_are_the_versions_keys() -> Result<(), markerspec_pep440::Error> {
+        for e in [0, 1] {
+            for x in [0, 1, 3] {
+                for y in [0, 2, 11] {
+                    let v = Version::new([x, y]).with_epoch(e);
+                    assert_eq!(pair_key((e, x, y)), version_atoms(&v), "{v}");
+                }
+            }
+        }
+        for (spec, pair) in [
+            (">=3.11", (0, 3, 11)),
+            (">3.11", (0, 3, 12)),
+            (">=3.11.0rc1", (0, 3, 11)),
+            (">3.11.2", (0, 3, 12)),
+            (">=3", (0, 3, 0)),
+            (">3", (0, 3, 1)),
+            (">=1!0", (1, 0, 0)),
+        ] {
+            let set = VersionSet::from_specifier(&spec.parse()?);
+            let lo = set
+                .as_ref()
+                .and_then(|s| s.intervals().next())
+                .map(|(lo, _)| lo);
+            assert_eq!(lo.and_then(least_pair_above), Some(pair), "{spec}");
+        }
+        Ok(())
     }
 }
