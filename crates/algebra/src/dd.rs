@@ -159,12 +159,19 @@ pub struct Limits {
     pub depth: usize,
 }
 
+impl Limits {
+    /// The default [`nodes`](Limits::nodes): one million. A context keeps every node it makes
+    /// (until it is dropped), so one that answers many distinct markers grows towards it; see
+    /// [`Context::len`] for replacing such a context.
+    pub const DEFAULT_NODES: usize = 1_000_000;
+}
+
 impl Default for Limits {
     /// One million steps, one million nodes, depth 400.
     fn default() -> Limits {
         Limits {
             steps: 1_000_000,
-            nodes: 1_000_000,
+            nodes: Limits::DEFAULT_NODES,
             depth: 400,
         }
     }
@@ -1025,6 +1032,14 @@ impl Context {
     }
 
     /// How many decision nodes the context holds.
+    ///
+    /// A context keeps every node it makes until it is dropped, and an operation that would
+    /// make it hold more than [`Limits::nodes`] fails with [`ErrorKind::Intractable`]. A
+    /// long-running user (a resolver, a batch of markers) that makes many distinct markers
+    /// should move to a fresh context when this grows large (`markerspec simplify -` does past
+    /// a quarter of [`Limits::DEFAULT_NODES`]): every answer, the printed form included,
+    /// depends only on the markers, so the fresh context answers the same. Markers are
+    /// only valid in the context that made them; build them again there.
     ///
     /// See the second example on [`Context`].
     #[must_use]

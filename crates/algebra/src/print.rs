@@ -92,7 +92,10 @@ impl Context {
     /// # Errors
     ///
     /// [`ErrorKind::Unprintable`] for the negation of an opaque comparison without a
-    /// complement operator; [`ErrorKind::Intractable`] past the limits.
+    /// complement operator, or a version label no widening within the marker spells (SPEC
+    /// §21.4); [`ErrorKind::Intractable`] past the limits, and whenever the context reaches its
+    /// node limit on the way (never a different text: print again in a fresh context, see
+    /// [`Context::len`]).
     pub fn to_marker_string(&mut self, m: Marker) -> Result<String, Error> {
         let theory = self.theory();
         let care = self.theory_constraint(&theory)?;
@@ -125,6 +128,10 @@ impl Context {
                     }
                     Ok(())
                 }
+                // A form past its own limits is left out; the context's node limit is an
+                // error (leaving a form out there would make the text depend on how full the
+                // context is).
+                Err(e) if out_of_nodes(&e) => Err(e),
                 Err(e) if e.code() == "intractable" || e.code() == "unprintable" => Ok(()),
                 Err(e) => Err(e),
             }
@@ -162,12 +169,193 @@ impl Context {
 
         match best {
             Some(b) => Ok(b),
-            None => match self.print_large(s, upper, lower_not) {
+            None => match self.print_large(s, upper, lower_not)? {
                 Some(t) => Ok(t),
-                // Report why: the DNF's own error.
-                None => self.print_dnf(s, upper, false, None, &mut 0),
+                None => match self.print_dnf(s, upper, false, None, &mut 0) {
+                    // A literal with no spelling: widened where its cube allows.
+                    Err(e) if e.code() == "unprintable" => match self.print_widened(s, upper)? {
+                        Some(t) => Ok(t),
+                        None => Err(e),
+                    },
+                    // Report why: the DNF's own error.
+                    r => r,
+                },
             },
         }
+    }
+
+    /// The last resort for a marker whose every form has a literal with no spelling of its own
+    /// (the version label "from 3.12 up to and with every post-release of 3.13.0", which only
+    /// the negation of `> "3.13.0"` says, in `python_full_version > "3.13.0" or
+    /// (python_full_version >= "3.12" and extra == "local")`): its DNF, each path a cube, each
+    /// such label widened to one with a spelling as far as the rest of its cube allows (the
+    /// cube stays inside `upper`, and still holds its path, so the cubes cover `f`). Of the
+    /// widest label, and the label grown up or down within it, the shortest spelling; a label
+    /// that may grow to every value is dropped. Deterministic, as the paths are; `None` when a
+    /// label has no spelling up to that bound, or past [`MAX_CUBES`] paths.
+    fn print_widened(&mut self, f: Marker, upper: Marker) -> Result<Option<String>, Error> {
+        let paths = self.paths(f)?;
+        if paths.len() > MAX_CUBES {
+            return Ok(None);
+        }
+        let mut cubes: Vec<Vec<(Var, Label)>> = Vec::with_capacity(paths.len());
+        // Cubes still to widen, and the literal each is at; a cube whose label is split into
+        // its intervals goes on as one cube per interval.
+        let mut work: Vec<(Vec<(Var, Label)>, usize)> =
+            paths.into_iter().rev().map(|p| (p, 0)).collect();
+        while let Some((mut cube, mut j)) = work.pop() {
+            if cubes.len() + work.len() > MAX_CUBES {
+                return Ok(None);
+            }
+            let mut split = false;
+            while let Some((var, label)) = cube.get(j).cloned() {
+                match self.literal_text(var, &label) {
+                    Ok(_) => {
+                        j += 1;
+                        continue;
+                    }
+                    Err(e) if e.code() == "unprintable" => {}
+                    Err(e) => return Err(e),
+                }
+                // The values of `var` for which the rest of the cube stays inside `upper`.
+                let rest: Vec<(Var, &Label)> = cube
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| *k != j)
+                    .map(|(_, (v, l))| (*v, l))
+                    .collect();
+                let rest = self.cube_marker(&rest)?;
+                let mut out = self.and(rest, !upper)?;
+                for v in self.support(out)? {
+                    if v != var {
+                        out = self.exists(out, v)?;
+                    }
+                }
+                if out.is_false() {
+                    cube.remove(j);
+                    continue;
+                }
+                let Label::Versions(set) = &label else {
+                    return Ok(None);
+                };
+                let mut max = VersionSet::empty();
+                for path in self.paths(!out)? {
+                    for (_, l) in path {
+                        if let Label::Versions(piece) = l {
+                            max = max.union(&piece);
+                        }
+                    }
+                }
+                // The label widened as a whole: to all of `max`, or grown up or down in it.
+                let (Some(lo), Some(hi)) = (set.bounds().first(), set.bounds().last()) else {
+                    return Ok(None);
+                };
+                let whole = [
+                    max.clone(),
+                    set.union(&max.intersection(&VersionSet::interval(lo.clone(), Cut::TOP))),
+                    set.union(&max.intersection(&VersionSet::interval(Cut::BOTTOM, hi.clone()))),
+                ];
+                if let Some(widened) = self.best_spelt(var, whole)? {
+                    if let Some(slot) = cube.get_mut(j) {
+                        slot.1 = Label::Versions(widened);
+                    }
+                    j += 1;
+                    continue;
+                }
+                // Else each interval of the label, widened within the interval of `max`
+                // holding it (in the same three ways), as a cube of its own.
+                let mut pieces: Vec<VersionSet> = Vec::new();
+                for (lo, hi) in set.intervals() {
+                    let Some((mlo, mhi)) = max.intervals().find(|(a, b)| *a <= lo && hi <= *b)
+                    else {
+                        return Ok(None);
+                    };
+                    let candidates = [
+                        VersionSet::interval(mlo.clone(), mhi.clone()),
+                        VersionSet::interval(lo.clone(), mhi.clone()),
+                        VersionSet::interval(mlo.clone(), hi.clone()),
+                    ];
+                    let Some(widened) = self.best_spelt(var, candidates)? else {
+                        return Ok(None);
+                    };
+                    if !pieces.contains(&widened) {
+                        pieces.push(widened);
+                    }
+                }
+                for piece in pieces.into_iter().rev() {
+                    let mut c = cube.clone();
+                    if let Some(slot) = c.get_mut(j) {
+                        slot.1 = Label::Versions(piece);
+                    }
+                    work.push((c, j + 1));
+                }
+                split = true;
+                break;
+            }
+            if split {
+                continue;
+            }
+            // Each literal the cube can do without dropped, last to first.
+            let mut seen = Vec::new();
+            for k in (0..cube.len()).rev() {
+                let others: Vec<(Var, &Label)> = cube
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != k)
+                    .map(|(_, (v, l))| (*v, l))
+                    .collect();
+                if self.cube_within(&others, upper, &mut seen)? {
+                    cube.remove(k);
+                }
+            }
+            // (Checked, though it holds by construction: the cube lies inside `upper`.)
+            let lits: Vec<(Var, &Label)> = cube.iter().map(|(v, l)| (*v, l)).collect();
+            if !self.cube_within(&lits, upper, &mut seen)? {
+                return Ok(None);
+            }
+            if !cubes.contains(&cube) {
+                cubes.push(cube);
+            }
+        }
+        let borrowed: Vec<Vec<Lit<'_>>> = cubes
+            .iter()
+            .map(|c| c.iter().map(|(v, l)| (*v, l)).collect())
+            .collect();
+        let kept = self.irredundant(borrowed, upper, f)?;
+        let mut texts: Vec<Text> = Vec::with_capacity(kept.len());
+        for cube in &kept {
+            let mut parts = Vec::with_capacity(cube.len());
+            for (var, label) in cube {
+                parts.push(self.literal_text(*var, label)?);
+            }
+            if parts.is_empty() {
+                return Ok(Some("true".into()));
+            }
+            texts.push(join(&parts, " and "));
+        }
+        Ok(Some(join(&texts, " or ").s))
+    }
+
+    /// Of version labels of `var`, the one with the shortest spelling (the first of equals);
+    /// `None` when none has one.
+    fn best_spelt(
+        &mut self,
+        var: Var,
+        candidates: impl IntoIterator<Item = VersionSet>,
+    ) -> Result<Option<VersionSet>, Error> {
+        let mut best: Option<(Text, VersionSet)> = None;
+        for c in candidates {
+            match self.literal_text(var, &Label::Versions(c.clone())) {
+                Ok(t) => {
+                    if best.as_ref().is_none_or(|(b, _)| shorter(&t.s, &b.s)) {
+                        best = Some((t, c));
+                    }
+                }
+                Err(e) if e.code() == "unprintable" => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(best.map(|(_, c)| c))
     }
 
     /// A marker none of the three forms could print within the limits (more than
@@ -176,7 +364,16 @@ impl Context {
     /// operation on the way limited to [`LARGE_STEPS`] steps (at most the context's own
     /// limit). Found the same way as the smaller forms, so the text is as deterministic;
     /// `None` when neither fits.
-    fn print_large(&mut self, s: Marker, upper: Marker, lower_not: Marker) -> Option<String> {
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Intractable`] when the context reached its node limit on the way.
+    fn print_large(
+        &mut self,
+        s: Marker,
+        upper: Marker,
+        lower_not: Marker,
+    ) -> Result<Option<String>, Error> {
         let saved = self.limits();
         self.set_limits(crate::Limits {
             steps: saved.steps.min(LARGE_STEPS),
@@ -186,11 +383,16 @@ impl Context {
         let limit = dnf.as_ref().ok().map(String::len);
         let cnf = self.print_dnf_capped(!s, lower_not, true, limit, &mut 0, LARGE_CUBES);
         self.set_limits(saved);
-        match (dnf, cnf) {
+        for e in [&dnf, &cnf].into_iter().filter_map(|r| r.as_ref().err()) {
+            if out_of_nodes(e) {
+                return Err(e.clone());
+            }
+        }
+        Ok(match (dnf, cnf) {
             (Ok(d), Ok(c)) => Some(if shorter(&c, &d) { c } else { d }),
             (Ok(t), Err(_)) | (Err(_), Ok(t)) => Some(t),
             (Err(_), Err(_)) => None,
-        }
+        })
     }
 
     /// `m` with what `care` makes redundant removed: restricted to `care`, then every
@@ -1256,6 +1458,16 @@ fn better(a: &str, b: &str) -> bool {
     score(a) < score(b)
 }
 
+/// Whether `e` says the context reached its node limit ([`Limits::nodes`](crate::Limits::nodes)).
+fn out_of_nodes(e: &Error) -> bool {
+    matches!(
+        e.kind(),
+        ErrorKind::Intractable {
+            limit: crate::error::Limit::Nodes
+        }
+    )
+}
+
 /// Shorter, ties broken by text order (deterministic).
 fn shorter(a: &str, b: &str) -> bool {
     (a.len(), a) < (b.len(), b)
@@ -1272,6 +1484,87 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/tests/data/lock-markers.txt"
         ))
+    }
+
+    /// A marker whose paths carry a label with no spelling of its own ("3.12 up to every
+    /// post-release of 3.13.0": the negation of `> "3.13.0"`) is printed with that label
+    /// widened where the rest of its cube allows; the text reads back as the same marker.
+    /// Before, `to_marker_string` answered `unprintable` for these `or`s of printable markers.
+    #[test]
+    fn unspellable_labels_are_widened_within_their_cube() -> Result<(), Box<dyn std::error::Error>>
+    {
+        let none = Theory::none();
+        for (input, expected) in [
+            (
+                "(python_full_version >= '3.12' and extra == 'local') or (python_full_version > '3.13.0')",
+                Some(
+                    r#"python_full_version >= "3.12" and extra == "local" or python_full_version > "3.13""#,
+                ),
+            ),
+            (
+                "(python_full_version >= '3.11' and extra == 'full') or (python_full_version > '3.13.0')",
+                Some(
+                    r#"python_full_version >= "3.11" and extra == "full" or python_full_version > "3.13""#,
+                ),
+            ),
+            (
+                "(python_full_version < '3.13' and sys_platform == 'win32' and extra == 'epub') or \
+                 ((python_full_version >= '3.10' and python_full_version <= '3.11') or \
+                 (python_full_version < '3.10' and extra == 'a' and extra == 'b') or \
+                 (python_full_version > '3.11' and extra == 'a' and extra == 'b'))",
+                None,
+            ),
+        ] {
+            let tree: MarkerTree = input.parse()?;
+            let mut ctx = Context::new();
+            let m = ctx.from_marker(&tree, &none)?;
+            let printed = ctx.to_marker_string(m)?;
+            if let Some(expected) = expected {
+                assert_eq!(printed, expected, "{input}");
+            }
+            let back = ctx.from_marker(&printed.parse()?, &none)?;
+            assert_eq!(back, m, "{input} printed as {printed}");
+        }
+        Ok(())
+    }
+
+    /// A context near its node limit prints a marker as a fresh context does, or answers
+    /// `intractable` (node limit): never another text, as it would if the forms that ran out
+    /// of nodes were merely left out. Checked on the multi-path lock-file markers, each
+    /// printed with a few nodes of headroom, then with more.
+    #[test]
+    fn a_full_context_prints_the_same_text_or_fails() -> Result<(), Box<dyn std::error::Error>> {
+        let text = lock_markers()?;
+        let none = Theory::none();
+        let (mut same, mut failed) = (0, 0);
+        for line in text.lines().filter(|l| l.contains(" or ")).take(60) {
+            let tree: MarkerTree = line.parse()?;
+            let mut fresh = Context::new();
+            let m = fresh.from_marker(&tree, &none)?;
+            let expected = fresh.to_marker_string(m)?;
+            for headroom in [0, 1, 4, 16, 64, 256] {
+                let mut ctx = Context::new();
+                let m = ctx.from_marker(&tree, &none)?;
+                let limits = ctx.limits();
+                ctx.set_limits(crate::Limits {
+                    nodes: ctx.len() + headroom,
+                    ..limits
+                });
+                match ctx.to_marker_string(m) {
+                    Ok(t) => {
+                        assert_eq!(t, expected, "{line} with {headroom} nodes to spare");
+                        same += 1;
+                    }
+                    Err(e) => {
+                        assert!(super::out_of_nodes(&e), "{line}: {e}");
+                        failed += 1;
+                    }
+                }
+            }
+        }
+        // Both outcomes occur (the check is not vacuous).
+        assert!(same > 0 && failed > 0, "{same} printed, {failed} failed");
+        Ok(())
     }
 
     /// The CNF of a single-path marker, built from its path, is the text the general CNF
