@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use markerspec_algebra::{Context, Marker, Relation, RelationKind, Theory};
+use markerspec_algebra::{Context, Limits, Marker, Relation, RelationKind, Theory};
 use markerspec_pep508::{Environment, MarkerTree, ParseOptions};
 
 use crate::Language;
@@ -162,6 +162,37 @@ fn simplify_one(
         .map_err(|e| format!("error[{}]: {e}\n", e.code()))
 }
 
+/// A batch answerer (`simplify -`, `compare -`) starts again from a fresh context before a
+/// line once its context holds more nodes than this (a quarter of the default node limit): a
+/// context keeps every node it makes, and on a long input of distinct markers it would reach
+/// its limit and answer `intractable` to every later line. The answers depend only on the
+/// markers, not on the context (the printed form included), so this changes none of them; it
+/// bounds the memory a thread holds (about 100 MB).
+const FRESH_CONTEXT_NODES: usize = Limits::DEFAULT_NODES / 4;
+
+/// STATE's answer to a line (`answer`), from a fresh state (`renew`) when its context has
+/// grown past [`FRESH_CONTEXT_NODES`] (`len`), and once more from a fresh state when a grown
+/// context answered `intractable` (a context near its node limit fails where a fresh one need
+/// not).
+fn in_bounded_context<S, T>(
+    state: &mut S,
+    len: impl Fn(&S) -> usize,
+    renew: impl Fn(&mut S),
+    mut answer: impl FnMut(&mut S) -> Result<T, String>,
+) -> Result<T, String> {
+    if len(state) > FRESH_CONTEXT_NODES {
+        renew(state);
+    }
+    let grown = len(state) > FRESH_CONTEXT_NODES / 16;
+    match answer(state) {
+        Err(e) if grown && e.starts_with("error[intractable]") => {
+            renew(state);
+            answer(state)
+        }
+        r => r,
+    }
+}
+
 /// `simplify -`'s answerer for one thread: its own context, and the assumption read into it.
 struct Simplifier<'a> {
     ctx: Context,
@@ -183,14 +214,16 @@ impl<'a> Simplifier<'a> {
 
 impl Answer for Simplifier<'_> {
     fn answer(&mut self, text: &str, out: &mut Vec<u8>, _err: &mut Vec<u8>) {
-        let reply = match &self.assume {
-            Ok(assume) => match simplify_one(&mut self.ctx, text, self.args, *assume) {
-                Ok(s) => s,
-                Err(e) => one_line(&e),
+        let reply = in_bounded_context(
+            self,
+            |s| s.ctx.len(),
+            |s| *s = Simplifier::new(s.args),
+            |s| match &s.assume {
+                Ok(assume) => simplify_one(&mut s.ctx, text, s.args, *assume),
+                Err(e) => Err(e.clone()),
             },
-            Err(e) => one_line(e),
-        };
-        push_line(&reply, out);
+        );
+        push_line(&reply.unwrap_or_else(|e| one_line(&e)), out);
     }
 }
 
@@ -333,7 +366,15 @@ impl Answer for Comparer<'_> {
         let mut warnings = Vec::new();
         let reply = match text.split_once('\t') {
             None => "error: expected `A<TAB>B`".to_owned(),
-            Some((a, b)) => match compare_one(&mut self.ctx, a, b, self.args, &mut warnings) {
+            Some((a, b)) => match in_bounded_context(
+                self,
+                |c| c.ctx.len(),
+                |c| c.ctx = Context::new(),
+                |c| {
+                    warnings.clear();
+                    compare_one(&mut c.ctx, a, b, c.args, &mut warnings)
+                },
+            ) {
                 Ok((_, doc)) if self.args.json => doc.to_string(),
                 Ok((word, _)) => word,
                 Err(e) => one_line(&e),
@@ -431,4 +472,63 @@ pub(crate) fn residual(tree: &MarkerTree, env: &Environment) -> Result<String, S
     let m = ctx.from_marker(tree, &Theory::none()).map_err(err)?;
     let r = ctx.residual(m, env).map_err(err)?;
     ctx.to_marker_string(r).map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FRESH_CONTEXT_NODES, in_bounded_context};
+
+    /// A stand-in for an answerer: its context's size, how often it was renewed, and the
+    /// answers it gives in turn.
+    struct Fake {
+        len: usize,
+        renewed: usize,
+        answers: Vec<Result<&'static str, String>>,
+    }
+
+    fn run(fake: &mut Fake) -> Result<&'static str, String> {
+        in_bounded_context(
+            fake,
+            |f| f.len,
+            |f| {
+                f.len = 0;
+                f.renewed += 1;
+            },
+            |f| f.answers.remove(0),
+        )
+    }
+
+    fn fake(len: usize, answers: Vec<Result<&'static str, String>>) -> Fake {
+        Fake {
+            len,
+            renewed: 0,
+            answers,
+        }
+    }
+
+    /// A context past the bound is replaced before the line; a grown one that answers
+    /// `intractable` is replaced and asked again; a small one's answer, and any other error,
+    /// stand.
+    #[test]
+    fn a_grown_context_is_replaced() {
+        let intractable = || Err("error[intractable]: operation exceeds the node limit".into());
+        let mut f = fake(FRESH_CONTEXT_NODES + 1, vec![Ok("a")]);
+        assert_eq!(run(&mut f), Ok("a"));
+        assert_eq!(f.renewed, 1);
+
+        let mut f = fake(FRESH_CONTEXT_NODES, vec![intractable(), Ok("b")]);
+        assert_eq!(run(&mut f), Ok("b"));
+        assert_eq!(f.renewed, 1);
+
+        let mut f = fake(FRESH_CONTEXT_NODES / 16, vec![intractable(), Ok("c")]);
+        assert_eq!(run(&mut f), intractable());
+        assert_eq!(f.renewed, 0);
+
+        let mut f = fake(
+            FRESH_CONTEXT_NODES,
+            vec![Err("error[M001]: x".into()), Ok("d")],
+        );
+        assert_eq!(run(&mut f), Err("error[M001]: x".into()));
+        assert_eq!(f.renewed, 0);
+    }
 }
