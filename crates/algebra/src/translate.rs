@@ -1349,18 +1349,7 @@ impl Context {
             }
         }
         if let Some(Some(v)) = &full_version {
-            let r = v.release();
-            // The epoch stays (`1!2.3`): `python_version == "1!2.*"` is read on it.
-            let epoch = match v.epoch() {
-                0 => String::new(),
-                e => format!("{e}!"),
-            };
-            let pv = format!(
-                "{epoch}{}.{}",
-                r.first().copied().unwrap_or(0),
-                r.get(1).copied().unwrap_or(0)
-            );
-            env = env.with_unchecked(Field::PythonVersion, pv);
+            env = env.with_unchecked(Field::PythonVersion, python_version_of(v));
         }
         for (field, items) in sets {
             let _ = env.set(field, EnvValue::Set(items));
@@ -1609,20 +1598,28 @@ fn opaque_candidates(literal: &str) -> Vec<String> {
     out
 }
 
-/// The `python_version` of a `python_full_version` text: its first two release components, or
-/// the text itself when it is no version.
+/// The `python_version` of a `python_full_version` text ([`python_version_of`]), or the text
+/// itself when it is no version.
 fn python_version_text(full: &str) -> String {
     match full.parse::<Version>() {
-        Ok(v) => {
-            let r = v.release();
-            format!(
-                "{}.{}",
-                r.first().copied().unwrap_or(0),
-                r.get(1).copied().unwrap_or(0)
-            )
-        }
+        Ok(v) => python_version_of(&v),
         Err(_) => full.to_owned(),
     }
+}
+
+/// The `python_version` of a full version, as the model reads it: its first two release
+/// components, the epoch kept (`1!2.3`: `python_version == "1!2.*"` is read on it).
+fn python_version_of(v: &Version) -> String {
+    let r = v.release();
+    let epoch = match v.epoch() {
+        0 => String::new(),
+        e => format!("{e}!"),
+    };
+    format!(
+        "{epoch}{}.{}",
+        r.first().copied().unwrap_or(0),
+        r.get(1).copied().unwrap_or(0)
+    )
 }
 
 /// Whether a text is outside the text variable's domain: a version, or a version wildcard.
@@ -1794,6 +1791,41 @@ pub(crate) struct ExpressionKey {
 #[cfg(test)]
 mod tests {
     use super::push_quoted;
+
+    /// The `python_version` a witness writes for a full version is the one the model reads
+    /// (`VersionSet::python_version_preimage`), epoch included: a witness's full version with
+    /// an epoch, written with a `python_version` that dropped it, did not satisfy its cell
+    /// (found by the `algebra_laws` fuzz target).
+    #[test]
+    fn witness_python_version_is_the_models() -> Result<(), markerspec_pep440::Error> {
+        use crate::{Point, VersionSet};
+        use markerspec_pep440::Version;
+        assert_eq!(super::python_version_text("3!3.1.18.post2"), "3!3.1");
+        assert_eq!(super::python_version_text("3.12.0rc1"), "3.12");
+        assert_eq!(super::python_version_text("dev"), "dev");
+        for full in [
+            "3.1.18",
+            "3!3.1.18",
+            "1!2",
+            "3.12.0rc1",
+            "2!0.0.1+local",
+            "3.8.post1",
+        ] {
+            let v: Version = full.parse()?;
+            let written: Version = super::python_version_of(&v).parse()?;
+            for spec in [
+                ">=3.8", "<3.8", "==3.1", "==3!3.1", ">2!0", "==1!2.0", "!=3.12",
+            ] {
+                let set = VersionSet::python_version_preimage(&spec.parse()?);
+                let modelled = set.is_some_and(|s| s.contains(&Point::Version(v.clone())));
+                let read = spec
+                    .parse::<markerspec_pep440::VersionSpecifier>()?
+                    .contains(&written);
+                assert_eq!(modelled, read, "{full} against {spec}");
+            }
+        }
+        Ok(())
+    }
 
     #[test]
     fn push_quoted_writes_what_debug_writes() {
