@@ -191,8 +191,10 @@ impl Context {
     /// such label widened to one with a spelling as far as the rest of its cube allows (the
     /// cube stays inside `upper`, and still holds its path, so the cubes cover `f`). Of the
     /// widest label, and the label grown up or down within it, the shortest spelling; a label
-    /// that may grow to every value is dropped. Deterministic, as the paths are; `None` when a
-    /// label has no spelling up to that bound, or past [`MAX_CUBES`] paths.
+    /// that may grow to every value is dropped. Then each literal a cube can do without is
+    /// dropped, and each cube the others cover ([`irredundant`](Self::irredundant)).
+    /// Deterministic, as the paths are; `None` when a label has no spelling up to that bound,
+    /// or past [`MAX_CUBES`] paths.
     fn print_widened(&mut self, f: Marker, upper: Marker) -> Result<Option<String>, Error> {
         let paths = self.paths(f)?;
         if paths.len() > MAX_CUBES {
