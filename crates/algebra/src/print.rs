@@ -213,13 +213,7 @@ impl Context {
                     Err(e) => return Err(e),
                 }
                 // The values of `var` for which the rest of the cube stays inside `upper`.
-                let rest: Vec<(Var, &Label)> = cube
-                    .iter()
-                    .enumerate()
-                    .filter(|(k, _)| *k != j)
-                    .map(|(_, (v, l))| (*v, l))
-                    .collect();
-                let rest = self.cube_marker(&rest)?;
+                let rest = self.cube_marker(&without(&cube, j))?;
                 let mut out = self.and(rest, !upper)?;
                 for v in self.support(out)? {
                     if v != var {
@@ -261,13 +255,7 @@ impl Context {
             // Each literal the cube can do without dropped, last to first.
             let mut seen = Vec::new();
             for k in (0..cube.len()).rev() {
-                let others: Vec<(Var, &Label)> = cube
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| *i != k)
-                    .map(|(_, (v, l))| (*v, l))
-                    .collect();
-                if self.cube_within(&others, upper, &mut seen)? {
+                if self.cube_within(&without(&cube, k), upper, &mut seen)? {
                     cube.remove(k);
                 }
             }
@@ -1419,6 +1407,15 @@ fn score(s: &str) -> (usize, &str) {
 
 fn better(a: &str, b: &str) -> bool {
     score(a) < score(b)
+}
+
+/// The literals of `cube` but its `k`-th, borrowed.
+fn without(cube: &[(Var, Label)], k: usize) -> Vec<Lit<'_>> {
+    cube.iter()
+        .enumerate()
+        .filter(|(i, _)| *i != k)
+        .map(|(_, (v, l))| (*v, l))
+        .collect()
 }
 
 /// Whether `e` says the context reached its node limit ([`Limits::nodes`](crate::Limits::nodes)).
