@@ -142,6 +142,20 @@ pub(crate) fn base_atoms(epoch: u64, release: &[u64]) -> Vec<Atom> {
     atoms
 }
 
+/// The key atoms of the release-only version `epoch!release` (no pre-, post- or dev-release,
+/// no local label): `version_atoms` of it, built without the version.
+pub(crate) fn release_atoms(epoch: u64, release: &[u64]) -> Vec<Atom> {
+    let mut atoms = base_atoms(epoch, release);
+    atoms.extend([
+        Atom::RelEnd,
+        Atom::Pre(PreSlot::Final),
+        Atom::Post(None),
+        Atom::Dev(DevSlot::None),
+        Atom::Local(Vec::new()),
+    ]);
+    atoms
+}
+
 /// `Sec(1) Num(epoch)` and the release numbers as given (a wildcard prefix, not trimmed).
 pub(crate) fn prefix_atoms(epoch: u64, release: &[u64]) -> Vec<Atom> {
     let mut atoms = Vec::with_capacity(release.len() + 2);
@@ -451,17 +465,7 @@ impl Cut {
             return block(&r, Side::Below);
         }
         // The release-only point of this release: below the cut or above it.
-        let point = {
-            let mut a = base_atoms(0, &release);
-            a.extend([
-                Atom::RelEnd,
-                Atom::Pre(PreSlot::Final),
-                Atom::Post(None),
-                Atom::Dev(DevSlot::None),
-                Atom::Local(Vec::new()),
-            ]);
-            a
-        };
+        let point = release_atoms(0, &release);
         if self.cmp_atoms(&point) == Ordering::Less {
             block(&release, Side::Below)
         } else {

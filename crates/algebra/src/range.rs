@@ -6,7 +6,8 @@ use std::fmt;
 use markerspec_pep440::{Operator, Version, VersionSpecifier};
 
 use crate::cut::{
-    Atom, Cut, DevSlot, Point, PreSlot, Side, base_atoms, prefix_atoms, public_atoms, version_atoms,
+    Atom, Cut, Point, PreSlot, Side, base_atoms, prefix_atoms, public_atoms, release_atoms,
+    version_atoms,
 };
 
 /// A set of points of the version domain (the absent value and every PEP 440 version): a
@@ -409,15 +410,7 @@ type Pair = (u64, u64, u64);
 
 /// The key of the version `epoch!X.Y` (`version_atoms` of it, built without the version).
 fn pair_key((e, x, y): Pair) -> Vec<Atom> {
-    let mut atoms = base_atoms(e, &[x, y]);
-    atoms.extend([
-        Atom::RelEnd,
-        Atom::Pre(PreSlot::Final),
-        Atom::Post(None),
-        Atom::Dev(DevSlot::None),
-        Atom::Local(Vec::new()),
-    ]);
-    atoms
+    release_atoms(e, &[x, y])
 }
 
 /// Just below every full version whose `python_version` is `pair`.
