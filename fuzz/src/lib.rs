@@ -388,7 +388,8 @@ pub fn not_known(env: &Environment, field: Field) -> bool {
 /// (it reads the requested extras). `python_version` counts as reading `python_full_version`
 /// too, since the `uv` profile tests it against the full version, as uv does; and under `uv`,
 /// `platform_release` reads `sys_platform` (uv-pep508 0.0.98 compares it as a version only on
-/// `darwin`). Under `packaging`, a comparison of two quoted strings reads the right one as the
+/// `darwin`), and so does `platform_system` (uv reads `platform_system == "Linux"` and its kin
+/// as the `sys_platform` tests they imply). Under `packaging`, a comparison of two quoted strings reads the right one as the
 /// name of the field to look up, as packaging does (`"3" == "python_version"` reads
 /// `python_version`).
 pub fn unknown_fields(tree: &MarkerTree, env: &Environment) -> Vec<Field> {
@@ -405,7 +406,9 @@ pub fn unknown_fields(tree: &MarkerTree, env: &Environment) -> Vec<Field> {
     if fields.contains(&Field::PythonVersion) {
         fields.push(Field::PythonFullVersion);
     }
-    if tree.profile() == Profile::Uv && fields.contains(&Field::PlatformRelease) {
+    if tree.profile() == Profile::Uv
+        && (fields.contains(&Field::PlatformRelease) || fields.contains(&Field::PlatformSystem))
+    {
         fields.push(Field::SysPlatform);
     }
     fields
