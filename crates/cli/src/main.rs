@@ -18,6 +18,12 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use markerspec_pep508::{Dialect, ParseOptions, Profile};
 
+/// The batch commands (`simplify -` above all) make and free many small values per line, and
+/// drop whole contexts of them; mimalloc answers those faster than the system allocator, in
+/// less memory (BENCHMARKS.md, "The allocator").
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod algebra_cmd;
 mod batch;
 mod check_cmd;
