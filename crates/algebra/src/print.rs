@@ -1004,6 +1004,25 @@ impl Context {
         field: Field,
         set: &VersionSet,
     ) -> Result<Text, Error> {
+        if !field.is_extended() && absent_without_both_ends(set) {
+            // No comparison of a standard field spells it (below): the search would translate
+            // every candidate to find none.
+            return Err(Error::new(ErrorKind::Unprintable {
+                comparison: format!("{} in {set}", field.name()),
+            }));
+        }
+        self.version_text_search(var, field, set)
+    }
+
+    /// The search behind [`version_text_uncached`](Self::version_text_uncached): the best
+    /// single comparison when one is exact, else the best of a pair, a greedy conjunction and
+    /// a disjunction of intervals.
+    fn version_text_search(
+        &mut self,
+        var: Var,
+        field: Field,
+        set: &VersionSet,
+    ) -> Result<Text, Error> {
         let target = self.version_set(var, set)?;
         let fields: &[Field] = if field == Field::PythonFullVersion {
             &[Field::PythonVersion, Field::PythonFullVersion]
@@ -1315,6 +1334,23 @@ impl Context {
         }
         Ok(None)
     }
+}
+
+/// Whether `set` holds the absent value but not every version below some version, or not
+/// every version above some version. No spelling of a standard version field's label (a
+/// comparison, or the `and`/`or` of comparisons the printer writes) is then exact: of its
+/// comparisons only `!=` holds on the absent value, and `!=` excludes a bounded part of the
+/// versions (one version, or the block of `"X.*"`), so each `and` of them that holds there
+/// also holds on every version below the least of those parts and above the greatest.
+/// (An extended field also has `== ""`, which is the absent value alone.)
+fn absent_without_both_ends(set: &VersionSet) -> bool {
+    let bounds = set.bounds();
+    let holds_absent = bounds.first() == Some(&Cut::BOTTOM);
+    let low_versions = bounds
+        .get(1)
+        .is_some_and(|end| *end > Cut::versions_start());
+    let high_versions = bounds.last() == Some(&Cut::TOP);
+    holds_absent && !(low_versions && high_versions)
 }
 
 /// The complement of a label.
@@ -1814,6 +1850,60 @@ mod tests {
                 shared.clear_caches();
             }
         }
+        Ok(())
+    }
+
+    /// A label holding the absent value without every version at both ends has no spelling
+    /// for a standard field, as `absent_without_both_ends` says without searching: the search
+    /// finds none for every such label built from the cuts of a few versions, and finds one for
+    /// some label holding the absent value and both ends.
+    #[test]
+    fn labels_absent_without_both_ends_have_no_spelling() -> Result<(), Box<dyn std::error::Error>>
+    {
+        use super::absent_without_both_ends;
+        use crate::cut::Cut;
+        use crate::range::VersionSet;
+        use markerspec_pep508::Field;
+        let mut cuts = vec![Cut::versions_start(), Cut::TOP];
+        for v in ["3.9", "3.11.0rc1", "3.12", "3.14"] {
+            let v: markerspec_pep440::Version = v.parse()?;
+            cuts.push(Cut::below(&v));
+            cuts.push(Cut::above(&v));
+        }
+        // The point 3.9 (a block `!=` can leave out), and an empty interval.
+        let point = |c: usize| cuts.get(c).cloned().ok_or("a cut");
+        let (below_39, above_39, above_rc) = (point(2)?, point(3)?, point(5)?);
+        let mut ctx = Context::new();
+        let (mut rejected, mut spelt) = (0, 0);
+        for field in [Field::PythonFullVersion, Field::PlatformRelease] {
+            let var = ctx.version_var(field)?;
+            for (i, lo) in cuts.iter().enumerate() {
+                for hi in cuts.iter().skip(i) {
+                    for gap in [None, Some(&below_39), Some(&above_rc)] {
+                        // "" ∪ [versions_start, lo) ∪ [hi, TOP), less a block when `gap`.
+                        let mut set = VersionSet::absent()
+                            .union(&VersionSet::interval(Cut::versions_start(), lo.clone()))
+                            .union(&VersionSet::interval(hi.clone(), Cut::TOP));
+                        if let Some(g) = gap {
+                            let block = VersionSet::interval(g.clone(), above_39.clone());
+                            set = set.intersection(&block.complement());
+                        }
+                        let found = ctx.version_text_search(var, field, &set);
+                        if absent_without_both_ends(&set) {
+                            rejected += 1;
+                            let e = found.err().ok_or("a spelling where none was expected")?;
+                            assert_eq!(e.code(), "unprintable", "{field:?} in {set}");
+                        } else if found.is_ok() {
+                            spelt += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            rejected > 50 && spelt > 10,
+            "{rejected} rejected, {spelt} spelt"
+        );
         Ok(())
     }
 

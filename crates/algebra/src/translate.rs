@@ -200,7 +200,7 @@ impl Context {
         self.meta.get(var.index()).and_then(Option::as_ref)
     }
 
-    fn version_var(&mut self, field: Field) -> Result<Var, Error> {
+    pub(crate) fn version_var(&mut self, field: Field) -> Result<Var, Error> {
         let field = if field == Field::PythonVersion {
             Field::PythonFullVersion
         } else {
