@@ -1219,16 +1219,65 @@ impl Context {
                 subs.push(a);
             }
         }
-        let mut pieces: Vec<Text> = Vec::new();
+        let intervals: Vec<VersionSet> = set
+            .intervals()
+            .map(|(lo, hi)| VersionSet::interval(lo.clone(), hi.clone()))
+            .collect();
+        if let Some(t) = self.pieces_text(var, target, &atoms, &subs, &intervals)? {
+            offer(t, &mut best);
+        }
+        if best.is_none() && field.is_extended() {
+            // The absent value and the versions below some version make one interval, which
+            // no comparison covers; an extended field says the absent value alone with
+            // `== ""`. Last: a form found before is never replaced.
+            let absent = VersionSet::absent();
+            let split: Vec<VersionSet> = intervals
+                .iter()
+                .flat_map(|piece| {
+                    let versions = piece.intersection(&absent.complement());
+                    if versions.is_empty() || versions == *piece {
+                        vec![piece.clone()]
+                    } else {
+                        vec![absent.clone(), versions]
+                    }
+                })
+                .collect();
+            if split.len() > intervals.len() {
+                if let Some(t) = self.pieces_text(var, target, &atoms, &subs, &split)? {
+                    offer(t, &mut best);
+                }
+            }
+        }
+        best.ok_or_else(|| {
+            Error::new(ErrorKind::Unprintable {
+                comparison: format!("{} in {set}", field.name()),
+            })
+        })
+    }
+
+    /// The disjunction of `pieces` (parts of `target`, in order), each written as the first
+    /// atom of `subs` (atoms inside `target`) that covers it, or else as the conjunction of the
+    /// atoms that contain it, added in order while they change it, once it lies inside
+    /// `target`; a piece the ones before cover is left out. `None` when a piece has neither or
+    /// the pieces do not make up `target`.
+    fn pieces_text(
+        &mut self,
+        var: Var,
+        target: Marker,
+        atoms: &[(String, Marker, usize)],
+        subs: &[&(String, Marker, usize)],
+        pieces: &[VersionSet],
+    ) -> Result<Option<Text>, Error> {
+        let mut texts: Vec<Text> = Vec::new();
         let mut covered = Marker::FALSE;
-        for (lo, hi) in set.intervals() {
-            let piece = self.version_set(var, &VersionSet::interval(lo.clone(), hi.clone()))?;
+        for piece in pieces {
+            let piece = self.version_set(var, piece)?;
             if self.implies(piece, covered)? {
                 continue;
             }
             // A single atom inside the target covering the piece…
             let mut found = None;
-            for a in &subs {
+            for a in subs {
                 if self.implies(piece, a.1)? {
                     found = Some(Text {
                         s: a.0.clone(),
@@ -1241,7 +1290,7 @@ impl Context {
             if found.is_none() {
                 // … or a conjunction of atoms containing the piece, inside the target.
                 let mut ps: Vec<&(String, Marker, usize)> = Vec::new();
-                for a in &atoms {
+                for a in atoms {
                     if self.implies(piece, a.1)? {
                         ps.push(a);
                     }
@@ -1267,21 +1316,11 @@ impl Context {
                 }
             }
             match found {
-                Some(t) => pieces.push(t),
-                None => {
-                    pieces.clear();
-                    break;
-                }
+                Some(t) => texts.push(t),
+                None => return Ok(None),
             }
         }
-        if !pieces.is_empty() && covered == target {
-            offer(join(&pieces, " or "), &mut best);
-        }
-        best.ok_or_else(|| {
-            Error::new(ErrorKind::Unprintable {
-                comparison: format!("{} in {set}", field.name()),
-            })
-        })
+        Ok((!texts.is_empty() && covered == target).then(|| join(&texts, " or ")))
     }
 
     /// Conjunction (or disjunction) of atoms from `atoms`, added in order when they change

@@ -544,6 +544,58 @@ fn extended_fields_follow_the_absent_rule() {
     assert_eq!(a, !b);
 }
 
+/// Every `and`/`or` of two or three comparisons of an extended version field prints, and the
+/// printed form reads back as the same marker. `cuda_version == "" or cuda_version < "12"`
+/// ("no CUDA, or CUDA before 12") once answered `unprintable`: the absent value and the versions
+/// below 12 make one interval of the field's values, which no comparison covers alone.
+#[test]
+fn extended_version_fields_print_every_combination() -> Result<(), Box<dyn std::error::Error>> {
+    let opts = ParseOptions::default().dialect(Dialect::Extended);
+    let atoms = [
+        "cuda_version == ''",
+        "cuda_version != ''",
+        "cuda_version < '12'",
+        "cuda_version <= '11.8'",
+        "cuda_version >= '12.4'",
+        "cuda_version > '12'",
+        "cuda_version == '12.*'",
+        "cuda_version != '11.*'",
+        "cuda_version == '12.8'",
+    ];
+    let mut ctx = Context::new();
+    let none = Theory::none();
+    let mut printed = 0;
+    let mut check = |text: &str| -> Result<(), Box<dyn std::error::Error>> {
+        let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+        let m = ctx.from_marker(&tree, &none)?;
+        let out = ctx
+            .to_marker_string(m)
+            .map_err(|e| format!("{text}: {e}"))?;
+        if out != "true" && out != "false" {
+            let back = MarkerTree::parse_with(&out, &opts, &mut Vec::new())?;
+            let mb = ctx.from_marker(&back, &none)?;
+            assert_eq!(mb, m, "{text} printed as `{out}`");
+        }
+        printed += 1;
+        Ok(())
+    };
+    check("cuda_version == '' or cuda_version < '12'")?;
+    for a in atoms {
+        for b in atoms {
+            for op in [" and ", " or "] {
+                check(&format!("{a}{op}{b}"))?;
+                for c in atoms {
+                    for op2 in [" and ", " or "] {
+                        check(&format!("({a}{op}{b}){op2}{c}"))?;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(printed, 1 + 9 * 9 * 2 * (1 + 9 * 2));
+    Ok(())
+}
+
 fn field_strategy() -> impl Strategy<Value = String> {
     let atoms = prop_oneof![
         Just("python_version >= '3.9'"),
