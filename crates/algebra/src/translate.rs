@@ -625,6 +625,12 @@ impl Context {
                         self.opaque(e, profile)
                     };
                 }
+                if side == Side::LiteralLeft && op == O::TildeEqual {
+                    // `"L" ~= f` is `Specifier("~=" + value).contains(L)` (SPEC Appendix E.2),
+                    // which depends on the value's text (`~=1.17` holds on 1.17.11,
+                    // `~=1.17.0` does not, and both are the version 1.17): no set of versions.
+                    return self.opaque(e, profile);
+                }
                 let op2 = match side {
                     Side::FieldLeft => Some(op),
                     Side::LiteralLeft => mirror(op),

@@ -405,6 +405,13 @@ const EDGE_CASES: &[&str] = &[
     "'3.8' < python_version",
     "'3.8' >= python_full_version",
     "python_full_version === '3.12.0'",
+    // `"L" ~= f` reads as `Specifier("~=" + value).contains(L)` (SPEC Appendix E.2): true on
+    // 1.17.10 and on 1.17 (the text of the value counts, `~=1.17` is not `~=1.17.0`), so no
+    // set of versions says it (it was once read as text equality with `1.17.11`).
+    "'1.17.11' ~= python_full_version",
+    "'3.12' ~= python_version",
+    "'5.15.3' ~= platform_release and platform_release < '6'",
+    "'3.12.0' ~= implementation_version or python_version == '3.12'",
     "python_version == 'foo'",
     "python_version != 'foo'",
     "python_version < 'foo'",
