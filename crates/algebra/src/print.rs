@@ -445,24 +445,12 @@ impl Context {
         let mut out = String::new();
         let mut lits: Vec<(Var, std::borrow::Cow<'_, Label>)> = Vec::new();
         for (k, cube) in kept.iter().enumerate() {
-            let skip_absent = cube.iter().any(|(var, label)| {
-                matches!(
-                    (self.meta(*var), label),
-                    (Some(VarMeta::Text { .. }), Label::StringIn(_))
-                )
-            });
             lits.clear();
             for &(var, own) in cube {
-                if skip_absent {
-                    // `V is no version and its text is x` prints as `field == "x"` (and,
-                    // negated, `field != "x"`).
-                    if let (Some(VarMeta::Version { .. }), Label::Versions(set)) =
-                        (self.meta(var), own)
-                    {
-                        if *set == VersionSet::absent() {
-                            continue;
-                        }
-                    }
+                // `V is no version and its text is x` prints as `field == "x"` (and, negated,
+                // `field != "x"`).
+                if self.absent_with_text(var, own, cube.iter().copied()) {
+                    continue;
                 }
                 let label = if negate {
                     std::borrow::Cow::Owned(negate_label(own))
@@ -566,6 +554,37 @@ impl Context {
             .collect())
     }
 
+    /// Whether the literal `(var, label)` of a cube is "the version field is no version" for a
+    /// field whose text the cube also names (`field#text in {x}`): the two print together as
+    /// `field == "x"`, so this one is left out of the text. Only the same field's: another
+    /// version field's absent label in the cube is a literal of its own (in the CNF of
+    /// `python_version >= "0" or platform_version != "x"`, `python_version` is no version).
+    fn absent_with_text<'l>(
+        &self,
+        var: Var,
+        label: &Label,
+        mut cube: impl Iterator<Item = (Var, &'l Label)>,
+    ) -> bool {
+        let Some(VarMeta::Version { field }) = self.meta(var) else {
+            return false;
+        };
+        if !matches!(label, Label::Versions(set) if *set == VersionSet::absent()) {
+            return false;
+        }
+        cube.any(|(v, l)| match (self.meta(v), l) {
+            (Some(VarMeta::Text { field: text }), Label::StringIn(_)) => {
+                // `python_version`'s text goes with `python_full_version`'s version.
+                let paired = if *text == Field::PythonVersion {
+                    Field::PythonFullVersion
+                } else {
+                    *text
+                };
+                paired == *field
+            }
+            _ => false,
+        })
+    }
+
     /// The CNF `print_dnf(!s, !s, true)` prints when `s` is a single path: `not s` is the union
     /// of the paths `l1 and … and not li`, each expanded to `not li`, so the clauses are the
     /// path's literals, one each, in the order a depth-first walk of `not s` meets their
@@ -588,19 +607,9 @@ impl Context {
         if !m.is_true() {
             return Ok(None);
         }
-        let text_in = steps.iter().any(|(_, var, label)| {
-            matches!(
-                (self.meta(*var), label),
-                (Some(VarMeta::Text { .. }), Label::StringIn(_))
-            )
-        });
-        let absent = steps.iter().any(|(_, var, label)| {
-            matches!(
-                (self.meta(*var), label),
-                (Some(VarMeta::Version { .. }), Label::Versions(set)) if *set == VersionSet::absent()
-            )
-        });
-        if text_in && absent {
+        if steps.iter().any(|(_, var, label)| {
+            self.absent_with_text(*var, label, steps.iter().map(|(_, v, l)| (*v, l)))
+        }) {
             return Ok(None);
         }
         // Clause order: a node whose exit comes first puts its clause before the deeper
@@ -632,22 +641,10 @@ impl Context {
         };
         let mut total: usize = 0;
         for cube in cubes {
-            let text_in = cube.iter().any(|(var, label)| {
-                matches!(
-                    (self.meta(*var), label),
-                    (Some(VarMeta::Text { .. }), Label::StringIn(_))
-                )
-            });
             let mut n: usize = 0;
             let mut len: usize = 0;
             for (var, label) in cube {
-                if text_in
-                    && matches!(
-                        (self.meta(*var), label),
-                        (Some(VarMeta::Version { .. }), Label::Versions(set))
-                            if *set == VersionSet::absent()
-                    )
-                {
+                if self.absent_with_text(*var, label, cube.iter().copied()) {
                     // Left out (`print_dnf`'s rule for a text literal).
                     continue;
                 }

@@ -603,6 +603,57 @@ fn extended_version_fields_print_every_combination() -> Result<(), Box<dyn std::
     Ok(())
 }
 
+/// Every `and`/`or` of two or three comparisons of the standard version fields, with version
+/// and non-version literals, prints, and the printed form reads back as the same marker.
+/// `python_version >= "0" or platform_version != "x"` once printed as `platform_version !=
+/// "x"`: its CNF's one clause held "`platform_version` is no version, its text is `x`" and
+/// "`python_full_version` is no version", and the printer left out both absent literals where
+/// only the first goes with the text.
+#[test]
+fn standard_version_fields_print_every_combination() -> Result<(), Box<dyn std::error::Error>> {
+    let atoms = [
+        "python_version >= '0'",
+        "python_version == 'foo'",
+        "python_full_version < '3.12'",
+        "platform_version != 'x'",
+        "platform_version == 'x'",
+        "platform_release >= '5.15'",
+        "platform_release != 'abc'",
+        "implementation_version == 'foo'",
+    ];
+    let mut ctx = Context::new();
+    let none = Theory::none();
+    let mut printed = 0;
+    let mut check = |text: &str| -> Result<(), Box<dyn std::error::Error>> {
+        let tree: MarkerTree = text.parse()?;
+        let m = ctx.from_marker(&tree, &none)?;
+        let out = ctx
+            .to_marker_string(m)
+            .map_err(|e| format!("{text}: {e}"))?;
+        if out != "true" && out != "false" {
+            let back: MarkerTree = out.parse()?;
+            let mb = ctx.from_marker(&back, &none)?;
+            assert_eq!(mb, m, "{text} printed as `{out}`");
+        }
+        printed += 1;
+        Ok(())
+    };
+    for a in atoms {
+        for b in atoms {
+            for op in [" and ", " or "] {
+                check(&format!("{a}{op}{b}"))?;
+                for c in atoms {
+                    for op2 in [" and ", " or "] {
+                        check(&format!("({a}{op}{b}){op2}{c}"))?;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(printed, 8 * 8 * 2 * (1 + 8 * 2));
+    Ok(())
+}
+
 fn field_strategy() -> impl Strategy<Value = String> {
     let atoms = prop_oneof![
         Just("python_version >= '3.9'"),
