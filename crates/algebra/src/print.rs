@@ -13,7 +13,7 @@ use markerspec_pep508::{
 };
 
 use crate::cut::Cut;
-use crate::dd::{Context, Label, Marker, Var};
+use crate::dd::{Context, Label, Marker, Value, Var};
 use crate::error::{Error, ErrorKind};
 use crate::range::VersionSet;
 use crate::translate::VarMeta;
@@ -939,15 +939,29 @@ impl Context {
                     O::NotIn => Some(O::In),
                     _ => None,
                 };
-                match flipped {
-                    Some(op) => Ok(Text {
-                        s: MarkerExpression::new(expr.lhs().clone(), op, expr.rhs().clone())
-                            .to_string(),
-                        or: false,
-                    }),
-                    None => Err(Error::new(ErrorKind::Unprintable {
+                let (expr, profile) = (expr.clone(), *profile);
+                let unprintable = || {
+                    Error::new(ErrorKind::Unprintable {
                         comparison: expr.to_string(),
-                    })),
+                    })
+                };
+                let Some(op) = flipped else {
+                    return Err(unprintable());
+                };
+                let flipped = MarkerExpression::new(expr.lhs().clone(), op, expr.rhs().clone());
+                // Only when the flipped comparison reads back as this atom's negation: on a
+                // string field `"L" not in F` is the negation of the `"L" in F` atom, but on
+                // `platform_release` the two are atoms of their own (SPEC §21.2), and printing
+                // one for the other's negation would change the marker.
+                let read_back = self.translate_expression(&flipped, profile)?;
+                let atom = self.equals(var, &Value::Bool(true))?;
+                if read_back == !atom {
+                    Ok(Text {
+                        s: flipped.to_string(),
+                        or: false,
+                    })
+                } else {
+                    Err(unprintable())
                 }
             }
             _ => {

@@ -608,7 +608,8 @@ fn extended_version_fields_print_every_combination() -> Result<(), Box<dyn std::
 /// `python_version >= "0" or platform_version != "x"` once printed as `platform_version !=
 /// "x"`: its CNF's one clause held "`platform_version` is no version, its text is `x`" and
 /// "`python_full_version` is no version", and the printer left out both absent literals where
-/// only the first goes with the text.
+/// only the first goes with the text. And the negation of the opaque `platform_release not in
+/// "5.15"` was printed as `platform_release in "5.15"`, another atom.
 #[test]
 fn standard_version_fields_print_every_combination() -> Result<(), Box<dyn std::error::Error>> {
     let atoms = [
@@ -620,6 +621,9 @@ fn standard_version_fields_print_every_combination() -> Result<(), Box<dyn std::
         "platform_release >= '5.15'",
         "platform_release != 'abc'",
         "implementation_version == 'foo'",
+        // Opaque (SPEC §21.2), and atoms of their own: the negation of one is not the other.
+        "platform_release not in '5.15'",
+        "platform_release in '5.15'",
     ];
     let mut ctx = Context::new();
     let none = Theory::none();
@@ -638,6 +642,12 @@ fn standard_version_fields_print_every_combination() -> Result<(), Box<dyn std::
         printed += 1;
         Ok(())
     };
+    // Found by the `algebra_realistic` fuzz target: its printed form once held
+    // `platform_release in "5.15"` for the negation of the `not in` atom.
+    check(
+        "(platform_system >= 'Linux' or platform_release not in '5.15' or \
+         platform_python_implementation == 'PyPy') and platform_python_implementation not in 'Jy'",
+    )?;
     for a in atoms {
         for b in atoms {
             for op in [" and ", " or "] {
@@ -650,7 +660,7 @@ fn standard_version_fields_print_every_combination() -> Result<(), Box<dyn std::
             }
         }
     }
-    assert_eq!(printed, 8 * 8 * 2 * (1 + 8 * 2));
+    assert_eq!(printed, 1 + 10 * 10 * 2 * (1 + 10 * 2));
     Ok(())
 }
 
