@@ -18,27 +18,10 @@ use arbitrary::Unstructured;
 use libfuzzer_sys::{Corpus, fuzz_target};
 use markerspec_algebra::{Context, ErrorKind, Limits, Marker, Theory};
 use markerspec_fuzz::{
-    MAX_INPUT, MarkerCase, gen_environment, gen_known_value, gen_marker, options,
+    MAX_INPUT, MarkerCase, consistent_python_version, gen_environment, gen_known_value, gen_marker,
+    options, wildcard_text,
 };
 use markerspec_pep508::{EnvValue, Environment, Field, FieldType, MarkerTree, Profile};
-
-/// Whether a standard version field of `env` holds a text that reads as a version wildcard
-/// (`3.12.*`), a value outside the algebra's model (SPEC §21.2).
-fn wildcard_text(env: &Environment) -> bool {
-    let reads_as_wildcard = |s: &str| {
-        s.trim()
-            .strip_suffix(".*")
-            .is_some_and(|p| p.parse::<markerspec_pep440::Version>().is_ok())
-    };
-    Field::ALL.iter().any(|&f| {
-        !f.is_extended()
-            && matches!(
-                f.field_type(),
-                FieldType::Version | FieldType::VersionOrString
-            )
-            && matches!(env.get(f), Some(EnvValue::String(s)) if reads_as_wildcard(s))
-    })
-}
 
 fuzz_target!(|data: &[u8]| -> Corpus {
     if data.len() > MAX_INPUT {
@@ -79,36 +62,7 @@ fuzz_target!(|data: &[u8]| -> Corpus {
             .set(f, EnvValue::Absent)
             .expect("every extended field has an absent value");
     }
-    // The algebra models `python_version` as the first two release numbers of
-    // `python_full_version` (its crate docs), so the environment keeps them consistent, as an
-    // interpreter's does; a full version that is no version leaves its text in both. A
-    // standard field has no absent value: an absent or unset full version takes
-    // `python_version`'s text.
-    if let (None | Some(EnvValue::Absent), Some(EnvValue::String(short))) = (
-        filled.get(Field::PythonFullVersion).cloned(),
-        filled.get(Field::PythonVersion).cloned(),
-    ) {
-        filled = filled.with_unchecked(Field::PythonFullVersion, short.to_string());
-    }
-    if let Some(EnvValue::String(full)) = filled.get(Field::PythonFullVersion).cloned() {
-        let short = match full.parse::<markerspec_pep440::Version>() {
-            Ok(v) => {
-                // The epoch stays: the algebra keeps it in `python_version` too.
-                let r = v.release();
-                let epoch = match v.epoch() {
-                    0 => String::new(),
-                    e => format!("{e}!"),
-                };
-                format!(
-                    "{epoch}{}.{}",
-                    r.first().copied().unwrap_or(0),
-                    r.get(1).copied().unwrap_or(0)
-                )
-            }
-            Err(_) => full.to_string(),
-        };
-        filled = filled.with_unchecked(Field::PythonVersion, short);
-    }
+    consistent_python_version(&mut filled);
     // A standard version field holding a wildcard text (`3.12.*`) is outside the algebra's
     // model (SPEC §21.2).
     let wildcard = [

@@ -9,8 +9,8 @@ use arbitrary::{Result, Unstructured};
 use markerspec_pep508::generate::{Options, Weights};
 use markerspec_pep508::pep440::Version;
 use markerspec_pep508::{
-    DIAGNOSTIC_CODES, Dialect, EnvValue, Environment, Error, Field, MarkerTree, MarkerValue,
-    ParseOptions, Profile, Warning,
+    DIAGNOSTIC_CODES, Dialect, EnvValue, Environment, Error, Field, FieldType, MarkerTree,
+    MarkerValue, ParseOptions, Profile, Warning,
 };
 
 /// Whether known open bugs and by-design exceptions fail the targets
@@ -376,6 +376,111 @@ pub fn gen_marker(u: &mut Unstructured<'_>) -> Result<MarkerCase> {
         expected: g.expected,
         literals: g.literals,
     })
+}
+
+/// Whether a standard version field of `env` holds a text that reads as a version wildcard
+/// (`3.12.*`), a value outside the algebra's model (SPEC §21.2).
+pub fn wildcard_text(env: &Environment) -> bool {
+    let reads_as_wildcard = |s: &str| {
+        s.trim()
+            .strip_suffix(".*")
+            .is_some_and(|p| p.parse::<Version>().is_ok())
+    };
+    Field::ALL.iter().any(|&f| {
+        !f.is_extended()
+            && matches!(
+                f.field_type(),
+                FieldType::Version | FieldType::VersionOrString
+            )
+            && matches!(env.get(f), Some(EnvValue::String(s)) if reads_as_wildcard(s))
+    })
+}
+
+/// Makes `python_version` the first two release numbers of `python_full_version`, as the
+/// algebra models it (its crate docs) and as an interpreter reports them; the epoch stays (the
+/// algebra keeps it in `python_version` too), and a full version that is no version leaves its
+/// text in both. A standard field has no absent value: an absent or unset full version takes
+/// `python_version`'s text.
+pub fn consistent_python_version(env: &mut Environment) {
+    if let (None | Some(EnvValue::Absent), Some(EnvValue::String(short))) = (
+        env.get(Field::PythonFullVersion).cloned(),
+        env.get(Field::PythonVersion).cloned(),
+    ) {
+        *env = std::mem::take(env).with_unchecked(Field::PythonFullVersion, short.to_string());
+    }
+    if let Some(EnvValue::String(full)) = env.get(Field::PythonFullVersion).cloned() {
+        let short = match full.parse::<Version>() {
+            Ok(v) => {
+                let r = v.release();
+                let epoch = match v.epoch() {
+                    0 => String::new(),
+                    e => format!("{e}!"),
+                };
+                format!(
+                    "{epoch}{}.{}",
+                    r.first().copied().unwrap_or(0),
+                    r.get(1).copied().unwrap_or(0)
+                )
+            }
+            Err(_) => full.to_string(),
+        };
+        *env = std::mem::take(env).with_unchecked(Field::PythonVersion, short);
+    }
+}
+
+/// Moves some standard version values of `env` next to a version, with the bytes `u` has
+/// left: each standard field holding a PEP 440 version may take a neighbour (a prefix of its
+/// release, the last release number one up or down, a trailing `.0`, a pre-, dev- or
+/// post-release of it) of its own value or of a version among `literals` (a marker's). Values
+/// drawn from a marker's literals make most comparisons true and odd strings make them false;
+/// a neighbour is where comparisons that are more than an equality with the literal change
+/// their answer (`"1.17.11" ~= python_full_version` holds on `1.17` and `1.17.10`; the algebra
+/// once read it as text equality). Draws nothing once the bytes are spent (`arbitrary` answers
+/// `false`), so inputs that end before it keep their meaning.
+pub fn nudge_versions(u: &mut Unstructured<'_>, env: &mut Environment, literals: &[String]) {
+    let versions: Vec<Version> = literals.iter().filter_map(|l| l.parse().ok()).collect();
+    let fields: Vec<(Field, Version)> = env
+        .iter()
+        .filter(|(f, _)| !f.is_extended())
+        .filter_map(|(f, v)| match v {
+            EnvValue::String(s) => s.parse::<Version>().ok().map(|v| (f, v)),
+            _ => None,
+        })
+        .collect();
+    for (field, own) in fields {
+        if !u.arbitrary::<bool>().unwrap_or(false) {
+            continue;
+        }
+        let v = match u.choose_index(versions.len() + 1) {
+            Ok(i) => versions.get(i).unwrap_or(&own),
+            Err(_) => return,
+        };
+        let release = v.release().to_vec();
+        let text = |r: &[u64]| r.iter().map(u64::to_string).collect::<Vec<_>>().join(".");
+        let mut options: Vec<String> = (1..release.len()).map(|n| text(&release[..n])).collect();
+        let mut up = release.clone();
+        if let Some(last) = up.last_mut() {
+            *last = last.saturating_add(1);
+        }
+        options.push(text(&up));
+        let mut down = release.clone();
+        if let Some(last) = down.last_mut() {
+            *last = last.saturating_sub(1);
+        }
+        options.push(text(&down));
+        let base = text(&release);
+        for form in [".0", "rc1", ".dev0", ".post1"] {
+            options.push(format!("{base}{form}"));
+        }
+        options.push(v.to_string());
+        let Ok(i) = u.choose_index(options.len()) else {
+            return;
+        };
+        if let Some(value) = options.get(i) {
+            // A standard field takes any string, so this cannot fail.
+            let _ = env.set(field, EnvValue::String(value.as_str().into()));
+        }
+    }
 }
 
 /// Whether the value of `field` is not known: Unknown, or not given (which a profile may read
