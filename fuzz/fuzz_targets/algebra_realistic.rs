@@ -20,7 +20,27 @@ use libfuzzer_sys::{Corpus, fuzz_target};
 use markerspec_algebra::{Context, ErrorKind, Limits, Theory};
 use markerspec_fuzz::{MAX_INPUT, consistent_python_version, nudge_versions, wildcard_text};
 use markerspec_pep508::generate::{Options, marker, realistic_environment};
-use markerspec_pep508::{Dialect, MarkerTree, ParseOptions};
+use markerspec_pep508::pep440::Version;
+use markerspec_pep508::{Dialect, EnvValue, Environment, FieldType, MarkerTree, ParseOptions};
+
+/// Whether a standard version field of `env` holds a version that one of `literals` spells
+/// otherwise (`10.0` and `10`).
+fn spelt_otherwise(env: &Environment, literals: &[String]) -> bool {
+    let versions: Vec<(Version, &str)> = literals
+        .iter()
+        .filter_map(|l| l.trim().parse().ok().map(|v| (v, l.trim())))
+        .collect();
+    env.iter().any(|(f, value)| {
+        !f.is_extended()
+            && matches!(
+                f.field_type(),
+                FieldType::Version | FieldType::VersionOrString
+            )
+            && matches!(value, EnvValue::String(s) if s.parse::<Version>().is_ok_and(|v| {
+                versions.iter().any(|(lv, text)| *lv == v && *text != s.as_ref())
+            }))
+    })
+}
 
 /// `Some(value)`, or `None` when the algebra refuses with `intractable` (any other error is a
 /// failure).
@@ -66,6 +86,12 @@ fuzz_target!(|data: &[u8]| -> Corpus {
     // A standard version field holding a wildcard text (`3.12.*`, a literal the environment
     // took) is outside the algebra's model (SPEC §21.2).
     if wildcard_text(&env) {
+        return Corpus::Reject;
+    }
+    // So is a version value spelt otherwise than a literal of the same version (`10.0`
+    // against `platform_release ~= "10"`, which reads as text: `~=` needs two numbers), as the
+    // algebra models values as PEP 440 versions (SPEC §21.2).
+    if spelt_otherwise(&env, &literals) {
         return Corpus::Reject;
     }
 
