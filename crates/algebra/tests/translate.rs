@@ -551,6 +551,24 @@ fn extended_fields_follow_the_absent_rule() {
     assert_eq!(a, !b);
 }
 
+/// Every `a op b` and `(a op b) op2 c` of `atoms`, `op` and `op2` each `and` or `or`.
+fn combinations(atoms: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in atoms {
+        for b in atoms {
+            for op in [" and ", " or "] {
+                out.push(format!("{a}{op}{b}"));
+                for c in atoms {
+                    for op2 in [" and ", " or "] {
+                        out.push(format!("({a}{op}{b}){op2}{c}"));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Every `and`/`or` of two or three comparisons of an extended version field prints, and the
 /// printed form reads back as the same marker. `cuda_version == "" or cuda_version < "12"`
 /// ("no CUDA, or CUDA before 12") once answered `unprintable`: the absent value and the versions
@@ -587,17 +605,8 @@ fn extended_version_fields_print_every_combination() -> Result<(), Box<dyn std::
         Ok(())
     };
     check("cuda_version == '' or cuda_version < '12'")?;
-    for a in atoms {
-        for b in atoms {
-            for op in [" and ", " or "] {
-                check(&format!("{a}{op}{b}"))?;
-                for c in atoms {
-                    for op2 in [" and ", " or "] {
-                        check(&format!("({a}{op}{b}){op2}{c}"))?;
-                    }
-                }
-            }
-        }
+    for text in combinations(&atoms) {
+        check(&text)?;
     }
     assert_eq!(printed, 1 + 9 * 9 * 2 * (1 + 9 * 2));
     Ok(())
@@ -648,17 +657,8 @@ fn standard_version_fields_print_every_combination() -> Result<(), Box<dyn std::
         "(platform_system >= 'Linux' or platform_release not in '5.15' or \
          platform_python_implementation == 'PyPy') and platform_python_implementation not in 'Jy'",
     )?;
-    for a in atoms {
-        for b in atoms {
-            for op in [" and ", " or "] {
-                check(&format!("{a}{op}{b}"))?;
-                for c in atoms {
-                    for op2 in [" and ", " or "] {
-                        check(&format!("({a}{op}{b}){op2}{c}"))?;
-                    }
-                }
-            }
-        }
+    for text in combinations(&atoms) {
+        check(&text)?;
     }
     assert_eq!(printed, 1 + 10 * 10 * 2 * (1 + 10 * 2));
     Ok(())
