@@ -1241,15 +1241,14 @@ impl Context {
             // The absent value and the versions below some version make one interval, which
             // no comparison covers; an extended field says the absent value alone with
             // `== ""`. Last: a form found before is never replaced.
-            let absent = VersionSet::absent();
             let split: Vec<VersionSet> = intervals
                 .iter()
                 .flat_map(|piece| {
-                    let versions = piece.intersection(&absent.complement());
+                    let versions = piece.intersection(&VersionSet::versions());
                     if versions.is_empty() || versions == *piece {
                         vec![piece.clone()]
                     } else {
-                        vec![absent.clone(), versions]
+                        vec![VersionSet::absent(), versions]
                     }
                 })
                 .collect();

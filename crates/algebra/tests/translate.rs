@@ -551,6 +551,31 @@ fn extended_fields_follow_the_absent_rule() {
     assert_eq!(a, !b);
 }
 
+/// `text` prints in `ctx` (no theory), and the printed form, parsed with `opts`, is the same
+/// marker (`true` and `false` are the constants).
+fn prints_and_reads_back(
+    ctx: &mut Context,
+    text: &str,
+    opts: &ParseOptions,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let none = Theory::none();
+    let tree = MarkerTree::parse_with(text, opts, &mut Vec::new())?;
+    let m = ctx.from_marker(&tree, &none)?;
+    let out = ctx
+        .to_marker_string(m)
+        .map_err(|e| format!("{text}: {e}"))?;
+    match out.as_str() {
+        "true" => assert!(m.is_true(), "{text} printed as true"),
+        "false" => assert!(m.is_false(), "{text} printed as false"),
+        _ => {
+            let back = MarkerTree::parse_with(&out, opts, &mut Vec::new())?;
+            let mb = ctx.from_marker(&back, &none)?;
+            assert_eq!(mb, m, "{text} printed as `{out}`");
+        }
+    }
+    Ok(())
+}
+
 /// Every `a op b` and `(a op b) op2 c` of `atoms`, `op` and `op2` each `and` or `or`.
 fn combinations(atoms: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
@@ -588,21 +613,10 @@ fn extended_version_fields_print_every_combination() -> Result<(), Box<dyn std::
         "cuda_version == '12.8'",
     ];
     let mut ctx = Context::new();
-    let none = Theory::none();
     let mut printed = 0;
-    let mut check = |text: &str| -> Result<(), Box<dyn std::error::Error>> {
-        let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
-        let m = ctx.from_marker(&tree, &none)?;
-        let out = ctx
-            .to_marker_string(m)
-            .map_err(|e| format!("{text}: {e}"))?;
-        if out != "true" && out != "false" {
-            let back = MarkerTree::parse_with(&out, &opts, &mut Vec::new())?;
-            let mb = ctx.from_marker(&back, &none)?;
-            assert_eq!(mb, m, "{text} printed as `{out}`");
-        }
+    let mut check = |text: &str| {
         printed += 1;
-        Ok(())
+        prints_and_reads_back(&mut ctx, text, &opts)
     };
     check("cuda_version == '' or cuda_version < '12'")?;
     for text in combinations(&atoms) {
@@ -634,22 +648,12 @@ fn standard_version_fields_print_every_combination() -> Result<(), Box<dyn std::
         "platform_release not in '5.15'",
         "platform_release in '5.15'",
     ];
+    let opts = ParseOptions::default();
     let mut ctx = Context::new();
-    let none = Theory::none();
     let mut printed = 0;
-    let mut check = |text: &str| -> Result<(), Box<dyn std::error::Error>> {
-        let tree: MarkerTree = text.parse()?;
-        let m = ctx.from_marker(&tree, &none)?;
-        let out = ctx
-            .to_marker_string(m)
-            .map_err(|e| format!("{text}: {e}"))?;
-        if out != "true" && out != "false" {
-            let back: MarkerTree = out.parse()?;
-            let mb = ctx.from_marker(&back, &none)?;
-            assert_eq!(mb, m, "{text} printed as `{out}`");
-        }
+    let mut check = |text: &str| {
         printed += 1;
-        Ok(())
+        prints_and_reads_back(&mut ctx, text, &opts)
     };
     // Found by the `algebra_realistic` fuzz target: its printed form once held
     // `platform_release in "5.15"` for the negation of the `not in` atom.
