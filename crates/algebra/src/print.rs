@@ -8,9 +8,7 @@
 use std::hash::BuildHasher;
 
 use markerspec_pep440::Version;
-use markerspec_pep508::{
-    Field, FieldType, MarkerExpression, MarkerOperator as O, MarkerValue, Profile, SmallStr,
-};
+use markerspec_pep508::{Field, MarkerExpression, MarkerOperator as O, MarkerValue, SmallStr};
 
 use crate::cut::Cut;
 use crate::dd::{Context, Label, Marker, Value, Var};
@@ -924,19 +922,13 @@ impl Context {
                 or: false,
             }),
             (Some(VarMeta::Opaque { expr, profile }), Label::Bool(false)) => {
-                // The flipped operator is the negation except under uv on the version fields,
-                // where uv-pep508 makes both `==` and `!=` false on a value that is not a
-                // version (the translation keeps those atoms apart for the same reason).
-                let complements = *profile != Profile::Uv
-                    || expr
-                        .field()
-                        .is_some_and(|f| f.field_type() == FieldType::String);
+                // The translation makes one atom's negation only of `"L" in F` on a string field
+                // (`"L" not in F`, `opaque` in translate.rs); every other opaque comparison's
+                // opposite (`!=` against `==`, `not in` on the other fields) is an atom of its
+                // own, which uv and packaging do not make the negation. Its negation has no
+                // comparison of its own to print.
                 let flipped = match expr.operator() {
-                    _ if !complements => None,
-                    O::Equal => Some(O::NotEqual),
-                    O::NotEqual => Some(O::Equal),
                     O::In => Some(O::NotIn),
-                    O::NotIn => Some(O::In),
                     _ => None,
                 };
                 let (expr, profile) = (expr.clone(), *profile);
