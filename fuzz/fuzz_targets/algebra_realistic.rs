@@ -18,29 +18,11 @@
 use arbitrary::Unstructured;
 use libfuzzer_sys::{Corpus, fuzz_target};
 use markerspec_algebra::{Context, ErrorKind, Limits, Theory};
-use markerspec_fuzz::{MAX_INPUT, consistent_python_version, nudge_versions, wildcard_text};
+use markerspec_fuzz::{
+    MAX_INPUT, consistent_python_version, nudge_versions, spelt_otherwise, wildcard_text,
+};
 use markerspec_pep508::generate::{Options, marker, realistic_environment};
-use markerspec_pep508::pep440::Version;
-use markerspec_pep508::{Dialect, EnvValue, Environment, FieldType, MarkerTree, ParseOptions};
-
-/// Whether a standard version field of `env` holds a version that one of `literals` spells
-/// otherwise (`10.0` and `10`).
-fn spelt_otherwise(env: &Environment, literals: &[String]) -> bool {
-    let versions: Vec<(Version, &str)> = literals
-        .iter()
-        .filter_map(|l| l.trim().parse().ok().map(|v| (v, l.trim())))
-        .collect();
-    env.iter().any(|(f, value)| {
-        !f.is_extended()
-            && matches!(
-                f.field_type(),
-                FieldType::Version | FieldType::VersionOrString
-            )
-            && matches!(value, EnvValue::String(s) if s.parse::<Version>().is_ok_and(|v| {
-                versions.iter().any(|(lv, text)| *lv == v && *text != s.as_ref())
-            }))
-    })
-}
+use markerspec_pep508::{Dialect, MarkerTree, ParseOptions};
 
 /// `Some(value)`, or `None` when the algebra refuses with `intractable` (any other error is a
 /// failure).

@@ -396,6 +396,25 @@ pub fn wildcard_text(env: &Environment) -> bool {
     })
 }
 
+/// Whether a standard version field of `env` holds a version that one of `literals` spells
+/// otherwise (`10.0` and `10`).
+pub fn spelt_otherwise(env: &Environment, literals: &[String]) -> bool {
+    let versions: Vec<(Version, &str)> = literals
+        .iter()
+        .filter_map(|l| l.trim().parse().ok().map(|v| (v, l.trim())))
+        .collect();
+    env.iter().any(|(f, value)| {
+        !f.is_extended()
+            && matches!(
+                f.field_type(),
+                FieldType::Version | FieldType::VersionOrString
+            )
+            && matches!(value, EnvValue::String(s) if s.parse::<Version>().is_ok_and(|v| {
+                versions.iter().any(|(lv, text)| *lv == v && *text != s.as_ref())
+            }))
+    })
+}
+
 /// Makes `python_version` the first two release numbers of `python_full_version`, as the
 /// algebra models it (its crate docs) and as an interpreter reports them; the epoch stays (the
 /// algebra keeps it in `python_version` too), and a full version that is no version leaves its

@@ -293,6 +293,24 @@ impl Context {
             let e = MarkerExpression::new(e.lhs().clone(), op, e.rhs().clone());
             return Ok(!self.opaque(&e, profile)?);
         }
+        // A comparison the profile decides without reading a value (under `uv`,
+        // `"0.1a0-0dev0+local" == python_version`: a local label against `python_version` is
+        // false whatever the version) is that constant, so that `is_false` and the relations see
+        // it. Not one that reads the requested extras: an environment with no value for a field
+        // still has them (none).
+        let reads_extras = [e.lhs(), e.rhs()].into_iter().any(|side| {
+            matches!(
+                side,
+                MarkerValue::Field(Field::Extra | Field::Extras | Field::DependencyGroups)
+            )
+        });
+        if !reads_extras && let Ok(decided) = e.evaluate(&Environment::new(), profile) {
+            match decided.truth {
+                Truth::True => return Ok(Marker::TRUE),
+                Truth::False => return Ok(Marker::FALSE),
+                Truth::Unknown => {}
+            }
+        }
         let field = e.field().unwrap_or(Field::Extra);
         // The profile is part of the name where the standard fields' meaning depends on it.
         let name = if e.field().is_some_and(Field::is_extended) {

@@ -15,7 +15,7 @@ use markerspec_algebra::{Context, Marker, Theory, default_environment};
 use markerspec_pep440::Version;
 use markerspec_pep508::{
     Dialect, EnvValue, Environment, Field, FieldType, MarkerTree, MarkerValue, ParseOptions,
-    Profile,
+    Profile, Truth,
 };
 use proptest::prelude::*;
 
@@ -952,5 +952,50 @@ fn opaque_comparisons_over_unknown_fields_stay_in_the_residual()
     assert!(ctx.evaluate_env(m, &linux)?);
     let win = Environment::new().with_unchecked(Field::SysPlatform, "win32");
     assert!(ctx.residual(m, &win)?.is_false());
+    Ok(())
+}
+
+/// A comparison its profile decides without reading a value is that constant in the algebra,
+/// not an opaque atom that may hold (found by the `algebra_theory` fuzz target: under `uv`,
+/// `"0.1.8.16.16a0-0dev0+ubuntu" == python_version` is false on every environment, yet the
+/// residual over an empty environment kept it). A comparison that reads the requested extras
+/// is not decided by an environment without values: it still has its (empty) extras. (Under
+/// `uv`, `python_version` equal to a version of three or more release numbers never holds.)
+#[test]
+fn comparisons_a_profile_decides_without_values_are_constants()
+-> Result<(), Box<dyn std::error::Error>> {
+    let uv = ParseOptions::default().profile(Profile::Uv);
+    let mut ctx = Context::new();
+    for text in [
+        r#""0.1.8.16.16a0-0dev0+ubuntu" == python_version"#,
+        r#""3.9.1" == python_version"#,
+    ] {
+        let tree = MarkerTree::parse_with(text, &uv, &mut Vec::new())?;
+        assert_eq!(
+            tree.evaluate_tristate(&Environment::new())?.truth,
+            Truth::False
+        );
+        let m = ctx.from_marker(&tree, &Theory::none())?;
+        assert!(m.is_false(), "{text}");
+        let either =
+            MarkerTree::parse_with(&format!("{text} or os_name == 'nt'"), &uv, &mut Vec::new())?;
+        let m = ctx.from_marker(&either, &Theory::none())?;
+        assert_eq!(ctx.to_marker_string(m)?, r#"os_name == "nt""#, "{text}");
+        assert!(ctx.residual(m, &Environment::new())? != Marker::FALSE);
+    }
+    // Not decided without a value: an opaque atom still.
+    let tree = MarkerTree::parse_with(r#""3.9" == python_version"#, &uv, &mut Vec::new())?;
+    let m = ctx.from_marker(&tree, &Theory::none())?;
+    assert!(!m.is_false() && !m.is_true());
+    // `packaging`'s `extra == ""` holds in an environment without values (no extra requested)
+    // and fails where one is: an atom, not `true`.
+    let packaging = ParseOptions::default().profile(Profile::Packaging);
+    let tree = MarkerTree::parse_with(r#"extra == """#, &packaging, &mut Vec::new())?;
+    assert_eq!(
+        tree.evaluate_tristate(&Environment::new())?.truth,
+        Truth::True
+    );
+    let m = ctx.from_marker(&tree, &Theory::none())?;
+    assert!(!m.is_false() && !m.is_true());
     Ok(())
 }
