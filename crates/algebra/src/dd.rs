@@ -2024,6 +2024,42 @@ impl Context {
         })
     }
 
+    /// How `a` and `b` relate: [`relate`](Self::relate)'s [`kind`](Relation::kind), without
+    /// looking for witnesses (two `implies` and an `is_disjoint`, which build no node). For a
+    /// resolver's question "may both hold?" or "does one cover the other?".
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, RelationKind, Theory};
+    /// use markerspec_pep508::MarkerTree;
+    ///
+    /// let mut ctx = Context::new();
+    /// let mut read = |text: &str| {
+    ///     let tree: MarkerTree = text.parse().unwrap();
+    ///     ctx.from_marker(&tree, &Theory::none())
+    /// };
+    /// let (new, old) = (read("python_version >= '3.12'")?, read("python_version >= '3.9'")?);
+    /// let (linux, win) = (read("sys_platform == 'linux'")?, read("sys_platform == 'win32'")?);
+    /// assert_eq!(ctx.relation(new, old)?, RelationKind::Implies);
+    /// assert_eq!(ctx.relation(linux, win)?, RelationKind::Disjoint);
+    /// assert_eq!(ctx.relation(new, linux)?, ctx.relate(new, linux)?.kind());
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`and`](Self::and).
+    pub fn relation(&mut self, a: Marker, b: Marker) -> Result<RelationKind, Error> {
+        // The kind reads the cells `a and not b`, `not a and b` and `a and b`, none of which
+        // the theory's constraint enters (only `neither` does, in `cells`).
+        Ok(match (self.implies(a, b)?, self.implies(b, a)?) {
+            (true, true) => RelationKind::Equivalent,
+            (true, false) => RelationKind::Implies,
+            (false, true) => RelationKind::ImpliedBy,
+            (false, false) if self.is_disjoint(a, b)? => RelationKind::Disjoint,
+            (false, false) => RelationKind::Overlapping,
+        })
+    }
+
     /// The four cells of [`relate`](Self::relate): `a and b`, `a and not b`, `not a and b`,
     /// `not a and not b`, each inside the context's theory.
     ///

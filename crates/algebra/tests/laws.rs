@@ -337,6 +337,13 @@ proptest! {
             k => k,
         };
         prop_assert_eq!(rev.kind(), expected);
+        // The kind without the witnesses is the same, in a fresh context too (nothing cached).
+        prop_assert_eq!(ctx.relation(a, b).unwrap(), rel.kind());
+        prop_assert_eq!(ctx.relation(b, a).unwrap(), expected);
+        let mut fresh = Context::new();
+        let vs2 = vars(&mut fresh);
+        let (a2, b2) = (build(&mut fresh, &vs2, &f), build(&mut fresh, &vs2, &g));
+        prop_assert_eq!(fresh.relation(a2, b2).unwrap(), rel.kind());
     }
 
     #[test]
