@@ -320,22 +320,57 @@ fn warn_if_invalid(doc: &serde_json::Value, name: &str) -> Option<String> {
 
 /// The relation of A and B, and with `--json` the document; the warnings about its witnesses
 /// are appended to WARNINGS.
+/// The markers a batch answerer has read into its context, by text: `compare -` names each of a
+/// lock file's markers in many pairs, and reading one again costs more than the question.
+/// Emptied with the context, and once it holds [`BUILT_TEXTS`] texts.
+#[derive(Default)]
+struct Built {
+    markers: std::collections::HashMap<Box<str>, Marker, foldhash::fast::RandomState>,
+}
+
+/// The most texts a [`Built`] holds.
+const BUILT_TEXTS: usize = 1 << 16;
+
+impl Built {
+    /// The marker of TEXT in CTX, read now or earlier (a text that does not read is read again
+    /// each time, for its error).
+    fn marker(
+        &mut self,
+        ctx: &mut Context,
+        text: &str,
+        opts: &ParseOptions,
+        theory: &Theory,
+    ) -> Result<Marker, String> {
+        if let Some(&m) = self.markers.get(text) {
+            return Ok(m);
+        }
+        let m = marker(ctx, text, opts, theory)?;
+        if self.markers.len() >= BUILT_TEXTS {
+            self.markers.clear();
+        }
+        self.markers.insert(text.into(), m);
+        Ok(m)
+    }
+}
+
 fn compare_one(
     ctx: &mut Context,
-    a: &str,
-    b: &str,
+    built: &mut Built,
+    (a, b): (&str, &str),
     args: &CompareArgs,
     warnings: &mut Vec<String>,
 ) -> Result<(String, serde_json::Value), String> {
     let opts = args.lang.options();
-    let ma = marker(ctx, a, &opts, &args.theory.theory)?;
-    let mb = marker(ctx, b, &opts, &args.theory.theory)?;
+    let ma = built.marker(ctx, a, &opts, &args.theory.theory)?;
+    let mb = built.marker(ctx, b, &opts, &args.theory.theory)?;
     let err = |e: markerspec_algebra::Error| format!("error[{}]: {e}\n", e.code());
+    if !args.json {
+        // The word only: no witnesses to look for.
+        let kind = ctx.relation(ma, mb).map_err(err)?;
+        return Ok((relation_word(kind).to_owned(), serde_json::Value::Null));
+    }
     let rel: Relation = ctx.relate(ma, mb).map_err(err)?;
     let word = relation_word(rel.kind());
-    if !args.json {
-        return Ok((word.to_owned(), serde_json::Value::Null));
-    }
     let [c0, c1, c2, c3] = ctx.cells(ma, mb).map_err(err)?;
     let mut unverified = Vec::new();
     let mut witnesses = serde_json::Map::new();
@@ -355,9 +390,10 @@ fn compare_one(
     Ok((word.to_owned(), doc))
 }
 
-/// `compare -`'s answerer for one thread: its own context.
+/// `compare -`'s answerer for one thread: its own context, and the markers read into it.
 struct Comparer<'a> {
     ctx: Context,
+    built: Built,
     args: &'a CompareArgs,
 }
 
@@ -369,10 +405,13 @@ impl Answer for Comparer<'_> {
             Some((a, b)) => match in_bounded_context(
                 self,
                 |c| c.ctx.len(),
-                |c| c.ctx = Context::new(),
+                |c| {
+                    c.ctx = Context::new();
+                    c.built = Built::default();
+                },
                 |c| {
                     warnings.clear();
-                    compare_one(&mut c.ctx, a, b, c.args, &mut warnings)
+                    compare_one(&mut c.ctx, &mut c.built, (a, b), c.args, &mut warnings)
                 },
             ) {
                 Ok((_, doc)) if self.args.json => doc.to_string(),
@@ -394,6 +433,7 @@ pub(crate) fn compare(args: CompareArgs) -> Result<ExitCode, String> {
         }
         return each_line(args.jobs, || Comparer {
             ctx: Context::new(),
+            built: Built::default(),
             args: &args,
         });
     }
@@ -401,7 +441,13 @@ pub(crate) fn compare(args: CompareArgs) -> Result<ExitCode, String> {
         return Err("compare needs two markers, or `-` to read `A<TAB>B` lines".into());
     };
     let mut warnings = Vec::new();
-    let result = compare_one(&mut Context::new(), &args.a, b, &args, &mut warnings);
+    let result = compare_one(
+        &mut Context::new(),
+        &mut Built::default(),
+        (&args.a, b),
+        &args,
+        &mut warnings,
+    );
     for w in &warnings {
         eprintln!("{w}");
     }

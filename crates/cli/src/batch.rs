@@ -116,7 +116,9 @@ type Known = std::sync::Arc<(Box<[u8]>, Box<[u8]>)>;
 /// What a [`Memo`] holds: each line's answer and warnings, and the bytes held in all.
 #[derive(Default)]
 struct MemoState {
-    answers: std::collections::HashMap<Box<str>, Known>,
+    /// By line text, hashed with foldhash (seeded per process: fast on long lines, and lines
+    /// crafted to collide cannot be written ahead).
+    answers: std::collections::HashMap<Box<str>, Known, foldhash::fast::RandomState>,
     bytes: usize,
 }
 
