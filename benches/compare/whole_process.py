@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Times `markerspec eval --env ENV -` and `markerspec parse -` (or, with `--commands`,
-`markerspec simplify -`) whole-process against `uv-loop` (the same loop over uv-pep508,
+`markerspec simplify -` and `markerspec compare -`) whole-process against `uv-loop` (the same
+loop over uv-pep508,
 src/bin/uv-loop.rs), side by side, interleaved, and prints medians and ratios as a Markdown
 table (BENCHMARKS.md, "Whole process").
 
@@ -15,8 +16,12 @@ not.
         [--commands eval,parse] [--repeat 100] [--runs 7] [--startup-runs 51] \\
         [-- EXTRA MARKERSPEC ARGS, e.g. --profile uv]
 
-`--commands simplify` reads the lock-file markers (crates/algebra/tests/data/lock-markers.txt)
-unless `--input` says otherwise.
+`--commands simplify` (and `compare`) reads the lock-file markers
+(crates/algebra/tests/data/lock-markers.txt) unless `--input` says otherwise. `compare` is given
+pairs `A<TAB>B` of the input's lines: every consecutive pair, then as many drawn with a fixed
+seed; its answers (relation words) may differ where the two model markers differently (uv's
+release-only versions, its own theory: spec/DIVERGENCES-ALGEBRA.md), so only the lines each
+rejects must agree, and the number of differing words is printed.
 
 `--uv-loop` defaults to the `uv-loop` under `$COMPARE_TARGET_DIR` when that is set (the
 `--target-dir` the comparison workspace was built with), else under `target/compare`.
@@ -28,6 +33,7 @@ drifts between runs, and the start-up cost: each command with an empty stdin.
 
 import argparse
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -80,7 +86,7 @@ def main():
                     help="one line per requirement or marker (default: the Requires-Dist corpus, "
                          "or the lock-file markers for `--commands simplify`)")
     ap.add_argument("--commands", default="eval,parse",
-                    help="comma-separated: eval, parse, simplify")
+                    help="comma-separated: eval, parse, simplify, compare")
     ap.add_argument("--repeat", type=int, default=100, help="copies of the input on stdin")
     ap.add_argument("--runs", type=int, default=7, help="timed runs of each command")
     ap.add_argument("--startup-runs", type=int, default=51,
@@ -89,7 +95,7 @@ def main():
     args = ap.parse_args()
     commands = [c for c in args.commands.split(",") if c]
     if args.input is None:
-        if commands == ["simplify"]:
+        if set(commands) <= {"simplify", "compare"}:
             args.input = str(ROOT / "crates/algebra/tests/data/lock-markers.txt")
         else:
             args.input = str(ROOT / "tests/data/requires-dist-gpu-stack.txt")
@@ -97,10 +103,20 @@ def main():
     text = Path(args.input).read_bytes()
     if not text.endswith(b"\n"):
         text += b"\n"
-    with tempfile.NamedTemporaryFile(prefix="whole-process-", suffix=".txt", delete=False) as f:
-        f.write(text * args.repeat)
-        stdin_path = f.name
-    lines = text.count(b"\n") * args.repeat
+    markers = [l for l in text.splitlines() if l.strip()]
+    rng = random.Random(2026)
+    drawn = [(rng.randrange(len(markers)), rng.randrange(len(markers))) for _ in markers]
+    pair_text = b"".join(markers[i] + b"\t" + markers[j] + b"\n"
+                         for i, j in [(i - 1, i) for i in range(1, len(markers))] + drawn)
+    inputs = {}
+    for name, body in (("lines", text), ("pairs", pair_text)):
+        with tempfile.NamedTemporaryFile(prefix=f"whole-process-{name}-", suffix=".txt",
+                                         delete=False) as f:
+            f.write(body * args.repeat)
+            inputs[name] = f.name
+    stdin_of = {mode: inputs["pairs" if mode == "compare" else "lines"] for mode in commands}
+    lines = {mode: (pair_text if mode == "compare" else text).count(b"\n") * args.repeat
+             for mode in commands}
     try:
         every = {
             "eval": ([args.markerspec, "eval", *args.extra, "--env", args.env, "-"],
@@ -108,14 +124,19 @@ def main():
             "parse": ([args.markerspec, "parse", *args.extra, "-"], [args.uv_loop, "parse", "-"]),
             "simplify": ([args.markerspec, "simplify", *args.extra, "-"],
                          [args.uv_loop, "simplify", "-"]),
+            "compare": ([args.markerspec, "compare", *args.extra, "-"],
+                        [args.uv_loop, "compare", "-"]),
         }
         unknown = [c for c in commands if c not in every]
         if unknown:
-            raise SystemExit(f"unknown command(s) {', '.join(unknown)}: expected eval, parse, simplify")
+            raise SystemExit(f"unknown command(s) {', '.join(unknown)}: expected eval, parse, simplify, compare")
         pairs = {c: every[c] for c in commands}
         failed = False
+        differing = {}
         for mode, (ours, peer) in pairs.items():
-            bad = agree(mode, run(ours, stdin_path)[2], run(peer, stdin_path)[2])
+            a, b = run(ours, stdin_of[mode])[2], run(peer, stdin_of[mode])[2]
+            differing[mode] = sum(x != y for x, y in zip(a.splitlines(), b.splitlines()))
+            bad = agree(mode, a, b)
             if bad:
                 failed = True
                 print(f"{mode}: {len(bad)} lines answered differently", file=sys.stderr)
@@ -127,10 +148,10 @@ def main():
         for _ in range(args.runs):
             for mode, cmds in pairs.items():
                 for who, cmd in enumerate(cmds):
-                    wall, cpu, _ = run(cmd, stdin_path)
+                    wall, cpu, _ = run(cmd, stdin_of[mode])
                     times[(mode, who)][0].append(wall)
                     times[(mode, who)][1].append(cpu)
-        empty = stdin_path + ".empty"
+        empty = inputs["lines"] + ".empty"
         Path(empty).write_bytes(b"")
         start = {(mode, who): ([], []) for mode in pairs for who in (0, 1)}
         try:
@@ -143,7 +164,8 @@ def main():
         finally:
             os.unlink(empty)
     finally:
-        os.unlink(stdin_path)
+        for path in inputs.values():
+            os.unlink(path)
 
     med = {k: (statistics.median(w), statistics.median(c)) for k, (w, c) in times.items()}
 
@@ -151,7 +173,11 @@ def main():
         """The median over runs of uv-loop's figure over markerspec's, run next to each other."""
         return statistics.median(b / a for a, b in zip(t[(mode, 0)][i], t[(mode, 1)][i]) if a > 0)
 
-    print(f"{lines} lines on stdin ({Path(args.input).name} x{args.repeat}), {args.runs} interleaved runs, medians")
+    for mode in pairs:
+        what = "pairs of lines of" if mode == "compare" else "lines of"
+        print(f"`{mode} -`: {lines[mode]} {what} {Path(args.input).name} (x{args.repeat}) on stdin", end="")
+        print(f"; {differing[mode] * args.repeat} answered differently" if mode == "compare" else "")
+    print(f"{args.runs} interleaved runs, medians")
     print()
     print("| command | markerspec | uv-loop (uv-pep508) | ratio of medians | median of pair ratios |")
     print("| --- | --- | --- | --- | --- |")

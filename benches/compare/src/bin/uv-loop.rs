@@ -6,12 +6,17 @@
 //! uv-loop eval --env ENV.json [--extra NAME]... -
 //! uv-loop parse -
 //! uv-loop simplify -
+//! uv-loop compare -
 //! ```
 //!
 //! Reads one requirement or marker per line on stdin and prints one answer per line: for
 //! `eval`, `true` or `false` (a requirement without a marker is `true`); for `parse`, uv's
 //! printed form of the line; for `simplify` (markers only), uv's simplified form of the marker
-//! (its printed form: uv simplifies as it builds), with the constants as `true` and `false`. A line that does not parse gets `error: ` and the first line of
+//! (its printed form: uv simplifies as it builds), with the constants as `true` and `false`; for
+//! `compare`, a line `A<TAB>B` of two markers, the relation word `markerspec compare -` prints
+//! (`equivalent`, `implies`, `implied-by`, `disjoint`, `overlapping`), decided with uv's
+//! `and`, `negate`, `is_false` and `is_disjoint`, each marker text read once (as
+//! `markerspec compare -` keeps the markers it has read). A line that does not parse gets `error: ` and the first line of
 //! uv's message; a blank line or a `#` comment gets an empty line. A line is read as a marker
 //! when it starts with a quote, `(` or the name of a marker variable, and as a requirement
 //! otherwise (one parse per line, as a careful caller of uv-pep508 would write it).
@@ -56,11 +61,13 @@ const MARKER_NAMES: &[&str] = &[
 enum Mode {
     Parse,
     Simplify,
+    /// The markers read so far, by text.
+    Compare(std::collections::HashMap<String, MarkerTree>),
     Eval(MarkerEnvironment, Vec<ExtraName>),
 }
 
 fn usage() -> String {
-    "usage: uv-loop eval --env ENV.json [--extra NAME]... -\n       uv-loop parse -\n       uv-loop simplify -".into()
+    "usage: uv-loop eval --env ENV.json [--extra NAME]... -\n       uv-loop parse -\n       uv-loop simplify -\n       uv-loop compare -".into()
 }
 
 /// The environment document's 11 standard fields, as uv builds an environment from them.
@@ -112,6 +119,7 @@ fn mode(args: &[String]) -> Result<Mode, String> {
     match command.as_str() {
         "parse" => Ok(Mode::Parse),
         "simplify" => Ok(Mode::Simplify),
+        "compare" => Ok(Mode::Compare(std::collections::HashMap::new())),
         "eval" => Ok(Mode::Eval(environment(env.ok_or_else(usage)?)?, extras)),
         _ => Err(usage()),
     }
@@ -135,10 +143,13 @@ fn error(out: &mut impl Write, message: &dyn std::fmt::Display) -> std::io::Resu
     writeln!(out, "error: {}", message.lines().next().unwrap_or(""))
 }
 
-fn answer(line: &str, mode: &Mode, out: &mut impl Write) -> std::io::Result<()> {
+fn answer(line: &str, mode: &mut Mode, out: &mut impl Write) -> std::io::Result<()> {
     let t = line.trim();
     if t.is_empty() || t.starts_with('#') {
         return writeln!(out);
+    }
+    if let Mode::Compare(read) = mode {
+        return compare(line, read, out);
     }
     let marker = if matches!(mode, Mode::Simplify) || is_marker(line) {
         MarkerTree::from_str(line).map_err(|e| e.to_string())
@@ -156,12 +167,44 @@ fn answer(line: &str, mode: &Mode, out: &mut impl Write) -> std::io::Result<()> 
         (Ok(m), Mode::Simplify) if m.is_false() => writeln!(out, "false"),
         (Ok(m), Mode::Simplify) => writeln!(out, "{}", m.try_to_string().unwrap_or_default()),
         (Ok(m), Mode::Eval(env, extras)) => writeln!(out, "{}", m.evaluate(env, extras)),
+        (Ok(_), Mode::Compare(read)) => compare(line, read, out),
     }
+}
+
+/// `compare -`'s answer to `A<TAB>B`: the relation, as `markerspec compare -` words it.
+fn compare(
+    line: &str,
+    read: &mut std::collections::HashMap<String, MarkerTree>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let Some((a, b)) = line.split_once('\t') else {
+        return writeln!(out, "error: expected `A<TAB>B`");
+    };
+    let mut marker = |text: &str| match read.get(text) {
+        Some(m) => Ok(*m),
+        None => MarkerTree::from_str(text).inspect(|m| {
+            read.insert(text.to_owned(), *m);
+        }),
+    };
+    let (a, b) = match (marker(a), marker(b)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => return error(out, &e),
+    };
+    let a_not_b = a.and(b.negate()).is_false();
+    let b_not_a = b.and(a.negate()).is_false();
+    let word = match (a_not_b, b_not_a) {
+        (true, true) => "equivalent",
+        (true, false) => "implies",
+        (false, true) => "implied-by",
+        (false, false) if a.is_disjoint(b) => "disjoint",
+        (false, false) => "overlapping",
+    };
+    writeln!(out, "{word}")
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mode = match mode(&args) {
+    let mut mode = match mode(&args) {
         Ok(mode) => mode,
         Err(e) => {
             eprintln!("uv-loop: {e}");
@@ -183,7 +226,7 @@ fn main() -> ExitCode {
         }
         let text = line.strip_suffix('\n').unwrap_or(&line);
         let text = text.strip_suffix('\r').unwrap_or(text);
-        if answer(text, &mode, &mut out).is_err() {
+        if answer(text, &mut mode, &mut out).is_err() {
             return ExitCode::from(2);
         }
     }
