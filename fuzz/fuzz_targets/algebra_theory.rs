@@ -242,14 +242,18 @@ fuzz_target!(|data: &[u8]| -> Corpus {
     }
 
     // A's residual over part of the environment.
-    let mut part = Environment::new();
+    // The requested extras are always known: the part keeps them.
+    let mut part = Environment::new().with_extras(env.extras().map(str::to_owned));
     for (field, value) in env.iter() {
         let Ok(keep) = u.int_in_range(0u8..=3) else {
             break;
         };
+        // A missing `extras` or `dependency_groups` is an empty one: those are kept or made
+        // Unknown, never dropped.
+        let listed = matches!(field, Field::Extras | Field::DependencyGroups);
         let value = match keep {
-            0 => continue,
-            1 => EnvValue::Unknown,
+            0 if !listed => continue,
+            0 | 1 => EnvValue::Unknown,
             _ => value.clone(),
         };
         // A value the field cannot take alone is left out.
