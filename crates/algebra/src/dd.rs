@@ -2119,9 +2119,10 @@ impl Context {
                 return Err(Error::new(ErrorKind::ForeignMarker));
             };
             let edges = self.edges(cur, var)?;
-            if let Some(value) = prefer(var) {
-                if let Some(next) = child_for(&edges, &value).filter(|c| !c.is_false()) {
-                    values.push((var, value));
+            let preferred = prefer(var);
+            if let Some(value) = &preferred {
+                if let Some(next) = child_for(&edges, value).filter(|c| !c.is_false()) {
+                    values.push((var, value.clone()));
                     cur = next;
                     continue;
                 }
@@ -2141,9 +2142,17 @@ impl Context {
                         };
                         let top = Cut::TOP;
                         let hi = bounds.get(k).unwrap_or(&top);
-                        if let Some(p) = lo.and_then(|lo| lo.point_between(hi)) {
-                            found = Some((point_value(p), c));
-                            break;
+                        if let Some(lo) = lo {
+                            if let Some(p) = lo.point_between(hi) {
+                                let p = match (&preferred, p) {
+                                    (Some(near), Point::Version(least)) => Point::Version(
+                                        plain_version_between(lo, hi, near).unwrap_or(least),
+                                    ),
+                                    (_, p) => p,
+                                };
+                                found = Some((point_value(p), c));
+                                break;
+                            }
                         }
                     }
                     match found {
@@ -2754,6 +2763,66 @@ fn find_node(
                 .is_some_and(|n| n.hash == hash && same(n))
         })
         .copied()
+}
+
+/// A release-only version strictly between `lo` and `hi`, for a witness that reads like a real
+/// value: built from the bounds' release numbers (each prefix, and its last number one down
+/// and one up: `3.8.1` gives `3.8.0`, `3.7`, `3.9`, `2`, `4`, …; failing those, one more
+/// number, after up to two zeros: `3.12.0.1` between `3.12.0` and `3.12.1`). Of those inside, the greatest when the
+/// interval lies below `near` (the default environment's value; an absent default counts as
+/// above every bounded interval), else the least. `None` when none lies inside.
+fn plain_version_between(lo: &Cut, hi: &Cut, near: &Value) -> Option<Version> {
+    let inside = |v: &Version| {
+        let p = Point::Version(v.clone());
+        lo.is_below(&p) && !hi.is_below(&p)
+    };
+    let plain = |v: &Version| {
+        v.pre().is_none() && v.post().is_none() && v.dev().is_none() && v.local().is_empty()
+    };
+    let below_near = match near {
+        Value::Version(v) => hi.is_below(&Point::Version(v.clone())),
+        _ => *hi != Cut::TOP,
+    };
+    let bases: Vec<Version> = lo
+        .candidate_versions()
+        .into_iter()
+        .chain(hi.candidate_versions())
+        .filter(plain)
+        .collect();
+    let with_release = |v: &Version, release: Vec<u64>| Version::new(release).with_epoch(v.epoch());
+    let mut near_bases: Vec<Version> = Vec::new();
+    for v in &bases {
+        let mut release = v.release().to_vec();
+        if let Some(last) = release.last_mut().and_then(|n| n.checked_add(1)) {
+            if let Some(slot) = release.last_mut() {
+                *slot = last;
+            }
+            near_bases.push(with_release(v, release));
+        }
+        near_bases.push(v.clone());
+    }
+    // A base is kept in its shortest spelling (`3.12` for `3.12.0`): zeros are put back before
+    // the added number, fewest first.
+    let longer = |zeros: usize| {
+        bases
+            .iter()
+            .map(|v| {
+                let mut release = v.release().to_vec();
+                release.extend(std::iter::repeat_n(0, zeros));
+                release.push(1);
+                with_release(v, release)
+            })
+            .collect::<Vec<_>>()
+    };
+    let pick = |candidates: Vec<Version>| {
+        let inside = candidates.into_iter().filter(|v| inside(v));
+        if below_near {
+            inside.max()
+        } else {
+            inside.min()
+        }
+    };
+    pick(near_bases).or_else(|| (0..3).find_map(|zeros| pick(longer(zeros))))
 }
 
 fn point_value(p: Point) -> Value {

@@ -1153,8 +1153,9 @@ impl Context {
     /// - with valid versions for the standard version fields when `m` allows them;
     /// - then, variable by variable in the context's order, the value of the default
     ///   environment ([`default_environment`]: CPython 3.12.0 on x86-64 Linux, no extras,
-    ///   every extended field Absent) wherever `m` can still hold with it, else the first value
-    ///   [`solve`](Self::solve) takes; where that gives no environment (a default value that
+    ///   every extended field Absent) wherever `m` can still hold with it, else a value of
+    ///   the first satisfiable edge, for a version a plain release near the bounds
+    ///   (`python_version < "3"` gives `2`; SPEC §21.5); where that gives no environment (a default value that
     ///   an opaque comparison contradicts), the same without the defaults of the fields
     ///   opaque comparisons read, then [`solve`](Self::solve)'s witness alone, first inside
     ///   the `platform` rules, then without them.

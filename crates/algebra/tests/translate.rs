@@ -999,3 +999,59 @@ fn comparisons_a_profile_decides_without_values_are_constants()
     assert!(!m.is_false() && !m.is_true());
     Ok(())
 }
+
+/// A witness environment's version, where the marker leaves the default out, is a plain
+/// release inside the first satisfiable interval, the one nearest the default (SPEC §21.5):
+/// `2` for `python_version < "3"`, not the least version `0.dev0`. Where no release built from
+/// the bounds lies inside, it is the interval's least point.
+#[test]
+fn witness_versions_are_plain_releases() -> Result<(), Box<dyn std::error::Error>> {
+    let opts = ParseOptions::default().dialect(Dialect::Extended);
+    let mut ctx = Context::new();
+    for (text, field, want) in [
+        ("python_version < '3'", Field::PythonFullVersion, "2"),
+        (
+            "python_full_version < '3.8.1'",
+            Field::PythonFullVersion,
+            "3.8",
+        ),
+        ("python_version > '3.12'", Field::PythonFullVersion, "3.13"),
+        (
+            "python_version >= '3.13' or python_version < '3.8'",
+            Field::PythonFullVersion,
+            "3.7",
+        ),
+        (
+            "python_full_version > '3.12.0' and python_full_version < '3.12.1'",
+            Field::PythonFullVersion,
+            "3.12.0.1",
+        ),
+        (
+            "python_full_version == '3.12.*' and python_full_version != '3.12.0'",
+            Field::PythonFullVersion,
+            "3.12.dev0",
+        ),
+        ("python_version == '3.14'", Field::PythonFullVersion, "3.14"),
+        (
+            "implementation_version < '3.9'",
+            Field::ImplementationVersion,
+            "3.8",
+        ),
+        ("platform_release < '5'", Field::PlatformRelease, "4"),
+        ("cuda_version < '12'", Field::CudaVersion, "11"),
+        ("cuda_version > '12.4'", Field::CudaVersion, "12.5"),
+        ("cuda_version >= '12.4'", Field::CudaVersion, "12.4"),
+        ("glibc_version < '2.28'", Field::GlibcVersion, "2.27"),
+    ] {
+        let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+        let m = ctx.from_marker(&tree, &Theory::none())?;
+        let env = ctx.solve_environment(m)?.ok_or(text)?;
+        assert_eq!(
+            env.get(field),
+            Some(&EnvValue::String(want.into())),
+            "{text}"
+        );
+        assert!(tree.evaluate(&env)?, "{text}");
+    }
+    Ok(())
+}
