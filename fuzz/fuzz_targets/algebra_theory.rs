@@ -11,6 +11,7 @@
 //! - the printed form of `restrict(A, B)` where B holds;
 //! - the printed form of A's residual over a part of the environment (fields dropped or made
 //!   Unknown), evaluated on the whole environment;
+//! - the environment `solve` gives for A (SPEC §21.5) makes A hold;
 //! - and where pep508's three-valued evaluation decides A on that part, the residual is that
 //!   constant (under `none`: under `platform` it keeps the rules over the fields left).
 //!
@@ -239,6 +240,21 @@ fuzz_target!(|data: &[u8]| -> Corpus {
             return Corpus::Reject;
         };
         check_printed(&mut ctx, r, ea, &case, "A assuming B");
+    }
+
+    // `solve`'s environment for A (SPEC §21.5: defaults kept where A allows, plain releases
+    // elsewhere) makes A hold under pep508.
+    match ctx.solve_environment(ma) {
+        Ok(Some(w)) => {
+            if !wildcard_text(&w)
+                && let Ok(v) = ta.evaluate(&w)
+            {
+                assert!(v, "{}: the environment solve gives, {w:?}", case.texts);
+            }
+        }
+        Ok(None) => assert!(ma.is_false(), "{}: solve finds nothing", case.texts),
+        Err(e) if matches!(e.code(), "unverified-witness" | "intractable") => {}
+        Err(e) => panic!("{}: solve: {e}", case.texts),
     }
 
     // A's residual over part of the environment.
