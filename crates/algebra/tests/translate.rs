@@ -947,6 +947,9 @@ fn opaque_comparisons_over_unknown_fields_stay_in_the_residual()
     }
     let tree: MarkerTree = "'lin' in sys_platform".parse()?;
     let m = ctx.from_marker(&tree, &Theory::none())?;
+    // `not in` on a string field is the same atom, negated: the two cover every value.
+    let either: MarkerTree = "'lin' in sys_platform or 'lin' not in sys_platform".parse()?;
+    assert!(ctx.from_marker(&either, &Theory::none())?.is_true());
     let linux = Environment::new().with_unchecked(Field::SysPlatform, "linux");
     assert!(ctx.residual(m, &linux)?.is_true());
     assert!(ctx.evaluate_env(m, &linux)?);
@@ -1032,6 +1035,12 @@ fn witness_versions_are_plain_releases() -> Result<(), Box<dyn std::error::Error
             "3.12.dev0",
         ),
         ("python_version == '3.14'", Field::PythonFullVersion, "3.14"),
+        // Above the default: the least of `3.14` and `3.15`.
+        (
+            "python_full_version > '3.13' and python_full_version < '3.16'",
+            Field::PythonFullVersion,
+            "3.14",
+        ),
         (
             "implementation_version < '3.9'",
             Field::ImplementationVersion,
