@@ -522,7 +522,32 @@ pub(crate) fn residual(tree: &MarkerTree, env: &Environment) -> Result<String, S
 
 #[cfg(test)]
 mod tests {
-    use super::{FRESH_CONTEXT_NODES, in_bounded_context};
+    use super::{Built, FRESH_CONTEXT_NODES, in_bounded_context};
+    use markerspec_algebra::{Context, Theory};
+    use markerspec_pep508::ParseOptions;
+
+    /// A text read before is the same marker, from the map; the map keeps every text until it
+    /// is full; a text that does not read is an error each time and is not kept.
+    #[test]
+    fn built_markers_are_kept_by_text() -> Result<(), String> {
+        let (mut ctx, mut built) = (Context::new(), Built::default());
+        let (opts, none) = (ParseOptions::default(), Theory::none());
+        let a = built.marker(&mut ctx, "os_name == 'nt'", &opts, &none)?;
+        let b = built.marker(&mut ctx, "sys_platform == 'linux'", &opts, &none)?;
+        assert_eq!(built.markers.len(), 2);
+        let nodes = ctx.len();
+        assert_eq!(built.marker(&mut ctx, "os_name == 'nt'", &opts, &none)?, a);
+        assert_eq!(
+            built.marker(&mut ctx, "sys_platform == 'linux'", &opts, &none)?,
+            b
+        );
+        assert_eq!((built.markers.len(), ctx.len()), (2, nodes));
+        for _ in 0..2 {
+            assert!(built.marker(&mut ctx, "os_name ==", &opts, &none).is_err());
+        }
+        assert_eq!(built.markers.len(), 2);
+        Ok(())
+    }
 
     /// A stand-in for an answerer: its context's size, how often it was renewed, and the
     /// answers it gives in turn.
