@@ -35,7 +35,8 @@
 //! * [`Context::evaluate_env`], [`Context::residual`] (the marker left over the fields an
 //!   [`Environment`](markerspec_pep508::Environment) leaves Unknown) and
 //!   [`Context::witness_environment`] (a [`Witness`] as a complete environment).
-//! * [`Context::cells`] (the four cells of two markers, inside the context's theory) and
+//! * [`Context::relation`] (how two markers relate, without witnesses: what a resolver asks
+//!   most), [`Context::cells`] (the four cells of two markers, inside the context's theory) and
 //!   [`Context::solve_environment`] (a complete environment in which a marker holds: inside
 //!   the `platform` rules, near a default CPython 3.12.0 on x86-64 Linux and keeping SPEC
 //!   §4.4's invariants where the marker allows; `spec/SPEC.md` §21.5).

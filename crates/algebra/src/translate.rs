@@ -979,8 +979,11 @@ impl Context {
             },
             VarMeta::Extra { name } => Some(Value::Bool(env.extras().any(|x| x == &**name))),
             VarMeta::Opaque { expr, profile } => {
-                // A field the environment leaves Unknown or missing makes the comparison
-                // unknown, as for the other variables (pep508 refuses to evaluate it).
+                // The evaluator's three-valued answer: unknown where the fields it reads are
+                // Unknown or missing, which are not always the ones written (under `uv`,
+                // `platform_system != "Linux"` reads `sys_platform`). A profile that refuses
+                // to evaluate with a field missing (`packaging`) makes the comparison unknown
+                // too, as for the other variables.
                 let unknown = |v: &MarkerValue| match v {
                     MarkerValue::Field(Field::Extra | Field::Extras | Field::DependencyGroups)
                     | MarkerValue::Literal(_) => false,
@@ -988,18 +991,18 @@ impl Context {
                         matches!(env.get(*f), Some(EnvValue::Unknown) | None)
                     }
                 };
-                if unknown(expr.lhs()) || unknown(expr.rhs()) {
-                    return Ok(None);
-                }
-                let r = expr.evaluate(env, *profile).map_err(|e| {
-                    Error::new(ErrorKind::Evaluation {
-                        message: e.to_string(),
-                    })
-                })?;
-                match r.truth {
-                    Truth::True => Some(Value::Bool(true)),
-                    Truth::False => Some(Value::Bool(false)),
-                    Truth::Unknown => None,
+                match expr.evaluate(env, *profile) {
+                    Ok(r) => match r.truth {
+                        Truth::True => Some(Value::Bool(true)),
+                        Truth::False => Some(Value::Bool(false)),
+                        Truth::Unknown => None,
+                    },
+                    Err(_) if unknown(expr.lhs()) || unknown(expr.rhs()) => None,
+                    Err(e) => {
+                        return Err(Error::new(ErrorKind::Evaluation {
+                            message: e.to_string(),
+                        }));
+                    }
                 }
             }
         })

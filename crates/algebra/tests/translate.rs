@@ -918,7 +918,8 @@ fn parsing_straight_into_the_algebra_matches_the_tree() -> Result<(), Box<dyn st
 /// An opaque comparison over a field the environment leaves missing or Unknown is unknown, as a
 /// translated comparison is: `residual` keeps it (found by the `algebra` fuzz target with
 /// `sys_platform === sys_platform` under `packaging`, where it was an evaluation error),
-/// `evaluate_env` reports the field, and a known field still decides it.
+/// `evaluate_env` reports the field, and a known field still decides it, also one the
+/// profile reads in place of the written one.
 #[test]
 fn opaque_comparisons_over_unknown_fields_stay_in_the_residual()
 -> Result<(), Box<dyn std::error::Error>> {
@@ -955,6 +956,18 @@ fn opaque_comparisons_over_unknown_fields_stay_in_the_residual()
     assert!(ctx.evaluate_env(m, &linux)?);
     let win = Environment::new().with_unchecked(Field::SysPlatform, "win32");
     assert!(ctx.residual(m, &win)?.is_false());
+    // Under `uv`, `platform_system != "Linux"` reads `sys_platform`, as uv does: decided by
+    // it with `platform_system` missing (found by the `algebra_theory` fuzz target, where the
+    // residual kept the comparison).
+    let uv = ParseOptions::default().profile(Profile::Uv);
+    for text in ["platform_system != 'Linux'", "'Linux' != platform_system"] {
+        let tree = MarkerTree::parse_with(text, &uv, &mut Vec::new())?;
+        let m = ctx.from_marker(&tree, &Theory::none())?;
+        assert_eq!(tree.evaluate_tristate(&linux)?.truth, Truth::False, "{text}");
+        assert!(ctx.residual(m, &linux)?.is_false(), "{text}");
+        assert!(!ctx.evaluate_env(m, &linux)?, "{text}");
+        assert_eq!(ctx.residual(m, &Environment::new())?, m, "{text}");
+    }
     Ok(())
 }
 
