@@ -1065,7 +1065,9 @@ impl Context {
 
     /// `m` with every field that `env` knows (Known or Absent) replaced by its value: a marker
     /// over the fields `env` leaves Unknown or missing only (`true` or `false` when those do
-    /// not matter). `extra` is known: the environment's requested extras.
+    /// not matter). `extra` is known: the environment's requested extras. A known
+    /// `python_version` beside an unknown `python_full_version` leaves the full versions it
+    /// allows (`python_version` is read through `python_full_version`).
     ///
     /// # Errors
     ///
@@ -1091,9 +1093,49 @@ impl Context {
             if let Some(value) = self.env_value(var, env)? {
                 let eq = self.equals(var, &value)?;
                 cube = self.and(cube, eq)?;
+            } else if let Some(known) = self.full_versions_of_python_version(var, env)? {
+                // `python_version` is read through `python_full_version`: a known
+                // `python_version` beside an unknown full version still says which full
+                // versions are left (`4.0`: the 4.0 releases and their pre-releases).
+                cube = self.and(cube, known)?;
             }
         }
         self.restrict(m, cube)
+    }
+
+    /// For `python_full_version`'s version variable, when `env` leaves that field Unknown or
+    /// missing but gives a `python_version` that is a version: the full versions whose first two
+    /// release numbers it is (the preimage the translation reads `python_version ==` through).
+    fn full_versions_of_python_version(
+        &mut self,
+        var: Var,
+        env: &Environment,
+    ) -> Result<Option<Marker>, Error> {
+        if !matches!(
+            self.meta(var),
+            Some(VarMeta::Version {
+                field: Field::PythonFullVersion
+            })
+        ) {
+            return Ok(None);
+        }
+        let Some(EnvValue::String(short)) = env.get(Field::PythonVersion) else {
+            return Ok(None);
+        };
+        let Ok(v) = short.trim().parse::<Version>() else {
+            return Ok(None);
+        };
+        // A value no full version has (`3.12.1`, three numbers) leaves the environment outside
+        // the model (SPEC §21.2): nothing is assumed from it.
+        let Some(set) = format!("=={v}")
+            .parse::<VersionSpecifier>()
+            .ok()
+            .and_then(|spec| VersionSet::python_version_preimage(&spec))
+            .filter(|set| !set.is_empty())
+        else {
+            return Ok(None);
+        };
+        self.version_set(var, &set).map(Some)
     }
 
     /// `exists field. m`: true where some value of `field` makes `m` true (every variable that

@@ -963,7 +963,11 @@ fn opaque_comparisons_over_unknown_fields_stay_in_the_residual()
     for text in ["platform_system != 'Linux'", "'Linux' != platform_system"] {
         let tree = MarkerTree::parse_with(text, &uv, &mut Vec::new())?;
         let m = ctx.from_marker(&tree, &Theory::none())?;
-        assert_eq!(tree.evaluate_tristate(&linux)?.truth, Truth::False, "{text}");
+        assert_eq!(
+            tree.evaluate_tristate(&linux)?.truth,
+            Truth::False,
+            "{text}"
+        );
         assert!(ctx.residual(m, &linux)?.is_false(), "{text}");
         assert!(!ctx.evaluate_env(m, &linux)?, "{text}");
         assert_eq!(ctx.residual(m, &Environment::new())?, m, "{text}");
@@ -1075,5 +1079,41 @@ fn witness_versions_are_plain_releases() -> Result<(), Box<dyn std::error::Error
         );
         assert!(tree.evaluate(&env)?, "{text}");
     }
+    Ok(())
+}
+
+/// `python_version` is read through `python_full_version`: a residual over an environment that
+/// gives `python_version` but not the full version keeps the full versions it allows (found by
+/// the `algebra_theory` fuzz target: `python_version >= '3_POST_'` under `packaging`, decided
+/// by pep508 with `python_version` at `4.0`, was kept whole).
+#[test]
+fn a_residual_reads_python_version_without_the_full_version()
+-> Result<(), Box<dyn std::error::Error>> {
+    let mut ctx = Context::new();
+    let env = Environment::new().with_unchecked(Field::PythonVersion, "3.13");
+    let cases = [
+        ("python_version >= '3.13'", "true"),
+        (
+            "python_version < '3.13' or sys_platform == 'win32'",
+            r#"sys_platform == "win32""#,
+        ),
+        // The release candidates of 3.13 have python_version 3.13 too.
+        (
+            "python_full_version >= '3.13'",
+            r#"python_full_version >= "3.13""#,
+        ),
+        ("python_full_version >= '3.14'", "false"),
+    ];
+    for (text, want) in cases {
+        let tree: MarkerTree = text.parse()?;
+        let m = ctx.from_marker(&tree, &Theory::none())?;
+        let r = ctx.residual(m, &env)?;
+        assert_eq!(ctx.to_marker_string(r)?, want, "{text}");
+    }
+    // A python_version no full version has is outside the model: nothing is assumed from it.
+    let odd = Environment::new().with_unchecked(Field::PythonVersion, "3.13.1");
+    let tree: MarkerTree = "python_version >= '3.13'".parse()?;
+    let m = ctx.from_marker(&tree, &Theory::none())?;
+    assert_eq!(ctx.residual(m, &odd)?, m);
     Ok(())
 }
