@@ -18,10 +18,7 @@
 use arbitrary::Unstructured;
 use libfuzzer_sys::{Corpus, fuzz_target};
 use markerspec_algebra::{Context, ErrorKind, Limits, Theory};
-use markerspec_fuzz::{
-    MAX_INPUT, consistent_python_version, nudge_versions, spelt_otherwise, wildcard_text,
-};
-use markerspec_pep508::generate::{Options, marker, realistic_environment};
+use markerspec_fuzz::{MAX_INPUT, RealisticPair, realistic_pair, wildcard_text};
 use markerspec_pep508::{Dialect, MarkerTree, ParseOptions};
 
 /// `Some(value)`, or `None` when the algebra refuses with `intractable` (any other error is a
@@ -47,35 +44,10 @@ fuzz_target!(|data: &[u8]| -> Corpus {
     } else {
         Dialect::Pep508
     };
-    let options = Options::default().dialect(dialect);
     let parse = ParseOptions::default().dialect(dialect);
-    let (Ok(a), Ok(b)) = (marker(&mut u, &options), marker(&mut u, &options)) else {
+    let Some(RealisticPair { a, b, ta, tb, env }) = realistic_pair(&mut u, dialect, &parse) else {
         return Corpus::Reject;
     };
-    let (Ok(ta), Ok(tb)) = (
-        MarkerTree::parse_with(&a.text, &parse, &mut Vec::new()),
-        MarkerTree::parse_with(&b.text, &parse, &mut Vec::new()),
-    ) else {
-        return Corpus::Reject;
-    };
-    let mut literals = a.literals.clone();
-    literals.extend(b.literals.iter().cloned());
-    let Ok(mut env) = realistic_environment(&mut u, &options, &literals) else {
-        return Corpus::Reject;
-    };
-    nudge_versions(&mut u, &mut env, &literals);
-    consistent_python_version(&mut env);
-    // A standard version field holding a wildcard text (`3.12.*`, a literal the environment
-    // took) is outside the algebra's model (SPEC §21.2).
-    if wildcard_text(&env) {
-        return Corpus::Reject;
-    }
-    // So is a version value spelt otherwise than a literal of the same version (`10.0`
-    // against `platform_release ~= "10"`, which reads as text: `~=` needs two numbers), as the
-    // algebra models values as PEP 440 versions (SPEC §21.2).
-    if spelt_otherwise(&env, &literals) {
-        return Corpus::Reject;
-    }
 
     let mut ctx = Context::with_limits(Limits {
         steps: 200_000,

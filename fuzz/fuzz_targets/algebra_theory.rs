@@ -27,10 +27,7 @@
 use arbitrary::Unstructured;
 use libfuzzer_sys::{Corpus, fuzz_target};
 use markerspec_algebra::{Context, ErrorKind, Limits, Marker, PLATFORM_RULES, Theory};
-use markerspec_fuzz::{
-    MAX_INPUT, consistent_python_version, nudge_versions, spelt_otherwise, wildcard_text,
-};
-use markerspec_pep508::generate::{Options, marker, realistic_environment};
+use markerspec_fuzz::{MAX_INPUT, RealisticPair, realistic_pair, wildcard_text};
 use markerspec_pep508::{
     Dialect, EnvValue, Environment, Field, MarkerTree, ParseOptions, Profile, Truth,
 };
@@ -165,28 +162,10 @@ fuzz_target!(|data: &[u8]| -> Corpus {
     } else {
         Dialect::Pep508
     };
-    let options = Options::default().dialect(dialect);
     let parse = ParseOptions::default().dialect(dialect).profile(*profile);
-    let (Ok(a), Ok(b)) = (marker(&mut u, &options), marker(&mut u, &options)) else {
+    let Some(RealisticPair { a, b, ta, tb, env }) = realistic_pair(&mut u, dialect, &parse) else {
         return Corpus::Reject;
     };
-    let (Ok(ta), Ok(tb)) = (
-        MarkerTree::parse_with(&a.text, &parse, &mut Vec::new()),
-        MarkerTree::parse_with(&b.text, &parse, &mut Vec::new()),
-    ) else {
-        return Corpus::Reject;
-    };
-    let mut literals = a.literals.clone();
-    literals.extend(b.literals.iter().cloned());
-    let Ok(mut env) = realistic_environment(&mut u, &options, &literals) else {
-        return Corpus::Reject;
-    };
-    nudge_versions(&mut u, &mut env, &literals);
-    consistent_python_version(&mut env);
-    // Values outside the algebra's model (SPEC §21.2), as in `algebra_realistic`.
-    if wildcard_text(&env) || spelt_otherwise(&env, &literals) {
-        return Corpus::Reject;
-    }
     let (Ok(ea), Ok(eb)) = (ta.evaluate(&env), tb.evaluate(&env)) else {
         return Corpus::Reject;
     };

@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use arbitrary::{Result, Unstructured};
-use markerspec_pep508::generate::{Options, Weights};
+use markerspec_pep508::generate::{self, Options, Weights};
 use markerspec_pep508::pep440::Version;
 use markerspec_pep508::{
     DIAGNOSTIC_CODES, Dialect, EnvValue, Environment, Error, Field, FieldType, MarkerTree,
@@ -394,6 +394,50 @@ pub fn wildcard_text(env: &Environment) -> bool {
             )
             && matches!(env.get(f), Some(EnvValue::String(s)) if reads_as_wildcard(s))
     })
+}
+
+/// Two markers and an environment as `algebra_realistic` and `algebra_theory` draw them: two
+/// markers from the generator's default weights in `dialect` (the text `markerspec generate`
+/// prints), parsed with `parse`, and a realistic environment (`realistic_environment`, the
+/// markers' literals now and then) whose versions are moved next to them
+/// ([`nudge_versions`]), with `python_version` following `python_full_version`.
+pub struct RealisticPair {
+    /// The first marker, as generated.
+    pub a: generate::GeneratedMarker,
+    /// The second marker, as generated.
+    pub b: generate::GeneratedMarker,
+    /// `a`'s text, parsed.
+    pub ta: MarkerTree,
+    /// `b`'s text, parsed.
+    pub tb: MarkerTree,
+    /// The environment.
+    pub env: Environment,
+}
+
+/// A [`RealisticPair`] drawn from `u`, or `None` when the bytes run out, a text does not parse
+/// with `parse`, or the environment is outside the algebra's model (SPEC §21.2: a standard
+/// version field holding a wildcard text, [`wildcard_text`], or a version spelt otherwise than
+/// a literal of the same version, [`spelt_otherwise`]: `10.0` against `platform_release ~=
+/// "10"`, which reads as text since `~=` needs two numbers).
+pub fn realistic_pair(
+    u: &mut Unstructured<'_>,
+    dialect: Dialect,
+    parse: &ParseOptions,
+) -> Option<RealisticPair> {
+    let options = Options::default().dialect(dialect);
+    let a = generate::marker(u, &options).ok()?;
+    let b = generate::marker(u, &options).ok()?;
+    let ta = MarkerTree::parse_with(&a.text, parse, &mut Vec::new()).ok()?;
+    let tb = MarkerTree::parse_with(&b.text, parse, &mut Vec::new()).ok()?;
+    let mut literals = a.literals.clone();
+    literals.extend(b.literals.iter().cloned());
+    let mut env = generate::realistic_environment(u, &options, &literals).ok()?;
+    nudge_versions(u, &mut env, &literals);
+    consistent_python_version(&mut env);
+    if wildcard_text(&env) || spelt_otherwise(&env, &literals) {
+        return None;
+    }
+    Some(RealisticPair { a, b, ta, tb, env })
 }
 
 /// Whether a standard version field of `env` holds a version that one of `literals` spells
