@@ -2768,9 +2768,10 @@ fn find_node(
 /// A release-only version strictly between `lo` and `hi`, for a witness that reads like a real
 /// value: built from the bounds' release numbers (each prefix, and its last number one down
 /// and one up: `3.8.1` gives `3.8.0`, `3.7`, `3.9`, `2`, `4`, …; failing those, one more
-/// number, after up to two zeros: `3.12.0.1` between `3.12.0` and `3.12.1`). Of those inside, the greatest when the
-/// interval lies below `near` (the default environment's value; an absent default counts as
-/// above every bounded interval), else the least. `None` when none lies inside.
+/// number, after up to two zeros: `3.12.0.1` between `3.12.0` and `3.12.1`). Of those inside,
+/// the greatest when the interval lies below `near` (the default environment's value; an
+/// absent default counts as above every bounded interval), else the least. `None` when none
+/// lies inside.
 fn plain_version_between(lo: &Cut, hi: &Cut, near: &Value) -> Option<Version> {
     let inside = |v: &Version| {
         let p = Point::Version(v.clone());
@@ -2793,11 +2794,11 @@ fn plain_version_between(lo: &Cut, hi: &Cut, near: &Value) -> Option<Version> {
     let mut near_bases: Vec<Version> = Vec::new();
     for v in &bases {
         let mut release = v.release().to_vec();
-        if let Some(last) = release.last_mut().and_then(|n| n.checked_add(1)) {
-            if let Some(slot) = release.last_mut() {
-                *slot = last;
+        if let Some(last) = release.last_mut() {
+            if let Some(up) = last.checked_add(1) {
+                *last = up;
+                near_bases.push(with_release(v, release));
             }
-            near_bases.push(with_release(v, release));
         }
         near_bases.push(v.clone());
     }
