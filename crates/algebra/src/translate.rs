@@ -294,10 +294,10 @@ impl Context {
             return Ok(!self.opaque(&e, profile)?);
         }
         // A comparison the profile decides without reading a value (under `uv`,
-        // `"0.1a0-0dev0+local" == python_version`: a local label against `python_version` is
-        // false whatever the version) is that constant, so that `is_false` and the relations see
-        // it. Not one that reads the requested extras: an environment with no value for a field
-        // still has them (none).
+        // `"3.9.1" == python_version`: `python_version` equal to a version of three or more
+        // release numbers is false whatever the version) is that constant, so that `is_false`
+        // and the relations see it. Not one that reads the requested extras: an environment
+        // with no value for a field still has them (none).
         let reads_extras = [e.lhs(), e.rhs()].into_iter().any(|side| {
             matches!(
                 side,
