@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use markerspec_algebra::{Context, Limits, Marker, Relation, RelationKind, Theory};
+use markerspec_algebra::{Context, Limits, Marker, RelationKind, Theory};
 use markerspec_pep508::{Environment, MarkerTree, ParseOptions};
 
 use crate::Language;
@@ -364,13 +364,11 @@ fn compare_one(
     let ma = built.marker(ctx, a, &opts, &args.theory.theory)?;
     let mb = built.marker(ctx, b, &opts, &args.theory.theory)?;
     let err = |e: markerspec_algebra::Error| format!("error[{}]: {e}\n", e.code());
+    // The word needs no witnesses; `--json` finds them for its document, from the cells.
+    let word = relation_word(ctx.relation(ma, mb).map_err(err)?);
     if !args.json {
-        // The word only: no witnesses to look for.
-        let kind = ctx.relation(ma, mb).map_err(err)?;
-        return Ok((relation_word(kind).to_owned(), serde_json::Value::Null));
+        return Ok((word.to_owned(), serde_json::Value::Null));
     }
-    let rel: Relation = ctx.relate(ma, mb).map_err(err)?;
-    let word = relation_word(rel.kind());
     let [c0, c1, c2, c3] = ctx.cells(ma, mb).map_err(err)?;
     let mut unverified = Vec::new();
     let mut witnesses = serde_json::Map::new();
