@@ -523,6 +523,9 @@ impl Cut {
 
 impl Ord for Cut {
     fn cmp(&self, other: &Self) -> Ordering {
+        if self.identity() == other.identity() {
+            return Ordering::Equal;
+        }
         for (i, a) in self.atoms().iter().enumerate() {
             match other.atoms().get(i) {
                 Some(b) if a == b => {}

@@ -800,7 +800,7 @@ pub struct Context {
     print_and_cache: HashMap<(Marker, Marker), Marker>,
     /// Every cut the nodes hold, once: equal cuts share one prefix allocation, so that nodes
     /// hash their cuts by identity ([`Cut::identity`]).
-    cuts: HashSet<Cut>,
+    pub(crate) cuts: HashSet<Cut>,
     /// The pieces of the nodes `and_rec` is building, one stretch per level of its recursion:
     /// the source of the bound before each piece ([`Piece`]) and the piece's child.
     scratch: Vec<(u32, Marker)>,
@@ -824,6 +824,9 @@ pub struct Context {
         (markerspec_pep508::Field, markerspec_pep508::MarkerOperator),
         HashMap<Box<str>, Marker>,
     >,
+    /// The printer's atomic comparisons of the standard version fields as sets of the
+    /// version variable (`None` where the translation reads one otherwise).
+    pub(crate) atom_set_cache: AtomSetCache,
     /// Each comparison translated so far, with the profile it was read under, and its marker.
     pub(crate) expression_cache: hashbrown::HashTable<(crate::translate::ExpressionKey, Marker)>,
     /// The groups of edges of each node the printer has read ([`Context::paths`]).
@@ -836,6 +839,24 @@ pub struct Context {
     /// constraint it was printed under (both canonical, so the text depends only on them).
     pub(crate) print_cache: HashMap<(Marker, Marker), std::sync::Arc<str>>,
 }
+
+/// The one copy of `c` in `cuts` (added when there is none).
+pub(crate) fn intern(cuts: &mut HashSet<Cut>, c: &Cut) -> Cut {
+    match cuts.get(c) {
+        Some(s) => s.clone(),
+        None => {
+            cuts.insert(c.clone());
+            c.clone()
+        }
+    }
+}
+
+/// The printer's comparisons `field op literal` of the standard version fields as sets (see
+/// [`Context::atom_set_cache`]).
+pub(crate) type AtomSetCache = HashMap<
+    (markerspec_pep508::Field, markerspec_pep508::MarkerOperator),
+    HashMap<Box<str>, Option<std::sync::Arc<VersionSet>>>,
+>;
 
 impl Default for Context {
     fn default() -> Context {
@@ -1006,6 +1027,7 @@ impl Context {
             theory_stamp_cache: Vec::new(),
             version_text_cache: HashMap::default(),
             comparison_cache: HashMap::default(),
+            atom_set_cache: HashMap::default(),
             // Room for the few hundred distinct comparisons of a lock file at once, as for the
             // node and `and` tables: growing it from empty rehashes every comparison seven times.
             expression_cache: hashbrown::HashTable::with_capacity(1 << 9),
@@ -1531,14 +1553,7 @@ impl Context {
                 continue;
             }
             // Interned: the nodes hash their cuts by identity.
-            let shared = match self.cuts.get(c) {
-                Some(s) => s.clone(),
-                None => {
-                    self.cuts.insert(c.clone());
-                    c.clone()
-                }
-            };
-            bounds.push(shared);
+            bounds.push(intern(&mut self.cuts, c));
         }
         let mut inside = starts_inside;
         let mut children = Vec::with_capacity(bounds.len() + 1);

@@ -1,0 +1,796 @@
+//! The search for a version label's shortest exact spelling (`spec/SPEC.md` §21.4): the best
+//! single comparison when one is exact, else the best of a pair, a greedy conjunction and a
+//! disjunction of intervals.
+//!
+//! The search reads comparisons in one of two ways, with the same text either way. For a
+//! standard field, as sets of the version variable: each comparison is exactly one set
+//! (`spec_version_set`, the function the translation reads them through), equal sets are equal
+//! diagrams ([`Context::version_set`] is one interval node per set), and past the single
+//! comparisons every set the search combines is made of the cuts of the candidates, so that
+//! each is a bit mask ([`Masks`]) and each operation one instruction: no node, no diagram
+//! operation. Otherwise (an extended field, a candidate without a set, more cuts than a mask
+//! holds), as the context's diagrams ([`Diagrams`]).
+
+use std::sync::Arc;
+
+use markerspec_pep440::Version;
+use markerspec_pep508::{Field, MarkerOperator as O};
+use rustc_hash::FxHashMap as HashMap;
+
+use super::{Text, better, join, quote};
+use crate::cut::Cut;
+use crate::dd::{Context, Marker, Var, intern};
+use crate::error::{Error, ErrorKind};
+use crate::range::VersionSet;
+use crate::translate::spec_version_set;
+
+/// What the search needs of the meanings of comparisons (and of their combinations) past the
+/// single comparisons: equality, the Boolean operations and inclusion.
+trait Meanings {
+    /// A meaning.
+    type M: Clone + PartialEq;
+
+    /// The version variable's values in `set`; `None` when this reading cannot say it.
+    fn set(&mut self, set: &VersionSet) -> Result<Option<Self::M>, Error>;
+    /// Always true or always false.
+    fn is_constant(&self, m: &Self::M) -> bool;
+    /// Always true (`true`) or always false.
+    fn constant(&self, value: bool) -> Self::M;
+    /// Both.
+    fn and(&mut self, a: &Self::M, b: &Self::M) -> Result<Self::M, Error>;
+    /// Either.
+    fn or(&mut self, a: &Self::M, b: &Self::M) -> Result<Self::M, Error>;
+    /// Whether `a` implies `b`.
+    fn implies(&mut self, a: &Self::M, b: &Self::M) -> Result<bool, Error>;
+}
+
+/// Meanings as the context's diagrams over the version variable `var` (any version field).
+struct Diagrams<'c> {
+    ctx: &'c mut Context,
+    var: Var,
+}
+
+impl Meanings for Diagrams<'_> {
+    type M = Marker;
+
+    fn set(&mut self, set: &VersionSet) -> Result<Option<Marker>, Error> {
+        self.ctx.version_set(self.var, set).map(Some)
+    }
+    fn is_constant(&self, m: &Marker) -> bool {
+        m.is_true() || m.is_false()
+    }
+    fn constant(&self, value: bool) -> Marker {
+        if value { Marker::TRUE } else { Marker::FALSE }
+    }
+    fn and(&mut self, a: &Marker, b: &Marker) -> Result<Marker, Error> {
+        self.ctx.and(*a, *b)
+    }
+    fn or(&mut self, a: &Marker, b: &Marker) -> Result<Marker, Error> {
+        self.ctx.or(*a, *b)
+    }
+    fn implies(&mut self, a: &Marker, b: &Marker) -> Result<bool, Error> {
+        self.ctx.implies(*a, *b)
+    }
+}
+
+/// The comparisons of a standard field read as sets of the version variable:
+/// `spec_version_set`'s set, its cuts interned in `cuts` (the nodes' table, so that equal cuts
+/// are mostly one copy), kept in `cache`; `None` where it gives none (the translation then
+/// reads the comparison otherwise: a version with a local label under `<`, for one).
+fn atom_set(
+    cache: &mut crate::dd::AtomSetCache,
+    cuts: &mut rustc_hash::FxHashSet<Cut>,
+    field: Field,
+    op: O,
+    lit: &str,
+) -> Option<Arc<VersionSet>> {
+    if let Some(s) = cache.get(&(field, op)).and_then(|by| by.get(lit)) {
+        return s.clone();
+    }
+    let s = spec_version_set(field, op, lit).map(|s| Arc::new(s.with_cuts(|c| intern(cuts, c))));
+    cache
+        .entry((field, op))
+        .or_default()
+        .insert(lit.into(), s.clone());
+    s
+}
+
+/// Meanings as bit masks over the pieces between the cuts of a fixed list of sets (the
+/// target's and every candidate's): bit 0 stands for the points below the least cut, bit `k`
+/// for the points from the `k`-th least cut up to the next one (the highest bits all for the
+/// points above the greatest). Each set of those cuts is one mask, and the masks' `&`, `|` and
+/// equality are the sets' intersection, union and equality (a sweep over the same cuts), so
+/// each of the search's operations is one instruction.
+struct Masks {
+    /// Each cut's bit, by [`Cut::identity`] (equal cuts of other identities have the same bit).
+    bit: HashMap<usize, u32>,
+}
+
+impl Masks {
+    /// The masks for `sets`, when they have at most 127 distinct cuts (else `None`).
+    fn new<'s>(sets: impl IntoIterator<Item = &'s VersionSet>) -> Option<Masks> {
+        let mut bit: HashMap<usize, u32> = HashMap::default();
+        let mut cuts: Vec<&Cut> = Vec::new();
+        for set in sets {
+            for c in set.bounds() {
+                if *c != Cut::BOTTOM && *c != Cut::TOP && bit.insert(c.identity(), 0).is_none() {
+                    cuts.push(c);
+                }
+            }
+        }
+        cuts.sort_unstable();
+        // Equal cuts (apart, not interned) next to each other, one bit for them.
+        let mut k = 0;
+        let mut last: Option<&Cut> = None;
+        for c in cuts {
+            if last != Some(c) {
+                k += 1;
+                if k > 127 {
+                    return None;
+                }
+            }
+            bit.insert(c.identity(), k);
+            last = Some(c);
+        }
+        Some(Masks { bit })
+    }
+
+    /// `set`'s mask; `None` when one of its cuts is not in the list.
+    fn mask(&self, set: &VersionSet) -> Option<u128> {
+        let position = |c: &Cut| -> Option<u32> {
+            if *c == Cut::BOTTOM {
+                Some(0)
+            } else if *c == Cut::TOP {
+                Some(128)
+            } else {
+                self.bit.get(&c.identity()).copied()
+            }
+        };
+        // Bits below `k`.
+        let below = |k: u32| {
+            if k >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << k) - 1
+            }
+        };
+        let mut m = 0u128;
+        for (lo, hi) in set.intervals() {
+            m |= below(position(hi)?) & !below(position(lo)?);
+        }
+        Some(m)
+    }
+}
+
+impl Meanings for Masks {
+    type M = u128;
+
+    fn set(&mut self, set: &VersionSet) -> Result<Option<u128>, Error> {
+        Ok(self.mask(set))
+    }
+    fn is_constant(&self, m: &u128) -> bool {
+        *m == 0 || *m == u128::MAX
+    }
+    fn constant(&self, value: bool) -> u128 {
+        if value { u128::MAX } else { 0 }
+    }
+    fn and(&mut self, a: &u128, b: &u128) -> Result<u128, Error> {
+        Ok(a & b)
+    }
+    fn or(&mut self, a: &u128, b: &u128) -> Result<u128, Error> {
+        Ok(a | b)
+    }
+    fn implies(&mut self, a: &u128, b: &u128) -> Result<bool, Error> {
+        Ok(a & !b == 0)
+    }
+}
+
+/// A candidate comparison `field op "lit"` and its meaning.
+struct Cand<'l, M> {
+    field: Field,
+    op: O,
+    lit: &'l str,
+    m: M,
+    /// [`score`](super::score)`(text).0`, from the lengths alone.
+    cost: usize,
+}
+
+impl<M> Cand<'_, M> {
+    /// `field op "literal"` (a version's text and the empty literal need no escapes).
+    fn text(&self) -> String {
+        atom_text(self.field, self.op, self.lit)
+    }
+}
+
+/// `field op "literal"`, built without the formatting machinery.
+fn atom_text(f: Field, op: O, lit: &str) -> String {
+    let (name, op, q) = (f.name(), op.as_str(), quote(lit));
+    let mut t = String::with_capacity(name.len() + op.len() + q.len() + 2);
+    t.push_str(name);
+    t.push(' ');
+    t.push_str(op);
+    t.push(' ');
+    t.push_str(&q);
+    t
+}
+
+/// The operators of the candidates, in the order of their text.
+const OPS: [O; 6] = [
+    O::NotEqual,
+    O::LessThan,
+    O::LessThanEqual,
+    O::Equal,
+    O::GreaterThan,
+    O::GreaterThanEqual,
+];
+
+/// A candidate comparison: field, operator, literal.
+type Spec<'l> = (Field, O, &'l str);
+
+/// The literals of `set`'s candidates, sorted as text: each version a cut of the set may
+/// name, and for a plain release its wildcard (`3.9.*`, marked `true`).
+fn literals(set: &VersionSet) -> Vec<(String, bool)> {
+    let mut versions: Vec<Version> = set
+        .intervals()
+        .flat_map(|(lo, hi)| [lo, hi])
+        .flat_map(Cut::candidate_versions)
+        .collect();
+    versions.sort();
+    versions.dedup();
+    let mut lits: Vec<(String, bool)> = Vec::with_capacity(2 * versions.len());
+    for v in &versions {
+        let text = v.to_string();
+        let release_only = v.pre().is_none()
+            && v.post().is_none()
+            && v.dev().is_none()
+            && v.local().is_empty()
+            && v.epoch() == 0;
+        if release_only {
+            lits.push((format!("{text}.*"), true));
+        }
+        lits.push((text, false));
+    }
+    lits.sort_unstable();
+    lits
+}
+
+/// The candidate comparisons for a set of `field` with literals `lits` ([`literals`]): each
+/// field (for `python_full_version` also `python_version`) with each operator and literal
+/// (the wildcards with `==` and `!=` only), and for an extended field `== ""` and `!= ""`.
+/// In the order of their text: the order of field name, operator and literal (the space and
+/// the quote after each sort before every character of a name, an operator or a version).
+fn candidates(field: Field, lits: &[(String, bool)]) -> Vec<Spec<'_>> {
+    let fields: &[Field] = if field == Field::PythonFullVersion {
+        &[Field::PythonFullVersion, Field::PythonVersion]
+    } else {
+        std::slice::from_ref(&field)
+    };
+    debug_assert!(fields.is_sorted_by_key(|f| f.name()));
+    let mut specs: Vec<Spec<'_>> = Vec::with_capacity(fields.len() * OPS.len() * lits.len() + 2);
+    for &f in fields {
+        for op in OPS {
+            let equality = matches!(op, O::Equal | O::NotEqual);
+            if equality && f.is_extended() {
+                specs.push((f, op, ""));
+            }
+            for (lit, wildcard) in lits {
+                if equality || !wildcard {
+                    specs.push((f, op, lit.as_str()));
+                }
+            }
+        }
+    }
+    specs
+}
+
+impl Context {
+    /// The shortest exact spelling of "`field`'s version (variable `var`) is in `set`"
+    /// (`set` neither empty nor every value).
+    pub(super) fn spell_versions(
+        &mut self,
+        var: Var,
+        field: Field,
+        set: &VersionSet,
+    ) -> Result<Text, Error> {
+        let lits = literals(set);
+        let specs = candidates(field, &lits);
+        if !field.is_extended() {
+            if let Some(t) = self.spell_by_sets(field, set, &specs)? {
+                return Ok(t);
+            }
+        }
+        self.spell_by_diagrams(var, field, set, &specs)
+    }
+
+    /// [`spell_versions`](Self::spell_versions) with the comparisons read as diagrams.
+    fn spell_by_diagrams(
+        &mut self,
+        var: Var,
+        field: Field,
+        set: &VersionSet,
+        specs: &[Spec<'_>],
+    ) -> Result<Text, Error> {
+        let target = self.version_set(var, set)?;
+        let single = single(
+            &target,
+            specs,
+            |f, op, lit| self.comparison(f, op, lit).map(Some),
+            |m| m.is_true() || m.is_false(),
+        )?;
+        match single {
+            Single::Found(t) => Ok(t),
+            Single::All(marks) => {
+                let mut diagrams = Diagrams { ctx: self, var };
+                rest(&mut diagrams, field, set, target, specs, marks)?
+                    .ok_or_else(|| unprintable(field, set))
+            }
+            Single::Unread => Err(unprintable(field, set)),
+        }
+    }
+
+    /// [`spell_versions`](Self::spell_versions) for a standard field, the comparisons read as
+    /// sets, then as bit masks ([`Masks`]); `None` when a candidate has no set or the sets
+    /// have too many cuts for a mask.
+    fn spell_by_sets(
+        &mut self,
+        field: Field,
+        set: &VersionSet,
+        specs: &[Spec<'_>],
+    ) -> Result<Option<Text>, Error> {
+        let (cache, cuts) = (&mut self.atom_set_cache, &mut self.cuts);
+        let single = single(
+            &Arc::new(set.clone()),
+            specs,
+            |f, op, lit| Ok(atom_set(cache, cuts, f, op, lit)),
+            |s| s.is_empty() || s.is_full(),
+        )?;
+        let sets = match single {
+            Single::Found(t) => return Ok(Some(t)),
+            Single::All(sets) => sets,
+            Single::Unread => return Ok(None),
+        };
+        let Some(mut masks) = Masks::new(std::iter::once(set).chain(sets.iter().map(|s| &**s)))
+        else {
+            return Ok(None);
+        };
+        let marks: Option<Vec<u128>> = sets.iter().map(|s| masks.mask(s)).collect();
+        let (Some(marks), Some(target)) = (marks, masks.mask(set)) else {
+            return Ok(None);
+        };
+        rest(&mut masks, field, set, target, specs, marks)
+    }
+}
+
+/// The label has no spelling.
+fn unprintable(field: Field, set: &VersionSet) -> Error {
+    Error::new(ErrorKind::Unprintable {
+        comparison: format!("{} in {set}", field.name()),
+    })
+}
+
+/// Each candidate's `score(..).0`, from the lengths alone: `field op "literal"` (a version's
+/// text and the empty literal need no escapes), two more for `>` and `<=`.
+fn spec_cost(f: Field, op: O, lit: &str) -> usize {
+    let odd = matches!(op, O::GreaterThan | O::LessThanEqual);
+    f.name().len() + op.as_str().len() + lit.len() + 4 + if odd { 2 } else { 0 }
+}
+
+/// What the single comparisons give: the answer, or every candidate's meaning (in the order
+/// of `specs`), or `Unread` when one has no meaning in this reading.
+enum Single<M> {
+    Found(Text),
+    All(Vec<M>),
+    Unread,
+}
+
+/// Whether the search may use a candidate: a constant one only among the extended fields'
+/// `== ""` and `!= ""` (the comparisons with a version literal leave out the constant ones).
+fn usable(lit: &str, constant: bool) -> bool {
+    lit.is_empty() || !constant
+}
+
+/// A single atom equal to the set, when there is one, is the answer (the common case): the
+/// best such atom by score. The candidates are read (`read`) cheapest first, a whole cost at
+/// a time; the first cost at which one equals the target holds the answer (the best of them
+/// by text), and the dearer ones are never read.
+fn single<M: PartialEq>(
+    target: &M,
+    specs: &[Spec<'_>],
+    mut read: impl FnMut(Field, O, &str) -> Result<Option<M>, Error>,
+    is_constant: impl Fn(&M) -> bool,
+) -> Result<Single<M>, Error> {
+    let mut order: Vec<(usize, usize)> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, (f, op, lit))| (spec_cost(*f, *op, lit), i))
+        .collect();
+    order.sort_unstable();
+    let mut best: Option<Text> = None;
+    let mut marks: Vec<Option<M>> = std::iter::repeat_with(|| None).take(specs.len()).collect();
+    let mut level = 0;
+    while level < order.len() {
+        let cost = order.get(level).map_or(0, |(c, _)| *c);
+        let mut next = level;
+        while let Some(&(c, i)) = order.get(next) {
+            if c != cost {
+                break;
+            }
+            next += 1;
+            let Some((f, op, lit)) = specs.get(i) else {
+                continue;
+            };
+            let Some(m) = read(*f, *op, lit)? else {
+                return Ok(Single::Unread);
+            };
+            if m == *target && usable(lit, is_constant(&m)) {
+                let t = atom_text(*f, *op, lit);
+                debug_assert_eq!(spec_cost(*f, *op, lit), super::score(&t).0);
+                if best.as_ref().is_none_or(|b| better(&t, &b.s)) {
+                    best = Some(Text { s: t, or: false });
+                }
+            }
+            if let Some(slot) = marks.get_mut(i) {
+                *slot = Some(m);
+            }
+        }
+        if let Some(b) = best {
+            return Ok(Single::Found(b));
+        }
+        level = next;
+    }
+    Ok(marks
+        .into_iter()
+        .collect::<Option<Vec<M>>>()
+        .map_or(Single::Unread, Single::All))
+}
+
+/// The search past the single comparisons, none of which equals `target` (`set`): with every
+/// candidate's meaning (`marks`, in the order of `specs`), the best of a pair, a greedy
+/// conjunction and a disjunction of intervals. `None` when a set has no meaning in `a`.
+fn rest<A: Meanings>(
+    a: &mut A,
+    field: Field,
+    set: &VersionSet,
+    target: A::M,
+    specs: &[Spec<'_>],
+    marks: Vec<A::M>,
+) -> Result<Option<Text>, Error> {
+    let mut best: Option<Text> = None;
+    let offer = |t: Text, best: &mut Option<Text>| {
+        if best.as_ref().is_none_or(|b| better(&t.s, &b.s)) {
+            *best = Some(t);
+        }
+    };
+    // Shortest first (by score, then text): every list filtered from `atoms` below keeps this
+    // order.
+    let mut atoms: Vec<Cand<'_, A::M>> = specs
+        .iter()
+        .zip(marks)
+        .filter(|((_, _, lit), m)| usable(lit, a.is_constant(m)))
+        .map(|(&(field, op, lit), m)| Cand {
+            field,
+            op,
+            lit,
+            m,
+            cost: spec_cost(field, op, lit),
+        })
+        .collect();
+    // (`specs` is in the order of text: a stable sort by cost.)
+    atoms.sort_by_key(|c| c.cost);
+    // Conjunctions: atoms that contain the target.
+    let mut sups: Vec<&Cand<'_, A::M>> = Vec::new();
+    for c in &atoms {
+        if a.implies(&target, &c.m)? {
+            sups.push(c);
+        }
+    }
+    // The best pair, when one is exact (the least cost, then the first in order); else a
+    // greedy conjunction.
+    let mut pair: Option<(usize, Text)> = None;
+    for (i, x) in sups.iter().enumerate() {
+        for y in sups.iter().skip(i + 1) {
+            let cost = x.cost + y.cost;
+            if pair.as_ref().is_some_and(|(c, _)| *c <= cost) {
+                // The later ones cost at least as much.
+                break;
+            }
+            if a.and(&x.m, &y.m)? == target {
+                // Lower bounds before upper bounds, as people write ranges.
+                let (lo, hi) = if matches!(y.op, O::GreaterThan | O::GreaterThanEqual | O::Equal) {
+                    (y, x)
+                } else {
+                    (x, y)
+                };
+                let parts = [lo, hi].map(|c| Text {
+                    s: c.text(),
+                    or: false,
+                });
+                pair = Some((cost, join(&parts, " and ")));
+            }
+        }
+    }
+    match pair {
+        Some((_, t)) => offer(t, &mut best),
+        None => {
+            if let Some(t) = greedy(a, &sups, &target)? {
+                offer(t, &mut best);
+            }
+        }
+    }
+    // Disjunctions of intervals, each the shortest single atom or pair inside the target.
+    let mut subs: Vec<&Cand<'_, A::M>> = Vec::new();
+    for c in &atoms {
+        if a.implies(&c.m, &target)? {
+            subs.push(c);
+        }
+    }
+    let intervals: Vec<VersionSet> = set
+        .intervals()
+        .map(|(lo, hi)| VersionSet::interval(lo.clone(), hi.clone()))
+        .collect();
+    match pieces_text(a, &target, &atoms, &subs, &intervals)? {
+        Some(Some(t)) => offer(t, &mut best),
+        Some(None) => {}
+        None => return Ok(None),
+    }
+    if best.is_none() && field.is_extended() {
+        // The absent value and the versions below some version make one interval, which no
+        // comparison covers; an extended field says the absent value alone with `== ""`.
+        // Last: a form found before is never replaced.
+        let split: Vec<VersionSet> = intervals
+            .iter()
+            .flat_map(|piece| {
+                let versions = piece.intersection(&VersionSet::versions());
+                if versions.is_empty() || versions == *piece {
+                    vec![piece.clone()]
+                } else {
+                    vec![VersionSet::absent(), versions]
+                }
+            })
+            .collect();
+        if split.len() > intervals.len() {
+            match pieces_text(a, &target, &atoms, &subs, &split)? {
+                Some(Some(t)) => offer(t, &mut best),
+                Some(None) => {}
+                None => return Ok(None),
+            }
+        }
+    }
+    best.map(Some).ok_or_else(|| unprintable(field, set))
+}
+
+/// The disjunction of `pieces` (parts of `target`, in order), each written as the first atom
+/// of `subs` (atoms inside `target`) that covers it, or else as the conjunction of the atoms
+/// that contain it, added in order while they change it, once it lies inside `target`; a
+/// piece the ones before cover is left out. `None` when a piece has neither or the pieces do
+/// not make up `target`; `Ok(None)` when a piece has no meaning in `a`.
+fn pieces_text<A: Meanings>(
+    a: &mut A,
+    target: &A::M,
+    atoms: &[Cand<'_, A::M>],
+    subs: &[&Cand<'_, A::M>],
+    pieces: &[VersionSet],
+) -> Result<Option<Option<Text>>, Error> {
+    let mut texts: Vec<Text> = Vec::new();
+    let mut covered = a.constant(false);
+    for piece in pieces {
+        let Some(piece) = a.set(piece)? else {
+            return Ok(None);
+        };
+        if a.implies(&piece, &covered)? {
+            continue;
+        }
+        // A single atom inside the target covering the piece…
+        let mut found = None;
+        for c in subs {
+            if a.implies(&piece, &c.m)? {
+                found = Some(Text {
+                    s: c.text(),
+                    or: false,
+                });
+                covered = a.or(&covered, &c.m)?;
+                break;
+            }
+        }
+        if found.is_none() {
+            // … or a conjunction of atoms containing the piece, inside the target.
+            let mut acc = a.constant(true);
+            let mut used: Vec<Text> = Vec::new();
+            for c in atoms {
+                if !a.implies(&piece, &c.m)? {
+                    continue;
+                }
+                let next = a.and(&acc, &c.m)?;
+                if next != acc {
+                    acc = next;
+                    used.push(Text {
+                        s: c.text(),
+                        or: false,
+                    });
+                }
+                if a.implies(&acc, target)? {
+                    break;
+                }
+            }
+            if a.implies(&acc, target)? && a.implies(&piece, &acc)? {
+                covered = a.or(&covered, &acc)?;
+                found = Some(join(&used, " and "));
+            }
+        }
+        match found {
+            Some(t) => texts.push(t),
+            None => return Ok(Some(None)),
+        }
+    }
+    Ok(Some(
+        (!texts.is_empty() && covered == *target).then(|| join(&texts, " or ")),
+    ))
+}
+
+/// The conjunction of atoms from `atoms` (each containing `target`), added in order when they
+/// change it, until it equals `target`; then each one the others make redundant dropped, first
+/// to last, and the lower bounds written before the upper ones.
+fn greedy<A: Meanings>(
+    a: &mut A,
+    atoms: &[&Cand<'_, A::M>],
+    target: &A::M,
+) -> Result<Option<Text>, Error> {
+    let mut acc = a.constant(true);
+    let mut used: Vec<&Cand<'_, A::M>> = Vec::new();
+    for &c in atoms {
+        let next = a.and(&acc, &c.m)?;
+        if next != acc {
+            acc = next;
+            used.push(c);
+        }
+        if acc == *target {
+            let mut i = 0;
+            while i < used.len() && used.len() > 1 {
+                let mut trial = a.constant(true);
+                for (j, u) in used.iter().enumerate() {
+                    if j != i {
+                        trial = a.and(&trial, &u.m)?;
+                    }
+                }
+                if trial == *target {
+                    used.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            let mut parts: Vec<Text> = used
+                .iter()
+                .map(|c| Text {
+                    s: c.text(),
+                    or: false,
+                })
+                .collect();
+            // Lower bounds before upper bounds, as people write ranges.
+            parts.sort_by_key(|u| !(u.s.contains(" >") || u.s.contains(" ==")));
+            return Ok(Some(join(&parts, " and ")));
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Spec, candidates, literals};
+    use crate::Context;
+    use crate::cut::Cut;
+    use crate::range::VersionSet;
+    use markerspec_pep508::Field;
+
+    /// Sets as markers make them: the comparisons of `python_version` and
+    /// `python_full_version` with some versions (pre-, post- and dev-releases, a local label
+    /// among them) and wildcards, and the intersections and unions of some of their pairs;
+    /// then the sets between the cuts of a version with a local label.
+    fn sets() -> Result<Vec<VersionSet>, markerspec_pep440::Error> {
+        use crate::translate::spec_version_set;
+        use markerspec_pep508::MarkerOperator as O;
+        let mut atoms = Vec::new();
+        for v in [
+            "2.7",
+            "3",
+            "3.9.1",
+            "3.11.0rc1",
+            "3.12",
+            "3.12.post1",
+            "3.13.dev0",
+            "1.0+abc",
+        ] {
+            for field in [Field::PythonVersion, Field::PythonFullVersion] {
+                for op in super::OPS {
+                    atoms.extend(spec_version_set(field, op, v));
+                }
+                for op in [O::Equal, O::NotEqual] {
+                    atoms.extend(spec_version_set(field, op, &format!("{v}.*")));
+                }
+            }
+        }
+        let mut out = atoms.clone();
+        for (i, a) in atoms.iter().enumerate() {
+            for b in atoms.iter().skip(i + 1).step_by(5) {
+                out.push(a.intersection(b));
+                out.push(a.union(b));
+            }
+        }
+        let v: markerspec_pep440::Version = "1.0+abc".parse()?;
+        let local = [
+            Cut::versions_start(),
+            Cut::below(&v),
+            Cut::above(&v),
+            Cut::TOP,
+        ];
+        for (i, lo) in local.iter().enumerate() {
+            for hi in local.iter().skip(i + 1) {
+                out.push(VersionSet::interval(lo.clone(), hi.clone()));
+            }
+        }
+        out.sort_by_cached_key(ToString::to_string);
+        out.dedup();
+        Ok(out)
+    }
+
+    /// The search reads a standard field's comparisons as sets (bit masks past the single
+    /// comparisons) and every other field's as diagrams: both give the same text, or both
+    /// the same error, on thousands of sets (a bug in either changes some).
+    #[test]
+    fn sets_and_diagrams_spell_alike() -> Result<(), Box<dyn std::error::Error>> {
+        let sets = sets()?;
+        let (mut by_sets, mut errors, mut unread) = (0, 0, 0);
+        for field in [
+            Field::PythonFullVersion,
+            Field::PlatformRelease,
+            Field::ImplementationVersion,
+        ] {
+            let mut ctx = Context::new();
+            let var = ctx.version_var(field)?;
+            for set in &sets {
+                if set.is_empty() || set.is_full() {
+                    continue;
+                }
+                let lits = literals(set);
+                let specs: Vec<Spec<'_>> = candidates(field, &lits);
+                let read = ctx.spell_by_sets(field, set, &specs);
+                let want = ctx.spell_by_diagrams(var, field, set, &specs);
+                match (read, want) {
+                    (Ok(Some(t)), Ok(w)) => {
+                        assert_eq!(t.s, w.s, "{field:?} in {set}");
+                        assert_eq!(t.or, w.or, "{field:?} in {set}");
+                        by_sets += 1;
+                    }
+                    (Err(e), Err(w)) => {
+                        assert_eq!(e.code(), w.code(), "{field:?} in {set}");
+                        errors += 1;
+                    }
+                    (Ok(None), _) => unread += 1,
+                    (read, want) => panic!("{field:?} in {set}: {read:?} against {want:?}"),
+                }
+            }
+        }
+        // (A candidate with a local label under `<` has no set: those are unread.)
+        assert!(
+            by_sets > 1000 && errors > 10 && unread > 20,
+            "{by_sets} by sets, {errors} errors, {unread} unread"
+        );
+        Ok(())
+    }
+
+    /// The candidates are in the order of their text, which the search's order of equal
+    /// costs relies on.
+    #[test]
+    fn candidates_are_in_text_order() -> Result<(), Box<dyn std::error::Error>> {
+        for set in sets()?.iter().take(400) {
+            for field in [Field::PythonFullVersion, Field::CudaVersion] {
+                let lits = literals(set);
+                let texts: Vec<String> = candidates(field, &lits)
+                    .iter()
+                    .map(|&(f, op, lit)| super::atom_text(f, op, lit))
+                    .collect();
+                assert!(texts.is_sorted(), "{field:?} in {set}: {texts:?}");
+            }
+        }
+        Ok(())
+    }
+}
