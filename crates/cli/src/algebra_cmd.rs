@@ -124,7 +124,13 @@ fn each_line<A: Answer>(
         memo: &memo,
     };
     match run_lines(std::io::stdin().lock(), &mut out, &mut err, split, make) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(answerers) => {
+            // The process ends next: its memory goes back at once, without freeing each node
+            // and answer kept.
+            std::mem::forget(answerers);
+            std::mem::forget(memo);
+            Ok(ExitCode::SUCCESS)
+        }
         // The reader went away (`markerspec simplify - | head`): not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         Err(e) => Err(format!("cannot answer stdin: {e}")),
