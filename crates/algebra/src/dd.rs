@@ -827,6 +827,8 @@ pub struct Context {
     /// The printer's atomic comparisons of the standard version fields as sets of the
     /// version variable (`None` where the translation reads one otherwise).
     pub(crate) atom_set_cache: AtomSetCache,
+    /// The versions each cut of a printed label may name, with their texts.
+    pub(crate) named_cache: crate::print::spell::NamedCache,
     /// Each comparison translated so far, with the profile it was read under, and its marker.
     pub(crate) expression_cache: hashbrown::HashTable<(crate::translate::ExpressionKey, Marker)>,
     /// The groups of edges of each node the printer has read ([`Context::paths`]).
@@ -851,12 +853,8 @@ pub(crate) fn intern(cuts: &mut HashSet<Cut>, c: &Cut) -> Cut {
     }
 }
 
-/// The printer's comparisons `field op literal` of the standard version fields as sets (see
-/// [`Context::atom_set_cache`]).
-pub(crate) type AtomSetCache = HashMap<
-    (markerspec_pep508::Field, markerspec_pep508::MarkerOperator),
-    HashMap<Box<str>, Option<std::sync::Arc<VersionSet>>>,
->;
+/// The printer's comparisons of the standard version fields as sets.
+pub(crate) type AtomSetCache = crate::print::spell::AtomSets;
 
 impl Default for Context {
     fn default() -> Context {
@@ -1027,7 +1025,8 @@ impl Context {
             theory_stamp_cache: Vec::new(),
             version_text_cache: HashMap::default(),
             comparison_cache: HashMap::default(),
-            atom_set_cache: HashMap::default(),
+            atom_set_cache: AtomSetCache::default(),
+            named_cache: HashMap::default(),
             // Room for the few hundred distinct comparisons of a lock file at once, as for the
             // node and `and` tables: growing it from empty rehashes every comparison seven times.
             expression_cache: hashbrown::HashTable::with_capacity(1 << 9),

@@ -15,7 +15,7 @@ use crate::error::{Error, ErrorKind};
 use crate::range::VersionSet;
 use crate::translate::VarMeta;
 
-mod spell;
+pub(crate) mod spell;
 
 /// The version of the printed form (`spec/SPEC.md` §21.4): a lock file that stores printed
 /// markers can record it, and a change to the printer that changes any output is a new version.

@@ -73,26 +73,50 @@ impl Meanings for Diagrams<'_> {
     }
 }
 
-/// The comparisons of a standard field read as sets of the version variable:
-/// `spec_version_set`'s set, its cuts interned in `cuts` (the nodes' table, so that equal cuts
-/// are mostly one copy), kept in `cache`; `None` where it gives none (the translation then
-/// reads the comparison otherwise: a version with a local label under `<`, for one).
-fn atom_set(
-    cache: &mut crate::dd::AtomSetCache,
-    cuts: &mut rustc_hash::FxHashSet<Cut>,
-    field: Field,
-    op: O,
-    lit: &str,
-) -> Option<Arc<VersionSet>> {
-    if let Some(s) = cache.get(&(field, op)).and_then(|by| by.get(lit)) {
-        return s.clone();
+/// The comparisons of the standard version fields read as sets of the version variable
+/// (kept per context): for each field and literal, the set of each operator of [`OPS`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct AtomSets {
+    /// Each field and literal's place in `sets`.
+    at: HashMap<(Field, Arc<str>), usize>,
+    /// `None` for a set not read yet; `Some(None)` where `spec_version_set` gives none.
+    sets: Vec<[Option<Option<Arc<VersionSet>>>; 6]>,
+}
+
+impl AtomSets {
+    /// The place of `field`'s comparisons with `lit` (made when missing).
+    fn place(&mut self, field: Field, lit: &Arc<str>) -> usize {
+        if let Some(&k) = self.at.get(&(field, lit.clone())) {
+            return k;
+        }
+        let k = self.sets.len();
+        self.sets.push(Default::default());
+        self.at.insert((field, lit.clone()), k);
+        k
     }
-    let s = spec_version_set(field, op, lit).map(|s| Arc::new(s.with_cuts(|c| intern(cuts, c))));
-    cache
-        .entry((field, op))
-        .or_default()
-        .insert(lit.into(), s.clone());
-    s
+
+    /// `field op "lit"` (`lit` at `place`) as a set: `spec_version_set`'s set, its cuts
+    /// interned in `cuts` (the nodes' table, so that equal cuts are mostly one copy); `None`
+    /// where it gives none (the translation then reads the comparison otherwise: a version
+    /// with a local label under `<`, for one).
+    fn read(
+        &mut self,
+        cuts: &mut rustc_hash::FxHashSet<Cut>,
+        place: usize,
+        (field, op, lit, _): Spec<'_>,
+    ) -> Option<Arc<VersionSet>> {
+        let slot = self
+            .sets
+            .get_mut(place)
+            .and_then(|ops| ops.get_mut(OPS.iter().position(|o| *o == op)?))?;
+        if let Some(s) = slot {
+            return s.clone();
+        }
+        let s =
+            spec_version_set(field, op, lit).map(|s| Arc::new(s.with_cuts(|c| intern(cuts, c))));
+        *slot = Some(s.clone());
+        s
+    }
 }
 
 /// Meanings as bit masks over the pieces between the cuts of a fixed list of sets (the
@@ -224,31 +248,77 @@ const OPS: [O; 6] = [
     O::GreaterThanEqual,
 ];
 
-/// A candidate comparison: field, operator, literal.
-type Spec<'l> = (Field, O, &'l str);
+/// A candidate comparison: field, operator, literal, and the literal's place in the list of
+/// literals ([`literals`]; `usize::MAX` for the empty literal).
+type Spec<'l> = (Field, O, &'l str, usize);
+
+/// The fields of the candidates for a label of `field`, in the order of their names: for
+/// `python_full_version` also `python_version`.
+fn fields_of(field: Field) -> &'static [Field] {
+    if field == Field::PythonFullVersion {
+        &[Field::PythonFullVersion, Field::PythonVersion]
+    } else {
+        // (Every field's own slice.)
+        let i = field.index();
+        Field::ALL.get(i..=i).unwrap_or_default()
+    }
+}
+
+/// A version a cut may name ([`Cut::candidate_versions`]), with its text and, for a plain
+/// release, its wildcard (`3.9.*`).
+#[derive(Debug)]
+pub(crate) struct Named {
+    version: Version,
+    text: Arc<str>,
+    wildcard: Option<Arc<str>>,
+}
+
+/// The versions each cut may name, in order, as [`Named`] (kept per context: the cuts of a
+/// lock file's labels repeat).
+pub(crate) type NamedCache = HashMap<Cut, Arc<[Named]>>;
+
+/// The versions `cut` may name.
+fn named(cache: &mut NamedCache, cut: &Cut) -> Arc<[Named]> {
+    if let Some(n) = cache.get(cut) {
+        return n.clone();
+    }
+    let n: Arc<[Named]> = cut
+        .candidate_versions()
+        .into_iter()
+        .map(|version| {
+            let text: Arc<str> = version.to_string().into();
+            let release_only = version.pre().is_none()
+                && version.post().is_none()
+                && version.dev().is_none()
+                && version.local().is_empty()
+                && version.epoch() == 0;
+            let wildcard = release_only.then(|| format!("{text}.*").into());
+            Named {
+                version,
+                text,
+                wildcard,
+            }
+        })
+        .collect();
+    cache.insert(cut.clone(), n.clone());
+    n
+}
 
 /// The literals of `set`'s candidates, sorted as text: each version a cut of the set may
-/// name, and for a plain release its wildcard (`3.9.*`, marked `true`).
-fn literals(set: &VersionSet) -> Vec<(String, bool)> {
-    let mut versions: Vec<Version> = set
-        .intervals()
-        .flat_map(|(lo, hi)| [lo, hi])
-        .flat_map(Cut::candidate_versions)
-        .collect();
-    versions.sort();
-    versions.dedup();
-    let mut lits: Vec<(String, bool)> = Vec::with_capacity(2 * versions.len());
-    for v in &versions {
-        let text = v.to_string();
-        let release_only = v.pre().is_none()
-            && v.post().is_none()
-            && v.dev().is_none()
-            && v.local().is_empty()
-            && v.epoch() == 0;
-        if release_only {
-            lits.push((format!("{text}.*"), true));
+/// name (the first of equal versions, `3` before `3.0`, in the order of the cuts), and for a
+/// plain release its wildcard (`3.9.*`, marked `true`).
+fn literals(cache: &mut NamedCache, set: &VersionSet) -> Vec<(Arc<str>, bool)> {
+    let per_cut: Vec<Arc<[Named]>> = set.bounds().iter().map(|c| named(cache, c)).collect();
+    let mut versions: Vec<&Named> = per_cut.iter().flat_map(|n| n.iter()).collect();
+    // Stable: of equal versions, the first met.
+    versions.sort_by(|a, b| a.version.cmp(&b.version));
+    versions.dedup_by(|a, b| a.version == b.version);
+    let mut lits: Vec<(Arc<str>, bool)> = Vec::with_capacity(2 * versions.len());
+    for n in versions {
+        if let Some(w) = &n.wildcard {
+            lits.push((w.clone(), true));
         }
-        lits.push((text, false));
+        lits.push((n.text.clone(), false));
     }
     lits.sort_unstable();
     lits
@@ -259,23 +329,19 @@ fn literals(set: &VersionSet) -> Vec<(String, bool)> {
 /// (the wildcards with `==` and `!=` only), and for an extended field `== ""` and `!= ""`.
 /// In the order of their text: the order of field name, operator and literal (the space and
 /// the quote after each sort before every character of a name, an operator or a version).
-fn candidates(field: Field, lits: &[(String, bool)]) -> Vec<Spec<'_>> {
-    let fields: &[Field] = if field == Field::PythonFullVersion {
-        &[Field::PythonFullVersion, Field::PythonVersion]
-    } else {
-        std::slice::from_ref(&field)
-    };
+fn candidates(field: Field, lits: &[(Arc<str>, bool)]) -> Vec<Spec<'_>> {
+    let fields = fields_of(field);
     debug_assert!(fields.is_sorted_by_key(|f| f.name()));
     let mut specs: Vec<Spec<'_>> = Vec::with_capacity(fields.len() * OPS.len() * lits.len() + 2);
     for &f in fields {
         for op in OPS {
             let equality = matches!(op, O::Equal | O::NotEqual);
             if equality && f.is_extended() {
-                specs.push((f, op, ""));
+                specs.push((f, op, "", usize::MAX));
             }
-            for (lit, wildcard) in lits {
+            for (k, (lit, wildcard)) in lits.iter().enumerate() {
                 if equality || !wildcard {
-                    specs.push((f, op, lit.as_str()));
+                    specs.push((f, op, lit, k));
                 }
             }
         }
@@ -292,10 +358,10 @@ impl Context {
         field: Field,
         set: &VersionSet,
     ) -> Result<Text, Error> {
-        let lits = literals(set);
+        let lits = literals(&mut self.named_cache, set);
         let specs = candidates(field, &lits);
         if !field.is_extended() {
-            if let Some(t) = self.spell_by_sets(field, set, &specs)? {
+            if let Some(t) = self.spell_by_sets(field, set, &lits, &specs)? {
                 return Ok(t);
             }
         }
@@ -314,7 +380,7 @@ impl Context {
         let single = single(
             &target,
             specs,
-            |f, op, lit| self.comparison(f, op, lit).map(Some),
+            |&(f, op, lit, _)| self.comparison(f, op, lit).map(Some),
             |m| m.is_true() || m.is_false(),
         )?;
         match single {
@@ -335,13 +401,27 @@ impl Context {
         &mut self,
         field: Field,
         set: &VersionSet,
+        lits: &[(Arc<str>, bool)],
         specs: &[Spec<'_>],
     ) -> Result<Option<Text>, Error> {
         let (cache, cuts) = (&mut self.atom_set_cache, &mut self.cuts);
+        // Each field's literals' places, found once (not once per operator).
+        let fields = fields_of(field);
+        let places: Vec<Vec<usize>> = fields
+            .iter()
+            .map(|&f| lits.iter().map(|(l, _)| cache.place(f, l)).collect())
+            .collect();
         let single = single(
             &Arc::new(set.clone()),
             specs,
-            |f, op, lit| Ok(atom_set(cache, cuts, f, op, lit)),
+            |spec| {
+                let place = fields
+                    .iter()
+                    .position(|f| *f == spec.0)
+                    .and_then(|i| places.get(i))
+                    .and_then(|p| p.get(spec.3));
+                Ok(place.and_then(|&p| cache.read(cuts, p, *spec)))
+            },
             |s| s.is_empty() || s.is_full(),
         )?;
         let sets = match single {
@@ -396,13 +476,13 @@ fn usable(lit: &str, constant: bool) -> bool {
 fn single<M: PartialEq>(
     target: &M,
     specs: &[Spec<'_>],
-    mut read: impl FnMut(Field, O, &str) -> Result<Option<M>, Error>,
+    mut read: impl FnMut(&Spec<'_>) -> Result<Option<M>, Error>,
     is_constant: impl Fn(&M) -> bool,
 ) -> Result<Single<M>, Error> {
     let mut order: Vec<(usize, usize)> = specs
         .iter()
         .enumerate()
-        .map(|(i, (f, op, lit))| (spec_cost(*f, *op, lit), i))
+        .map(|(i, (f, op, lit, _))| (spec_cost(*f, *op, lit), i))
         .collect();
     order.sort_unstable();
     let mut best: Option<Text> = None;
@@ -416,10 +496,10 @@ fn single<M: PartialEq>(
                 break;
             }
             next += 1;
-            let Some((f, op, lit)) = specs.get(i) else {
+            let Some(spec @ (f, op, lit, _)) = specs.get(i) else {
                 continue;
             };
-            let Some(m) = read(*f, *op, lit)? else {
+            let Some(m) = read(spec)? else {
                 return Ok(Single::Unread);
             };
             if m == *target && usable(lit, is_constant(&m)) {
@@ -466,8 +546,8 @@ fn rest<A: Meanings>(
     let mut atoms: Vec<Cand<'_, A::M>> = specs
         .iter()
         .zip(marks)
-        .filter(|((_, _, lit), m)| usable(lit, a.is_constant(m)))
-        .map(|(&(field, op, lit), m)| Cand {
+        .filter(|((_, _, lit, _), m)| usable(lit, a.is_constant(m)))
+        .map(|(&(field, op, lit, _), m)| Cand {
             field,
             op,
             lit,
@@ -750,9 +830,9 @@ mod tests {
                 if set.is_empty() || set.is_full() {
                     continue;
                 }
-                let lits = literals(set);
+                let lits = literals(&mut ctx.named_cache, set);
                 let specs: Vec<Spec<'_>> = candidates(field, &lits);
-                let read = ctx.spell_by_sets(field, set, &specs);
+                let read = ctx.spell_by_sets(field, set, &lits, &specs);
                 let want = ctx.spell_by_diagrams(var, field, set, &specs);
                 match (read, want) {
                     (Ok(Some(t)), Ok(w)) => {
@@ -781,12 +861,13 @@ mod tests {
     /// costs relies on.
     #[test]
     fn candidates_are_in_text_order() -> Result<(), Box<dyn std::error::Error>> {
+        let mut named = super::NamedCache::default();
         for set in sets()?.iter().take(400) {
             for field in [Field::PythonFullVersion, Field::CudaVersion] {
-                let lits = literals(set);
+                let lits = literals(&mut named, set);
                 let texts: Vec<String> = candidates(field, &lits)
                     .iter()
-                    .map(|&(f, op, lit)| super::atom_text(f, op, lit))
+                    .map(|&(f, op, lit, _)| super::atom_text(f, op, lit))
                     .collect();
                 assert!(texts.is_sorted(), "{field:?} in {set}: {texts:?}");
             }
