@@ -284,54 +284,6 @@ impl VersionSet {
         self.combine(other, |a, b| a || b)
     }
 
-    /// Whether every point of the set is in `other` (a sweep of both boundary lists, building
-    /// nothing).
-    ///
-    /// ```
-    /// use markerspec_algebra::VersionSet;
-    ///
-    /// let ge = VersionSet::from_specifier(&">=3.8".parse()?).expect("not ===");
-    /// let gt = VersionSet::from_specifier(&">3.8".parse()?).expect("not ===");
-    /// assert!(gt.is_subset(&ge));
-    /// assert!(!ge.is_subset(&gt));
-    /// assert!(VersionSet::empty().is_subset(&gt));
-    /// # Ok::<(), markerspec_pep440::Error>(())
-    /// ```
-    #[must_use]
-    pub fn is_subset(&self, other: &VersionSet) -> bool {
-        let (mut i, mut j) = (0, 0);
-        let (mut in_a, mut in_b) = (false, false);
-        loop {
-            match (self.bounds.get(i), other.bounds.get(j)) {
-                (None, _) => return true,
-                (Some(_), None) => {
-                    i += 1;
-                    in_a = !in_a;
-                }
-                (Some(a), Some(b)) => match a.cmp(b) {
-                    std::cmp::Ordering::Less => {
-                        i += 1;
-                        in_a = !in_a;
-                    }
-                    std::cmp::Ordering::Greater => {
-                        j += 1;
-                        in_b = !in_b;
-                    }
-                    std::cmp::Ordering::Equal => {
-                        i += 1;
-                        j += 1;
-                        in_a = !in_a;
-                        in_b = !in_b;
-                    }
-                },
-            }
-            // The points from this cut to the next one of either list.
-            if in_a && !in_b {
-                return false;
-            }
-        }
-    }
-
     /// Sweeps both boundary lists, emitting a bound wherever `op` of the two memberships changes.
     fn combine(&self, other: &VersionSet, op: impl Fn(bool, bool) -> bool) -> VersionSet {
         let (mut i, mut j) = (0, 0);

@@ -857,6 +857,65 @@ mod tests {
         Ok(())
     }
 
+    /// Labels print as people write them: wildcards where exact and short (not for a version
+    /// with an epoch), `python_version` where it says the same, the pair of bounds, the
+    /// disjunction of intervals.
+    #[test]
+    fn labels_print_as_people_write_them() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::Theory;
+        use markerspec_pep508::{Dialect, MarkerTree, ParseOptions};
+        let opts = ParseOptions::default().dialect(Dialect::Extended);
+        let mut ctx = Context::new();
+        for (input, want) in [
+            (
+                "python_full_version == '3.11.*'",
+                r#"python_version == "3.11""#,
+            ),
+            (
+                "python_full_version != '3.11.*'",
+                r#"python_version != "3.11""#,
+            ),
+            (
+                "python_full_version >= '3.9.2' and python_full_version < '3.10'",
+                r#"python_full_version >= "3.9.2" and python_version < "3.10""#,
+            ),
+            (
+                "python_full_version < '3.8' or python_full_version >= '3.11'",
+                r#"python_version < "3.8" or python_full_version >= "3.11""#,
+            ),
+            (
+                "python_full_version == '1!2.*'",
+                r#"python_version >= "1!2" and python_version < "1!3""#,
+            ),
+            (
+                "python_full_version > '3.12.post1'",
+                r#"python_full_version >= "3.12.post2.dev0""#,
+            ),
+            (
+                "python_full_version >= '3.13.0rc1' and python_full_version < '3.14'",
+                r#"python_full_version >= "3.13rc1" and python_version < "3.14""#,
+            ),
+            ("python_version <= '3.9'", r#"python_version < "3.10""#),
+            (
+                "implementation_version == '3.12.*'",
+                r#"implementation_version == "3.12.*""#,
+            ),
+            (
+                "platform_release >= '5.15' and platform_release < '6'",
+                r#"platform_release >= "5.15" and platform_release < "6""#,
+            ),
+            (
+                "cuda_version >= '12' and cuda_version < '13'",
+                r#"cuda_version == "12.*""#,
+            ),
+        ] {
+            let tree = MarkerTree::parse_with(input, &opts, &mut Vec::new())?;
+            let m = ctx.from_marker(&tree, &Theory::none())?;
+            assert_eq!(ctx.to_marker_string(m)?, want, "{input}");
+        }
+        Ok(())
+    }
+
     /// The candidates are in the order of their text, which the search's order of equal
     /// costs relies on.
     #[test]
