@@ -845,7 +845,9 @@ mod tests {
                         errors += 1;
                     }
                     (Ok(None), _) => unread += 1,
-                    (read, want) => panic!("{field:?} in {set}: {read:?} against {want:?}"),
+                    (read, want) => {
+                        return Err(format!("{field:?} in {set}: {read:?} against {want:?}").into());
+                    }
                 }
             }
         }
