@@ -222,6 +222,11 @@ impl Cut {
         Cut::new(vec![Atom::Sec(1)], Side::Below)
     }
 
+    /// Whether this is [`Cut::versions_start`] (without building it).
+    pub(crate) fn is_versions_start(&self) -> bool {
+        self.side == Side::Below && self.atoms() == [Atom::Sec(1)]
+    }
+
     /// Just below `version` (with its local label, if any): everything before it in PEP 440
     /// order lies below.
     ///

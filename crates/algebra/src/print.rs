@@ -567,7 +567,7 @@ impl Context {
         let Some(VarMeta::Version { field }) = self.meta(var) else {
             return false;
         };
-        if !matches!(label, Label::Versions(set) if *set == VersionSet::absent()) {
+        if !matches!(label, Label::Versions(set) if set.is_absent()) {
             return false;
         }
         cube.any(|(v, l)| match (self.meta(v), l) {

@@ -407,6 +407,11 @@ impl VersionSet {
         }
     }
 
+    /// Whether the set is [`VersionSet::absent`] (without building it).
+    pub(crate) fn is_absent(&self) -> bool {
+        matches!(&self.bounds[..], [lo, hi] if *lo == Cut::BOTTOM && hi.is_versions_start())
+    }
+
     pub(crate) fn bounds(&self) -> &[Cut] {
         &self.bounds
     }
@@ -518,6 +523,26 @@ impl fmt::Debug for VersionSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `is_absent` says whether a set is `absent()`, and only that set.
+    #[test]
+    fn is_absent_is_the_absent_set() -> Result<(), markerspec_pep440::Error> {
+        assert!(VersionSet::absent().is_absent());
+        let v: Version = "0".parse()?;
+        for other in [
+            VersionSet::empty(),
+            VersionSet::full(),
+            VersionSet::versions(),
+            VersionSet::interval(Cut::BOTTOM, Cut::below(&v)),
+            VersionSet::interval(Cut::BOTTOM, Cut::above(&v)),
+            VersionSet::absent().union(&VersionSet::interval(Cut::below(&v), Cut::TOP)),
+        ] {
+            assert!(!other.is_absent(), "{other}");
+        }
+        assert!(Cut::versions_start().is_versions_start());
+        assert!(!Cut::BOTTOM.is_versions_start() && !Cut::below(&v).is_versions_start());
+        Ok(())
+    }
 
     /// `pair_key` is the key of the version `epoch!X.Y`, and `least_pair_above` finds the least
     /// such version above a cut.
