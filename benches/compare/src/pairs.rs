@@ -10,7 +10,7 @@ pub fn pairs(n: usize) -> Vec<(usize, usize)> {
     if n < 2 {
         return out;
     }
-    let mut state: u64 = 0x5eed_0f_a1_6eb2a;
+    let mut state: u64 = 0x0005_eed0_fa16_eb2a;
     let mut next = move || {
         state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = state;
@@ -27,4 +27,3 @@ pub fn pairs(n: usize) -> Vec<(usize, usize)> {
     }
     out
 }
-

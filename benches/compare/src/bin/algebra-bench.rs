@@ -198,8 +198,11 @@ fn cold_child(input: &Input) -> Result<(), String> {
 
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
-    let mut file =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../crates/algebra/tests/data/lock-markers.txt").to_string();
+    let mut file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../crates/algebra/tests/data/lock-markers.txt"
+    )
+    .to_string();
     let mut passes = 21usize;
     let mut cold_runs = 11usize;
     let mut child = false;
@@ -207,7 +210,10 @@ fn run() -> Result<(), String> {
         match a.as_str() {
             "--passes" => passes = args.next().and_then(|n| n.parse().ok()).unwrap_or(passes),
             "--cold-runs" => {
-                cold_runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(cold_runs);
+                cold_runs = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(cold_runs);
             }
             "--cold-child" => child = true,
             other => file = other.to_string(),
@@ -265,9 +271,13 @@ fn run() -> Result<(), String> {
     let input_len: usize = input.lines.iter().map(String::len).sum();
     let (mut same_disjoint, mut same_implies) = (0usize, 0usize);
     for &(i, j) in &input.pairs {
-        let d = ctx.is_disjoint(our_ms[i], our_ms[j]).map_err(|e| e.to_string())?;
+        let d = ctx
+            .is_disjoint(our_ms[i], our_ms[j])
+            .map_err(|e| e.to_string())?;
         same_disjoint += usize::from(d == uv_ms[i].is_disjoint(uv_ms[j]));
-        let imp = ctx.implies(our_ms[i], our_ms[j]).map_err(|e| e.to_string())?;
+        let imp = ctx
+            .implies(our_ms[i], our_ms[j])
+            .map_err(|e| e.to_string())?;
         same_implies += usize::from(imp == uv_ms[i].and(uv_ms[j].negate()).is_false());
     }
 
@@ -288,11 +298,19 @@ fn run() -> Result<(), String> {
         input.pairs.len()
     );
     println!();
-    println!("| operation | markerspec warm | uv-pep508 warm | ratio | markerspec cold | uv-pep508 cold | ratio |");
+    println!(
+        "| operation | markerspec warm | uv-pep508 warm | ratio | markerspec cold | uv-pep508 cold | ratio |"
+    );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     for k in 0..5 {
-        let (ow, uw) = (median(warm_ours[k].clone()) / per[k], median(warm_uv[k].clone()) / per[k]);
-        let (oc, uc) = (median(cold_ours[k].clone()) / per[k], median(cold_uv[k].clone()) / per[k]);
+        let (ow, uw) = (
+            median(warm_ours[k].clone()) / per[k],
+            median(warm_uv[k].clone()) / per[k],
+        );
+        let (oc, uc) = (
+            median(cold_ours[k].clone()) / per[k],
+            median(cold_uv[k].clone()) / per[k],
+        );
         println!(
             "| {} | {} | {} | {:.2}× | {} | {} | {:.2}× |",
             names[k],

@@ -46,7 +46,11 @@ fn printed(m: MarkerTree) -> String {
 
 fn main() -> ExitCode {
     let file = std::env::args().nth(1).unwrap_or_else(|| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../crates/algebra/tests/data/lock-markers.txt").to_string()
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../crates/algebra/tests/data/lock-markers.txt"
+        )
+        .to_string()
     });
     let text = match std::fs::read_to_string(&file) {
         Ok(t) => t,
