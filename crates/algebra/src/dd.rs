@@ -2119,7 +2119,9 @@ impl Context {
     /// As [`solve`](Self::solve), but at each node the edge that holds `prefer`'s value for
     /// the node's variable is taken first, when `m` can still hold there: the witness keeps
     /// every preferred value the walk can keep (a witness environment stays as close to the
-    /// default environment as it can).
+    /// default environment as it can). Where it cannot, a preferred version leads to the
+    /// satisfiable interval nearest it (the first above it, else the last below it) and to a
+    /// plain release inside ([`plain_version_between`]).
     pub(crate) fn solve_near(
         &self,
         m: Marker,
@@ -2143,36 +2145,47 @@ impl Context {
             }
             let (value, next) = match &*edges {
                 Edges::Intervals { bounds, children } => {
-                    let mut found = None;
+                    // The satisfiable edges: interval, a point of it, child.
+                    let (bottom, top) = (Cut::BOTTOM, Cut::TOP);
+                    let mut open: Vec<(&Cut, &Cut, Point, Marker)> = Vec::new();
                     for (k, &c) in children.iter().enumerate() {
                         if c.is_false() {
                             continue;
                         }
-                        let bottom = Cut::BOTTOM;
                         let lo = if k == 0 {
                             Some(&bottom)
                         } else {
                             bounds.get(k - 1)
                         };
-                        let top = Cut::TOP;
                         let hi = bounds.get(k).unwrap_or(&top);
                         if let Some(lo) = lo {
                             if let Some(p) = lo.point_between(hi) {
-                                let p = match (&preferred, p) {
-                                    (Some(near), Point::Version(least)) => Point::Version(
-                                        plain_version_between(lo, hi, near).unwrap_or(least),
-                                    ),
-                                    (_, p) => p,
-                                };
-                                found = Some((point_value(p), c));
-                                break;
+                                open.push((lo, hi, p, c));
                             }
                         }
                     }
-                    match found {
-                        Some(f) => f,
-                        None => return Ok(None),
-                    }
+                    // Of those, the one nearest a preferred version (which lies in none of
+                    // them): the first above it, else the last below it; else the first.
+                    let chosen = match &preferred {
+                        Some(Value::Version(v)) => {
+                            let near = Point::Version(v.clone());
+                            open.iter()
+                                .position(|(lo, ..)| !lo.is_below(&near))
+                                .or_else(|| open.iter().rposition(|(_, hi, ..)| hi.is_below(&near)))
+                                .unwrap_or(0)
+                        }
+                        _ => 0,
+                    };
+                    let Some((lo, hi, p, c)) = open.into_iter().nth(chosen) else {
+                        return Ok(None);
+                    };
+                    let p = match (&preferred, p) {
+                        (Some(near), Point::Version(least)) => {
+                            Point::Version(plain_version_between(lo, hi, near).unwrap_or(least))
+                        }
+                        (_, p) => p,
+                    };
+                    (point_value(p), c)
                 }
                 Edges::Strings { points, other } => {
                     match points.iter().find(|(_, c)| !c.is_false()) {

@@ -1199,8 +1199,10 @@ impl Context {
     /// - then, variable by variable in the context's order, the value of the default
     ///   environment ([`default_environment`]: CPython 3.12.0 on x86-64 Linux, no extras,
     ///   every extended field Absent) wherever `m` can still hold with it, else a value of
-    ///   the first satisfiable edge, for a version a plain release near the bounds
-    ///   (`python_version < "3"` gives `2`; SPEC §21.5); where that gives no environment (a default value that
+    ///   a satisfiable edge, for a version the interval nearest the default and a plain
+    ///   release in it near its bounds (`python_version < "3"` gives `2`,
+    ///   `python_version >= "3.13" or python_version < "3.8"` gives `3.13`; SPEC §21.5);
+    ///   where that gives no environment (a default value that
     ///   an opaque comparison contradicts), the same without the defaults of the fields
     ///   opaque comparisons read, then [`solve`](Self::solve)'s witness alone, first inside
     ///   the `platform` rules, then without them.

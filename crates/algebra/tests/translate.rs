@@ -1021,9 +1021,10 @@ fn comparisons_a_profile_decides_without_values_are_constants()
 }
 
 /// A witness environment's version, where the marker leaves the default out, is a plain
-/// release inside the first satisfiable interval, the one nearest the default (SPEC §21.5):
-/// `2` for `python_version < "3"`, not the least version `0.dev0`. Where no release built from
-/// the bounds lies inside, it is the interval's least point.
+/// release inside the satisfiable interval nearest the default (the first above it, else the
+/// last below it; SPEC §21.5): `2` for `python_version < "3"`, not the least version `0.dev0`;
+/// `3.13` for `python_version >= "3.13" or python_version < "3.8"`, not `3.7`. Where no
+/// release built from the bounds lies inside, it is the interval's least point.
 #[test]
 fn witness_versions_are_plain_releases() -> Result<(), Box<dyn std::error::Error>> {
     let opts = ParseOptions::default().dialect(Dialect::Extended);
@@ -1039,17 +1040,35 @@ fn witness_versions_are_plain_releases() -> Result<(), Box<dyn std::error::Error
         (
             "python_version >= '3.13' or python_version < '3.8'",
             Field::PythonFullVersion,
-            "3.7",
+            "3.13",
+        ),
+        (
+            "python_version < '3.8' or python_version >= '3.14'",
+            Field::PythonFullVersion,
+            "3.14",
+        ),
+        // Below the default only: the last interval below it.
+        (
+            "python_version < '3.8' or python_version == '3.11'",
+            Field::PythonFullVersion,
+            "3.11",
         ),
         (
             "python_full_version > '3.12.0' and python_full_version < '3.12.1'",
             Field::PythonFullVersion,
             "3.12.0.1",
         ),
+        // The interval above 3.12.0 is nearer than the one below it.
         (
             "python_full_version == '3.12.*' and python_full_version != '3.12.0'",
             Field::PythonFullVersion,
-            "3.12.dev0",
+            "3.12.1",
+        ),
+        // No plain release inside: the least point.
+        (
+            "python_full_version >= '3.12.0rc1' and python_full_version < '3.12.0rc3'",
+            Field::PythonFullVersion,
+            "3.12rc1",
         ),
         ("python_version == '3.14'", Field::PythonFullVersion, "3.14"),
         // Above the default: the least of `3.14` and `3.15`.
