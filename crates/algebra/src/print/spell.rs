@@ -910,6 +910,24 @@ mod tests {
                 "cuda_version >= '12' and cuda_version < '13'",
                 r#"cuda_version == "12.*""#,
             ),
+            // No pair is exact: the greedy conjunction, lower bounds first.
+            (
+                "python_full_version >= '3.9' and python_full_version != '3.10.1' and python_full_version < '3.12'",
+                r#"python_full_version >= "3.9" and python_version < "3.12" and python_full_version != "3.10.1""#,
+            ),
+            (
+                "python_full_version > '3.8' and python_full_version != '3.9.0' and python_full_version <= '3.11'",
+                r#"python_full_version > "3.8" and python_full_version != "3.9" and python_full_version <= "3.11""#,
+            ),
+            (
+                "platform_release >= '5' and platform_release != '5.4' and platform_release < '6'",
+                r#"platform_release >= "5" and platform_release < "6" and platform_release != "5.4""#,
+            ),
+            // Two intervals: their disjunction.
+            (
+                "python_version >= '3.9' and python_full_version != '3.10.*' and python_version < '3.12'",
+                r#"python_version == "3.9" or python_version == "3.11""#,
+            ),
         ] {
             let tree = MarkerTree::parse_with(input, &opts, &mut Vec::new())?;
             let m = ctx.from_marker(&tree, &Theory::none())?;
