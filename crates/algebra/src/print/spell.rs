@@ -564,35 +564,12 @@ fn rest<A: Meanings>(
             sups.push(c);
         }
     }
-    // The best pair, when one is exact (the least cost, then the first in order); else a
-    // greedy conjunction.
-    let mut pair: Option<(usize, Text)> = None;
-    for (i, x) in sups.iter().enumerate() {
-        for y in sups.iter().skip(i + 1) {
-            let cost = x.cost + y.cost;
-            if pair.as_ref().is_some_and(|(c, _)| *c <= cost) {
-                // The later ones cost at least as much.
-                break;
-            }
-            if a.and(&x.m, &y.m)? == target {
-                // Lower bounds before upper bounds, as people write ranges.
-                let (lo, hi) = if matches!(y.op, O::GreaterThan | O::GreaterThanEqual | O::Equal) {
-                    (y, x)
-                } else {
-                    (x, y)
-                };
-                let parts = [lo, hi].map(|c| Text {
-                    s: c.text(),
-                    or: false,
-                });
-                pair = Some((cost, join(&parts, " and ")));
-            }
-        }
-    }
-    match pair {
+    // The best pair, when one is exact; else a greedy conjunction.
+    let exact = |_: &mut A, m: &A::M| Ok(*m == target);
+    match best_pair(a, &sups, exact)? {
         Some((_, t)) => offer(t, &mut best),
         None => {
-            if let Some(t) = greedy(a, &sups, &target)? {
+            if let Some((_, t)) = greedy(a, &sups, exact)? {
                 offer(t, &mut best);
             }
         }
@@ -673,28 +650,20 @@ fn pieces_text<A: Meanings>(
             }
         }
         if found.is_none() {
-            // … or a conjunction of atoms containing the piece, inside the target.
-            let mut acc = a.constant(true);
-            let mut used: Vec<Text> = Vec::new();
+            // … or a conjunction of atoms containing the piece, inside the target: the best
+            // pair, else a greedy conjunction.
+            let mut containing: Vec<&Cand<'_, A::M>> = Vec::new();
             for c in atoms {
-                if !a.implies(&piece, &c.m)? {
-                    continue;
-                }
-                let next = a.and(&acc, &c.m)?;
-                if next != acc {
-                    acc = next;
-                    used.push(Text {
-                        s: c.text(),
-                        or: false,
-                    });
-                }
-                if a.implies(&acc, target)? {
-                    break;
+                if a.implies(&piece, &c.m)? {
+                    containing.push(c);
                 }
             }
-            if a.implies(&acc, target)? && a.implies(&piece, &acc)? {
-                covered = a.or(&covered, &acc)?;
-                found = Some(join(&used, " and "));
+            if let Some((m, t)) = best_pair(a, &containing, |a, m| a.implies(m, target))? {
+                covered = a.or(&covered, &m)?;
+                found = Some(t);
+            } else if let Some((m, t)) = greedy(a, &containing, |a, m| a.implies(m, target))? {
+                covered = a.or(&covered, &m)?;
+                found = Some(t);
             }
         }
         match found {
@@ -707,14 +676,49 @@ fn pieces_text<A: Meanings>(
     ))
 }
 
-/// The conjunction of atoms from `atoms` (each containing `target`), added in order when they
-/// change it, until it equals `target`; then each one the others make redundant dropped, first
-/// to last, and the lower bounds written before the upper ones.
+/// Of pairs of `atoms` (each containing what is wanted) whose conjunction `fits`, the one of
+/// least cost, the first in order of equals: its conjunction and its text, the lower bound
+/// first as people write ranges.
+fn best_pair<A: Meanings>(
+    a: &mut A,
+    atoms: &[&Cand<'_, A::M>],
+    mut fits: impl FnMut(&mut A, &A::M) -> Result<bool, Error>,
+) -> Result<Option<(A::M, Text)>, Error> {
+    let mut pair: Option<(usize, A::M, Text)> = None;
+    for (i, x) in atoms.iter().enumerate() {
+        for y in atoms.iter().skip(i + 1) {
+            let cost = x.cost + y.cost;
+            if pair.as_ref().is_some_and(|(c, ..)| *c <= cost) {
+                // The later ones cost at least as much.
+                break;
+            }
+            let both = a.and(&x.m, &y.m)?;
+            if fits(a, &both)? {
+                let (lo, hi) = if matches!(y.op, O::GreaterThan | O::GreaterThanEqual | O::Equal) {
+                    (y, x)
+                } else {
+                    (x, y)
+                };
+                let parts = [lo, hi].map(|c| Text {
+                    s: c.text(),
+                    or: false,
+                });
+                pair = Some((cost, both, join(&parts, " and ")));
+            }
+        }
+    }
+    Ok(pair.map(|(_, m, t)| (m, t)))
+}
+
+/// The conjunction of atoms from `atoms` (each containing what is wanted), added in order when
+/// they change it, until it `fits`; then each one the others make redundant (the rest still
+/// fits) dropped, first to last, and the lower bounds written before the upper ones: its
+/// conjunction and its text.
 fn greedy<A: Meanings>(
     a: &mut A,
     atoms: &[&Cand<'_, A::M>],
-    target: &A::M,
-) -> Result<Option<Text>, Error> {
+    mut fits: impl FnMut(&mut A, &A::M) -> Result<bool, Error>,
+) -> Result<Option<(A::M, Text)>, Error> {
     let mut acc = a.constant(true);
     let mut used: Vec<&Cand<'_, A::M>> = Vec::new();
     for &c in atoms {
@@ -723,7 +727,7 @@ fn greedy<A: Meanings>(
             acc = next;
             used.push(c);
         }
-        if acc == *target {
+        if fits(a, &acc)? {
             let mut i = 0;
             while i < used.len() && used.len() > 1 {
                 let mut trial = a.constant(true);
@@ -732,8 +736,9 @@ fn greedy<A: Meanings>(
                         trial = a.and(&trial, &u.m)?;
                     }
                 }
-                if trial == *target {
+                if fits(a, &trial)? {
                     used.remove(i);
+                    acc = trial;
                 } else {
                     i += 1;
                 }
@@ -747,7 +752,7 @@ fn greedy<A: Meanings>(
                 .collect();
             // Lower bounds before upper bounds, as people write ranges.
             parts.sort_by_key(|u| !(u.s.contains(" >") || u.s.contains(" ==")));
-            return Ok(Some(join(&parts, " and ")));
+            return Ok(Some((acc, join(&parts, " and "))));
         }
     }
     Ok(None)
@@ -922,6 +927,15 @@ mod tests {
             (
                 "platform_release >= '5' and platform_release != '5.4' and platform_release < '6'",
                 r#"platform_release >= "5" and platform_release < "6" and platform_release != "5.4""#,
+            ),
+            // An interval no single comparison inside the set covers: the best pair.
+            (
+                "python_full_version < '3.8' or python_full_version >= '3.9' and python_full_version < '3.10'",
+                r#"python_version < "3.8" or python_full_version >= "3.9" and python_version < "3.10""#,
+            ),
+            (
+                "python_version == '2.7' or python_version >= '3.5' and python_version < '3.8'",
+                r#"python_version == "2.7" or python_version >= "3.5" and python_version < "3.8""#,
             ),
             // Two intervals: their disjunction.
             (
