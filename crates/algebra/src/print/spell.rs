@@ -937,6 +937,16 @@ mod tests {
                 "python_version == '2.7' or python_version >= '3.5' and python_version < '3.8'",
                 r#"python_version == "2.7" or python_version >= "3.5" and python_version < "3.8""#,
             ),
+            // An extended field's absent value beside the versions below or above some
+            // version: written apart.
+            (
+                "cuda_version == '' or cuda_version < '12'",
+                r#"cuda_version == "" or cuda_version < "12""#,
+            ),
+            (
+                "cuda_version == '' or cuda_version >= '12'",
+                r#"cuda_version == "" or cuda_version >= "12""#,
+            ),
             // Two intervals: their disjunction.
             (
                 "python_version >= '3.9' and python_full_version != '3.10.*' and python_version < '3.12'",
