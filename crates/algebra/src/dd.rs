@@ -826,7 +826,7 @@ pub struct Context {
     >,
     /// The printer's atomic comparisons of the standard version fields as sets of the
     /// version variable (`None` where the translation reads one otherwise).
-    pub(crate) atom_set_cache: AtomSetCache,
+    pub(crate) atom_set_cache: crate::print::spell::AtomSets,
     /// The versions each cut of a printed label may name, with their texts.
     pub(crate) named_cache: crate::print::spell::NamedCache,
     /// Each comparison translated so far, with the profile it was read under, and its marker.
@@ -852,9 +852,6 @@ pub(crate) fn intern(cuts: &mut HashSet<Cut>, c: &Cut) -> Cut {
         }
     }
 }
-
-/// The printer's comparisons of the standard version fields as sets.
-pub(crate) type AtomSetCache = crate::print::spell::AtomSets;
 
 impl Default for Context {
     fn default() -> Context {
@@ -1025,7 +1022,7 @@ impl Context {
             theory_stamp_cache: Vec::new(),
             version_text_cache: HashMap::default(),
             comparison_cache: HashMap::default(),
-            atom_set_cache: AtomSetCache::default(),
+            atom_set_cache: crate::print::spell::AtomSets::default(),
             named_cache: HashMap::default(),
             // Room for the few hundred distinct comparisons of a lock file at once, as for the
             // node and `and` tables: growing it from empty rehashes every comparison seven times.
