@@ -224,6 +224,12 @@ impl<M> Cand<'_, M> {
     fn text(&self) -> String {
         atom_text(self.field, self.op, self.lit)
     }
+
+    /// Whether the comparison bounds a range from below (`>`, `>=`) or is an `==`: written
+    /// first in a conjunction.
+    fn opens(&self) -> bool {
+        matches!(self.op, O::GreaterThan | O::GreaterThanEqual | O::Equal)
+    }
 }
 
 /// `field op "literal"`, built without the formatting machinery.
@@ -694,11 +700,8 @@ fn best_pair<A: Meanings>(
             }
             let both = a.and(&x.m, &y.m)?;
             if fits(a, &both)? {
-                let (lo, hi) = if matches!(y.op, O::GreaterThan | O::GreaterThanEqual | O::Equal) {
-                    (y, x)
-                } else {
-                    (x, y)
-                };
+                // Lower bounds before upper bounds, as people write ranges.
+                let (lo, hi) = if y.opens() { (y, x) } else { (x, y) };
                 let parts = [lo, hi].map(|c| Text {
                     s: c.text(),
                     or: false,
@@ -743,15 +746,15 @@ fn greedy<A: Meanings>(
                     i += 1;
                 }
             }
-            let mut parts: Vec<Text> = used
+            // Lower bounds before upper bounds, as people write ranges.
+            used.sort_by_key(|c| !c.opens());
+            let parts: Vec<Text> = used
                 .iter()
                 .map(|c| Text {
                     s: c.text(),
                     or: false,
                 })
                 .collect();
-            // Lower bounds before upper bounds, as people write ranges.
-            parts.sort_by_key(|u| !(u.s.contains(" >") || u.s.contains(" ==")));
             return Ok(Some((acc, join(&parts, " and "))));
         }
     }
