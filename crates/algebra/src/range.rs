@@ -6,8 +6,7 @@ use std::fmt;
 use markerspec_pep440::{Operator, Version, VersionSpecifier};
 
 use crate::cut::{
-    Atom, Cut, Point, PreSlot, Side, base_atoms, prefix_atoms, public_atoms, release_atoms,
-    version_atoms,
+    Atom, Cut, DevSlot, Point, PreSlot, Side, base_atoms, prefix_atoms, public_atoms, version_atoms,
 };
 
 /// A set of points of the version domain (the absent value and every PEP 440 version): a
@@ -194,7 +193,10 @@ impl VersionSet {
     #[must_use]
     pub fn python_version_preimage(spec: &VersionSpecifier) -> Option<VersionSet> {
         let set = VersionSet::from_specifier(spec)?;
-        let mut out = VersionSet::empty();
+        // Each interval's image, in order: the image of a cut (the start of the least block
+        // above it) never goes down as the cut goes up, so the images come sorted, and one
+        // that starts where the one before ends continues it.
+        let mut bounds: Vec<Cut> = Vec::with_capacity(set.bounds.len());
         for (lo, hi) in set.intervals() {
             let Some(first) = least_pair_above(lo) else {
                 continue;
@@ -204,9 +206,24 @@ impl VersionSet {
                 Some(next) => pair_block_start(next),
                 None => Cut::TOP,
             };
-            out = out.union(&VersionSet::interval(start, end));
+            if start >= end {
+                continue;
+            }
+            match bounds.last() {
+                Some(last) if *last == start => {
+                    bounds.pop();
+                }
+                Some(last) if *last > start => {
+                    // (Never, by the order above; a union keeps it exact regardless.)
+                    let out = VersionSet { bounds }.union(&VersionSet::interval(start, end));
+                    bounds = out.bounds;
+                    continue;
+                }
+                _ => bounds.push(start),
+            }
+            bounds.push(end);
         }
-        Some(out)
+        Some(VersionSet { bounds })
     }
 
     /// Whether `point` is in the set.
@@ -420,9 +437,71 @@ impl VersionSet {
 /// `(epoch, X, Y)`: the version `epoch!X.Y`, the `python_version` of a full version.
 type Pair = (u64, u64, u64);
 
-/// The key of the version `epoch!X.Y` (`version_atoms` of it, built without the version).
-fn pair_key((e, x, y): Pair) -> Vec<Atom> {
-    release_atoms(e, &[x, y])
+/// The key of the version `epoch!X.Y` (`version_atoms` of it, built without the version and
+/// without allocating): the first `len` atoms of the array.
+fn pair_key((e, x, y): Pair) -> ([Atom; 9], usize) {
+    let tail = || {
+        [
+            Atom::RelEnd,
+            Atom::Pre(PreSlot::Final),
+            Atom::Post(None),
+            Atom::Dev(DevSlot::None),
+            Atom::Local(Vec::new()),
+        ]
+    };
+    // The release with its trailing zeros trimmed, as `base_atoms` writes it.
+    let [t0, t1, t2, t3, t4] = tail();
+    if y != 0 {
+        let key = [
+            Atom::Sec(1),
+            Atom::Num(e),
+            Atom::Num(x),
+            Atom::Num(y),
+            t0,
+            t1,
+            t2,
+            t3,
+            t4,
+        ];
+        (key, 9)
+    } else if x != 0 {
+        let key = [
+            Atom::Sec(1),
+            Atom::Num(e),
+            Atom::Num(x),
+            t0,
+            t1,
+            t2,
+            t3,
+            t4,
+            Atom::RelEnd,
+        ];
+        (key, 8)
+    } else {
+        let key = [
+            Atom::Sec(1),
+            Atom::Num(e),
+            t0,
+            t1,
+            t2,
+            t3,
+            t4,
+            Atom::RelEnd,
+            Atom::RelEnd,
+        ];
+        (key, 7)
+    }
+}
+
+/// Whether `cut` can bound a set of `python_full_version`s made from `python_version`
+/// ([`VersionSet::python_version_preimage`], with or without the absent value): the start of
+/// every full version with one `python_version`, or an end of the whole domain or of the
+/// absent value. A set with any other cut is no comparison of `python_version`.
+pub(crate) fn bounds_python_versions(cut: &Cut) -> bool {
+    *cut == Cut::BOTTOM
+        || *cut == Cut::TOP
+        || cut.is_versions_start()
+        || *cut == pair_block_start(cut.epoch_and_release2())
 }
 
 /// Just below every full version whose `python_version` is `pair`.
@@ -443,7 +522,10 @@ fn least_pair_above(cut: &Cut) -> Option<Pair> {
         .into_iter()
         .flatten()
         // `p` lies above the cut (`Cut::is_below`).
-        .find(|&p| cut.cmp_atoms(&pair_key(p)) == std::cmp::Ordering::Less)
+        .find(|&p| {
+            let (key, len) = pair_key(p);
+            cut.cmp_atoms(key.get(..len).unwrap_or(&key)) == std::cmp::Ordering::Less
+        })
 }
 
 /// `==V`: without a local label, V with any local label; with one, exactly V.
@@ -524,6 +606,116 @@ impl fmt::Debug for VersionSet {
 mod tests {
     use super::*;
 
+    /// Every cut of a `python_version` comparison's set bounds python versions, and the
+    /// cuts of full versions with a third release number or a pre-release do not.
+    #[test]
+    fn python_version_sets_are_bounded_by_python_versions() -> Result<(), markerspec_pep440::Error>
+    {
+        use crate::translate::spec_version_set;
+        use markerspec_pep508::{Field, MarkerOperator as O};
+        let max = u64::MAX;
+        let versions = [
+            "0".to_owned(),
+            "0.dev0".into(),
+            "3".into(),
+            "3.9".into(),
+            "3.9.1".into(),
+            "3.9.0rc1".into(),
+            "3.9.post2".into(),
+            "3.9+local".into(),
+            "1!3.9".into(),
+            format!("3.{max}"),
+            format!("{max}!{max}.{max}"),
+        ];
+        let mut checked = 0;
+        for v in &versions {
+            for op in [
+                O::Equal,
+                O::NotEqual,
+                O::LessThan,
+                O::LessThanEqual,
+                O::GreaterThan,
+            ] {
+                for lit in [v.clone(), format!("{v}.*")] {
+                    if let Some(set) = spec_version_set(Field::PythonVersion, op, &lit) {
+                        checked += 1;
+                        assert!(
+                            set.bounds().iter().all(bounds_python_versions),
+                            "{op} {lit}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(checked > 50, "{checked}");
+        // (Below `3.9.dev0`, the least full version of `3.9`, is where `3.9` starts.)
+        assert!(bounds_python_versions(&Cut::below(&"3.9.dev0".parse()?)));
+        for v in ["3.9.1", "3.9.0rc1", "3.9.1.dev0", "3.9.post1", "3.9+local"] {
+            let v: Version = v.parse()?;
+            assert!(!bounds_python_versions(&Cut::below(&v)), "{v}");
+            assert!(!bounds_python_versions(&Cut::above(&v)), "{v}");
+        }
+        assert!(bounds_python_versions(&Cut::versions_start()));
+        Ok(())
+    }
+
+    /// The preimage built interval by interval is the union of the intervals' images, for
+    /// every operator with versions at block edges, pre-, post- and dev-releases, epochs,
+    /// local labels, wildcards and the largest numbers.
+    #[test]
+    fn preimage_is_the_union_of_the_intervals_images() {
+        let union_of_images = |spec: &VersionSpecifier| -> Option<VersionSet> {
+            let set = VersionSet::from_specifier(spec)?;
+            let mut out = VersionSet::empty();
+            for (lo, hi) in set.intervals() {
+                let Some(first) = least_pair_above(lo) else {
+                    continue;
+                };
+                let end = least_pair_above(hi).map_or(Cut::TOP, pair_block_start);
+                out = out.union(&VersionSet::interval(pair_block_start(first), end));
+            }
+            Some(out)
+        };
+        let max = u64::MAX;
+        let versions = [
+            "0".to_owned(),
+            "0.dev0".into(),
+            "3".into(),
+            "3.0".into(),
+            "3.9".into(),
+            "3.9.1".into(),
+            "3.9.0rc1".into(),
+            "3.9.post2".into(),
+            "3.9.dev3".into(),
+            "3.9+local".into(),
+            "1!3.9".into(),
+            format!("{max}"),
+            format!("3.{max}"),
+            format!("{max}.{max}.1"),
+            format!("{max}!{max}.{max}"),
+        ];
+        let mut checked = 0;
+        for v in &versions {
+            for op in ["==", "!=", "<", "<=", ">", ">=", "~=", "===", "==*", "!=*"] {
+                let text = match op {
+                    "==*" => format!("=={v}.*"),
+                    "!=*" => format!("!={v}.*"),
+                    _ => format!("{op}{v}"),
+                };
+                let Ok(spec) = text.parse::<VersionSpecifier>() else {
+                    continue;
+                };
+                checked += 1;
+                assert_eq!(
+                    VersionSet::python_version_preimage(&spec),
+                    union_of_images(&spec),
+                    "{text}"
+                );
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
     /// `is_absent` says whether a set is `absent()`, and only that set.
     #[test]
     fn is_absent_is_the_absent_set() -> Result<(), markerspec_pep440::Error> {
@@ -552,7 +744,8 @@ mod tests {
             for x in [0, 1, 3] {
                 for y in [0, 2, 11] {
                     let v = Version::new([x, y]).with_epoch(e);
-                    assert_eq!(pair_key((e, x, y)), version_atoms(&v), "{v}");
+                    let (key, len) = pair_key((e, x, y));
+                    assert_eq!(key.get(..len), Some(&version_atoms(&v)[..]), "{v}");
                 }
             }
         }

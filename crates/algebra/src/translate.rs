@@ -1701,6 +1701,16 @@ fn not_a_text_value(l: &str) -> bool {
             .is_some_and(|p| p.parse::<Version>().is_ok())
 }
 
+/// Whether `l` is numbers joined by dots (`3.12`), with or without a trailing `.*`: text
+/// that is a version exactly when it parses as a specifier's version.
+fn plain_release(l: &str) -> bool {
+    let release = l.strip_suffix(".*").unwrap_or(l);
+    !release.is_empty()
+        && release
+            .split('.')
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Translates a marker as the parser reads it ([`Context::parse_marker`]), conjoining each
 /// chain as `translate_all` does. After the first error nothing more is translated: the error
 /// is kept in `failed` and every value from then on is a placeholder (`false`) that
@@ -1782,7 +1792,9 @@ pub(crate) fn spec_version_set(field: Field, op: O, literal: &str) -> Option<Ver
             FieldType::Version | FieldType::VersionOrString
         )
         || continues_operator(literal)
-        || !not_a_text_value(literal)
+        // (A plain release, the usual literal, is a version when `specifier` reads one: no
+        // need to parse it twice.)
+        || !(plain_release(literal) || not_a_text_value(literal))
     {
         return None;
     }

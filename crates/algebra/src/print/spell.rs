@@ -21,7 +21,7 @@ use super::{Text, better, join, quote};
 use crate::cut::Cut;
 use crate::dd::{Context, Marker, Var, intern};
 use crate::error::{Error, ErrorKind};
-use crate::range::VersionSet;
+use crate::range::{VersionSet, bounds_python_versions};
 use crate::translate::spec_version_set;
 
 /// What the search needs of the meanings of comparisons (and of their combinations) past the
@@ -388,6 +388,7 @@ impl Context {
             specs,
             |&(f, op, lit, _)| self.comparison(f, op, lit).map(Some),
             |m| m.is_true() || m.is_false(),
+            |_| false,
         )?;
         match single {
             Single::Found(t) => Ok(t),
@@ -417,6 +418,9 @@ impl Context {
             .iter()
             .map(|&f| lits.iter().map(|(l, _)| cache.place(f, l)).collect())
             .collect();
+        let ends = Ends::of(set);
+        // `python_version`'s sets are bounded by python versions only.
+        let python_versions = set.bounds().iter().all(bounds_python_versions);
         let single = single(
             &Arc::new(set.clone()),
             specs,
@@ -429,6 +433,10 @@ impl Context {
                 Ok(place.and_then(|&p| cache.read(cuts, p, *spec)))
             },
             |s| s.is_empty() || s.is_full(),
+            |spec| {
+                (spec.0 == Field::PythonVersion && !python_versions)
+                    || Ends::of_comparison(spec).is_some_and(|e| e != ends)
+            },
         )?;
         let sets = match single {
             Single::Found(t) => return Ok(Some(t)),
@@ -461,6 +469,41 @@ fn spec_cost(f: Field, op: O, lit: &str) -> usize {
     f.name().len() + op.as_str().len() + lit.len() + 4 + if odd { 2 } else { 0 }
 }
 
+/// Whether a set holds the absent value and the versions above every cut: what decides, for
+/// the comparisons of a standard version field, whether one can be a given set before it is
+/// read (`single` reads first the ones that can).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ends {
+    absent: bool,
+    top: bool,
+}
+
+impl Ends {
+    /// `set`'s ends.
+    fn of(set: &VersionSet) -> Ends {
+        Ends {
+            absent: set.bounds().first() == Some(&Cut::BOTTOM),
+            top: set.bounds().last() == Some(&Cut::TOP),
+        }
+    }
+
+    /// The ends of `field op "lit"`'s set (`spec_version_set`) when it is neither empty nor
+    /// every value, known from the operator alone: only `!=` adds the absent value, and the
+    /// sets of `>`, `>=` and `!=` (and only theirs) reach past every cut, `python_version`'s
+    /// too (the release block above a finite cut of epoch 0 is finite). `None` where that
+    /// is not sure: a literal with a local label (which some operators reject: no set) or an
+    /// epoch, and the extended fields (their sets are moved onto release-only versions).
+    fn of_comparison((field, op, lit, _): &Spec<'_>) -> Option<Ends> {
+        if field.is_extended() || lit.contains(['+', '!']) || lit.is_empty() {
+            return None;
+        }
+        Some(Ends {
+            absent: *op == O::NotEqual,
+            top: matches!(op, O::GreaterThan | O::GreaterThanEqual | O::NotEqual),
+        })
+    }
+}
+
 /// What the single comparisons give: the answer, or every candidate's meaning (in the order
 /// of `specs`), or `Unread` when one has no meaning in this reading.
 enum Single<M> {
@@ -478,12 +521,15 @@ fn usable(lit: &str, constant: bool) -> bool {
 /// A single atom equal to the set, when there is one, is the answer (the common case): the
 /// best such atom by score. The candidates are read (`read`) cheapest first, a whole cost at
 /// a time; the first cost at which one equals the target holds the answer (the best of them
-/// by text), and the dearer ones are never read.
+/// by text), and the dearer ones are never read. A candidate `unequal` says cannot equal the
+/// target (and can be read) is read only when no single atom is the answer, as the search
+/// past them needs every meaning.
 fn single<M: PartialEq>(
     target: &M,
     specs: &[Spec<'_>],
     mut read: impl FnMut(&Spec<'_>) -> Result<Option<M>, Error>,
     is_constant: impl Fn(&M) -> bool,
+    unequal: impl Fn(&Spec<'_>) -> bool,
 ) -> Result<Single<M>, Error> {
     let mut order: Vec<(usize, usize)> = specs
         .iter()
@@ -493,6 +539,7 @@ fn single<M: PartialEq>(
     order.sort_unstable();
     let mut best: Option<Text> = None;
     let mut marks: Vec<Option<M>> = std::iter::repeat_with(|| None).take(specs.len()).collect();
+    let mut later: Vec<usize> = Vec::new();
     let mut level = 0;
     while level < order.len() {
         let cost = order.get(level).map_or(0, |(c, _)| *c);
@@ -505,6 +552,10 @@ fn single<M: PartialEq>(
             let Some(spec @ (f, op, lit, _)) = specs.get(i) else {
                 continue;
             };
+            if unequal(spec) {
+                later.push(i);
+                continue;
+            }
             let Some(m) = read(spec)? else {
                 return Ok(Single::Unread);
             };
@@ -523,6 +574,16 @@ fn single<M: PartialEq>(
             return Ok(Single::Found(b));
         }
         level = next;
+    }
+    for i in later {
+        let (Some(spec), Some(slot)) = (specs.get(i), marks.get_mut(i)) else {
+            continue;
+        };
+        let Some(m) = read(spec)? else {
+            return Ok(Single::Unread);
+        };
+        debug_assert!(m != *target, "{spec:?} was taken to differ from the target");
+        *slot = Some(m);
     }
     Ok(marks
         .into_iter()
@@ -818,6 +879,55 @@ mod tests {
         out.sort_by_cached_key(ToString::to_string);
         out.dedup();
         Ok(out)
+    }
+
+    /// A comparison whose ends `Ends::of_comparison` knows has those ends, whenever its set
+    /// is neither empty nor every value: over the literals of every test set and of versions
+    /// with large numbers, each standard version field and operator.
+    #[test]
+    fn comparisons_have_the_ends_their_operator_gives() -> Result<(), Box<dyn std::error::Error>> {
+        use super::Ends;
+        use crate::translate::spec_version_set;
+        let mut named = super::NamedCache::default();
+        let mut lits: Vec<(std::sync::Arc<str>, bool)> = Vec::new();
+        for set in sets()? {
+            lits.extend(literals(&mut named, &set));
+        }
+        for v in [
+            "0",
+            "0.dev0",
+            "1!2.0",
+            "18446744073709551615.18446744073709551615",
+            "3.9+x",
+        ] {
+            lits.push((v.into(), false));
+        }
+        let (mut known, mut checked) = (0, 0);
+        for field in [
+            Field::PythonVersion,
+            Field::PythonFullVersion,
+            Field::ImplementationVersion,
+            Field::PlatformRelease,
+        ] {
+            for spec in candidates(field, &lits) {
+                let Some(ends) = Ends::of_comparison(&spec) else {
+                    continue;
+                };
+                known += 1;
+                let Some(set) = spec_version_set(spec.0, spec.1, spec.2) else {
+                    continue;
+                };
+                if !set.is_empty() && !set.is_full() {
+                    checked += 1;
+                    assert_eq!(Ends::of(&set), ends, "{spec:?}: {set}");
+                }
+            }
+        }
+        assert!(
+            known > 1000 && checked * 10 > known * 9,
+            "{known} {checked}"
+        );
+        Ok(())
     }
 
     /// The search reads a standard field's comparisons as sets (bit masks past the single
