@@ -840,6 +840,8 @@ pub struct Context {
     /// The printed form of each marker printed so far, keyed by the marker and the theory
     /// constraint it was printed under (both canonical, so the text depends only on them).
     pub(crate) print_cache: HashMap<(Marker, Marker), std::sync::Arc<str>>,
+    /// Version labels' spellings shared with other contexts ([`Context::share_spellings`]).
+    pub(crate) spellings: Option<crate::print::Spellings>,
 }
 
 /// The one copy of `c` in `cuts` (added when there is none).
@@ -1031,6 +1033,7 @@ impl Context {
             factored_cache: HashMap::default(),
             literal_cache: HashMap::default(),
             print_cache: HashMap::default(),
+            spellings: None,
         }
     }
 

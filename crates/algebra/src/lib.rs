@@ -188,7 +188,7 @@ mod translate;
 pub use cut::{Cut, Point};
 pub use dd::{Context, Domain, Label, Limits, Marker, Relation, RelationKind, Value, Var, Witness};
 pub use error::{Error, ErrorKind, Limit};
-pub use print::PRINT_FORM_VERSION;
+pub use print::{PRINT_FORM_VERSION, Spellings};
 pub use range::VersionSet;
 pub use theory::{PLATFORM_INSTANCE_SOURCES, PLATFORM_RULES, Rule, Theory};
 pub use translate::default_environment;

@@ -51,7 +51,94 @@ const LARGE_CUBES: usize = 4096;
 /// a few operations per cube.
 const LARGE_STEPS: u64 = 100_000;
 
+/// Spellings of version labels shared by several contexts, typically one per thread printing
+/// the markers of one input: a label one context has spelt (`python_full_version >= "3.10"`
+/// for a set of versions) the others find instead of searching for it again. A spelling
+/// depends only on the field and the set, so sharing changes no printed text.
+///
+/// Cheap to clone (the clones share one table, behind a lock that a context takes only when
+/// its own cache misses); [`Send`] and [`Sync`]. The table keeps at most
+/// [`Spellings::CAPACITY`] labels: past it the contexts go on with their own caches.
+///
+/// ```
+/// use markerspec_algebra::{Context, Spellings, Theory};
+///
+/// let spellings = Spellings::new();
+/// let mut texts = Vec::new();
+/// for _ in 0..2 {
+///     // (Usually one context per thread.)
+///     let mut ctx = Context::new();
+///     ctx.share_spellings(&spellings);
+///     let m = ctx.parse_marker(
+///         "python_full_version >= '3.10' and python_full_version < '3.13'",
+///         &Default::default(),
+///         &mut Vec::new(),
+///         &Theory::none(),
+///     )?;
+///     texts.push(ctx.to_marker_string(m)?);
+/// }
+/// assert_eq!(texts[0], r#"python_full_version >= "3.10" and python_version < "3.13""#);
+/// assert_eq!(texts[0], texts[1]);
+/// assert_eq!(spellings.len(), 1);
+/// # Ok::<(), markerspec_algebra::Error>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Spellings {
+    table: std::sync::Arc<std::sync::Mutex<SpellingTable>>,
+}
+
+/// The shared spellings: by field and set, the text and whether it has a top-level `or`.
+type SpellingTable = rustc_hash::FxHashMap<(Field, VersionSet), (std::sync::Arc<str>, bool)>;
+
+impl Spellings {
+    /// The most labels the table keeps.
+    pub const CAPACITY: usize = 1 << 16;
+
+    /// An empty table.
+    #[must_use]
+    pub fn new() -> Spellings {
+        Spellings::default()
+    }
+
+    /// The number of labels spelt so far.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.table.lock().map_or(0, |t| t.len())
+    }
+
+    /// Whether no label has been spelt yet.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The spelling of `field in set`, when a context has found it.
+    fn get(&self, field: Field, set: &VersionSet) -> Option<Text> {
+        // (A lock poisoned by a panic elsewhere is left alone: each context spells for itself.)
+        let table = self.table.lock().ok()?;
+        table.get(&(field, set.clone())).map(|(s, or)| Text {
+            s: s.to_string(),
+            or: *or,
+        })
+    }
+
+    /// Keeps `text` as the spelling of `field in set`.
+    fn put(&self, field: Field, set: &VersionSet, text: &Text) {
+        if let Ok(mut table) = self.table.lock() {
+            if table.len() < Spellings::CAPACITY {
+                table.insert((field, set.clone()), (text.s.as_str().into(), text.or));
+            }
+        }
+    }
+}
+
 impl Context {
+    /// Shares the spellings of version labels with the other contexts given the same
+    /// [`Spellings`] (see there): the printed texts are the same, found once.
+    pub fn share_spellings(&mut self, spellings: &Spellings) {
+        self.spellings = Some(spellings.clone());
+    }
+
     /// `m` in marker syntax: deterministic (it depends only on the function `m` denotes under
     /// the context's theory, and on the variable order), the shortest of a minimised DNF, a
     /// minimised CNF and a factored form. The constants print as `true` and `false` (which
@@ -994,7 +1081,17 @@ impl Context {
                 or: *or,
             });
         }
-        let t = self.version_text_uncached(var, field, set)?;
+        let shared = self.spellings.as_ref().and_then(|sp| sp.get(field, set));
+        let t = match shared {
+            Some(t) => t,
+            None => {
+                let t = self.version_text_uncached(var, field, set)?;
+                if let Some(sp) = &self.spellings {
+                    sp.put(field, set, &t);
+                }
+                t
+            }
+        };
         self.version_text_cache
             .entry(var)
             .or_default()
@@ -1617,6 +1714,85 @@ mod tests {
         assert!(
             rejected > 50 && spelt == 3,
             "{rejected} rejected, {spelt} spelt"
+        );
+        Ok(())
+    }
+
+    /// Contexts that share [`Spellings`] print what a context alone prints, on one thread
+    /// or on two at once, and take a label's spelling from the table when it is there.
+    #[test]
+    fn shared_spellings_change_no_text() -> Result<(), Box<dyn std::error::Error>> {
+        use super::{Spellings, Text};
+        use crate::Error;
+        use crate::range::VersionSet;
+        use markerspec_pep508::Field;
+        let text = lock_markers()?;
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let print_all = |ctx: &mut Context, lines: &[&str]| -> Result<Vec<String>, Error> {
+            let none = Theory::none();
+            let opts = markerspec_pep508::ParseOptions::default();
+            lines
+                .iter()
+                .map(|l| {
+                    let m = ctx.parse_marker(l, &opts, &mut Vec::new(), &none)?;
+                    ctx.to_marker_string(m)
+                })
+                .collect()
+        };
+        let alone = print_all(&mut Context::new(), &lines)?;
+        let spellings = Spellings::new();
+        assert!(spellings.is_empty());
+        let mut first = Context::new();
+        first.share_spellings(&spellings);
+        assert_eq!(print_all(&mut first, &lines)?, alone);
+        let found = spellings.len();
+        assert!(found > 50, "{found} labels");
+        // A second context finds every label there: it adds none.
+        let mut second = Context::new();
+        second.share_spellings(&spellings);
+        assert_eq!(print_all(&mut second, &lines)?, alone);
+        assert_eq!(spellings.len(), found);
+        // Two threads at once, from an empty table, each with half of the lines in turn.
+        let spellings = Spellings::new();
+        let halves: Vec<Vec<&str>> = (0..2)
+            .map(|k| lines.iter().skip(k).step_by(2).copied().collect())
+            .collect();
+        let printed = std::thread::scope(|s| {
+            let handles: Vec<_> = halves
+                .iter()
+                .map(|half| {
+                    let spellings = spellings.clone();
+                    s.spawn(move || {
+                        let mut ctx = Context::new();
+                        ctx.share_spellings(&spellings);
+                        print_all(&mut ctx, half)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().map_err(|_| "a thread panicked"))
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        for (k, texts) in printed.into_iter().enumerate() {
+            let texts = texts?;
+            let expected: Vec<String> = alone.iter().skip(k).step_by(2).cloned().collect();
+            assert_eq!(texts, expected, "thread {k}");
+        }
+        assert!(spellings.len() >= found, "{} labels", spellings.len());
+        // A spelling in the table is the one printed (so the table is read, not only filled).
+        let spellings = Spellings::new();
+        let set = VersionSet::from_specifier(&">=3.10".parse()?).ok_or("a set")?;
+        let planted = Text {
+            s: "python_full_version >= \"3.10\" and true".into(),
+            or: false,
+        };
+        spellings.put(Field::PythonFullVersion, &set, &planted);
+        let mut ctx = Context::new();
+        ctx.share_spellings(&spellings);
+        assert_eq!(
+            print_all(&mut ctx, &["python_full_version >= '3.10'"])?,
+            [planted.s]
         );
         Ok(())
     }

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use markerspec_algebra::{Context, Limits, Marker, RelationKind, Theory};
+use markerspec_algebra::{Context, Limits, Marker, RelationKind, Spellings, Theory};
 use markerspec_pep508::{Environment, MarkerTree, ParseOptions};
 
 use crate::Language;
@@ -205,16 +205,25 @@ struct Simplifier<'a> {
     args: &'a SimplifyArgs,
     /// The assumption, or why it cannot be read.
     assume: Result<Marker, String>,
+    /// The version labels' spellings, shared by the run's threads and the contexts that
+    /// replace a grown one (the printed texts do not depend on it).
+    spellings: Spellings,
 }
 
 impl<'a> Simplifier<'a> {
-    fn new(args: &'a SimplifyArgs) -> Self {
+    fn new(args: &'a SimplifyArgs, spellings: &Spellings) -> Self {
         let mut ctx = Context::new();
+        ctx.share_spellings(spellings);
         let assume = match &args.assume {
             Some(a) => marker(&mut ctx, a, &args.lang.options(), &args.theory.theory),
             None => Ok(Marker::TRUE),
         };
-        Simplifier { ctx, args, assume }
+        Simplifier {
+            ctx,
+            args,
+            assume,
+            spellings: spellings.clone(),
+        }
     }
 }
 
@@ -223,7 +232,7 @@ impl Answer for Simplifier<'_> {
         let reply = in_bounded_context(
             self,
             |s| s.ctx.len(),
-            |s| *s = Simplifier::new(s.args),
+            |s| *s = Simplifier::new(s.args, &s.spellings),
             |s| match &s.assume {
                 Ok(assume) => simplify_one(&mut s.ctx, text, s.args, *assume),
                 Err(e) => Err(e.clone()),
@@ -234,7 +243,8 @@ impl Answer for Simplifier<'_> {
 }
 
 pub(crate) fn simplify(args: SimplifyArgs) -> Result<ExitCode, String> {
-    let mut one = Simplifier::new(&args);
+    let spellings = Spellings::new();
+    let mut one = Simplifier::new(&args, &spellings);
     let assume = match &one.assume {
         Ok(m) => *m,
         Err(e) => {
@@ -243,7 +253,7 @@ pub(crate) fn simplify(args: SimplifyArgs) -> Result<ExitCode, String> {
         }
     };
     if args.text == "-" {
-        return each_line(args.jobs, || Simplifier::new(&args));
+        return each_line(args.jobs, || Simplifier::new(&args, &spellings));
     }
     match simplify_one(&mut one.ctx, &args.text, &args, assume) {
         Ok(s) => {
