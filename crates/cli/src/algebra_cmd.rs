@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use markerspec_algebra::{Context, Limits, Marker, RelationKind, Spellings, Theory};
-use markerspec_pep508::{Environment, MarkerTree, ParseOptions};
+use markerspec_pep508::{EnvValue, Environment, FieldType, MarkerTree, ParseOptions};
 
 use crate::Language;
 use crate::batch::{Answer, Memo, Memoized, Split, run_lines};
@@ -281,6 +281,52 @@ fn env_json(env: &Environment) -> Result<serde_json::Value, String> {
     serde_json::to_value(env).map_err(|e| e.to_string())
 }
 
+/// ENV as compact JSON with its keys sorted: the text of [`env_json`]'s document, written
+/// straight from the environment (a `compare --json` answer has four of them, and building
+/// each as a document of owned strings first cost more than finding it).
+fn env_json_text(env: &Environment) -> String {
+    /// A value as the environment's `Serialize` writes it.
+    enum Json<'a> {
+        Str(&'a str),
+        List(Vec<&'a str>),
+        Null,
+    }
+    let mut entries: Vec<(&str, Json<'_>)> = env
+        .iter()
+        .map(|(field, value)| {
+            let json = match value {
+                EnvValue::String(v) => Json::Str(v),
+                EnvValue::Set(items) => Json::List(items.iter().map(|s| &**s).collect()),
+                EnvValue::Absent if field.field_type() == FieldType::Set => Json::List(Vec::new()),
+                EnvValue::Absent => Json::Str(""),
+                EnvValue::Unknown => Json::Null,
+            };
+            (field.name(), json)
+        })
+        .collect();
+    if env.extras().next().is_some() {
+        entries.push(("extra", Json::List(env.extras().collect())));
+    }
+    entries.sort_unstable_by_key(|(name, _)| *name);
+    let mut out = Vec::with_capacity(64 * entries.len());
+    out.push(b'{');
+    for (k, (name, value)) in entries.iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        // (Writing a string or a list of strings into a Vec cannot fail.)
+        let _ = serde_json::to_writer(&mut out, name);
+        out.push(b':');
+        let _ = match value {
+            Json::Str(v) => serde_json::to_writer(&mut out, v),
+            Json::List(items) => serde_json::to_writer(&mut out, items),
+            Json::Null => serde_json::to_writer(&mut out, &()),
+        };
+    }
+    out.push(b'}');
+    String::from_utf8(out).unwrap_or_default()
+}
+
 /// An environment in which a cell holds, as a document (`null` when the cell is empty, and
 /// when no environment realises the cell the algebra finds non-empty: then the cell's NAME is
 /// appended to UNVERIFIED); a warning about it is appended to WARNINGS.
@@ -290,12 +336,12 @@ fn cell(
     name: &'static str,
     warnings: &mut Vec<String>,
     unverified: &mut Vec<&'static str>,
-) -> Result<serde_json::Value, String> {
+) -> Result<String, String> {
     match ctx.solve_environment(m) {
-        Ok(None) => Ok(serde_json::Value::Null),
+        Ok(None) => Ok("null".to_owned()),
         Ok(Some(env)) => {
-            let doc = env_json(&env)?;
-            warnings.extend(warn_if_invalid(&doc, &format!("`{name}` witness")));
+            let doc = env_json_text(&env);
+            warnings.extend(warn_if_invalid(&env, &doc, &format!("`{name}` witness")));
             Ok(doc)
         }
         Err(e) if e.code() == "unverified-witness" => {
@@ -305,7 +351,7 @@ fn cell(
                  and listed under `unverified`"
             ));
             unverified.push(name);
-            Ok(serde_json::Value::Null)
+            Ok("null".to_owned())
         }
         Err(e) => Err(format!("error[{}]: {e}\n", e.code())),
     }
@@ -314,19 +360,22 @@ fn cell(
 /// The warning (one line) for a witness that is no valid environment document: SPEC §4.4's
 /// invariants do not hold in it (under the `none` theory a marker can hold only where they
 /// break, as `"32-bit" in sys_abi_features and "64-bit" in sys_abi_features` does; SPEC §21.5).
-fn warn_if_invalid(doc: &serde_json::Value, name: &str) -> Option<String> {
+fn warn_if_invalid(env: &Environment, doc: &str, name: &str) -> Option<String> {
     // The invariants tie extended fields together: with all of them Absent (`""` or `[]`, as
     // every witness of a standard marker has them) none can break.
-    let extended = markerspec_pep508::Field::ALL.iter().any(|f| {
+    let extended = env.iter().any(|(f, v)| {
         f.is_extended()
-            && doc.get(f.name()).is_some_and(|v| {
-                !(v.as_str() == Some("") || v.as_array().is_some_and(Vec::is_empty))
-            })
+            && match v {
+                EnvValue::String(s) => !s.is_empty(),
+                EnvValue::Set(items) => !items.is_empty(),
+                EnvValue::Absent => false,
+                EnvValue::Unknown => true,
+            }
     });
     if !extended {
         return None;
     }
-    let e = markerspec_env::EnvironmentDocument::parse(&doc.to_string()).err()?;
+    let e = markerspec_env::EnvironmentDocument::parse(doc).err()?;
     Some(format!(
         "warning[witness-breaks-invariant]: the {name} is no valid environment document, as \
          SPEC §4.4's invariants do not hold in it ({e}); `--theory platform` leaves out the \
@@ -375,7 +424,7 @@ fn compare_one(
     (a, b): (&str, &str),
     args: &CompareArgs,
     warnings: &mut Vec<String>,
-) -> Result<(String, serde_json::Value), String> {
+) -> Result<(String, Option<String>), String> {
     let opts = args.lang.options();
     let ma = built.marker(ctx, a, &opts, &args.theory.theory)?;
     let mb = built.marker(ctx, b, &opts, &args.theory.theory)?;
@@ -383,25 +432,42 @@ fn compare_one(
     // The word needs no witnesses; `--json` finds them for its document, from the cells.
     let word = relation_word(ctx.relation(ma, mb).map_err(err)?);
     if !args.json {
-        return Ok((word.to_owned(), serde_json::Value::Null));
+        return Ok((word.to_owned(), None));
     }
     let [c0, c1, c2, c3] = ctx.cells(ma, mb).map_err(err)?;
     let mut unverified = Vec::new();
-    let mut witnesses = serde_json::Map::new();
+    let mut witnesses = Vec::with_capacity(4);
+    // (In the order of their names: the document's keys are sorted.)
     for (name, c) in [
         ("a_and_b", c0),
         ("a_not_b", c1),
         ("b_not_a", c2),
         ("neither", c3),
     ] {
-        let w = cell(ctx, c, name, warnings, &mut unverified)?;
-        witnesses.insert(name.to_owned(), w);
+        witnesses.push((name, cell(ctx, c, name, warnings, &mut unverified)?));
     }
-    let mut doc = serde_json::json!({ "relation": word, "witnesses": witnesses });
+    // `{"relation": …, "unverified": […], "witnesses": {…}}`, the keys sorted.
+    let mut doc =
+        String::with_capacity(witnesses.iter().map(|(_, w)| w.len() + 12).sum::<usize>() + 64);
+    doc.push_str("{\"relation\":\"");
+    doc.push_str(word);
+    doc.push('"');
     if !unverified.is_empty() {
-        doc["unverified"] = serde_json::json!(unverified);
+        doc.push_str(",\"unverified\":");
+        doc.push_str(&serde_json::to_string(&unverified).map_err(|e| e.to_string())?);
     }
-    Ok((word.to_owned(), doc))
+    doc.push_str(",\"witnesses\":{");
+    for (k, (name, w)) in witnesses.iter().enumerate() {
+        if k > 0 {
+            doc.push(',');
+        }
+        doc.push('"');
+        doc.push_str(name);
+        doc.push_str("\":");
+        doc.push_str(w);
+    }
+    doc.push_str("}}");
+    Ok((word.to_owned(), Some(doc)))
 }
 
 /// `compare -`'s answerer for one thread: its own context, and the markers read into it.
@@ -428,8 +494,7 @@ impl Answer for Comparer<'_> {
                     compare_one(&mut c.ctx, &mut c.built, (a, b), c.args, &mut warnings)
                 },
             ) {
-                Ok((_, doc)) if self.args.json => doc.to_string(),
-                Ok((word, _)) => word,
+                Ok((word, doc)) => doc.unwrap_or(word),
                 Err(e) => one_line(&e),
             },
         };
@@ -468,7 +533,7 @@ pub(crate) fn compare(args: CompareArgs) -> Result<ExitCode, String> {
     match result {
         Ok((word, doc)) => {
             println!("{word}");
-            if args.json {
+            if let Some(doc) = doc {
                 println!("{doc}");
             }
             Ok(ExitCode::SUCCESS)
@@ -505,7 +570,7 @@ pub(crate) fn solve(args: SolveArgs) -> Result<ExitCode, String> {
         }
         Some(env) => {
             let doc = env_json(&env)?;
-            if let Some(w) = warn_if_invalid(&doc, "witness") {
+            if let Some(w) = warn_if_invalid(&env, &env_json_text(&env), "witness") {
                 eprintln!("{w}");
             }
             if args.json {
@@ -539,6 +604,36 @@ mod tests {
     use super::{Built, FRESH_CONTEXT_NODES, in_bounded_context};
     use markerspec_algebra::{Context, Theory};
     use markerspec_pep508::ParseOptions;
+
+    /// The JSON text written straight from an environment is the text of its document:
+    /// strings, sets, absent values of both kinds, unknown values and requested extras.
+    #[test]
+    fn environments_write_as_their_documents() -> Result<(), String> {
+        use markerspec_pep508::{EnvValue, Field};
+        let base = markerspec_algebra::default_environment();
+        let mut sets = base.clone();
+        let err = |e: markerspec_pep508::EnvError| e.to_string();
+        sets.set(
+            Field::GpuBackends,
+            EnvValue::Set(vec!["cuda".into(), "rocm".into()]),
+        )
+        .map_err(err)?;
+        sets.set(Field::CudaVersion, EnvValue::String("12.4".into()))
+            .map_err(err)?;
+        sets.set(Field::PlatformVersion, EnvValue::Unknown)
+            .map_err(err)?;
+        sets.set(
+            Field::PlatformRelease,
+            EnvValue::String("6.8 \"x\"\\y".into()),
+        )
+        .map_err(err)?;
+        let extras = sets.clone().with_extras(["docs", "test"]);
+        for env in [base, sets, extras] {
+            let doc = super::env_json(&env)?.to_string();
+            assert_eq!(super::env_json_text(&env), doc);
+        }
+        Ok(())
+    }
 
     /// A text read before is the same marker, from the map; the map keeps every text until it
     /// is full; a text that does not read is an error each time and is not kept.
