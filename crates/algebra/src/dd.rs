@@ -2063,8 +2063,9 @@ impl Context {
     ///
     /// As [`and`](Self::and).
     pub fn relation(&mut self, a: Marker, b: Marker) -> Result<RelationKind, Error> {
-        // The kind reads the cells `a and not b`, `not a and b` and `a and b`, none of which
-        // the theory's constraint enters (only `neither` does, in `cells`).
+        // The kind reads the cells `a and not b`, `not a and b` and `a and b`, inside the
+        // theory's constraint (`neither` is not read).
+        let (a, b, _) = self.within_theory(a, b)?;
         Ok(match (self.implies(a, b)?, self.implies(b, a)?) {
             (true, true) => RelationKind::Equivalent,
             (true, false) => RelationKind::Implies,
@@ -2081,8 +2082,7 @@ impl Context {
     ///
     /// As [`and`](Self::and).
     pub fn cells(&mut self, a: Marker, b: Marker) -> Result<[Marker; 4], Error> {
-        let theory = self.theory();
-        let care = self.theory_constraint(&theory)?;
+        let (a, b, care) = self.within_theory(a, b)?;
         let neither = self.and(!a, !b)?;
         Ok([
             self.and(a, b)?,
@@ -2090,6 +2090,17 @@ impl Context {
             self.and(!a, b)?,
             self.and(neither, care)?,
         ])
+    }
+
+    /// `a` and `b` inside the context's theory constraint as it is now, and that constraint.
+    /// Under the platform theory the constraint gains rules as the context meets new
+    /// literals ([`Context::theory_constraint`]): a marker read before lies inside the older
+    /// constraint only, and the environments between the two would read as cells of the
+    /// pair, so that a relation would depend on what the context had read in between.
+    fn within_theory(&mut self, a: Marker, b: Marker) -> Result<(Marker, Marker, Marker), Error> {
+        let theory = self.theory();
+        let care = self.theory_constraint(&theory)?;
+        Ok((self.and(a, care)?, self.and(b, care)?, care))
     }
 
     /// Values under which `m` holds, or `None` when `m` is unsatisfiable. Deterministic: the

@@ -386,6 +386,35 @@ mod tests {
             .map_err(|e| format!("{text}: {e}").into())
     }
 
+    /// A marker read before the context meets a literal that instantiates a rule relates to
+    /// the others as the same text read now does: `relation`, `cells` and `relate` do not
+    /// depend on what the context read in between.
+    #[test]
+    fn relations_do_not_depend_on_the_literals_met_in_between()
+    -> Result<(), Box<dyn std::error::Error>> {
+        use crate::RelationKind;
+        let platform = Theory::platform();
+        let opts = markerspec_pep508::ParseOptions::default().dialect(Dialect::Extended);
+        let mut ctx = Context::new();
+        let mut read = |ctx: &mut Context, text: &str| {
+            ctx.parse_marker(text, &opts, &mut Vec::new(), &platform)
+        };
+        let cuda_then = read(&mut ctx, "'cuda' in gpu_backends")?;
+        // A variant feature: a rule tying it to its namespace joins the constraint.
+        read(&mut ctx, "'nvidia :: cuda' not in variant_features")?;
+        let always = read(&mut ctx, "os_name == 'nt' or os_name != 'nt'")?;
+        let cuda_now = read(&mut ctx, "'cuda' in gpu_backends")?;
+        assert_ne!(cuda_then, cuda_now, "the constraint did not change");
+        assert_eq!(ctx.relation(cuda_now, always)?, RelationKind::Implies);
+        assert_eq!(ctx.relation(cuda_then, always)?, RelationKind::Implies);
+        assert_eq!(ctx.relation(always, cuda_then)?, RelationKind::ImpliedBy);
+        assert_eq!(ctx.cells(cuda_then, always)?, ctx.cells(cuda_now, always)?);
+        let related = ctx.relate(cuda_then, always)?;
+        assert_eq!(related.kind(), RelationKind::Implies);
+        assert!(related.a_not_b.is_none());
+        Ok(())
+    }
+
     #[test]
     fn the_cached_constraint_follows_new_literals() -> Result<(), Box<dyn std::error::Error>> {
         let platform = Theory::platform();

@@ -337,6 +337,14 @@ impl Context {
     /// one context give the same [`Marker`] exactly when they hold in the same environments that
     /// the theory admits (as far as the opaque comparisons, listed in the crate docs, allow).
     ///
+    /// Under [`Theory::platform`] the constraint gains rules when the context meets new
+    /// literals of the extended fields (a variant property implies its feature, an ABI tag its
+    /// features: rules instantiated on the literals): a marker read before such a literal lies
+    /// inside the older constraint, and equals a marker read after only once conjoined with the
+    /// constraint of now (`ctx.and(m, ctx.theory_constraint(&theory)?)`).
+    /// [`relation`](Self::relation), [`cells`](Self::cells) and [`relate`](Self::relate) do
+    /// that themselves; the standard fields instantiate no rule.
+    ///
     /// A context serves one theory: the first call fixes it, and a later call with another one
     /// is [`ErrorKind::MixedTheories`].
     ///

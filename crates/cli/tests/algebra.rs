@@ -444,6 +444,66 @@ fn lock_markers() -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
+/// Under the platform theory a context's constraint gains rules as it meets variant and ABI
+/// literals: a marker `compare -` read before them is judged as the same text read after, so
+/// each line's answer, witnesses included, is the one its pair gets alone.
+#[test]
+fn compare_answers_do_not_depend_on_the_lines_before() {
+    let pairs = [
+        (
+            "'cuda' in gpu_backends",
+            "'nvidia :: cuda' not in variant_features",
+        ),
+        (
+            "'cuda' in gpu_backends",
+            "os_name == 'nt' or os_name != 'nt'",
+        ),
+        ("python_abi_tag == 'cp313t'", "'cuda' in gpu_backends"),
+        (
+            "'free-threading' in sys_abi_features",
+            "'cuda' in gpu_backends",
+        ),
+        (
+            "'x86_64 :: level :: v3' in variant_properties",
+            "'cuda' in gpu_backends",
+        ),
+        (
+            "'cuda' in gpu_backends",
+            "'free-threading' in sys_abi_features",
+        ),
+    ];
+    let input: String = pairs.iter().map(|(a, b)| format!("{a}\t{b}\n")).collect();
+    let dir = temp_dir();
+    let args = ["compare", "--theory", "platform", "--dialect", "extended"];
+    for json in [false, true] {
+        let mut batch = args.to_vec();
+        batch.extend(if json {
+            &["--json", "--jobs", "1", "-"][..]
+        } else {
+            &["--jobs", "1", "-"]
+        });
+        let r = run_in(&dir, &batch, Some(&input));
+        assert_eq!(r.code(), 0, "{}", r.stderr());
+        let answers = r.stdout();
+        assert_eq!(answers.lines().count(), pairs.len());
+        for ((a, b), answer) in pairs.iter().zip(answers.lines()) {
+            let mut alone = args.to_vec();
+            if json {
+                alone.push("--json");
+            }
+            alone.extend([*a, *b]);
+            let r = run_in(&dir, &alone, None);
+            assert_eq!(r.code(), 0, "{}", r.stderr());
+            let expected = r.stdout();
+            assert_eq!(Some(answer), expected.lines().last(), "{a} / {b}");
+        }
+        if !json {
+            assert_eq!(answers.lines().nth(1), Some("implies"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `simplify -` and `compare -` share a large input between threads, each with its own
 /// context: the answers, and the warnings on stderr, are the same and in the same order
 /// whatever the number of threads, and each line's answer is the one its marker gets alone.
