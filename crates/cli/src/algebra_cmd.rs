@@ -475,20 +475,48 @@ struct Comparer<'a> {
     ctx: Context,
     built: Built,
     args: &'a CompareArgs,
+    /// The theory's constraint in the context when it was fresh.
+    fresh: Option<Marker>,
+}
+
+impl<'a> Comparer<'a> {
+    fn new(args: &'a CompareArgs) -> Self {
+        let mut ctx = Context::new();
+        let fresh = ctx.theory_constraint(&args.theory.theory).ok();
+        Comparer {
+            ctx,
+            built: Built::default(),
+            args,
+            fresh,
+        }
+    }
+
+    /// With `--json`, whether the context has met a literal that instantiates a rule of the
+    /// theory (a variant property or feature, an ABI tag under `platform`): its constraint is
+    /// then no longer a fresh context's, and the witnesses of a later line could follow rules
+    /// that line's markers do not name, so that its answer would depend on the lines before
+    /// (and on the thread that read them). The relation itself does not: such a rule is kept
+    /// by leaving its literal out of the environment, so it empties no cell.
+    fn met_instances(&mut self) -> bool {
+        let theory = &self.args.theory.theory;
+        self.args.json
+            && *theory != Theory::none()
+            && self.ctx.theory_constraint(theory).ok() != self.fresh
+    }
 }
 
 impl Answer for Comparer<'_> {
     fn answer(&mut self, text: &str, out: &mut Vec<u8>, err: &mut Vec<u8>) {
+        if self.met_instances() {
+            *self = Comparer::new(self.args);
+        }
         let mut warnings = Vec::new();
         let reply = match text.split_once('\t') {
             None => "error: expected `A<TAB>B`".to_owned(),
             Some((a, b)) => match in_bounded_context(
                 self,
                 |c| c.ctx.len(),
-                |c| {
-                    c.ctx = Context::new();
-                    c.built = Built::default();
-                },
+                |c| *c = Comparer::new(c.args),
                 |c| {
                     warnings.clear();
                     compare_one(&mut c.ctx, &mut c.built, (a, b), c.args, &mut warnings)
@@ -510,11 +538,7 @@ pub(crate) fn compare(args: CompareArgs) -> Result<ExitCode, String> {
         if args.b.is_some() {
             return Err("with `-`, compare reads `A<TAB>B` lines from stdin and takes no B".into());
         }
-        return each_line(args.jobs, || Comparer {
-            ctx: Context::new(),
-            built: Built::default(),
-            args: &args,
-        });
+        return each_line(args.jobs, || Comparer::new(&args));
     }
     let Some(b) = &args.b else {
         return Err("compare needs two markers, or `-` to read `A<TAB>B` lines".into());
