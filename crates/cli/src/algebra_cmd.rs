@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use markerspec_algebra::{Context, Limits, Marker, RelationKind, Spellings, Theory};
-use markerspec_pep508::{EnvValue, Environment, FieldType, MarkerTree, ParseOptions};
+use markerspec_pep508::{EnvValue, Environment, Field, FieldType, MarkerTree, ParseOptions};
 
 use crate::Language;
 use crate::batch::{Answer, Memo, Memoized, Split, run_lines};
@@ -285,46 +285,65 @@ fn env_json(env: &Environment) -> Result<serde_json::Value, String> {
 /// straight from the environment (a `compare --json` answer has four of them, and building
 /// each as a document of owned strings first cost more than finding it).
 fn env_json_text(env: &Environment) -> String {
-    /// A value as the environment's `Serialize` writes it.
-    enum Json<'a> {
-        Str(&'a str),
-        List(Vec<&'a str>),
-        Null,
-    }
-    let mut entries: Vec<(&str, Json<'_>)> = env
-        .iter()
-        .map(|(field, value)| {
-            let json = match value {
-                EnvValue::String(v) => Json::Str(v),
-                EnvValue::Set(items) => Json::List(items.iter().map(|s| &**s).collect()),
-                EnvValue::Absent if field.field_type() == FieldType::Set => Json::List(Vec::new()),
-                EnvValue::Absent => Json::Str(""),
-                EnvValue::Unknown => Json::Null,
-            };
-            (field.name(), json)
-        })
-        .collect();
-    if env.extras().next().is_some() {
-        entries.push(("extra", Json::List(env.extras().collect())));
-    }
-    entries.sort_unstable_by_key(|(name, _)| *name);
-    let mut out = Vec::with_capacity(64 * entries.len());
-    out.push(b'{');
-    for (k, (name, value)) in entries.iter().enumerate() {
-        if k > 0 {
-            out.push(b',');
+    /// The fields in the order of their names, and the place of `extra` among them.
+    static ORDER: std::sync::LazyLock<(Vec<Field>, usize)> = std::sync::LazyLock::new(|| {
+        let mut fields = Field::ALL.to_vec();
+        fields.sort_unstable_by_key(|f| f.name());
+        let extra = fields.partition_point(|f| f.name() < "extra");
+        (fields, extra)
+    });
+    let (fields, extra_at) = &*ORDER;
+    let mut out = String::with_capacity(1024);
+    out.push('{');
+    let key = |out: &mut String, name: &str| {
+        if out.len() > 1 {
+            out.push(',');
         }
-        // (Writing a string or a list of strings into a Vec cannot fail.)
-        let _ = serde_json::to_writer(&mut out, name);
-        out.push(b':');
-        let _ = match value {
-            Json::Str(v) => serde_json::to_writer(&mut out, v),
-            Json::List(items) => serde_json::to_writer(&mut out, items),
-            Json::Null => serde_json::to_writer(&mut out, &()),
+        // (A field's name needs no escape.)
+        out.push('"');
+        out.push_str(name);
+        out.push_str("\":");
+    };
+    let list = |out: &mut String, items: &mut dyn Iterator<Item = &str>| {
+        out.push('[');
+        for (k, item) in items.enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            push_json_str(out, item);
+        }
+        out.push(']');
+    };
+    for (k, field) in fields.iter().enumerate() {
+        if k == *extra_at && env.extras().next().is_some() {
+            key(&mut out, "extra");
+            list(&mut out, &mut env.extras());
+        }
+        let Some(value) = env.get(*field) else {
+            continue;
         };
+        key(&mut out, field.name());
+        match value {
+            EnvValue::String(v) => push_json_str(&mut out, v),
+            EnvValue::Set(items) => list(&mut out, &mut items.iter().map(|s| &**s)),
+            EnvValue::Absent if field.field_type() == FieldType::Set => out.push_str("[]"),
+            EnvValue::Absent => out.push_str("\"\""),
+            EnvValue::Unknown => out.push_str("null"),
+        }
     }
-    out.push(b'}');
-    String::from_utf8(out).unwrap_or_default()
+    out.push('}');
+    out
+}
+
+/// Appends S as a JSON string, escaped as `serde_json` escapes it.
+fn push_json_str(out: &mut String, s: &str) {
+    if s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        out.push_str(&serde_json::Value::from(s).to_string());
+    } else {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    }
 }
 
 /// An environment in which a cell holds, as a document (`null` when the cell is empty, and
