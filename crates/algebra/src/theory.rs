@@ -396,7 +396,7 @@ mod tests {
         let platform = Theory::platform();
         let opts = markerspec_pep508::ParseOptions::default().dialect(Dialect::Extended);
         let mut ctx = Context::new();
-        let mut read = |ctx: &mut Context, text: &str| {
+        let read = |ctx: &mut Context, text: &str| {
             ctx.parse_marker(text, &opts, &mut Vec::new(), &platform)
         };
         let cuda_then = read(&mut ctx, "'cuda' in gpu_backends")?;

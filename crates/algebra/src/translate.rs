@@ -1238,9 +1238,9 @@ impl Context {
         // Most witnesses keep the rules with the defaults alone: found on `m`, then checked
         // against the rules, without building `m and rules` (the same witness the walk below
         // finds there: every choice of this walk is open to that one).
-        let default = default_environment();
+        let default = default_environment_ref();
         let plain = self.prefer_versions(m)?;
-        let prefer = |var: Var| self.env_value(var, &default).ok().flatten();
+        let prefer = |var: Var| self.env_value(var, default).ok().flatten();
         if let Some(w) = self.solve_near(plain, prefer)? {
             if let Ok(env) = self.witness_environment(plain, &w) {
                 if self.holds_in(rules, &env) {
@@ -1268,7 +1268,7 @@ impl Context {
             }
             let keeps_default = |var: Var, all: bool| {
                 let free = all || self.field_of(var).is_none_or(|f| !opaque.contains(&f));
-                free.then(|| self.env_value(var, &default).ok().flatten())
+                free.then(|| self.env_value(var, default).ok().flatten())
                     .flatten()
             };
             // Every default where the walk can keep it; then all but the opaque comparisons'
@@ -1844,10 +1844,14 @@ fn version_field_set(field: Field, spec: &VersionSpecifier) -> VersionSet {
 /// ```
 #[must_use]
 pub fn default_environment() -> Environment {
-    // Built once (each witness starts from it); a clone after that.
+    default_environment_ref().clone()
+}
+
+/// [`default_environment`], built once (each witness starts from it), borrowed.
+fn default_environment_ref() -> &'static Environment {
     static DEFAULT: std::sync::LazyLock<Environment> =
         std::sync::LazyLock::new(build_default_environment);
-    DEFAULT.clone()
+    &DEFAULT
 }
 
 fn build_default_environment() -> Environment {
