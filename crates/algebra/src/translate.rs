@@ -1886,6 +1886,33 @@ pub(crate) struct ExpressionKey {
 
 #[cfg(test)]
 mod tests {
+
+    /// `plain_release` says which literals are numbers joined by dots (with or without `.*`):
+    /// for those `spec_version_set` skips the check that the text is a version.
+    #[test]
+    fn plain_releases_are_numbers_joined_by_dots() {
+        for l in ["3", "3.12", "3.12.0", "10.0.19045", "3.12.*", "0"] {
+            assert!(super::plain_release(l), "{l}");
+        }
+        for l in [
+            "",
+            ".*",
+            "3.",
+            ".3",
+            "3..1",
+            "3.*.1",
+            "3.12a1",
+            " 3.12",
+            "3.12 ",
+            "v3.12",
+            "3.x",
+            "1!3.12",
+            "3.12+local",
+            "3.12.**",
+        ] {
+            assert!(!super::plain_release(l), "{l}");
+        }
+    }
     use super::push_quoted;
 
     /// The `python_version` a witness writes for a full version is the one the model reads
