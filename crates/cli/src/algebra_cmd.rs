@@ -671,7 +671,23 @@ mod tests {
         )
         .map_err(err)?;
         let extras = sets.clone().with_extras(["docs", "test"]);
-        for env in [base, sets, extras] {
+        let mut envs = vec![base, sets, extras];
+        // Each character JSON escapes, alone and among others.
+        for odd in [
+            "\"",
+            "\\",
+            "\t",
+            "a\u{1}b",
+            "\u{1f}",
+            "tab\there",
+            "\u{7f}é",
+        ] {
+            let mut env = markerspec_algebra::default_environment();
+            env.set(Field::PlatformVersion, EnvValue::String(odd.into()))
+                .map_err(err)?;
+            envs.push(env.with_extras([odd]));
+        }
+        for env in envs {
             let doc = super::env_json(&env)?.to_string();
             assert_eq!(super::env_json_text(&env), doc);
         }
