@@ -511,6 +511,40 @@ fn compare_answers_do_not_depend_on_the_lines_before() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `simplify -` under the platform theory prints each line as the line alone prints, however
+/// many rule-instantiating literals (variant properties and features, ABI tags) the lines
+/// before it named, and on any number of threads.
+#[test]
+fn simplify_answers_do_not_depend_on_the_lines_before() {
+    let lines = [
+        "'nvidia :: cuda :: 12' in variant_properties and 'cuda' in gpu_backends",
+        "'cuda' in gpu_backends or 'nvidia :: cuda' in variant_features",
+        "python_abi_tag == 'cp313t' or 'free-threading' in sys_abi_features",
+        "'free-threading' in sys_abi_features and 'x86_64 :: level' not in variant_features",
+        "'gil-enabled' not in sys_abi_features and python_abi_tag != 'cp313'",
+        "'nvidia' in variant_namespaces and 'nvidia :: cuda' not in variant_features",
+        "'cuda' in gpu_backends and cuda_version >= '12'",
+    ];
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let dir = temp_dir();
+    let args = ["simplify", "--theory", "platform", "--dialect", "extended"];
+    let mut outputs = Vec::new();
+    for jobs in ["1", "3"] {
+        let mut batch = args.to_vec();
+        batch.extend(["--jobs", jobs, "-"]);
+        let r = run_in(&dir, &batch, Some(&input));
+        assert_eq!(r.code(), 0, "{}", r.stderr());
+        outputs.push(r.stdout());
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    for (line, printed) in lines.iter().zip(outputs[0].lines()) {
+        let mut alone = args.to_vec();
+        alone.push(line);
+        run_in(&dir, &alone, None).expect(0, &format!("{printed}\n"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `simplify -` and `compare -` share a large input between threads, each with its own
 /// context: the answers, and the warnings on stderr, are the same and in the same order
 /// whatever the number of threads, and each line's answer is the one its marker gets alone.
