@@ -85,7 +85,9 @@
 //!    table and the caches; dropping it frees them. *Why:* uv's interner is a process-wide
 //!    mutex whose nodes are never freed, which serialises threads and leaks in long-lived
 //!    resolvers. A context is `Send + Sync`, has no interior mutability, and two contexts on two
-//!    threads share nothing. A marker of another context is detected by its index and reported
+//!    threads share nothing, unless the caller gives them one [`Spellings`] table (the label
+//!    spellings the printer finds, behind a lock taken only when a context's own cache misses:
+//!    no printed text changes). A marker of another context is detected by its index and reported
 //!    ([`ErrorKind::ForeignMarker`]) when it is out of range; one that happens to be in range is
 //!    not detected (a context number would need global state).
 //! 3. **Complement edges (O(1) `not`).** A [`Marker`] carries a complement bit; the canonical
