@@ -440,57 +440,24 @@ type Pair = (u64, u64, u64);
 /// The key of the version `epoch!X.Y` (`version_atoms` of it, built without the version and
 /// without allocating): the first `len` atoms of the array.
 fn pair_key((e, x, y): Pair) -> ([Atom; 9], usize) {
-    let tail = || {
-        [
-            Atom::RelEnd,
-            Atom::Pre(PreSlot::Final),
-            Atom::Post(None),
-            Atom::Dev(DevSlot::None),
-            Atom::Local(Vec::new()),
-        ]
-    };
-    // The release with its trailing zeros trimmed, as `base_atoms` writes it.
-    let [t0, t1, t2, t3, t4] = tail();
-    if y != 0 {
-        let key = [
-            Atom::Sec(1),
-            Atom::Num(e),
-            Atom::Num(x),
-            Atom::Num(y),
-            t0,
-            t1,
-            t2,
-            t3,
-            t4,
-        ];
-        (key, 9)
-    } else if x != 0 {
-        let key = [
-            Atom::Sec(1),
-            Atom::Num(e),
-            Atom::Num(x),
-            t0,
-            t1,
-            t2,
-            t3,
-            t4,
-            Atom::RelEnd,
-        ];
-        (key, 8)
-    } else {
-        let key = [
-            Atom::Sec(1),
-            Atom::Num(e),
-            t0,
-            t1,
-            t2,
-            t3,
-            t4,
-            Atom::RelEnd,
-            Atom::RelEnd,
-        ];
-        (key, 7)
+    let mut key = [
+        Atom::Sec(1),
+        Atom::Num(e),
+        Atom::Num(x),
+        Atom::Num(y),
+        Atom::RelEnd,
+        Atom::Pre(PreSlot::Final),
+        Atom::Post(None),
+        Atom::Dev(DevSlot::None),
+        Atom::Local(Vec::new()),
+    ];
+    // The release with its trailing zeros trimmed, as `base_atoms` writes it: the atoms after
+    // it move left over the numbers dropped.
+    let kept = if y != 0 { 2 } else { usize::from(x != 0) };
+    if let Some(after) = key.get_mut(2 + kept..) {
+        after.rotate_left(2 - kept);
     }
+    (key, 7 + kept)
 }
 
 /// Whether `cut` can bound a set of `python_full_version`s made from `python_version`
