@@ -419,7 +419,9 @@ impl Context {
             .map(|&f| lits.iter().map(|(l, _)| cache.place(f, l)).collect())
             .collect();
         let ends = Ends::of(set);
-        // `python_version`'s sets are bounded by python versions only.
+        // `python_version`'s sets are bounded by python versions only. (A literal with a local
+        // label is read in order, as `Ends` leaves it: some operators give it no set, and the
+        // search must meet that where it would have.)
         let python_versions = set.bounds().iter().all(bounds_python_versions);
         let single = single(
             &Arc::new(set.clone()),
@@ -434,7 +436,7 @@ impl Context {
             },
             |s| s.is_empty() || s.is_full(),
             |spec| {
-                (spec.0 == Field::PythonVersion && !python_versions)
+                (spec.0 == Field::PythonVersion && !python_versions && !spec.2.contains('+'))
                     || Ends::of_comparison(spec).is_some_and(|e| e != ends)
             },
         )?;
