@@ -494,14 +494,18 @@ struct Comparer<'a> {
     ctx: Context,
     built: Built,
     args: &'a CompareArgs,
-    /// The theory's constraint in the context when it was fresh.
+    /// With `--json`, the platform theory's constraint in the context when it was fresh.
     fresh: Option<Marker>,
 }
 
 impl<'a> Comparer<'a> {
     fn new(args: &'a CompareArgs) -> Self {
         let mut ctx = Context::new();
-        let fresh = ctx.theory_constraint(&args.theory.theory).ok();
+        // (Only `--json` asks for it: `met_instances`.)
+        let fresh = args
+            .json
+            .then(|| ctx.theory_constraint(&Theory::platform()).ok())
+            .flatten();
         Comparer {
             ctx,
             built: Built::default(),
@@ -511,16 +515,13 @@ impl<'a> Comparer<'a> {
     }
 
     /// With `--json`, whether the context has met a literal that instantiates a rule of the
-    /// theory (a variant property or feature, an ABI tag under `platform`): its constraint is
-    /// then no longer a fresh context's, and the witnesses of a later line could follow rules
-    /// that line's markers do not name, so that its answer would depend on the lines before
-    /// (and on the thread that read them). The relation itself does not: such a rule is kept
-    /// by leaving its literal out of the environment, so it empties no cell.
+    /// platform theory (a variant property or feature, an ABI tag): a witness keeps those
+    /// rules, under any theory (`Context::solve_environment`), so the witnesses of a later
+    /// line could follow rules its markers do not name, and its answer would depend on the
+    /// lines before (and on the thread that read them). The relation itself does not: such a
+    /// rule is kept by leaving its literal out of the environment, so it empties no cell.
     fn met_instances(&mut self) -> bool {
-        let theory = &self.args.theory.theory;
-        self.args.json
-            && *theory != Theory::none()
-            && self.ctx.theory_constraint(theory).ok() != self.fresh
+        self.args.json && self.ctx.theory_constraint(&Theory::platform()).ok() != self.fresh
     }
 }
 
