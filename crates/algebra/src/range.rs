@@ -570,8 +570,32 @@ impl fmt::Debug for VersionSet {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Versions at the edges of python versions' blocks and of the numbers: a release of one,
+    /// two and three numbers, pre-, post- and dev-releases, a local label, an epoch, and
+    /// `u64::MAX` in each place.
+    pub(crate) fn edge_versions() -> Vec<String> {
+        let max = u64::MAX;
+        vec![
+            "0".to_owned(),
+            "0.dev0".into(),
+            "3".into(),
+            "3.0".into(),
+            "3.9".into(),
+            "3.9.1".into(),
+            "3.9.0rc1".into(),
+            "3.9.post2".into(),
+            "3.9.dev3".into(),
+            "3.9+local".into(),
+            "1!3.9".into(),
+            format!("{max}"),
+            format!("3.{max}"),
+            format!("{max}.{max}.1"),
+            format!("{max}!{max}.{max}"),
+        ]
+    }
 
     /// Every cut of a `python_version` comparison's set bounds python versions, and the
     /// cuts of full versions with a third release number or a pre-release do not.
@@ -580,28 +604,15 @@ mod tests {
     {
         use crate::translate::spec_version_set;
         use markerspec_pep508::{Field, MarkerOperator as O};
-        let max = u64::MAX;
-        let versions = [
-            "0".to_owned(),
-            "0.dev0".into(),
-            "3".into(),
-            "3.9".into(),
-            "3.9.1".into(),
-            "3.9.0rc1".into(),
-            "3.9.post2".into(),
-            "3.9+local".into(),
-            "1!3.9".into(),
-            format!("3.{max}"),
-            format!("{max}!{max}.{max}"),
-        ];
         let mut checked = 0;
-        for v in &versions {
+        for v in &edge_versions() {
             for op in [
                 O::Equal,
                 O::NotEqual,
                 O::LessThan,
                 O::LessThanEqual,
                 O::GreaterThan,
+                O::GreaterThanEqual,
             ] {
                 for lit in [v.clone(), format!("{v}.*")] {
                     if let Some(set) = spec_version_set(Field::PythonVersion, op, &lit) {
@@ -643,26 +654,8 @@ mod tests {
             }
             Some(out)
         };
-        let max = u64::MAX;
-        let versions = [
-            "0".to_owned(),
-            "0.dev0".into(),
-            "3".into(),
-            "3.0".into(),
-            "3.9".into(),
-            "3.9.1".into(),
-            "3.9.0rc1".into(),
-            "3.9.post2".into(),
-            "3.9.dev3".into(),
-            "3.9+local".into(),
-            "1!3.9".into(),
-            format!("{max}"),
-            format!("3.{max}"),
-            format!("{max}.{max}.1"),
-            format!("{max}!{max}.{max}"),
-        ];
         let mut checked = 0;
-        for v in &versions {
+        for v in &edge_versions() {
             for op in ["==", "!=", "<", "<=", ">", ">=", "~=", "===", "==*", "!=*"] {
                 let text = match op {
                     "==*" => format!("=={v}.*"),
