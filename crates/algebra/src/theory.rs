@@ -354,13 +354,10 @@ impl Context {
                 continue;
             }
             for l in lits {
-                let cpython = l.strip_prefix("cp").is_some_and(|r| {
-                    r.trim_end_matches('t').chars().all(|c| c.is_ascii_digit()) && r.len() > 1
-                });
-                if !cpython {
+                let Some(free_threaded) = cpython_abi_tag(l) else {
                     continue;
-                }
-                let feature = if l.ends_with('t') { "in" } else { "not in" };
+                };
+                let feature = if free_threaded { "in" } else { "not in" };
                 out.push(format!(
                     "python_abi_tag != {} or 'free-threading' {feature} sys_abi_features",
                     q(l)
@@ -371,6 +368,15 @@ impl Context {
         out.dedup();
         out
     }
+}
+
+/// For a CPython ABI tag (`cp313`, `cp313t`: `cp`, two digits or more, an optional `t`), whether it is a
+/// free-threaded build's; `None` for any other text. The `abi-tag-threading` rule ties such a
+/// tag to `"free-threading" in sys_abi_features` (PEP 703's `t`).
+pub(crate) fn cpython_abi_tag(tag: &str) -> Option<bool> {
+    let rest = tag.strip_prefix("cp")?;
+    let digits = rest.strip_suffix('t').unwrap_or(rest);
+    (digits.len() >= 2 && digits.bytes().all(|c| c.is_ascii_digit())).then(|| rest.ends_with('t'))
 }
 
 #[cfg(test)]

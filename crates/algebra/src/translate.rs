@@ -1520,7 +1520,8 @@ impl Context {
 /// environment's Absent): the stack's version for a listed GPU backend and the backend for a
 /// given version (I1, I3), consistent compute capabilities (I2), the variant features,
 /// namespaces and label its properties imply, and a property for a feature or namespace
-/// without one (I4), both cuDNN fields (I6). A value filled in may be one the marker reads
+/// without one (I4), both cuDNN fields (I6), and `free-threading` for a free-threaded CPython
+/// ABI tag (`platform`'s `abi-tag-threading` rule). A value filled in may be one the marker reads
 /// after all (a member literal it names): the caller keeps the completion only where the
 /// marker still holds, and tries a second set of filler values (`alternative` 1) when the
 /// first (0) changes it. I5 and I7 are left alone: a witness breaks them only where its marker
@@ -1636,6 +1637,19 @@ fn complete_invariants(env: &Environment, alternative: usize) -> Environment {
     if present(&env, Field::CudnnVersion) || present(&env, Field::CudnnCudaVersion) {
         fill(&mut env, Field::CudnnVersion, pick(["9.0", "8.9"]));
         fill(&mut env, Field::CudnnCudaVersion, pick(["12.0", "11.8"]));
+    }
+    // The `abi-tag-threading` rule (SPEC §21.3) for a tag the witness set without a rule to
+    // follow (a tag named only inside a substring test, `'cp313t' in python_abi_tag`): a
+    // free-threaded build's tag with `free-threading`, unless the features say otherwise.
+    let free_threaded = match env.get(Field::PythonAbiTag) {
+        Some(EnvValue::String(tag)) => crate::theory::cpython_abi_tag(tag),
+        _ => None,
+    };
+    if free_threaded == Some(true) {
+        let features = members(&env, Field::SysAbiFeatures);
+        if !features.iter().any(|f| &**f == "gil-enabled") {
+            add(&mut env, Field::SysAbiFeatures, "free-threading");
+        }
     }
     env
 }
@@ -2270,5 +2284,77 @@ mod tests {
             );
         }
         Ok(())
+    }
+
+    /// A witness whose ABI tag is a free-threaded CPython build's lists `free-threading`, also
+    /// when the marker names the tag only inside a substring test (no rule instantiated), and
+    /// keeps the marker's own word where it asks otherwise.
+    #[test]
+    fn witnesses_with_a_free_threaded_tag_list_free_threading()
+    -> Result<(), Box<dyn std::error::Error>> {
+        use crate::{Context, Theory};
+        use markerspec_pep508::{Dialect, EnvValue, Field, MarkerTree, ParseOptions};
+        let opts = ParseOptions::default().dialect(Dialect::Extended);
+        for (text, tag, features) in [
+            (
+                r#""cp313t" in python_abi_tag"#,
+                "cp313t",
+                &["free-threading"][..],
+            ),
+            (
+                r#"python_abi_tag == "cp314t""#,
+                "cp314t",
+                &["free-threading"],
+            ),
+            (r#""cp313" in python_abi_tag"#, "cp313", &[]),
+            // Not a CPython tag: nothing follows from it.
+            (r#""pp73t" in python_abi_tag"#, "pp73t", &[]),
+            (
+                r#""cp313t" in python_abi_tag and "gil-enabled" in sys_abi_features"#,
+                "cp313t",
+                &["gil-enabled"],
+            ),
+        ] {
+            for theory in [Theory::none(), Theory::platform()] {
+                let mut ctx = Context::new();
+                let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+                let m = ctx.from_marker(&tree, &theory)?;
+                let env = ctx.solve_environment(m)?.ok_or("unsatisfiable")?;
+                assert!(tree.evaluate(&env)?, "{text}: {env:?}");
+                assert_eq!(
+                    env.get(Field::PythonAbiTag),
+                    Some(&EnvValue::String(tag.into())),
+                    "{text}"
+                );
+                let got: Vec<&str> = match env.get(Field::SysAbiFeatures) {
+                    Some(EnvValue::Set(items)) => items.iter().map(|f| &**f).collect(),
+                    // The default environment's: Absent, no feature.
+                    Some(EnvValue::Absent) => Vec::new(),
+                    other => return Err(format!("{text}: sys_abi_features {other:?}").into()),
+                };
+                assert_eq!(got, features, "{text}");
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn cpython_abi_tags_are_cp_two_digits_or_more_and_an_optional_t() {
+        use crate::theory::cpython_abi_tag;
+        for (tag, want) in [
+            ("cp313t", Some(true)),
+            ("cp27", Some(false)),
+            ("cp313", Some(false)),
+            ("cp3", None),
+            ("cp3t", None),
+            ("cptt", None),
+            ("cp", None),
+            ("cp31x", None),
+            ("pp73", None),
+            ("abi3", None),
+            ("cp313tt", None),
+        ] {
+            assert_eq!(cpython_abi_tag(tag), want, "{tag}");
+        }
     }
 }
