@@ -139,6 +139,40 @@ impl std::ops::Not for Marker {
 /// `Context::and_cache`; never a marker (no node has the largest index).
 const OVERLAP: Marker = Marker(u32::MAX);
 
+/// The key of a pair in the `and` tables: the two markers in order (`and` is symmetric).
+#[inline]
+fn ordered(a: Marker, b: Marker) -> (Marker, Marker) {
+    if a < b { (a, b) } else { (b, a) }
+}
+
+/// `a and b` when it needs no table: a constant operand, or the same marker or its complement
+/// twice.
+#[inline]
+fn and_trivial(a: Marker, b: Marker) -> Option<Marker> {
+    if a.is_false() || b.is_false() || a == !b {
+        Some(Marker::FALSE)
+    } else if a.is_true() || a == b {
+        Some(b)
+    } else if b.is_true() {
+        Some(a)
+    } else {
+        None
+    }
+}
+
+/// Whether `a` and `b` are disjoint when it needs no table, as [`and_trivial`].
+#[inline]
+fn disjoint_trivial(a: Marker, b: Marker) -> Option<bool> {
+    if a.is_false() || b.is_false() || a == !b {
+        Some(true)
+    } else if a.is_true() || b.is_true() || a == b {
+        // A marker that is not false is satisfiable (canonical form).
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// Bounds on the work of one operation and on the size of a context.
 ///
 /// ```
@@ -798,6 +832,12 @@ pub struct Context {
     /// apart, they do not crowd the answers a caller asks for again out of the processor's
     /// caches (a lock file's first prints make many times more entries than its `and`s).
     print_and_cache: HashMap<(Marker, Marker), Marker>,
+    /// The pairs callers of [`Context::and`], [`Context::or`], [`Context::is_disjoint`] and
+    /// [`Context::implies`] asked again, in the form of `and_cache` (copied from there on the
+    /// second ask): kept apart from the many more results the recursion stores there, so that
+    /// a pair asked over and over (as a resolver does) is found in a small, dense table the
+    /// processor's caches keep. The crate's own operations use `and_cache` alone.
+    answers: HashMap<(Marker, Marker), Marker>,
     /// Every cut the nodes hold, once: equal cuts share one prefix allocation, so that nodes
     /// hash their cuts by identity ([`Cut::identity`]).
     pub(crate) cuts: HashSet<Cut>,
@@ -1014,6 +1054,7 @@ impl Context {
             unique: hashbrown::HashTable::with_capacity(1 << 14),
             and_cache: HashMap::with_capacity_and_hasher(1 << 14, Default::default()),
             print_and_cache: HashMap::default(),
+            answers: HashMap::default(),
             cuts: HashSet::default(),
             scratch: Vec::new(),
             limits,
@@ -1082,6 +1123,7 @@ impl Context {
     /// See the second example on [`Context`].
     pub fn clear_caches(&mut self) {
         self.and_cache.clear();
+        self.answers = HashMap::default();
         self.print_and_cache = HashMap::default();
         self.print_cache = HashMap::default();
     }
@@ -1704,9 +1746,22 @@ impl Context {
     pub fn and(&mut self, a: Marker, b: Marker) -> Result<Marker, Error> {
         self.check(a)?;
         self.check(b)?;
-        // A pair asked before is one lookup, without entering the recursion.
-        if let Some(r) = self.and_known(a, b) {
+        if let Some(r) = and_trivial(a, b) {
             return Ok(r);
+        }
+        // A pair asked before is one lookup: in the callers' table, else in the recursion's,
+        // from which it moves to the callers' (a pair asked once is not copied there).
+        let key = ordered(a, b);
+        if let Some(&r) = self.answers.get(&key) {
+            if r != OVERLAP {
+                return Ok(r);
+            }
+        }
+        if let Some(&r) = self.and_cache.get(&key) {
+            if r != OVERLAP {
+                self.answer(key, r);
+                return Ok(r);
+            }
         }
         let mut budget = self.budget();
         self.and_new(a, b, &mut budget)
@@ -1719,6 +1774,34 @@ impl Context {
     /// As [`and`](Self::and).
     pub fn or(&mut self, a: Marker, b: Marker) -> Result<Marker, Error> {
         Ok(!self.and(!a, !b)?)
+    }
+
+    /// [`and`](Self::and) for the crate's own operations: the recursion's table alone, so
+    /// that their many intermediate pairs stay out of the callers' table (`answers`).
+    pub(crate) fn conj(&mut self, a: Marker, b: Marker) -> Result<Marker, Error> {
+        self.check(a)?;
+        self.check(b)?;
+        // A pair asked before is one lookup, without entering the recursion.
+        if let Some(r) = self.and_known(a, b) {
+            return Ok(r);
+        }
+        let mut budget = self.budget();
+        self.and_new(a, b, &mut budget)
+    }
+
+    /// Copies a pair asked again into the callers' table (`answers`).
+    fn answer(&mut self, key: (Marker, Marker), r: Marker) {
+        if self.answers.capacity() == 0 {
+            // Room at once for the pairs a caller asks again (a lock file's are thousands),
+            // without the first few growths.
+            self.answers.reserve(1 << 10);
+        }
+        self.answers.insert(key, r);
+    }
+
+    /// [`or`](Self::or) for the crate's own operations (see [`conj`](Self::conj)).
+    pub(crate) fn disj(&mut self, a: Marker, b: Marker) -> Result<Marker, Error> {
+        Ok(!self.conj(!a, !b)?)
     }
 
     /// The conjunction of `ms` (reordered): the markers whose top variable comes last in the
@@ -1768,17 +1851,13 @@ impl Context {
     /// `a and b` when it needs no work: a constant or repeated operand, or a pair in the cache.
     #[inline]
     fn and_known(&self, a: Marker, b: Marker) -> Option<Marker> {
-        if a.is_false() || b.is_false() || a == !b {
-            return Some(Marker::FALSE);
+        if let Some(r) = and_trivial(a, b) {
+            return Some(r);
         }
-        if a.is_true() || a == b {
-            return Some(b);
-        }
-        if b.is_true() {
-            return Some(a);
-        }
-        let key = if a < b { (a, b) } else { (b, a) };
-        self.and_cache.get(&key).copied().filter(|r| *r != OVERLAP)
+        self.and_cache
+            .get(&ordered(a, b))
+            .copied()
+            .filter(|r| *r != OVERLAP)
     }
 
     fn and_rec(&mut self, a: Marker, b: Marker, budget: &mut Budget) -> Result<Marker, Error> {
@@ -1791,7 +1870,7 @@ impl Context {
     /// `a and b` for a pair [`and_known`](Self::and_known) does not answer: built from the
     /// operands' edges, and stored in the cache.
     fn and_new(&mut self, a: Marker, b: Marker, budget: &mut Budget) -> Result<Marker, Error> {
-        let key = if a < b { (a, b) } else { (b, a) };
+        let key = ordered(a, b);
         budget.enter()?;
         let (Some(va), Some(vb)) = (self.top(a), self.top(b)) else {
             return Err(Error::new(ErrorKind::ForeignMarker));
@@ -1937,6 +2016,11 @@ impl Context {
         self.is_disjoint(a, !b)
     }
 
+    /// [`implies`](Self::implies) for the crate's own operations (see [`conj`](Self::conj)).
+    pub(crate) fn entails(&mut self, a: Marker, b: Marker) -> Result<bool, Error> {
+        self.disjoint(a, !b)
+    }
+
     /// Whether `a` and `b` are equivalent: by canonicity, whether they are the same marker.
     ///
     /// See the second example on [`Context`].
@@ -1951,6 +2035,31 @@ impl Context {
     ///
     /// As [`and`](Self::and).
     pub fn is_disjoint(&mut self, a: Marker, b: Marker) -> Result<bool, Error> {
+        self.check(a)?;
+        self.check(b)?;
+        if let Some(disjoint) = disjoint_trivial(a, b) {
+            return Ok(disjoint);
+        }
+        // A pair asked before (`and` or `is_disjoint`) is one lookup, as in `and`.
+        let key = ordered(a, b);
+        if let Some(&r) = self.answers.get(&key) {
+            return Ok(r.is_false());
+        }
+        if let Some(&r) = self.and_cache.get(&key) {
+            self.answer(key, r);
+            return Ok(r.is_false());
+        }
+        let mut budget = self.budget();
+        match self.disjoint_rec(a, b, &mut budget) {
+            Ok(()) => Ok(true),
+            Err(Stop::Overlap) => Ok(false),
+            Err(Stop::Error(e)) => Err(e),
+        }
+    }
+
+    /// [`is_disjoint`](Self::is_disjoint) for the crate's own operations (see
+    /// [`conj`](Self::conj)).
+    pub(crate) fn disjoint(&mut self, a: Marker, b: Marker) -> Result<bool, Error> {
         self.check(a)?;
         self.check(b)?;
         // A pair asked before is one lookup, without entering the recursion.
@@ -1969,15 +2078,10 @@ impl Context {
     /// or a pair in the cache (`and`'s or `is_disjoint`'s).
     #[inline]
     fn disjoint_known(&self, a: Marker, b: Marker) -> Option<bool> {
-        if a.is_false() || b.is_false() || a == !b {
-            return Some(true);
+        if let Some(disjoint) = disjoint_trivial(a, b) {
+            return Some(disjoint);
         }
-        // A marker that is not false is satisfiable (canonical form).
-        if a.is_true() || b.is_true() || a == b {
-            return Some(false);
-        }
-        let key = if a < b { (a, b) } else { (b, a) };
-        self.and_cache.get(&key).map(|r| r.is_false())
+        self.and_cache.get(&ordered(a, b)).map(|r| r.is_false())
     }
 
     /// `Ok(())` when `a and b` is false, `Err(Stop::Overlap)` as soon as a common satisfiable
@@ -1988,7 +2092,7 @@ impl Context {
             Some(false) => return Err(Stop::Overlap),
             None => {}
         }
-        let key = if a < b { (a, b) } else { (b, a) };
+        let key = ordered(a, b);
         budget.enter().map_err(Stop::Error)?;
         let (Some(va), Some(vb)) = (self.top(a), self.top(b)) else {
             return Err(Stop::Error(Error::new(ErrorKind::ForeignMarker)));
@@ -2066,11 +2170,11 @@ impl Context {
         // The kind reads the cells `a and not b`, `not a and b` and `a and b`, inside the
         // theory's constraint (`neither` is not read).
         let (a, b, _) = self.within_theory(a, b)?;
-        Ok(match (self.implies(a, b)?, self.implies(b, a)?) {
+        Ok(match (self.entails(a, b)?, self.entails(b, a)?) {
             (true, true) => RelationKind::Equivalent,
             (true, false) => RelationKind::Implies,
             (false, true) => RelationKind::ImpliedBy,
-            (false, false) if self.is_disjoint(a, b)? => RelationKind::Disjoint,
+            (false, false) if self.disjoint(a, b)? => RelationKind::Disjoint,
             (false, false) => RelationKind::Overlapping,
         })
     }
@@ -2083,12 +2187,12 @@ impl Context {
     /// As [`and`](Self::and).
     pub fn cells(&mut self, a: Marker, b: Marker) -> Result<[Marker; 4], Error> {
         let (a, b, care) = self.within_theory(a, b)?;
-        let neither = self.and(!a, !b)?;
+        let neither = self.conj(!a, !b)?;
         Ok([
-            self.and(a, b)?,
-            self.and(a, !b)?,
-            self.and(!a, b)?,
-            self.and(neither, care)?,
+            self.conj(a, b)?,
+            self.conj(a, !b)?,
+            self.conj(!a, b)?,
+            self.conj(neither, care)?,
         ])
     }
 
@@ -2100,7 +2204,7 @@ impl Context {
     fn within_theory(&mut self, a: Marker, b: Marker) -> Result<(Marker, Marker, Marker), Error> {
         let theory = self.theory();
         let care = self.theory_constraint(&theory)?;
-        Ok((self.and(a, care)?, self.and(b, care)?, care))
+        Ok((self.conj(a, care)?, self.conj(b, care)?, care))
     }
 
     /// Values under which `m` holds, or `None` when `m` is unsatisfiable. Deterministic: the
@@ -3308,6 +3412,52 @@ mod tests {
                 assert_eq!(ctx.var_cmp(*a, *b), (ra, na).cmp(&(rb, nb)), "{na} {nb}");
             }
         }
+    }
+
+    /// A pair asked again, which moves to the callers' table, answers as it did the first
+    /// time, whichever question put it there: an overlapping pair first asked by
+    /// `is_disjoint` (stored as "overlaps, conjunction not computed") then by `and`, a disjoint
+    /// pair first asked by `and` then by `is_disjoint` and `implies`; and again after
+    /// `clear_caches`.
+    #[test]
+    fn pairs_asked_again_answer_as_the_first_time() -> Result<(), Box<dyn std::error::Error>> {
+        let mut ctx = Context::new();
+        let py = ctx.variable(0, "python_full_version", Domain::Version)?;
+        let spec = |ctx: &mut Context, text: &str| -> Result<Marker, Box<dyn std::error::Error>> {
+            Ok(ctx.version_specifier(py, &text.parse()?)?)
+        };
+        let (ge38, lt310, ge312) = (
+            spec(&mut ctx, ">=3.8")?,
+            spec(&mut ctx, "<3.10")?,
+            spec(&mut ctx, ">=3.12")?,
+        );
+        // Known answers, from the recursion itself (with the tables emptied after).
+        let between = ctx.conj(ge38, lt310)?;
+        let either = ctx.disj(lt310, ge312)?;
+        assert!(!between.is_false() && !either.is_true());
+        assert!(ctx.conj(between, !ge38)?.is_false() && ctx.conj(between, !lt310)?.is_false());
+        ctx.clear_caches();
+        for round in 0..2 {
+            for _ in 0..3 {
+                assert!(!ctx.is_disjoint(ge38, lt310)?, "round {round}");
+                assert!(!ctx.is_disjoint(lt310, ge38)?, "round {round}");
+            }
+            for _ in 0..3 {
+                assert_eq!(ctx.and(ge38, lt310)?, between, "round {round}");
+                assert_eq!(ctx.and(lt310, ge38)?, between, "round {round}");
+                assert_eq!(ctx.or(lt310, ge312)?, either, "round {round}");
+                assert!(!ctx.is_disjoint(!lt310, !ge312)?, "round {round}");
+            }
+            for _ in 0..3 {
+                assert!(ctx.and(lt310, ge312)?.is_false(), "round {round}");
+                assert!(ctx.is_disjoint(ge312, lt310)?, "round {round}");
+                assert!(ctx.implies(ge312, ge38)?, "round {round}");
+                assert!(!ctx.implies(ge38, ge312)?, "round {round}");
+                assert!(ctx.implies(between, either)?, "round {round}");
+            }
+            ctx.clear_caches();
+        }
+        Ok(())
     }
 
     /// A variable declared again with its rank and domain is the same variable; with another

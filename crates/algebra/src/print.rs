@@ -204,7 +204,7 @@ impl Context {
             return Ok("false".into());
         }
         // What may be printed: anything between `s and care` and `s or not care`.
-        let upper = self.or(s, !care)?;
+        let upper = self.disj(s, !care)?;
         let mut best: Option<String> = None;
         let consider = |t: Result<String, Error>, best: &mut Option<String>| -> Result<(), Error> {
             match t {
@@ -228,7 +228,7 @@ impl Context {
         // literals, one each (`one_path_cnf`).
         let one_path = paths == 1 && upper == s && dnf.is_ok();
         consider(dnf, &mut best)?;
-        let lower_not = self.or(!s, !care)?;
+        let lower_not = self.disj(!s, !care)?;
         // The CNF's clauses are found first, its literals spelt only when it can still be as
         // short as the DNF.
         let limit = best.as_ref().map(String::len);
@@ -300,7 +300,7 @@ impl Context {
                 }
                 // The values of `var` for which the rest of the cube stays inside `upper`.
                 let rest = self.cube_marker(&without(&cube, j))?;
-                let mut out = self.and(rest, !upper)?;
+                let mut out = self.conj(rest, !upper)?;
                 for v in self.support(out)? {
                     if v != var {
                         out = self.exists(out, v)?;
@@ -439,7 +439,7 @@ impl Context {
         if care.is_true() {
             return Ok(m);
         }
-        let target = self.and(m, care)?;
+        let target = self.conj(m, care)?;
         let mut s = self.restrict(m, care)?;
         for var in self.support(s)? {
             for quantify in [true, false] {
@@ -448,7 +448,7 @@ impl Context {
                 } else {
                     self.forall(s, var)?
                 };
-                if self.and(t, care)? == target {
+                if self.conj(t, care)? == target {
                     s = t;
                     break;
                 }
@@ -604,7 +604,7 @@ impl Context {
         prefix.push(Marker::FALSE);
         for m in &markers {
             let last = prefix.last().copied().unwrap_or(Marker::FALSE);
-            prefix.push(self.or(last, *m)?);
+            prefix.push(self.disj(last, *m)?);
         }
         let mut keep: Vec<bool> = vec![true; cubes.len()];
         let mut suffix = Marker::FALSE;
@@ -616,21 +616,21 @@ impl Context {
             else {
                 continue;
             };
-            let others = self.or(before, suffix)?;
+            let others = self.disj(before, suffix)?;
             // Each cube lies inside `upper` (expand keeps it there): when `upper` is `f`
             // itself, the part of `f` the cube covers is the cube.
             let covered = if upper == f {
                 self.cube_within(ci, others, &mut seen)?
             } else {
-                let need = self.and(f, mi)?;
-                self.implies(need, others)?
+                let need = self.conj(f, mi)?;
+                self.entails(need, others)?
             };
             if covered {
                 if let Some(k) = keep.get_mut(i) {
                     *k = false;
                 }
             } else {
-                suffix = self.or(suffix, mi)?;
+                suffix = self.disj(suffix, mi)?;
             }
         }
         Ok(cubes

@@ -306,7 +306,7 @@ impl Context {
                 })
             })?;
             let m = self.translate(&tree)?;
-            acc = self.and(acc, m)?;
+            acc = self.conj(acc, m)?;
         }
         // One entry per theory (the key starts with its name).
         let prefix = format!("{}\n", theory.name);

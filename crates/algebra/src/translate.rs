@@ -374,7 +374,7 @@ impl Context {
         self.use_theory(theory)?;
         let m = self.translate_node(tree.node(), tree.profile())?;
         let c = self.theory_constraint(theory)?;
-        self.and(m, c)
+        self.conj(m, c)
     }
 
     /// Parses `text` with `options` straight into a marker of this context under `theory`:
@@ -424,7 +424,7 @@ impl Context {
             return Err(e);
         }
         let c = self.theory_constraint(theory)?;
-        self.and(m, c)
+        self.conj(m, c)
     }
 
     /// The exact translation of a tree, without any theory: equal to the tree in every
@@ -676,7 +676,7 @@ impl Context {
                         let v = self.version_var(field)?;
                         let on_versions = self.version_set(v, &set)?;
                         let fallback = self.text_fallback(field, op, literal, side, profile)?;
-                        self.or(on_versions, fallback)
+                        self.disj(on_versions, fallback)
                     }
                     _ => self.text_rule_everywhere(e, field, op, literal, side, profile),
                 }
@@ -713,7 +713,7 @@ impl Context {
             return Ok(Marker::FALSE);
         }
         let absent = self.version_set(v, &VersionSet::absent())?;
-        self.and(absent, rule)
+        self.conj(absent, rule)
     }
 
     /// The string rule on the value's text, for a literal that is no specifier: on versions,
@@ -751,7 +751,7 @@ impl Context {
             None => Marker::FALSE,
         };
         let eq_text = self.text_fallback(field, O::Equal, literal, side, profile)?;
-        let eq = self.or(eq_versions, eq_text)?;
+        let eq = self.disj(eq_versions, eq_text)?;
         match op {
             O::Equal | O::LessThanEqual | O::GreaterThanEqual | O::TildeEqual => Ok(eq),
             O::NotEqual => Ok(!eq),
@@ -1100,12 +1100,12 @@ impl Context {
         for var in self.support(m)? {
             if let Some(value) = self.env_value(var, env)? {
                 let eq = self.equals(var, &value)?;
-                cube = self.and(cube, eq)?;
+                cube = self.conj(cube, eq)?;
             } else if let Some(known) = self.full_versions_of_python_version(var, env)? {
                 // `python_version` is read through `python_full_version`: a known
                 // `python_version` beside an unknown full version still says which full
                 // versions are left (`4.0`: the 4.0 releases and their pre-releases).
-                cube = self.and(cube, known)?;
+                cube = self.conj(cube, known)?;
             }
         }
         self.restrict(m, cube)
@@ -1248,7 +1248,7 @@ impl Context {
                 }
             }
         }
-        let inside = self.and(m, rules)?;
+        let inside = self.conj(m, rules)?;
         let mut last = None;
         let targets = if inside == m || inside.is_false() {
             vec![m]
@@ -1320,7 +1320,7 @@ impl Context {
             if let Some(VarMeta::Version { field }) = self.meta(var) {
                 if !field.is_extended() {
                     let versions = self.version_set(var, &VersionSet::versions())?;
-                    let narrowed = self.and(target, versions)?;
+                    let narrowed = self.conj(target, versions)?;
                     if !narrowed.is_false() {
                         target = narrowed;
                     }

@@ -63,13 +63,13 @@ impl Meanings for Diagrams<'_> {
         if value { Marker::TRUE } else { Marker::FALSE }
     }
     fn and(&mut self, a: &Marker, b: &Marker) -> Result<Marker, Error> {
-        self.ctx.and(*a, *b)
+        self.ctx.conj(*a, *b)
     }
     fn or(&mut self, a: &Marker, b: &Marker) -> Result<Marker, Error> {
-        self.ctx.or(*a, *b)
+        self.ctx.disj(*a, *b)
     }
     fn implies(&mut self, a: &Marker, b: &Marker) -> Result<bool, Error> {
-        self.ctx.implies(*a, *b)
+        self.ctx.entails(*a, *b)
     }
 }
 
