@@ -2333,6 +2333,19 @@ mod tests {
                     other => return Err(format!("{text}: sys_abi_features {other:?}").into()),
                 };
                 assert_eq!(got, features, "{text}");
+                // The same from `solve`'s witness made into an environment directly (no check
+                // against the platform rules there): `gil-enabled` is not joined by
+                // `free-threading`, which would break I7.
+                let w = ctx.solve(m)?.ok_or("unsatisfiable")?;
+                let direct = ctx.witness_environment(m, &w)?;
+                let got: Vec<&str> = match direct.get(Field::SysAbiFeatures) {
+                    Some(EnvValue::Set(items)) => items.iter().map(|f| &**f).collect(),
+                    _ => Vec::new(),
+                };
+                assert!(
+                    !(got.contains(&"gil-enabled") && got.contains(&"free-threading")),
+                    "{text}: {got:?}"
+                );
             }
         }
         Ok(())
