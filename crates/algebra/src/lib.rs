@@ -94,7 +94,10 @@
 //!    node has a regular first child. *Why:* resolvers ask for `a and not b` in every
 //!    `implies`/`relate`, and `or` is `not (not a and not b)`, so one `and` cache serves all
 //!    connectives; a cached `not` would allocate a second copy of every diagram it negates. The
-//!    cost is one rule in node construction, checked by the canonicity tests.
+//!    cost is one rule in node construction, checked by the canonicity tests. A pair a caller
+//!    asks a second time is also copied into a small table of callers' answers, apart from the
+//!    recursion's many intermediate pairs, so that a resolver's repeated questions are one
+//!    lookup in memory the processor keeps close (BENCHMARKS.md, stop 29).
 //! 4. **Budgets, never hangs, bounded recursion.** Every operation counts its steps (recursive
 //!    calls not answered by a cache) and its recursion depth, and the context its nodes, against
 //!    [`Limits`]; past one it returns [`ErrorKind::Intractable`] (code `intractable`) and leaves
