@@ -1728,6 +1728,12 @@ impl Context {
 
     /// `a and b`.
     ///
+    /// A pair asked before is answered from the context's tables without entering the
+    /// recursion; one asked a second time (here or through [`or`](Self::or),
+    /// [`is_disjoint`](Self::is_disjoint) or [`implies`](Self::implies)) is kept in a small
+    /// table of callers' answers, apart from the recursion's intermediate pairs, so that a
+    /// question asked over and over stays one fast lookup.
+    ///
     /// # Errors
     ///
     /// [`ErrorKind::Intractable`] past the limits; a foreign marker.
