@@ -833,10 +833,11 @@ pub struct Context {
     /// caches (a lock file's first prints make many times more entries than its `and`s).
     print_and_cache: HashMap<(Marker, Marker), Marker>,
     /// The pairs callers of [`Context::and`], [`Context::or`], [`Context::is_disjoint`] and
-    /// [`Context::implies`] asked again, in the form of `and_cache` (copied from there on the
-    /// second ask): kept apart from the many more results the recursion stores there, so that
-    /// a pair asked over and over (as a resolver does) is found in a small, dense table the
-    /// processor's caches keep. The crate's own operations use `and_cache` alone.
+    /// [`Context::implies`] asked that `and_cache` answered (copied from there; a pair
+    /// computed by the call itself is not): kept apart from the many more results the
+    /// recursion stores there, so that a pair asked over and over (as a resolver does) is
+    /// found in a small, dense table the processor's caches keep. The crate's own operations
+    /// use `and_cache` alone.
     answers: HashMap<(Marker, Marker), Marker>,
     /// Every cut the nodes hold, once: equal cuts share one prefix allocation, so that nodes
     /// hash their cuts by identity ([`Cut::identity`]).
@@ -1128,8 +1129,8 @@ impl Context {
         self.print_cache = HashMap::default();
     }
 
-    /// Runs `f` with the printer's table of `and` results in place of the callers' one
-    /// (`print_and_cache`), and puts the tables back after it, whatever it returns.
+    /// Runs `f` with the printer's table of `and` results (`print_and_cache`) in place of the
+    /// recursion's (`and_cache`), and puts the tables back after it, whatever it returns.
     pub(crate) fn with_print_cache<T>(&mut self, f: impl FnOnce(&mut Context) -> T) -> T {
         if self.print_and_cache.capacity() == 0 {
             // The first print makes room at once, as `new` does for the callers' table: a
@@ -1728,11 +1729,12 @@ impl Context {
 
     /// `a and b`.
     ///
-    /// A pair asked before is answered from the context's tables without entering the
-    /// recursion; one asked a second time (here or through [`or`](Self::or),
-    /// [`is_disjoint`](Self::is_disjoint) or [`implies`](Self::implies)) is kept in a small
-    /// table of callers' answers, apart from the recursion's intermediate pairs, so that a
-    /// question asked over and over stays one fast lookup.
+    /// A pair whose conjunction the context holds already (asked before, here or through
+    /// [`or`](Self::or), or met inside another operation) is answered without entering the
+    /// recursion, and is then copied into a small table of callers' answers, apart from the
+    /// recursion's many intermediate pairs, so that a question asked over and over stays one
+    /// fast lookup. [`is_disjoint`](Self::is_disjoint) and [`implies`](Self::implies) share
+    /// both tables.
     ///
     /// # Errors
     ///

@@ -370,13 +370,25 @@ impl Context {
     }
 }
 
-/// For a CPython ABI tag (`cp313`, `cp313t`: `cp`, two digits or more, an optional `t`), whether it is a
-/// free-threaded build's; `None` for any other text. The `abi-tag-threading` rule ties such a
-/// tag to `"free-threading" in sys_abi_features` (PEP 703's `t`).
+/// For a CPython ABI tag, whether it is a free-threaded build's; `None` for any other text.
+/// A CPython tag (SPEC §8.2) is `cp`, the version's digits (two or more: `cp27`, `cp313`),
+/// then its ABI flags in this order, each at most once: `t` (free-threaded, PEP 703), `d`
+/// (debug), `m` (pymalloc, before 3.8), `u` (wide Unicode, 2.7): `cp313t`, `cp313td`,
+/// `cp37m`, `cp37dm`, `cp27mu`. The `abi-tag-threading` rule ties such a tag to
+/// `"free-threading" in sys_abi_features`: in exactly when the `t` is there.
 pub(crate) fn cpython_abi_tag(tag: &str) -> Option<bool> {
     let rest = tag.strip_prefix("cp")?;
-    let digits = rest.strip_suffix('t').unwrap_or(rest);
-    (digits.len() >= 2 && digits.bytes().all(|c| c.is_ascii_digit())).then(|| rest.ends_with('t'))
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let flags = rest.get(digits..)?;
+    if digits < 2 {
+        return None;
+    }
+    // Each flag found further along the order than the one before it.
+    let mut order = "tdmu".chars();
+    for flag in flags.chars() {
+        order.find(|&o| o == flag)?;
+    }
+    Some(flags.starts_with('t'))
 }
 
 #[cfg(test)]

@@ -1493,6 +1493,9 @@ impl Context {
 
     /// `env` completed to keep SPEC §4.4's invariants ([`complete_invariants`]) when `m`
     /// still holds there, else `env` itself when `m` holds there; `None` when it does not.
+    /// With a free-threaded CPython ABI tag, the completions that also add `free-threading`
+    /// come first, then the same without it (the marker may rule it out), so that the other
+    /// fields are filled in either way.
     fn keeping(&self, m: Marker, env: Environment) -> Option<Environment> {
         // With every extended field Absent (a witness of standard fields) every invariant
         // holds already.
@@ -1504,8 +1507,17 @@ impl Context {
                     _ => false,
                 }
         });
-        for alternative in [0, 1].into_iter().filter(|_| extended) {
-            let completed = complete_invariants(&env, alternative);
+        let free_threaded = match env.get(Field::PythonAbiTag) {
+            Some(EnvValue::String(tag)) => crate::theory::cpython_abi_tag(tag) == Some(true),
+            _ => false,
+        };
+        let tries: &[(usize, bool)] = match (extended, free_threaded) {
+            (false, _) => &[],
+            (true, false) => &[(0, false), (1, false)],
+            (true, true) => &[(0, true), (1, true), (0, false), (1, false)],
+        };
+        for &(alternative, threading) in tries {
+            let completed = complete_invariants(&env, alternative, threading);
             if self.evaluate_env(m, &completed).unwrap_or(false) {
                 return Some(completed);
             }
@@ -1520,13 +1532,14 @@ impl Context {
 /// environment's Absent): the stack's version for a listed GPU backend and the backend for a
 /// given version (I1, I3), consistent compute capabilities (I2), the variant features,
 /// namespaces and label its properties imply, and a property for a feature or namespace
-/// without one (I4), both cuDNN fields (I6), and `free-threading` for a free-threaded CPython
-/// ABI tag (`platform`'s `abi-tag-threading` rule). A value filled in may be one the marker reads
+/// without one (I4), both cuDNN fields (I6), and with `threading` `free-threading` for a
+/// free-threaded CPython ABI tag (`platform`'s `abi-tag-threading` rule), unless
+/// `sys_abi_features` holds `gil-enabled`. A value filled in may be one the marker reads
 /// after all (a member literal it names): the caller keeps the completion only where the
 /// marker still holds, and tries a second set of filler values (`alternative` 1) when the
 /// first (0) changes it. I5 and I7 are left alone: a witness breaks them only where its marker
 /// asks for both sides.
-fn complete_invariants(env: &Environment, alternative: usize) -> Environment {
+fn complete_invariants(env: &Environment, alternative: usize, threading: bool) -> Environment {
     let pick = |[first, second]: [&'static str; 2]| if alternative == 0 { first } else { second };
     let mut env = env.clone();
     let present = |env: &Environment, f: Field| match env.get(f) {
@@ -1645,7 +1658,7 @@ fn complete_invariants(env: &Environment, alternative: usize) -> Environment {
         Some(EnvValue::String(tag)) => crate::theory::cpython_abi_tag(tag),
         _ => None,
     };
-    if free_threaded == Some(true) {
+    if threading && free_threaded == Some(true) {
         let features = members(&env, Field::SysAbiFeatures);
         if !features.iter().any(|f| &**f == "gil-enabled") {
             add(&mut env, Field::SysAbiFeatures, "free-threading");
@@ -2307,6 +2320,11 @@ mod tests {
                 &["free-threading"],
             ),
             (r#""cp313" in python_abi_tag"#, "cp313", &[]),
+            (
+                r#""cp313td" in python_abi_tag"#,
+                "cp313td",
+                &["free-threading"],
+            ),
             // Not a CPython tag: nothing follows from it.
             (r#""pp73t" in python_abi_tag"#, "pp73t", &[]),
             (
@@ -2348,16 +2366,40 @@ mod tests {
                 );
             }
         }
+        // A marker that rules `free-threading` out keeps the other fill-ins (I6 here).
+        let text = r#""cp313t" in python_abi_tag and "free-threading" not in sys_abi_features and cudnn_version >= "9""#;
+        let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+        let mut ctx = Context::new();
+        let m = ctx.from_marker(&tree, &Theory::none())?;
+        let env = ctx.solve_environment(m)?.ok_or("unsatisfiable")?;
+        assert!(tree.evaluate(&env)?, "{text}: {env:?}");
+        assert!(
+            matches!(env.get(Field::CudnnCudaVersion), Some(EnvValue::String(s)) if !s.is_empty()),
+            "{text}: {env:?}"
+        );
+        // The rule itself covers a free-threaded debug build's tag.
+        let text = r#"python_abi_tag == "cp313td" and "free-threading" not in sys_abi_features"#;
+        let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+        let mut ctx = Context::new();
+        assert!(
+            ctx.from_marker(&tree, &Theory::platform())?.is_false(),
+            "{text}"
+        );
         Ok(())
     }
 
     #[test]
-    fn cpython_abi_tags_are_cp_two_digits_or_more_and_an_optional_t() {
+    fn cpython_abi_tags_are_cp_two_digits_or_more_and_their_flags_in_order() {
         use crate::theory::cpython_abi_tag;
         for (tag, want) in [
             ("cp313t", Some(true)),
+            ("cp313td", Some(true)),
             ("cp27", Some(false)),
             ("cp313", Some(false)),
+            ("cp313d", Some(false)),
+            ("cp37m", Some(false)),
+            ("cp37dm", Some(false)),
+            ("cp27mu", Some(false)),
             ("cp3", None),
             ("cp3t", None),
             ("cptt", None),
@@ -2366,6 +2408,9 @@ mod tests {
             ("pp73", None),
             ("abi3", None),
             ("cp313tt", None),
+            ("cp313dt", None),
+            ("cp313md", None),
+            ("cp313t3", None),
         ] {
             assert_eq!(cpython_abi_tag(tag), want, "{tag}");
         }
