@@ -881,6 +881,10 @@ pub struct Context {
     /// The printed form of each marker printed so far, keyed by the marker and the theory
     /// constraint it was printed under (both canonical, so the text depends only on them).
     pub(crate) print_cache: HashMap<(Marker, Marker), std::sync::Arc<str>>,
+    /// The parts of split forms printed so far (`Context::print_part`), by marker and care:
+    /// the text, or `None` where none of the three forms prints it. A lock file's conflict
+    /// markers lead to the same functions of the extras again and again.
+    pub(crate) part_cache: HashMap<(Marker, Marker), Option<std::sync::Arc<str>>>,
     /// Version labels' spellings shared with other contexts ([`Context::share_spellings`]).
     pub(crate) spellings: Option<crate::print::Spellings>,
 }
@@ -1075,6 +1079,7 @@ impl Context {
             factored_cache: HashMap::default(),
             literal_cache: HashMap::default(),
             print_cache: HashMap::default(),
+            part_cache: HashMap::default(),
             spellings: None,
         }
     }
@@ -1127,6 +1132,7 @@ impl Context {
         self.answers = HashMap::default();
         self.print_and_cache = HashMap::default();
         self.print_cache = HashMap::default();
+        self.part_cache = HashMap::default();
     }
 
     /// Runs `f` with the printer's table of `and` results (`print_and_cache`) in place of the
@@ -1300,6 +1306,20 @@ impl Context {
             Some(_) => Ok(EdgesOf::Owned(Edges::constant(domain, m))),
             None => Err(Error::new(ErrorKind::ForeignMarker)),
         }
+    }
+
+    /// The top variable of `m` and its children (complement applied, one per edge, repeats
+    /// kept); `None` for a constant.
+    pub(crate) fn top_children(&self, m: Marker) -> Result<Option<(Var, Vec<Marker>)>, Error> {
+        match self.top(m) {
+            Some(var) => Ok(Some((var, self.edges(m, var)?.children()))),
+            None => Ok(None),
+        }
+    }
+
+    /// Whether variable `a` comes before `b` in the variable order.
+    pub(crate) fn precedes(&self, a: Var, b: Var) -> bool {
+        self.var_cmp(a, b) == Ordering::Less
     }
 
     /// The edges of `m` over `var` as stored, and whether `m` is their complement (every

@@ -23,9 +23,9 @@ pub(crate) mod spell;
 /// ```
 /// // What a lock file records beside the markers it stores.
 /// let header = format!("marker-print-form = {}", markerspec_algebra::PRINT_FORM_VERSION);
-/// assert_eq!(header, "marker-print-form = 2");
+/// assert_eq!(header, "marker-print-form = 3");
 /// ```
-pub const PRINT_FORM_VERSION: u32 = 2;
+pub const PRINT_FORM_VERSION: u32 = 3;
 
 /// A literal of a cube: a variable and what holds for it (read in place from the diagram's
 /// groups of edges).
@@ -41,6 +41,13 @@ pub(crate) struct Text {
 
 /// The most cubes a form may have before the printer gives up on it.
 const MAX_CUBES: usize = 256;
+
+/// The most functions of the extras the split form ([`Context::print_split`]) writes apart.
+const MAX_SPLIT: usize = 16;
+
+/// The split form is tried for a marker whose shortest of the other forms has at least this
+/// many characters (or that none of them prints).
+const SPLIT_FROM: usize = 300;
 
 /// The most cubes of the larger DNF printed when none of the three forms fits the limits
 /// ([`Context::print_large`]).
@@ -195,33 +202,13 @@ impl Context {
 
     /// [`to_marker_string`](Self::to_marker_string) without the cache: `m` printed so that it
     /// is equal to `m` wherever `care` holds.
-    fn print_uncached(&mut self, m: Marker, care: Marker) -> Result<String, Error> {
-        let s = self.simplify_under(m, care)?;
-        if s.is_true() {
-            return Ok("true".into());
-        }
-        if s.is_false() {
-            return Ok("false".into());
-        }
+    /// The shortest of the DNF, the CNF and the factored form of `s` (simplified, not a
+    /// constant) within their limits, equal to `s` wherever `care` holds; `None` when none of
+    /// them prints it.
+    fn print_forms(&mut self, s: Marker, care: Marker) -> Result<Option<String>, Error> {
         // What may be printed: anything between `s and care` and `s or not care`.
         let upper = self.disj(s, !care)?;
         let mut best: Option<String> = None;
-        let consider = |t: Result<String, Error>, best: &mut Option<String>| -> Result<(), Error> {
-            match t {
-                Ok(t) => {
-                    if best.as_ref().is_none_or(|b| shorter(&t, b)) {
-                        *best = Some(t);
-                    }
-                    Ok(())
-                }
-                // A form past its own limits is left out; the context's node limit is an
-                // error (leaving a form out there would make the text depend on how full the
-                // context is).
-                Err(e) if out_of_nodes(&e) => Err(e),
-                Err(e) if e.code() == "intractable" || e.code() == "unprintable" => Ok(()),
-                Err(e) => Err(e),
-            }
-        };
         let mut paths = 0;
         let dnf = self.print_dnf(s, upper, false, None, &mut paths);
         // When `s` is one path printed as it is (no theory), the CNF's clauses are its
@@ -253,6 +240,28 @@ impl Context {
             }
         }
 
+        Ok(best)
+    }
+
+    fn print_uncached(&mut self, m: Marker, care: Marker) -> Result<String, Error> {
+        let s = self.simplify_under(m, care)?;
+        if s.is_true() {
+            return Ok("true".into());
+        }
+        if s.is_false() {
+            return Ok("false".into());
+        }
+        let mut best = self.print_forms(s, care)?;
+        // Without a theory, the split by the extras' functions (`print_split`), for a marker
+        // whose shortest form so far is long (the split shortens repeated groups of extras).
+        if care.is_true() && best.as_ref().is_none_or(|b| b.len() >= SPLIT_FROM) {
+            if let Some(split) = self.print_split(s).transpose() {
+                consider(split, &mut best)?;
+            }
+        }
+
+        let upper = self.disj(s, !care)?;
+        let lower_not = self.disj(!s, !care)?;
         match best {
             Some(b) => Ok(b),
             None => match self.print_large(s, upper, lower_not)? {
@@ -878,6 +887,120 @@ impl Context {
         Ok(Some(total))
     }
 
+    /// The split form, for a marker whose extras come after every other variable it reads
+    /// (lock files' conflict markers: `python_full_version < "3.12" and extra == "a" and extra
+    /// == "b" or platform_machine == "arm64" and extra == "a" and extra == "b" or …`): for each
+    /// function `g` of the extras that the other variables' paths lead to, `h and g`, where `h`
+    /// holds where the paths lead to `g`, widened to where `g` adds nothing to `s`; each `h` and
+    /// `g` printed as the shortest of its own forms, the terms joined by `or` in text order.
+    /// `None` when `s` does not have that shape, or leads to more than
+    /// [`MAX_SPLIT`] functions of the extras.
+    fn print_split(&mut self, s: Marker) -> Result<Option<String>, Error> {
+        let support = self.support(s)?;
+        let is_extra = |ctx: &Context, v: Var| matches!(ctx.meta(v), Some(VarMeta::Extra { .. }));
+        let extras: Vec<Var> = support
+            .iter()
+            .copied()
+            .filter(|&v| is_extra(self, v))
+            .collect();
+        // Only where every comparison is exact: an opaque one (SPEC §21.2) is printed as
+        // written and read back in its profile, which the parts' don't-cares do not see.
+        let opaque = support
+            .iter()
+            .any(|&v| matches!(self.meta(v), Some(VarMeta::Opaque { .. })));
+        if extras.is_empty() || extras.len() == support.len() || opaque {
+            return Ok(None);
+        }
+        let others_first = support
+            .iter()
+            .filter(|&&v| !is_extra(self, v))
+            .all(|&v| extras.iter().all(|&x| self.precedes(v, x)));
+        if !others_first {
+            return Ok(None);
+        }
+        // The extras' functions below the other variables' part of the diagram.
+        let mut below: Vec<Marker> = Vec::new();
+        let mut seen: rustc_hash::FxHashSet<Marker> = rustc_hash::FxHashSet::default();
+        let mut stack = vec![s];
+        while let Some(m) = stack.pop() {
+            if !seen.insert(m) {
+                continue;
+            }
+            match self.top_children(m)? {
+                Some((var, children)) if !is_extra(self, var) => stack.extend(children),
+                _ => {
+                    if !m.is_false() && !below.contains(&m) {
+                        if below.len() == MAX_SPLIT {
+                            return Ok(None);
+                        }
+                        below.push(m);
+                    }
+                }
+            }
+        }
+        let mut terms: Vec<Text> = Vec::with_capacity(below.len());
+        for g in below {
+            // Where the paths lead to `g`: `s` equals `g` for every value of the extras.
+            let both = self.conj(s, g)?;
+            let neither = self.conj(!s, !g)?;
+            let mut h = self.disj(both, neither)?;
+            // Where `g` adds nothing to `s`: free for `h`.
+            let mut free = self.disj(!g, s)?;
+            for &x in &extras {
+                h = self.forall(h, x)?;
+                free = self.forall(free, x)?;
+            }
+            let care = self.disj(h, !free)?;
+            let h_text = self.print_part(h, care)?;
+            let term = if g.is_true() {
+                h_text
+            } else {
+                let g_text = self.print_part(g, Marker::TRUE)?;
+                if h_text == "true" {
+                    g_text
+                } else {
+                    let parts = [
+                        Text {
+                            or: top_level_or(&h_text),
+                            s: h_text,
+                        },
+                        Text {
+                            or: top_level_or(&g_text),
+                            s: g_text,
+                        },
+                    ];
+                    join(&parts, " and ").s
+                }
+            };
+            terms.push(Text { s: term, or: true });
+        }
+        terms.sort_by(|a, b| a.s.cmp(&b.s));
+        Ok(Some(join(&terms, " or ").s))
+    }
+
+    /// A part of the split form: `m` where `care` holds, as the shortest of its three forms
+    /// within their limits (no larger cover, no widened labels: past them the split form is
+    /// left out, as the three forms are).
+    fn print_part(&mut self, m: Marker, care: Marker) -> Result<String, Error> {
+        let text = match self.part_cache.get(&(m, care)) {
+            Some(known) => known.clone(),
+            None => {
+                let s = self.simplify_under(m, care)?;
+                let text: Option<std::sync::Arc<str>> = if s.is_true() {
+                    Some("true".into())
+                } else if s.is_false() {
+                    Some("false".into())
+                } else {
+                    self.print_forms(s, care)?.map(Into::into)
+                };
+                self.part_cache.insert((m, care), text.clone());
+                text
+            }
+        };
+        text.map(|t| t.to_string())
+            .ok_or_else(|| Error::intractable(crate::error::Limit::Steps))
+    }
+
     /// The diagram itself: at each node, `label and (child)` for each child, joined by `or`.
     fn print_factored(&mut self, m: Marker) -> Result<String, Error> {
         if self.more_nodes_than(m, 64)? {
@@ -1173,6 +1296,53 @@ fn labels_meet(a: &Label, b: &Label) -> bool {
 }
 
 /// Joins parts with `sep` (` and ` or ` or `), parenthesising `or`-parts inside an `and`.
+/// Whether a printed marker has an `or` outside parentheses and strings (it then needs
+/// parentheses as an operand of `and`).
+fn top_level_or(text: &str) -> bool {
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    let mut escaped = false;
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' {
+                    escaped = true;
+                } else if b == q {
+                    quote = None;
+                }
+            }
+            None => match b {
+                b'"' | b'\'' => quote = Some(b),
+                b'(' => depth += 1,
+                b')' => depth = depth.saturating_sub(1),
+                b' ' if depth == 0 && bytes.get(i..i + 4) == Some(b" or ") => return true,
+                _ => {}
+            },
+        }
+    }
+    false
+}
+
+/// Keeps `t` as `best` when it is shorter (ties by text). A form past its own limits is left
+/// out; the context's node limit is an error (leaving a form out there would make the text
+/// depend on how full the context is).
+fn consider(t: Result<String, Error>, best: &mut Option<String>) -> Result<(), Error> {
+    match t {
+        Ok(t) => {
+            if best.as_ref().is_none_or(|b| shorter(&t, b)) {
+                *best = Some(t);
+            }
+            Ok(())
+        }
+        Err(e) if out_of_nodes(&e) => Err(e),
+        Err(e) if e.code() == "intractable" || e.code() == "unprintable" => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 fn join(parts: &[Text], sep: &str) -> Text {
     if parts.len() == 1 {
         if let Some(p) = parts.first() {
@@ -1274,13 +1444,13 @@ mod tests {
             (
                 "(python_full_version >= '3.12' and extra == 'local') or (python_full_version > '3.13.0')",
                 Some(
-                    r#"python_full_version >= "3.12" and extra == "local" or python_full_version > "3.13""#,
+                    r#"python_full_version > "3.13" or python_full_version >= "3.12" and extra == "local""#,
                 ),
             ),
             (
                 "(python_full_version >= '3.11' and extra == 'full') or (python_full_version > '3.13.0')",
                 Some(
-                    r#"python_full_version >= "3.11" and extra == "full" or python_full_version > "3.13""#,
+                    r#"python_full_version > "3.13" or python_full_version >= "3.11" and extra == "full""#,
                 ),
             ),
             (
@@ -1417,6 +1587,76 @@ mod tests {
     /// without a spelling, more than 64 nodes) still prints, as the larger DNF or CNF
     /// (`print_large`), and reads back as the same marker; one too large for that too is an
     /// `intractable` error, not a hang.
+    /// A conflict marker whose paths through the other fields lead to one function of the
+    /// extras prints it once (the split form, SPEC §21.4), where the DNF repeats each group of
+    /// extras under each comparison; the same in a fresh context; not under a theory.
+    #[test]
+    fn split_form_writes_each_function_of_the_extras_once() -> Result<(), Box<dyn std::error::Error>>
+    {
+        let pair =
+            |e: &str| format!("extra == 'extra-4-demo-cuda' and extra == 'extra-4-demo-{e}'");
+        let mut cubes = vec![
+            "python_full_version >= '3.12' and platform_machine != 'arm64' and sys_platform == 'darwin'"
+                .to_string(),
+        ];
+        for e in ["rocm", "cpu"] {
+            for env in [
+                "python_full_version < '3.12' and platform_machine != 'arm64'",
+                "platform_machine == 'arm64'",
+                "sys_platform != 'darwin'",
+            ] {
+                cubes.push(format!("{env} and {}", pair(e)));
+            }
+        }
+        let input = format!("({})", cubes.join(") or ("));
+        let tree: MarkerTree = input.parse()?;
+        let none = Theory::none();
+        let mut ctx = Context::new();
+        let m = ctx.from_marker(&tree, &none)?;
+        let printed = ctx.to_marker_string(m)?;
+        assert_eq!(
+            printed,
+            r#"(platform_machine == "arm64" or python_version < "3.12" or sys_platform != "darwin") and extra == "extra-4-demo-cuda" and (extra == "extra-4-demo-cpu" or extra == "extra-4-demo-rocm") or platform_machine != "arm64" and python_full_version >= "3.12" and sys_platform == "darwin""#
+        );
+        // Shorter than the other forms, and the same function.
+        let dnf = ctx.print_dnf(m, m, false, None, &mut 0)?;
+        assert!(printed.len() < dnf.len(), "{printed} / {dnf}");
+        assert_eq!(ctx.from_marker(&printed.parse()?, &none)?, m);
+        let mut fresh = Context::new();
+        let again = fresh.from_marker(&tree, &none)?;
+        assert_eq!(fresh.to_marker_string(again)?, printed);
+        // Under a theory the split is not tried.
+        let mut ctx = Context::new();
+        let platform = Theory::platform();
+        let m = ctx.from_marker(&tree, &platform)?;
+        let printed = ctx.to_marker_string(m)?;
+        assert!(!printed.starts_with('('), "{printed}");
+        assert_eq!(ctx.from_marker(&printed.parse()?, &platform)?, m);
+        Ok(())
+    }
+
+    /// Which printed markers need parentheses as an operand of `and`.
+    #[test]
+    fn top_level_or_looks_outside_parentheses_and_strings() {
+        for (text, want) in [
+            (r#"os_name == "nt" or extra == "a""#, true),
+            (
+                r#"(os_name == "nt" or extra == "a") and extra == "b""#,
+                false,
+            ),
+            (r#"platform_version == "a or b""#, false),
+            (r#"platform_version == 'x) or (y'"#, false),
+            (r#"platform_version == "a\" or b" or extra == "c""#, true),
+            (
+                r#"extra == "a" and (extra == "b" or extra == "c") or extra == "d""#,
+                true,
+            ),
+            ("true", false),
+        ] {
+            assert_eq!(super::top_level_or(text), want, "{text}");
+        }
+    }
+
     #[test]
     fn markers_past_the_forms_limits_print_as_a_larger_cover()
     -> Result<(), Box<dyn std::error::Error>> {
