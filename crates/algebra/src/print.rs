@@ -1635,6 +1635,43 @@ mod tests {
         Ok(())
     }
 
+    /// The split form leaves out a marker with an opaque comparison (printed as written, read
+    /// back in its profile), and one without extras or with nothing but extras.
+    #[test]
+    fn split_form_needs_exact_comparisons_and_extras_after_other_fields()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let none = Theory::none();
+        let mut ctx = Context::new();
+        for (text, split) in [
+            (
+                "python_version < '3.12' and extra == 'a' or platform_machine == 'arm64' and extra == 'a'",
+                true,
+            ),
+            // `~=` on a string field under `packaging`: an opaque comparison.
+            (
+                "platform_machine ~= 'aarch64' and extra == 'a' or platform_machine == 'arm64' and extra == 'a'",
+                false,
+            ),
+            (
+                "python_version < '3.12' or platform_machine == 'arm64'",
+                false,
+            ),
+            ("extra == 'a' and extra == 'b' or extra == 'c'", false),
+        ] {
+            let opts = markerspec_pep508::ParseOptions::default()
+                .profile(markerspec_pep508::Profile::Packaging);
+            let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+            let m = ctx.from_marker(&tree, &none)?;
+            let opaque = ctx
+                .support(m)?
+                .iter()
+                .any(|&v| matches!(ctx.meta(v), Some(crate::translate::VarMeta::Opaque { .. })));
+            assert_eq!(opaque, text.contains("~="), "{text}");
+            assert_eq!(ctx.print_split(m)?.is_some(), split, "{text}");
+        }
+        Ok(())
+    }
+
     /// Which printed markers need parentheses as an operand of `and`.
     #[test]
     fn top_level_or_looks_outside_parentheses_and_strings() {
