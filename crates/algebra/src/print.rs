@@ -1,5 +1,7 @@
 //! Printing a marker back to marker syntax: the shortest of a minimised DNF, a minimised CNF
-//! and the diagram's factored form, each comparison written in its shortest exact spelling.
+//! and the diagram's factored form (and, without a theory, the split by the extras' functions
+//! for a long marker whose extras come last), each comparison written in its shortest exact
+//! spelling.
 //!
 //! Everything here reads the diagram through [`Context::paths`], which depends only on the
 //! function and the variable order, so the printed form depends on neither construction
@@ -148,7 +150,9 @@ impl Context {
 
     /// `m` in marker syntax: deterministic (it depends only on the function `m` denotes under
     /// the context's theory, and on the variable order), the shortest of a minimised DNF, a
-    /// minimised CNF and a factored form. The constants print as `true` and `false` (which
+    /// minimised CNF and a factored form, and under the `none` theory, for a marker of 300
+    /// characters or more that reads extras after its other fields, the split by the extras'
+    /// functions (`spec/SPEC.md` §21.4). The constants print as `true` and `false` (which
     /// pep508 reads back as [`MarkerTree::TRUE`](markerspec_pep508::MarkerTree::TRUE) and
     /// `FALSE`); version ranges use `python_version` where it says the same as
     /// `python_full_version`, wildcards (`== "3.11.*"`) where they are exact.
