@@ -1322,6 +1322,37 @@ impl Context {
         self.var_cmp(a, b) == Ordering::Less
     }
 
+    /// `m` with each marker its paths reach first at a variable `below` holds for (or at a
+    /// constant) replaced by `to(ctx, that marker)`: a function of the variables above those.
+    /// `memo` holds what is replaced so far (for one `to`).
+    pub(crate) fn replace_below(
+        &mut self,
+        m: Marker,
+        below: &dyn Fn(&Context, Var) -> bool,
+        to: &mut dyn FnMut(&mut Context, Marker) -> Result<Marker, Error>,
+        memo: &mut HashMap<Marker, Marker>,
+    ) -> Result<Marker, Error> {
+        if let Some(&r) = memo.get(&m) {
+            return Ok(r);
+        }
+        let r = match self.top(m) {
+            Some(var) if !below(self, var) => {
+                let edges = self.edges(m, var)?;
+                let mut replaced = Vec::new();
+                for child in edges.children() {
+                    replaced.push(self.replace_below(child, below, to, memo)?);
+                }
+                let mut next = replaced.into_iter();
+                let edges =
+                    edges.map(|_| next.next().ok_or(Error::new(ErrorKind::ForeignMarker)))?;
+                self.mk(var, edges)?
+            }
+            _ => to(self, m)?,
+        };
+        memo.insert(m, r);
+        Ok(r)
+    }
+
     /// The edges of `m` over `var` as stored, and whether `m` is their complement (every
     /// child then reads negated): no copy of the node's edges, unlike [`edges`](Self::edges).
     fn edges_raw(&self, m: Marker, var: Var) -> Result<(EdgesOf, bool), Error> {

@@ -943,17 +943,31 @@ impl Context {
             }
         }
         let mut terms: Vec<Text> = Vec::with_capacity(below.len());
+        let extra_var = |ctx: &Context, v: Var| matches!(ctx.meta(v), Some(VarMeta::Extra { .. }));
         for g in below {
-            // Where the paths lead to `g`: `s` equals `g` for every value of the extras.
-            let both = self.conj(s, g)?;
-            let neither = self.conj(!s, !g)?;
-            let mut h = self.disj(both, neither)?;
-            // Where `g` adds nothing to `s`: free for `h`.
-            let mut free = self.disj(!g, s)?;
-            for &x in &extras {
-                h = self.forall(h, x)?;
-                free = self.forall(free, x)?;
-            }
+            // Where the paths lead to `g` (`s` equals `g` for every value of the extras), and
+            // where `g` adds nothing to `s` (free for `h`): each path's function of the extras
+            // replaced by whether it is `g`, and by whether `g` implies it.
+            let mut memo = rustc_hash::FxHashMap::default();
+            let h = self.replace_below(
+                s,
+                &extra_var,
+                &mut |_, c| Ok(if c == g { Marker::TRUE } else { Marker::FALSE }),
+                &mut memo,
+            )?;
+            let mut memo = rustc_hash::FxHashMap::default();
+            let free = self.replace_below(
+                s,
+                &extra_var,
+                &mut |ctx, c| {
+                    Ok(if ctx.entails(g, c)? {
+                        Marker::TRUE
+                    } else {
+                        Marker::FALSE
+                    })
+                },
+                &mut memo,
+            )?;
             let care = self.disj(h, !free)?;
             let h_text = self.print_part(h, care)?;
             let term = if g.is_true() {
