@@ -901,7 +901,6 @@ impl Context {
     /// [`MAX_SPLIT`] functions of the extras.
     fn print_split(&mut self, s: Marker) -> Result<Option<String>, Error> {
         let support = self.support(s)?;
-        let is_extra = |ctx: &Context, v: Var| matches!(ctx.meta(v), Some(VarMeta::Extra { .. }));
         let extras: Vec<Var> = support
             .iter()
             .copied()
@@ -943,7 +942,6 @@ impl Context {
             }
         }
         let mut terms: Vec<Text> = Vec::with_capacity(below.len());
-        let extra_var = |ctx: &Context, v: Var| matches!(ctx.meta(v), Some(VarMeta::Extra { .. }));
         for g in below {
             // Where the paths lead to `g` (`s` equals `g` for every value of the extras), and
             // where `g` adds nothing to `s` (free for `h`): each path's function of the extras
@@ -951,14 +949,14 @@ impl Context {
             let mut memo = rustc_hash::FxHashMap::default();
             let h = self.replace_below(
                 s,
-                &extra_var,
+                &is_extra,
                 &mut |_, c| Ok(if c == g { Marker::TRUE } else { Marker::FALSE }),
                 &mut memo,
             )?;
             let mut memo = rustc_hash::FxHashMap::default();
             let free = self.replace_below(
                 s,
-                &extra_var,
+                &is_extra,
                 &mut |ctx, c| {
                     Ok(if ctx.entails(g, c)? {
                         Marker::TRUE
@@ -1314,6 +1312,11 @@ fn labels_meet(a: &Label, b: &Label) -> bool {
 }
 
 /// Joins parts with `sep` (` and ` or ` or `), parenthesising `or`-parts inside an `and`.
+/// Whether `v` is an `extra == "name"` variable (the split form's lower part).
+fn is_extra(ctx: &Context, v: Var) -> bool {
+    matches!(ctx.meta(v), Some(VarMeta::Extra { .. }))
+}
+
 /// Whether a printed marker has an `or` outside parentheses and strings (it then needs
 /// parentheses as an operand of `and`).
 fn top_level_or(text: &str) -> bool {
