@@ -371,7 +371,7 @@ impl Context {
             .iter()
             .map(|c| c.iter().map(|(v, l)| (*v, l)).collect())
             .collect();
-        let kept = self.irredundant(borrowed, upper, f)?;
+        let kept = self.irredundant(borrowed, upper, f, None)?;
         let mut texts: Vec<Text> = Vec::with_capacity(kept.len());
         for cube in &kept {
             let mut parts = Vec::with_capacity(cube.len());
@@ -528,7 +528,7 @@ impl Context {
             }
         }
         // (No two cubes are the same: repeats were left out above.)
-        let kept = self.irredundant(cubes, upper, f)?;
+        let kept = self.irredundant(cubes, upper, f, limit.map(|l| (l, negate)))?;
         if let Some(limit) = limit {
             if self.cover_len_bound(&kept, negate) > limit {
                 return Err(Error::intractable(crate::error::Limit::Steps));
@@ -595,11 +595,17 @@ impl Context {
     /// `cubes` (each inside `upper`, together covering `f`) made irredundant: a cube is
     /// dropped when the others (the earlier ones, and the later ones still kept) cover the
     /// part of `f` it covers; last to first.
+    ///
+    /// With a `limit` (a length, and whether the cover is read as a CNF), stops with
+    /// [`ErrorKind::Intractable`] as soon as the cubes kept so far are longer than `limit`
+    /// ([`cover_len_bound`](Self::cover_len_bound)): a kept cube stays kept, and the cubes
+    /// still to come can only add to the text.
     fn irredundant<'a>(
         &mut self,
         cubes: Vec<Vec<Lit<'a>>>,
         upper: Marker,
         f: Marker,
+        limit: Option<(usize, bool)>,
     ) -> Result<Vec<Vec<Lit<'a>>>, Error> {
         // Cubes no two of which meet are irredundant already (each holds its path, which lies
         // in `f`).
@@ -621,6 +627,7 @@ impl Context {
         }
         let mut keep: Vec<bool> = vec![true; cubes.len()];
         let mut suffix = Marker::FALSE;
+        let mut kept_len = LenBound::default();
         let mut seen: Vec<Marker> = Vec::new();
         for i in (0..cubes.len()).rev() {
             // (Without an overlap there are no markers: every cube is kept.)
@@ -644,6 +651,12 @@ impl Context {
                 }
             } else {
                 suffix = self.disj(suffix, mi)?;
+                if let Some((limit, negate)) = limit {
+                    kept_len.add(self.cube_len_bound(ci, negate));
+                    if kept_len.total(negate) > limit {
+                        return Err(Error::intractable(crate::error::Limit::Steps));
+                    }
+                }
             }
         }
         Ok(cubes
@@ -733,30 +746,28 @@ impl Context {
     /// A lower bound on the length of the text `print_dnf` builds from `cubes`: each literal
     /// at least as long as its shortest possible spelling, joined as `print_dnf` joins them.
     fn cover_len_bound(&self, cubes: &[Vec<Lit<'_>>], negate: bool) -> usize {
-        let (inner, outer) = if negate {
-            (" or ".len(), " and ".len())
-        } else {
-            (" and ".len(), " or ".len())
-        };
-        let mut total: usize = 0;
+        let mut bound = LenBound::default();
         for cube in cubes {
-            let mut n: usize = 0;
-            let mut len: usize = 0;
-            for (var, label) in cube {
-                if self.absent_with_text(*var, label, cube.iter().copied()) {
-                    // Left out (`print_dnf`'s rule for a text literal).
-                    continue;
-                }
-                n += 1;
-                len += self.literal_len_bound(*var, label);
-            }
-            total += len + inner * n.saturating_sub(1);
-            // A CNF's disjunctions are parenthesised (a DNF's conjunctions need none).
-            if negate && n > 1 && cubes.len() > 1 {
-                total += 2;
-            }
+            bound.add(self.cube_len_bound(cube, negate));
         }
-        total + outer * cubes.len().saturating_sub(1)
+        bound.total(negate)
+    }
+
+    /// One cube's part of [`cover_len_bound`](Self::cover_len_bound): its literals' lower
+    /// bounds joined, and how many literals it prints.
+    fn cube_len_bound(&self, cube: &[Lit<'_>], negate: bool) -> (usize, usize) {
+        let inner = if negate { " or ".len() } else { " and ".len() };
+        let mut n: usize = 0;
+        let mut len: usize = 0;
+        for (var, label) in cube {
+            if self.absent_with_text(*var, label, cube.iter().copied()) {
+                // Left out (`print_dnf`'s rule for a text literal).
+                continue;
+            }
+            n += 1;
+            len += self.literal_len_bound(*var, label);
+        }
+        (len + inner * n.saturating_sub(1), n)
     }
 
     /// A lower bound on the length of one literal's text ([`literal_text`](Self::literal_text)),
@@ -1279,6 +1290,42 @@ fn negate_label(label: &Label) -> Label {
         Label::StringIn(v) => Label::StringNotIn(v.clone()),
         Label::StringNotIn(v) => Label::StringIn(v.clone()),
         Label::Bool(b) => Label::Bool(!b),
+    }
+}
+
+/// A lower bound on a cover's printed length, added up cube by cube
+/// ([`Context::cube_len_bound`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct LenBound {
+    /// The cubes' own bounds.
+    sum: usize,
+    /// How many cubes.
+    cubes: usize,
+    /// How many of them print two literals or more.
+    many: usize,
+}
+
+impl LenBound {
+    /// Adds a cube's `(length, literals)`.
+    fn add(&mut self, (len, n): (usize, usize)) {
+        self.sum += len;
+        self.cubes += 1;
+        if n > 1 {
+            self.many += 1;
+        }
+    }
+
+    /// The bound for the cubes added so far: joined by ` or ` (a DNF) or ` and ` (`negate`, a
+    /// CNF, whose disjunctions of two literals or more are parenthesised when it has two
+    /// clauses or more).
+    fn total(&self, negate: bool) -> usize {
+        let outer = if negate { " and ".len() } else { " or ".len() };
+        let parens = if negate && self.cubes > 1 {
+            2 * self.many
+        } else {
+            0
+        };
+        self.sum + parens + outer * self.cubes.saturating_sub(1)
     }
 }
 
