@@ -211,17 +211,28 @@ impl Default for Limits {
     }
 }
 
+/// A node's bounds between intervals: most nodes have one or two, kept inline (in the node's
+/// one allocation, with its children), so that building a node allocates once.
+type Bounds = smallvec::SmallVec<[Cut; 2]>;
+
+/// A node's children over intervals (most nodes have two or three, inline as [`Bounds`]).
+type Children<T> = smallvec::SmallVec<[T; 3]>;
+
+/// A node's string points and their children (most nodes have one or two, inline as
+/// [`Bounds`]).
+type Points<T> = smallvec::SmallVec<[(std::sync::Arc<str>, T); 2]>;
+
 /// The edges of a node over its variable's domain, with children of type `T`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Edges<T> {
     /// `children[k]` for the interval between `bounds[k-1]` (or [`Cut::BOTTOM`]) and `bounds[k]`
     /// (or [`Cut::TOP`]); `children.len() == bounds.len() + 1`.
-    Intervals { bounds: Vec<Cut>, children: Vec<T> },
-    /// `points` sorted by literal, for the other strings `other`.
-    Strings {
-        points: Vec<(std::sync::Arc<str>, T)>,
-        other: T,
+    Intervals {
+        bounds: Bounds,
+        children: Children<T>,
     },
+    /// `points` sorted by literal, for the other strings `other`.
+    Strings { points: Points<T>, other: T },
     /// The child for true and for false.
     Bool { yes: T, no: T },
 }
@@ -253,11 +264,11 @@ impl<T: Copy> Edges<T> {
     fn constant(domain: Domain, t: T) -> Edges<T> {
         match domain {
             Domain::Version => Edges::Intervals {
-                bounds: Vec::new(),
-                children: vec![t],
+                bounds: Bounds::new(),
+                children: smallvec::smallvec![t],
             },
             Domain::String => Edges::Strings {
-                points: Vec::new(),
+                points: Points::new(),
                 other: t,
             },
             Domain::Bool => Edges::Bool { yes: t, no: t },
@@ -300,7 +311,7 @@ impl<T: Copy> Edges<T> {
 
     fn children(&self) -> Vec<T> {
         match self {
-            Edges::Intervals { children, .. } => children.clone(),
+            Edges::Intervals { children, .. } => children.to_vec(),
             Edges::Strings { points, other } => {
                 let mut out: Vec<T> = points.iter().map(|(_, c)| *c).collect();
                 out.push(*other);
@@ -332,8 +343,8 @@ fn combine<T: Copy, E>(
             },
         ) => {
             let (mut i, mut j) = (0, 0);
-            let mut bounds = Vec::with_capacity(ba.len() + bb.len());
-            let mut children = Vec::with_capacity(ba.len() + bb.len() + 1);
+            let mut bounds = Bounds::with_capacity(ba.len() + bb.len());
+            let mut children = Children::with_capacity(ba.len() + bb.len() + 1);
             loop {
                 let (Some(&x), Some(&y)) = (ca.get(i), cb.get(j)) else {
                     return Err(mismatch());
@@ -379,7 +390,7 @@ fn combine<T: Copy, E>(
             },
         ) => {
             let (mut i, mut j) = (0, 0);
-            let mut points = Vec::with_capacity(pa.len() + pb.len());
+            let mut points = Points::with_capacity(pa.len() + pb.len());
             loop {
                 let (s, x, y) = match (pa.get(i), pb.get(j)) {
                     (None, None) => break,
@@ -1522,7 +1533,7 @@ impl Context {
         let index = match found {
             Some(i) => i,
             None => {
-                let mut bounds = Vec::with_capacity(pieces.len() - 1);
+                let mut bounds = Bounds::with_capacity(pieces.len() - 1);
                 for &(src, _) in pieces.iter().skip(1) {
                     bounds.push(
                         bound(src)
@@ -1604,7 +1615,7 @@ impl Context {
         let index = match found {
             Some(i) => i,
             None => {
-                let mut points = Vec::with_capacity(pieces.len());
+                let mut points = Points::with_capacity(pieces.len());
                 for &(src, c) in pieces {
                     let s = literal(src)
                         .cloned()
@@ -1640,7 +1651,7 @@ impl Context {
         self.domain_of(var, Domain::Version)?;
         let all = set.bounds();
         let starts_inside = all.first() == Some(&Cut::BOTTOM);
-        let mut bounds: Vec<Cut> = Vec::with_capacity(all.len());
+        let mut bounds = Bounds::with_capacity(all.len());
         for c in all {
             if *c == Cut::BOTTOM || *c == Cut::TOP {
                 continue;
@@ -1649,7 +1660,7 @@ impl Context {
             bounds.push(intern(&mut self.cuts, c));
         }
         let mut inside = starts_inside;
-        let mut children = Vec::with_capacity(bounds.len() + 1);
+        let mut children = Children::with_capacity(bounds.len() + 1);
         children.push(if inside { Marker::TRUE } else { Marker::FALSE });
         for _ in &bounds {
             inside = !inside;
@@ -1696,7 +1707,7 @@ impl Context {
         self.mk(
             var,
             Edges::Strings {
-                points: vec![(shared, Marker::TRUE)],
+                points: smallvec::smallvec![(shared, Marker::TRUE)],
                 other: Marker::FALSE,
             },
         )
@@ -1709,7 +1720,7 @@ impl Context {
     pub(crate) fn string_in(&mut self, var: Var, literals: &[String]) -> Result<Marker, Error> {
         self.domain_of(var, Domain::String)?;
         let seen = self.literals.entry(var).or_default();
-        let mut points: Vec<(std::sync::Arc<str>, Marker)> = Vec::with_capacity(literals.len());
+        let mut points = Points::with_capacity(literals.len());
         for literal in literals {
             let shared: std::sync::Arc<str> = match seen.get(literal.as_str()) {
                 Some(s) => s.clone(),
@@ -3220,12 +3231,12 @@ impl Context {
                     self.domain_of(*var, Domain::Version)?;
                     let all = set.bounds();
                     let mut inside = all.first() == Some(&Cut::BOTTOM);
-                    let bounds: Vec<Cut> = all
+                    let bounds: Bounds = all
                         .iter()
                         .filter(|c| **c != Cut::BOTTOM && **c != Cut::TOP)
                         .cloned()
                         .collect();
-                    let mut children = Vec::with_capacity(bounds.len() + 1);
+                    let mut children = Children::with_capacity(bounds.len() + 1);
                     children.push(if inside { acc } else { Marker::FALSE });
                     for _ in &bounds {
                         inside = !inside;
@@ -3242,7 +3253,7 @@ impl Context {
                         (Marker::FALSE, acc)
                     };
                     let seen = self.literals.entry(*var).or_default();
-                    let mut points: Vec<(std::sync::Arc<str>, Marker)> = v
+                    let mut points: Points<Marker> = v
                         .iter()
                         .map(|s| {
                             let shared = match seen.get(s.as_str()) {
