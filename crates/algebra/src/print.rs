@@ -628,7 +628,6 @@ impl Context {
         let mut keep: Vec<bool> = vec![true; cubes.len()];
         let mut suffix = Marker::FALSE;
         let mut kept_len = LenBound::default();
-        let mut seen: Vec<Marker> = Vec::new();
         for i in (0..cubes.len()).rev() {
             // (Without an overlap there are no markers: every cube is kept.)
             let (Some(&mi), Some(&before), Some(ci)) =
@@ -636,15 +635,13 @@ impl Context {
             else {
                 continue;
             };
-            let others = self.disj(before, suffix)?;
             // Each cube lies inside `upper` (expand keeps it there): when `upper` is `f`
-            // itself, the part of `f` the cube covers is the cube.
-            let covered = if upper == f {
-                self.cube_within(ci, others, &mut seen)?
-            } else {
-                let need = self.conj(f, mi)?;
-                self.entails(need, others)?
-            };
+            // itself, the part of `f` the cube covers is the cube. That part is covered when
+            // what the earlier cubes leave of it lies inside the later ones kept (no union of
+            // the two is built: it is as large as the cover).
+            let need = if upper == f { mi } else { self.conj(f, mi)? };
+            let left = self.conj(need, !before)?;
+            let covered = self.entails(left, suffix)?;
             if covered {
                 if let Some(k) = keep.get_mut(i) {
                     *k = false;
