@@ -90,7 +90,11 @@
 //!    spellings the printer finds, behind a lock taken only when a context's own cache misses:
 //!    no printed text changes). A marker of another context is detected by its index and reported
 //!    ([`ErrorKind::ForeignMarker`]) when it is out of range; one that happens to be in range is
-//!    not detected (a context number would need global state).
+//!    not detected (a context number would need global state). A node is one allocation: its
+//!    edges (shared, so that an operation reads them without copying) hold their bounds,
+//!    children and string points inline up to a few of each. *Why:* a resolver's first pass
+//!    builds most of its nodes, and on a fresh process each new allocation is new memory to
+//!    map (BENCHMARKS.md, stop 30).
 //! 3. **Complement edges (O(1) `not`).** A [`Marker`] carries a complement bit; the canonical
 //!    node has a regular first child. *Why:* resolvers ask for `a and not b` in every
 //!    `implies`/`relate`, and `or` is `not (not a and not b)`, so one `and` cache serves all
