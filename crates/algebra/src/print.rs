@@ -1884,6 +1884,34 @@ mod tests {
         Ok(())
     }
 
+    /// For markers of extras alone (every literal printed as `extra == "x"` or `extra != "x"`,
+    /// the shortest text a literal of `extra` can have) the cover's length bound is its text's
+    /// length exactly, DNF and CNF: one character less as the limit and the cover is refused.
+    #[test]
+    fn cover_length_bound_is_exact_for_extras() -> Result<(), Box<dyn std::error::Error>> {
+        let none = Theory::none();
+        for text in [
+            "extra == 'a' and extra == 'b' or extra == 'c'",
+            "(extra == 'a' or extra == 'b') and (extra == 'c' or extra == 'dd')",
+            "extra == 'a' and extra != 'bb' or extra == 'ccc' and extra != 'd' or extra == 'e'",
+            // Cubes no two of which meet (the irredundancy pass has nothing to check).
+            "extra == 'a' and extra == 'b' or extra != 'a' and extra == 'c'",
+        ] {
+            let mut ctx = Context::new();
+            let s = ctx.from_marker(&text.parse::<MarkerTree>()?, &none)?;
+            for (f, negate) in [(s, false), (!s, true)] {
+                let full = ctx.print_dnf(f, f, negate, None, &mut 0)?;
+                assert_eq!(ctx.print_dnf(f, f, negate, Some(full.len()), &mut 0)?, full);
+                let short = ctx.print_dnf(f, f, negate, Some(full.len() - 1), &mut 0);
+                assert!(
+                    short.as_ref().is_err_and(|e| e.code() == "intractable"),
+                    "{text} ({negate}): {full} / {short:?}"
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// The factored form's length bound is a lower bound on its text's length (the printer
     /// skips the form when the bound is above the best so far), for each marker of the corpus
     /// and its negation, and it is not trivially small.
@@ -2175,6 +2203,27 @@ mod tests {
             ctx.to_marker_string(m)?,
             after,
             "printing after clear_caches"
+        );
+        Ok(())
+    }
+
+    /// Under a theory a cube may reach into the environments the theory rules out; the
+    /// irredundancy pass asks whether the others cover the part of the marker it covers, not
+    /// the whole cube. Asked of the whole cube, `sys_platform == "darwin" and platform_system
+    /// == "Java"` (ruled out: Darwin's `platform_system` is `Darwin`) would keep a fourth cube
+    /// in the DNF, and the CNF would print instead.
+    #[test]
+    fn irredundancy_under_a_theory_looks_at_the_marker_not_the_whole_cube()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let text = "sys_platform == 'darwin' and platform_machine == 'x' and python_version >= '3.9' \
+                    or platform_release > '23.1' and python_version >= '3.9' \
+                    or platform_system == 'Java' and python_version >= '3.9'";
+        let tree: MarkerTree = text.parse()?;
+        let mut ctx = Context::new();
+        let m = ctx.from_marker(&tree, &Theory::platform())?;
+        assert_eq!(
+            ctx.to_marker_string(m)?,
+            r#"sys_platform == "darwin" and platform_machine == "x" and python_version >= "3.9" or platform_release > "23.1" and python_version >= "3.9" or platform_system == "Java" and python_version >= "3.9""#
         );
         Ok(())
     }
