@@ -5,12 +5,16 @@
 //! Each round uses a fresh context, so the caches start empty (as a resolver's first lock
 //! does); the figures are the best round's.
 
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use markerspec_algebra::{Context, Marker, Theory};
 use markerspec_pep508::{MarkerTree, ParseOptions};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Written with `writeln!`: a closed pipe (`| head`) ends the example with an error, not a
+    // panic.
+    let mut out = std::io::stdout().lock();
     let path = std::env::args()
         .nth(1)
         .ok_or("usage: bench_corpus FILE [ROUNDS]")?;
@@ -80,12 +84,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n = lines.len() as f64;
     let names = ["build", "and", "or", "is_disjoint", "implies", "print"];
     for (name, d) in names.iter().zip(best) {
-        println!(
+        writeln!(
+            out,
             "{name:12} {:9.3} ms total  {:8.2} µs per marker (or pair)",
             d.as_secs_f64() * 1e3,
             d.as_secs_f64() * 1e6 / n
-        );
+        )?;
     }
-    println!("markers {}, printed characters {printed_len}", lines.len());
+    writeln!(
+        out,
+        "markers {}, printed characters {printed_len}",
+        lines.len()
+    )?;
     Ok(())
 }

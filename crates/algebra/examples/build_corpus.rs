@@ -7,10 +7,15 @@
 //! cold, the others find everything made). For instruction counts, run it under
 //! `valgrind --tool=callgrind` with one round.
 
+use std::io::Write;
+
 use markerspec_algebra::{Context, Marker, Theory};
 use markerspec_pep508::ParseOptions;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Written with `writeln!`: a closed pipe (`| head`) ends the example with an error, not a
+    // panic.
+    let mut out = std::io::stdout().lock();
     let mut args = std::env::args().skip(1);
     let path = args
         .next()
@@ -38,7 +43,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::hint::black_box(&ms);
     }
     let per = start.elapsed().as_secs_f64() * 1e6 / (rounds.max(1) * lines.len().max(1)) as f64;
-    println!(
+    writeln!(
+        out,
         "markers {}, built {built}, {rounds} round(s) {}, {per:.2} µs per marker",
         lines.len(),
         if warm {
@@ -46,6 +52,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         } else {
             "each in a fresh context"
         },
-    );
+    )?;
     Ok(())
 }

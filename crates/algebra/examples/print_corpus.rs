@@ -12,8 +12,12 @@
 
 use markerspec_algebra::{Context, Theory};
 use markerspec_pep508::MarkerTree;
+use std::io::Write;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Written with `writeln!`: a closed pipe (`| head`) ends the example with an error, not a
+    // panic.
+    let mut out = std::io::stdout().lock();
     let path = std::env::args()
         .nth(1)
         .ok_or("usage: print_corpus FILE [none|platform] [-v] [--paths] [--stream]")?;
@@ -56,7 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 total_in += line.len();
                 total_out += p.len();
                 if verbose {
-                    println!("{line}\n  -> {p}");
+                    writeln!(out, "{line}\n  -> {p}")?;
                 }
             }
             Err(e) => {
@@ -65,9 +69,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
     }
-    println!(
+    writeln!(
+        out,
         "markers {n}, errors {errors}, input chars {total_in}, printed chars {total_out}, {:.1} ms",
         start.elapsed().as_secs_f64() * 1e3
-    );
+    )?;
     Ok(())
 }
