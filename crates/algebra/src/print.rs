@@ -528,12 +528,8 @@ impl Context {
             }
         }
         // (No two cubes are the same: repeats were left out above.)
+        // (With a limit, `irredundant` refuses a cover longer than it.)
         let kept = self.irredundant(cubes, upper, f, limit.map(|l| (l, negate)))?;
-        if let Some(limit) = limit {
-            if self.cover_len_bound(&kept, negate) > limit {
-                return Err(Error::intractable(crate::error::Limit::Steps));
-            }
-        }
         // The text, written from the literal cache as `join` would join the literals' and the
         // cubes' texts: in a DNF, a literal with a top-level `or` in parentheses inside a cube
         // of two or more; in a CNF, a clause of two or more literals (or of one with a
@@ -597,9 +593,9 @@ impl Context {
     /// part of `f` it covers; last to first.
     ///
     /// With a `limit` (a length, and whether the cover is read as a CNF), stops with
-    /// [`ErrorKind::Intractable`] as soon as the cubes kept so far are longer than `limit`
-    /// ([`cover_len_bound`](Self::cover_len_bound)): a kept cube stays kept, and the cubes
-    /// still to come can only add to the text.
+    /// [`ErrorKind::Intractable`] as soon as a lower bound on the text of the cubes kept so far
+    /// ([`LenBound`]) is longer than `limit`: a kept cube stays kept, and the cubes still to
+    /// come can only add to the text.
     fn irredundant<'a>(
         &mut self,
         cubes: Vec<Vec<Lit<'a>>>,
@@ -628,31 +624,27 @@ impl Context {
         let mut keep: Vec<bool> = vec![true; cubes.len()];
         let mut suffix = Marker::FALSE;
         let mut kept_len = LenBound::default();
-        for i in (0..cubes.len()).rev() {
+        for (i, ci) in cubes.iter().enumerate().rev() {
             // (Without an overlap there are no markers: every cube is kept.)
-            let (Some(&mi), Some(&before), Some(ci)) =
-                (markers.get(i), prefix.get(i), cubes.get(i))
-            else {
-                continue;
-            };
-            // Each cube lies inside `upper` (expand keeps it there): when `upper` is `f`
-            // itself, the part of `f` the cube covers is the cube. That part is covered when
-            // what the earlier cubes leave of it lies inside the later ones kept (no union of
-            // the two is built: it is as large as the cover).
-            let need = if upper == f { mi } else { self.conj(f, mi)? };
-            let left = self.conj(need, !before)?;
-            let covered = self.entails(left, suffix)?;
-            if covered {
-                if let Some(k) = keep.get_mut(i) {
-                    *k = false;
-                }
-            } else {
-                suffix = self.disj(suffix, mi)?;
-                if let Some((limit, negate)) = limit {
-                    kept_len.add(self.cube_len_bound(ci, negate));
-                    if kept_len.total(negate) > limit {
-                        return Err(Error::intractable(crate::error::Limit::Steps));
+            if let (Some(&mi), Some(&before)) = (markers.get(i), prefix.get(i)) {
+                // Each cube lies inside `upper` (expand keeps it there): when `upper` is `f`
+                // itself, the part of `f` the cube covers is the cube. That part is covered
+                // when what the earlier cubes leave of it lies inside the later ones kept (no
+                // union of the two is built: it is as large as the cover).
+                let need = if upper == f { mi } else { self.conj(f, mi)? };
+                let left = self.conj(need, !before)?;
+                if self.entails(left, suffix)? {
+                    if let Some(k) = keep.get_mut(i) {
+                        *k = false;
                     }
+                    continue;
+                }
+                suffix = self.disj(suffix, mi)?;
+            }
+            if let Some((limit, negate)) = limit {
+                kept_len.add(self.cube_len_bound(ci, negate));
+                if kept_len.total(negate) > limit {
+                    return Err(Error::intractable(crate::error::Limit::Steps));
                 }
             }
         }
@@ -740,18 +732,9 @@ impl Context {
         Ok(Some(join(&lits, " and ").s))
     }
 
-    /// A lower bound on the length of the text `print_dnf` builds from `cubes`: each literal
-    /// at least as long as its shortest possible spelling, joined as `print_dnf` joins them.
-    fn cover_len_bound(&self, cubes: &[Vec<Lit<'_>>], negate: bool) -> usize {
-        let mut bound = LenBound::default();
-        for cube in cubes {
-            bound.add(self.cube_len_bound(cube, negate));
-        }
-        bound.total(negate)
-    }
-
-    /// One cube's part of [`cover_len_bound`](Self::cover_len_bound): its literals' lower
-    /// bounds joined, and how many literals it prints.
+    /// One cube's part of a lower bound on the text `print_dnf` builds ([`LenBound`]): each
+    /// literal at least as long as its shortest possible spelling, joined as `print_dnf` joins
+    /// them; and how many literals it prints.
     fn cube_len_bound(&self, cube: &[Lit<'_>], negate: bool) -> (usize, usize) {
         let inner = if negate { " or ".len() } else { " and ".len() };
         let mut n: usize = 0;
@@ -1290,8 +1273,8 @@ fn negate_label(label: &Label) -> Label {
     }
 }
 
-/// A lower bound on a cover's printed length, added up cube by cube
-/// ([`Context::cube_len_bound`]).
+/// A lower bound on the length of the text `print_dnf` builds from a cover, added up cube by
+/// cube ([`Context::cube_len_bound`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct LenBound {
     /// The cubes' own bounds.
