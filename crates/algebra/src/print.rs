@@ -18,6 +18,7 @@ use crate::range::VersionSet;
 use crate::translate::VarMeta;
 
 pub(crate) mod spell;
+mod strings;
 
 /// The version of the printed form (`spec/SPEC.md` §21.4): a lock file that stores printed
 /// markers can record it, and a change to the printer that changes any output is a new version.
@@ -25,9 +26,9 @@ pub(crate) mod spell;
 /// ```
 /// // What a lock file records beside the markers it stores.
 /// let header = format!("marker-print-form = {}", markerspec_algebra::PRINT_FORM_VERSION);
-/// assert_eq!(header, "marker-print-form = 3");
+/// assert_eq!(header, "marker-print-form = 4");
 /// ```
-pub const PRINT_FORM_VERSION: u32 = 3;
+pub const PRINT_FORM_VERSION: u32 = 4;
 
 /// A literal of a cube: a variable and what holds for it (read in place from the diagram's
 /// groups of edges).
@@ -764,7 +765,13 @@ impl Context {
                 };
                 atom(name)
             }
-            Some(VarMeta::Str { field } | VarMeta::Text { field }) => match label {
+            Some(VarMeta::Str { field }) => match label {
+                Label::StringIn(v) | Label::StringNotIn(v) => {
+                    strings::string_len_bound(field.name(), v)
+                }
+                _ => 0,
+            },
+            Some(VarMeta::Text { field }) => match label {
                 Label::StringIn(v) | Label::StringNotIn(v) => {
                     let each: usize = v.iter().map(|s| atom(field.name()) + s.len()).sum();
                     each + " or ".len() * v.len().saturating_sub(1)
@@ -1115,11 +1122,18 @@ impl Context {
             or: false,
         };
         match (self.meta(var), label) {
-            (Some(VarMeta::Str { field } | VarMeta::Text { field }), Label::StringIn(v)) => {
+            (Some(VarMeta::Str { field }), Label::StringIn(v)) => {
+                Ok(strings::string_text(*field, v, false))
+            }
+            (Some(VarMeta::Str { field }), Label::StringNotIn(v)) => {
+                Ok(strings::string_text(*field, v, true))
+            }
+            // A version field's text: `in` there is a comparison of its own (SPEC §21.2).
+            (Some(VarMeta::Text { field }), Label::StringIn(v)) => {
                 let parts: Vec<Text> = v.iter().map(|s| lit(field.name(), "==", s)).collect();
                 Ok(join(&parts, " or "))
             }
-            (Some(VarMeta::Str { field } | VarMeta::Text { field }), Label::StringNotIn(v)) => {
+            (Some(VarMeta::Text { field }), Label::StringNotIn(v)) => {
                 let parts: Vec<Text> = v.iter().map(|s| lit(field.name(), "!=", s)).collect();
                 Ok(join(&parts, " and "))
             }

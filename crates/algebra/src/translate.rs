@@ -63,7 +63,7 @@ enum Side {
 }
 
 /// The longest literal whose substrings are enumerated for `field in "L"`.
-const MAX_SUBSTRING_LITERAL: usize = 96;
+pub(crate) const MAX_SUBSTRING_LITERAL: usize = 96;
 
 fn is_extended_version(f: Field) -> bool {
     f.is_extended()
@@ -133,7 +133,7 @@ fn specifier(op: O, literal: &str) -> Option<VersionSpecifier> {
 }
 
 /// Every substring of `s` (the empty one included), sorted, without repeats.
-fn substrings(s: &str) -> Vec<String> {
+pub(crate) fn substrings(s: &str) -> Vec<String> {
     let idx: Vec<usize> = s
         .char_indices()
         .map(|(i, _)| i)

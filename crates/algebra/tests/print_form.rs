@@ -1,19 +1,18 @@
 //! The printed form is versioned (`PRINT_FORM_VERSION`, `spec/SPEC.md` §21.4): a lock file
 //! that stores printed markers relies on a version printing every marker the same way. This
 //! test pins the printed form of every lock-file marker in `tests/data/lock-markers.txt`
-//! (real markers from `uv.lock` and `poetry.lock` files), under no theory and under
+//! (real markers from `uv.lock` and `poetry.lock` files), and of the markers with `in` on
+//! string fields in `tests/data/string-in-markers.txt`, under no theory and under
 //! `platform`: a change to the printer that changes any of them fails here, and is either a
 //! bug or a new `PRINT_FORM_VERSION` (then `cargo insta review` takes the new texts).
 
 use markerspec_algebra::{Context, PRINT_FORM_VERSION, Theory};
 use markerspec_pep508::MarkerTree;
 
-/// Each marker of the data file and its printed form, one pair of lines per marker.
-fn printed(theory: &Theory) -> Result<String, Box<dyn std::error::Error>> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/lock-markers.txt"
-    ))?;
+/// The printed form of each marker of a file of `tests/data`, one line per marker.
+fn printed(file: &str, theory: &Theory) -> Result<String, Box<dyn std::error::Error>> {
+    let text =
+        std::fs::read_to_string(format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR")))?;
     let mut ctx = Context::new();
     let mut out = format!("print form {PRINT_FORM_VERSION}\n");
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -27,7 +26,28 @@ fn printed(theory: &Theory) -> Result<String, Box<dyn std::error::Error>> {
 
 #[test]
 fn lock_markers_print_as_this_version_prints_them() -> Result<(), Box<dyn std::error::Error>> {
-    insta::assert_snapshot!("lock_markers_none", printed(&Theory::none())?);
-    insta::assert_snapshot!("lock_markers_platform", printed(&Theory::platform())?);
+    let file = "lock-markers.txt";
+    insta::assert_snapshot!("lock_markers_none", printed(file, &Theory::none())?);
+    insta::assert_snapshot!("lock_markers_platform", printed(file, &Theory::platform())?);
+    Ok(())
+}
+
+/// Print form 4: a string field's set that `in` made (every substring of a literal, some
+/// left out) is written with `in` again, not one `==` per substring.
+#[test]
+fn string_in_markers_print_as_this_version_prints_them() -> Result<(), Box<dyn std::error::Error>> {
+    let file = "string-in-markers.txt";
+    let none = printed(file, &Theory::none())?;
+    // The SQLAlchemy marker, first in the file, is back to its own length.
+    let first = none.lines().nth(1).unwrap_or_default();
+    assert_eq!(
+        first,
+        r#"platform_machine in "x86_64 X86_64 aarch64 AARCH64 ppc64le PPC64LE amd64 AMD64 win32 WIN32" and python_version >= "3""#
+    );
+    insta::assert_snapshot!("string_in_markers_none", none);
+    insta::assert_snapshot!(
+        "string_in_markers_platform",
+        printed(file, &Theory::platform())?
+    );
     Ok(())
 }

@@ -1,0 +1,418 @@
+//! The spelling of a string field's label (`spec/SPEC.md` §21.4): "the value is one of these
+//! strings" (or none of them), written with `field in "x"` wherever a set holds every
+//! substring of `x`.
+//!
+//! `field in "x"` reads as "the value is a substring of `x`" (SPEC §5.2; for an extended
+//! field, a non-empty one, as `""` is its absent value), so a marker such as
+//! `platform_machine in "x86_64 aarch64"` becomes the set of the literal's substrings. Written
+//! one `==` each, that set is a hundred comparisons; the spellings here write it back as one.
+//! Three are tried, and the shortest kept (the first of equal length):
+//!
+//! 1. one comparison per string (`==`, joined by `or`; for the negation `!=`, joined by
+//!    `and`), the only spelling before print form 4;
+//! 2. an exact cover, longest string first: `field in "x"` (`not in`) for a string whose
+//!    substrings all lie in the set, where it covers more than `x` (for `not in`, where it is
+//!    shorter than the comparisons it replaces), else `==` (`!=`);
+//! 3. `in` for each string no other one contains, and `!=` for each substring of theirs that
+//!    is not in the set (`(f in "x" or f in "y") and f != "z"`; the negation `f not in "x"
+//!    and f not in "y" or f == "z"`).
+//!
+//! A set none of whose strings lies inside another gets spelling 1 at once: the other two
+//! cannot be shorter (see [`nested`]).
+
+use markerspec_pep508::Field;
+use rustc_hash::FxHashSet;
+
+use super::{Text, join, quote};
+use crate::translate::{MAX_SUBSTRING_LITERAL, substrings};
+
+/// What `field in "x"` holds on, as the translation reads it under `spec-2026` (SPEC §5.2,
+/// §4.3): every substring of `x`, but for an extended field not the empty one (its absent
+/// value). `None` where the comparison is no substring test there (an empty literal, or one
+/// longer than the translation enumerates).
+pub(crate) fn covered(field: Field, x: &str) -> Option<Vec<String>> {
+    if x.is_empty() || x.len() > MAX_SUBSTRING_LITERAL {
+        return None;
+    }
+    let mut subs = substrings(x);
+    if field.is_extended() {
+        subs.retain(|s| !s.is_empty());
+    }
+    Some(subs)
+}
+
+/// Whether a string of the set lies inside another one (the empty string lies inside every
+/// other). Without that, `in` never shortens the spelling: for a standard field, `f in "x"`
+/// would also hold on `""`, which is not in the set, and for an extended one on every other
+/// substring of a literal of two characters or more (of one character, `f in "x"` is
+/// `f == "x"`, no shorter).
+fn nested(set: &[String]) -> bool {
+    // (The set is sorted, so `""` comes first.)
+    if set.len() > 1 && set.first().is_some_and(String::is_empty) {
+        return true;
+    }
+    set.iter().enumerate().any(|(i, a)| {
+        set.iter()
+            .enumerate()
+            .any(|(j, b)| i != j && b.len() > a.len() && b.contains(a.as_str()))
+    })
+}
+
+/// The strings of the set that no other one contains, in set order.
+fn maximal(set: &[String]) -> Vec<&str> {
+    let mut by_len: Vec<&str> = set.iter().map(String::as_str).collect();
+    by_len.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    let mut kept: Vec<&str> = Vec::new();
+    for s in by_len {
+        // A string inside another is inside a kept one, which is longer and came first.
+        if !kept.iter().any(|k| k.len() > s.len() && k.contains(s)) {
+            kept.push(s);
+        }
+    }
+    kept.sort_unstable();
+    kept
+}
+
+/// A lower bound on the length of [`string_text`]'s spelling of `set` (or its negation) for
+/// a field named `name`: every string that no other one contains gets a comparison of its own
+/// (in each of the three spellings), at least `name op "x"` long, joined by at least ` or `.
+pub(crate) fn string_len_bound(name: &str, set: &[String]) -> usize {
+    let atom = |s: &str| name.len() + 6 + s.len();
+    if !nested(set) {
+        let each: usize = set.iter().map(|s| atom(s)).sum();
+        return each + " or ".len() * set.len().saturating_sub(1);
+    }
+    let top = maximal(set);
+    let each: usize = top.iter().map(|s| atom(s)).sum();
+    each + " or ".len() * top.len().saturating_sub(1)
+}
+
+/// One comparison.
+fn atom(name: &str, op: &str, x: &str) -> Text {
+    Text {
+        s: format!("{name} {op} {}", quote(x)),
+        or: false,
+    }
+}
+
+/// The shortest of the three spellings (module docs) of "`field`'s value is in `set`", or with
+/// `negated` of "is in none of `set`".
+pub(crate) fn string_text(field: Field, set: &[String], negated: bool) -> Text {
+    let name = field.name();
+    let (eq, sep) = if negated {
+        ("!=", " and ")
+    } else {
+        ("==", " or ")
+    };
+    let parts: Vec<Text> = set.iter().map(|s| atom(name, eq, s)).collect();
+    let mut best = join(&parts, sep);
+    if !nested(set) {
+        return best;
+    }
+    let in_set: FxHashSet<&str> = set.iter().map(String::as_str).collect();
+    let targets: Vec<&str> = set.iter().map(String::as_str).collect();
+    let exact = cover(field, &targets, &|s| in_set.contains(s), negated);
+    let mut candidates = Vec::with_capacity(2);
+    if exact.iter().any(|&(_, with_in)| with_in) {
+        candidates.push(write(field, &exact, negated));
+    }
+    candidates.extend(with_exceptions(field, set, &in_set, negated, best.s.len()));
+    for t in candidates {
+        if t.s.len() < best.s.len() {
+            best = t;
+        }
+    }
+    best
+}
+
+/// A cover of `targets` by comparisons, longest string first: `(x, true)` for `field in "x"`
+/// (`not in` with `negated`) where every string it holds on is `allowed` and it covers more
+/// than `x` (for `not in`, where it is shorter than the `!=` it replaces), else `(x, false)`
+/// for `==` (`!=`). Sorted by string.
+fn cover<'s>(
+    field: Field,
+    targets: &[&'s str],
+    allowed: &dyn Fn(&str) -> bool,
+    negated: bool,
+) -> Vec<(&'s str, bool)> {
+    let name = field.name();
+    let mut order: Vec<&str> = targets.to_vec();
+    order.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    let wanted: FxHashSet<&str> = targets.iter().copied().collect();
+    let mut done: FxHashSet<String> = FxHashSet::default();
+    let mut atoms: Vec<(&str, bool)> = Vec::new();
+    for y in order {
+        if done.contains(y) {
+            continue;
+        }
+        let subs = covered(field, y).filter(|subs| subs.iter().all(|s| allowed(s)));
+        if let Some(subs) = subs {
+            let new: Vec<&String> = subs
+                .iter()
+                .filter(|s| wanted.contains(s.as_str()) && !done.contains(s.as_str()))
+                .collect();
+            let worth = if negated {
+                // `f not in "y"` against one `f != "s"` each, joined by ` and `.
+                let each: usize = new.iter().map(|s| name.len() + 6 + s.len()).sum();
+                let plain = each + " and ".len() * new.len().saturating_sub(1);
+                name.len() + 10 + y.len() < plain
+            } else {
+                // `f in "y"` is as long as `f == "y"`: worth it when it covers more.
+                new.len() > 1
+            };
+            if worth {
+                done.extend(subs);
+                atoms.push((y, true));
+                continue;
+            }
+        }
+        done.insert(y.to_owned());
+        atoms.push((y, false));
+    }
+    atoms.sort_unstable();
+    atoms
+}
+
+/// The comparisons of a [`cover`] joined: by `or` (by `and` with `negated`).
+fn write(field: Field, atoms: &[(&str, bool)], negated: bool) -> Text {
+    let (eq, inn, sep) = if negated {
+        ("!=", "not in", " and ")
+    } else {
+        ("==", "in", " or ")
+    };
+    let parts: Vec<Text> = atoms
+        .iter()
+        .map(|&(s, with_in)| atom(field.name(), if with_in { inn } else { eq }, s))
+        .collect();
+    join(&parts, sep)
+}
+
+/// Spelling 3: `in` for each string no other one contains (`==` for an extended field's
+/// `""`), less the substrings of theirs that are not in the set, themselves written as a
+/// [`cover`] (`f in "win32" and f not in "win"`). `None` when a string no other contains has
+/// no `in`, or when the text would be `limit` long or longer.
+fn with_exceptions(
+    field: Field,
+    set: &[String],
+    in_set: &FxHashSet<&str>,
+    negated: bool,
+    limit: usize,
+) -> Option<Text> {
+    let name = field.name();
+    let top = maximal(set);
+    let mut union: Vec<String> = Vec::new();
+    for x in &top {
+        union.extend(covered(field, x)?);
+    }
+    union.sort_unstable();
+    union.dedup();
+    let out: Vec<&str> = union
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !in_set.contains(s))
+        .collect();
+    // What no `in` covers: an extended field's `""` (its `in` never holds there).
+    let left: Vec<&str> = set
+        .iter()
+        .map(String::as_str)
+        .filter(|s| union.binary_search_by(|u| u.as_str().cmp(s)).is_err())
+        .collect();
+    let mut main: Vec<(&str, bool)> = top.iter().map(|x| (*x, true)).collect();
+    main.extend(left.iter().map(|x| (*x, false)));
+    main.sort_unstable();
+    let main = write(field, &main, negated);
+    if out.is_empty() {
+        return Some(main);
+    }
+    // The exceptions' comparisons may hold anywhere outside the set.
+    let except = cover(field, &out, &|s| !in_set.contains(s), !negated);
+    let ex_len: usize = except.iter().map(|(s, _)| name.len() + 6 + s.len()).sum();
+    if main.s.len() + ex_len >= limit {
+        return None;
+    }
+    let except = write(field, &except, !negated);
+    let sep = if negated { " or " } else { " and " };
+    let t = join(&[main, except], sep);
+    (t.s.len() < limit).then_some(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Context, Marker, Theory};
+    use markerspec_pep508::{Dialect, FieldType, ParseOptions};
+    use proptest::prelude::*;
+
+    fn parse(ctx: &mut Context, text: &str) -> Result<Marker, crate::Error> {
+        let opts = ParseOptions::default().dialect(Dialect::Extended);
+        ctx.parse_marker(text, &opts, &mut Vec::new(), &Theory::none())
+    }
+
+    /// The marker "`field`'s value is one of `set`", written one `==` each.
+    fn plain(ctx: &mut Context, field: Field, set: &[String]) -> Result<Marker, crate::Error> {
+        let text = join(
+            &set.iter()
+                .map(|s| atom(field.name(), "==", s))
+                .collect::<Vec<_>>(),
+            " or ",
+        );
+        parse(ctx, &text.s)
+    }
+
+    #[test]
+    fn in_reads_as_the_substrings_it_covers() -> Result<(), Box<dyn std::error::Error>> {
+        let mut ctx = Context::new();
+        let mut checked = 0;
+        for &field in Field::ALL {
+            if field.field_type() != FieldType::String {
+                continue;
+            }
+            for literal in ["ab", "x86_64", &"ab".repeat(48)] {
+                let subs = covered(field, literal).ok_or("a literal of 96 bytes or fewer")?;
+                let text = format!("{} in {}", field.name(), quote(literal));
+                let Ok(read) = parse(&mut ctx, &text) else {
+                    // A literal the field's own syntax rejects (SPEC §8): never printed.
+                    continue;
+                };
+                assert_eq!(read, plain(&mut ctx, field, &subs)?, "{text}");
+                checked += 1;
+            }
+            // Past the longest literal the translation enumerates, `in` is no substring test.
+            assert_eq!(covered(field, &"a".repeat(MAX_SUBSTRING_LITERAL + 1)), None);
+            assert_eq!(covered(field, ""), None);
+        }
+        // The six standard string fields and the extended ones.
+        assert!(checked >= 3 * 6, "{checked}");
+        Ok(())
+    }
+
+    #[test]
+    fn a_literal_whose_substrings_are_all_there_is_one_in() {
+        let subs = covered(Field::PlatformMachine, "x86_64 AMD64").unwrap_or_default();
+        let t = string_text(Field::PlatformMachine, &subs, false);
+        assert_eq!(t.s, r#"platform_machine in "x86_64 AMD64""#);
+        assert!(!t.or);
+        let t = string_text(Field::PlatformMachine, &subs, true);
+        assert_eq!(t.s, r#"platform_machine not in "x86_64 AMD64""#);
+        // Less one of them: `in` and the exception.
+        let less: Vec<String> = subs.iter().filter(|s| *s != "AMD64").cloned().collect();
+        let t = string_text(Field::PlatformMachine, &less, false);
+        assert_eq!(
+            t.s,
+            r#"platform_machine in "x86_64 AMD64" and platform_machine != "AMD64""#
+        );
+        assert!(!t.or);
+        let t = string_text(Field::PlatformMachine, &less, true);
+        assert_eq!(
+            t.s,
+            r#"platform_machine not in "x86_64 AMD64" or platform_machine == "AMD64""#
+        );
+        assert!(t.or);
+        // The exceptions are a cover of their own: `sys_platform in 'win32' and sys_platform
+        // not in 'cygwin'` leaves out "", "i", "in", "n", "w", "wi" and "win".
+        let win = covered(Field::SysPlatform, "win32").unwrap_or_default();
+        let cyg = covered(Field::SysPlatform, "cygwin").unwrap_or_default();
+        let both: Vec<String> = win.iter().filter(|s| !cyg.contains(s)).cloned().collect();
+        assert_eq!(
+            string_text(Field::SysPlatform, &both, false).s,
+            r#"sys_platform in "win32" and sys_platform not in "win""#
+        );
+        assert_eq!(
+            string_text(Field::SysPlatform, &both, true).s,
+            r#"sys_platform not in "win32" or sys_platform in "win""#
+        );
+        // Two literals' substrings, and a string of its own: an exact cover.
+        let mut two = covered(Field::SysPlatform, "linux").unwrap_or_default();
+        two.extend(covered(Field::SysPlatform, "win32").unwrap_or_default());
+        two.push("darwin".into());
+        two.sort();
+        two.dedup();
+        let t = string_text(Field::SysPlatform, &two, false);
+        assert_eq!(
+            t.s,
+            r#"sys_platform == "darwin" or sys_platform in "linux" or sys_platform in "win32""#
+        );
+        assert!(t.or);
+        // `not in` is four characters longer than `!=`: shorter as soon as it replaces two.
+        let short: Vec<String> = vec!["".into(), "a".into()];
+        assert_eq!(
+            string_text(Field::OsName, &short, false).s,
+            r#"os_name in "a""#
+        );
+        assert_eq!(
+            string_text(Field::OsName, &short, true).s,
+            r#"os_name not in "a""#
+        );
+        // No string inside another: one comparison each, as before.
+        let flat: Vec<String> = vec!["darwin".into(), "linux".into()];
+        assert_eq!(
+            string_text(Field::SysPlatform, &flat, false).s,
+            r#"sys_platform == "darwin" or sys_platform == "linux""#
+        );
+    }
+
+    #[test]
+    fn an_extended_field_s_in_leaves_out_its_absent_value() {
+        // `python_abi_tag in "cp3"` holds on "c", "cp", "p", "p3", "3" and "cp3", not on "".
+        let subs = covered(Field::PythonAbiTag, "cp3").unwrap_or_default();
+        assert!(!subs.iter().any(String::is_empty));
+        assert_eq!(
+            string_text(Field::PythonAbiTag, &subs, false).s,
+            r#"python_abi_tag in "cp3""#
+        );
+        let mut with_absent = subs.clone();
+        with_absent.insert(0, String::new());
+        assert_eq!(
+            string_text(Field::PythonAbiTag, &with_absent, false).s,
+            r#"python_abi_tag == "" or python_abi_tag in "cp3""#
+        );
+    }
+
+    /// A set of strings as lock files and generated markers make them: the substrings of a
+    /// few literals over a small alphabet (some dropped), and a few strings of their own.
+    fn sets() -> impl Strategy<Value = Vec<String>> {
+        (
+            prop::collection::vec("[ab_]{0,6}", 0..3),
+            prop::collection::vec("[ab]{0,3}", 0..3),
+            prop::collection::vec(any::<bool>(), 64),
+        )
+            .prop_map(|(literals, own, drop)| {
+                let mut set: Vec<String> = literals
+                    .iter()
+                    .flat_map(|l| substrings(l))
+                    .chain(own)
+                    .collect();
+                set.sort();
+                set.dedup();
+                let mut k = drop.iter().cycle();
+                set.retain(|_| !k.next().copied().unwrap_or(false) || drop.len() < 2);
+                set
+            })
+            .prop_filter("non-empty", |s| !s.is_empty())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Each spelling reads back as the set (or its negation), is no longer than one
+        /// comparison per string, and no shorter than its length bound.
+        #[test]
+        fn spellings_are_exact_and_bounded(set in sets(), negated in any::<bool>(), extended in any::<bool>()) {
+            let field = if extended { Field::PythonAbiTag } else { Field::PlatformMachine };
+            let mut ctx = Context::new();
+            let t = string_text(field, &set, negated);
+            let read = parse(&mut ctx, &t.s).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let want = plain(&mut ctx, field, &set).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let want = if negated { !want } else { want };
+            prop_assert_eq!(read, want, "{}", t.s);
+            let plain_len = {
+                let (eq, sep) = if negated { ("!=", " and ") } else { ("==", " or ") };
+                join(&set.iter().map(|s| atom(field.name(), eq, s)).collect::<Vec<_>>(), sep).s.len()
+            };
+            prop_assert!(t.s.len() <= plain_len, "{}", t.s);
+            prop_assert!(string_len_bound(field.name(), &set) <= t.s.len(), "{}", t.s);
+            // The `or` flag says whether the text has an `or` outside parentheses.
+            prop_assert_eq!(t.or, super::super::top_level_or(&t.s), "{}", t.s);
+        }
+    }
+}
