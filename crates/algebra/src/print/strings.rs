@@ -11,8 +11,8 @@
 //! 1. one comparison per string (`==`, joined by `or`; for the negation `!=`, joined by
 //!    `and`), the only spelling before print form 4;
 //! 2. an exact cover, longest string first: `field in "x"` (`not in`) for a string whose
-//!    substrings all lie in the set, where it covers more than `x` (for `not in`, where it is
-//!    shorter than the comparisons it replaces), else `==` (`!=`);
+//!    substrings all lie in the set, where it covers one not covered yet besides `x`, else
+//!    `==` (`!=`);
 //! 3. `in` for each string no other one contains, and `!=` for each substring of theirs that
 //!    is not in the set (`(f in "x" or f in "y") and f != "z"`; the negation `f not in "x"
 //!    and f not in "y" or f == "z"`).
@@ -47,14 +47,11 @@ pub(crate) fn covered(field: Field, x: &str) -> Option<Vec<String>> {
 /// substring of a literal of two characters or more (of one character, `f in "x"` is
 /// `f == "x"`, no shorter).
 fn nested(set: &[String]) -> bool {
-    // (The set is sorted, so `""` comes first.)
-    if set.len() > 1 && set.first().is_some_and(String::is_empty) {
-        return true;
-    }
+    // (The strings of a label are distinct: one inside another is shorter.)
     set.iter().enumerate().any(|(i, a)| {
         set.iter()
             .enumerate()
-            .any(|(j, b)| i != j && b.len() > a.len() && b.contains(a.as_str()))
+            .any(|(j, b)| i != j && b.contains(a.as_str()))
     })
 }
 
@@ -64,8 +61,9 @@ fn maximal(set: &[String]) -> Vec<&str> {
     by_len.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
     let mut kept: Vec<&str> = Vec::new();
     for s in by_len {
-        // A string inside another is inside a kept one, which is longer and came first.
-        if !kept.iter().any(|k| k.len() > s.len() && k.contains(s)) {
+        // A string inside another is inside a kept one, which is longer and came first (and
+        // the strings are distinct).
+        if !kept.iter().any(|k| k.contains(s)) {
             kept.push(s);
         }
     }
@@ -96,27 +94,26 @@ fn atom(name: &str, op: &str, x: &str) -> Text {
 }
 
 /// The shortest of the three spellings (module docs) of "`field`'s value is in `set`", or with
-/// `negated` of "is in none of `set`".
+/// `negated` of "is in none of `set`"; of two as short, the earlier.
 pub(crate) fn string_text(field: Field, set: &[String], negated: bool) -> Text {
-    let name = field.name();
     let (eq, sep) = if negated {
         ("!=", " and ")
     } else {
         ("==", " or ")
     };
-    let parts: Vec<Text> = set.iter().map(|s| atom(name, eq, s)).collect();
+    let parts: Vec<Text> = set.iter().map(|s| atom(field.name(), eq, s)).collect();
     let mut best = join(&parts, sep);
     if !nested(set) {
         return best;
     }
     let in_set: FxHashSet<&str> = set.iter().map(String::as_str).collect();
     let targets: Vec<&str> = set.iter().map(String::as_str).collect();
-    let exact = cover(field, &targets, &|s| in_set.contains(s), negated);
+    let exact = cover(field, &targets, &|s| in_set.contains(s));
     let mut candidates = Vec::with_capacity(2);
     if exact.iter().any(|&(_, with_in)| with_in) {
         candidates.push(write(field, &exact, negated));
     }
-    candidates.extend(with_exceptions(field, set, &in_set, negated, best.s.len()));
+    candidates.extend(with_exceptions(field, set, &in_set, negated));
     for t in candidates {
         if t.s.len() < best.s.len() {
             best = t;
@@ -126,19 +123,21 @@ pub(crate) fn string_text(field: Field, set: &[String], negated: bool) -> Text {
 }
 
 /// A cover of `targets` by comparisons, longest string first: `(x, true)` for `field in "x"`
-/// (`not in` with `negated`) where every string it holds on is `allowed` and it covers more
-/// than `x` (for `not in`, where it is shorter than the `!=` it replaces), else `(x, false)`
-/// for `==` (`!=`). Sorted by string.
+/// where every string that comparison holds on is `allowed` and one besides `x` is not covered
+/// yet, else `(x, false)` for `==`. Sorted by string.
+///
+/// Both callers' targets hold every allowed string of an `in` they are offered (the set's own
+/// strings, whose allowed substrings are in the set; the exceptions, whose substrings outside
+/// the set are exceptions too), so each `in` stands for two comparisons or more: shorter than
+/// them as `in` (as long as one `==`) and as `not in` (four characters longer than one `!=`,
+/// shorter than two joined by ` and `).
 fn cover<'s>(
     field: Field,
     targets: &[&'s str],
     allowed: &dyn Fn(&str) -> bool,
-    negated: bool,
 ) -> Vec<(&'s str, bool)> {
-    let name = field.name();
     let mut order: Vec<&str> = targets.to_vec();
     order.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
-    let wanted: FxHashSet<&str> = targets.iter().copied().collect();
     let mut done: FxHashSet<String> = FxHashSet::default();
     let mut atoms: Vec<(&str, bool)> = Vec::new();
     for y in order {
@@ -147,20 +146,7 @@ fn cover<'s>(
         }
         let subs = covered(field, y).filter(|subs| subs.iter().all(|s| allowed(s)));
         if let Some(subs) = subs {
-            let new: Vec<&String> = subs
-                .iter()
-                .filter(|s| wanted.contains(s.as_str()) && !done.contains(s.as_str()))
-                .collect();
-            let worth = if negated {
-                // `f not in "y"` against one `f != "s"` each, joined by ` and `.
-                let each: usize = new.iter().map(|s| name.len() + 6 + s.len()).sum();
-                let plain = each + " and ".len() * new.len().saturating_sub(1);
-                name.len() + 10 + y.len() < plain
-            } else {
-                // `f in "y"` is as long as `f == "y"`: worth it when it covers more.
-                new.len() > 1
-            };
-            if worth {
+            if subs.iter().filter(|s| !done.contains(s.as_str())).count() > 1 {
                 done.extend(subs);
                 atoms.push((y, true));
                 continue;
@@ -173,7 +159,8 @@ fn cover<'s>(
     atoms
 }
 
-/// The comparisons of a [`cover`] joined: by `or` (by `and` with `negated`).
+/// The comparisons of a [`cover`] joined by `or` (with `negated`, `not in` and `!=` joined by
+/// `and`).
 fn write(field: Field, atoms: &[(&str, bool)], negated: bool) -> Text {
     let (eq, inn, sep) = if negated {
         ("!=", "not in", " and ")
@@ -190,15 +177,13 @@ fn write(field: Field, atoms: &[(&str, bool)], negated: bool) -> Text {
 /// Spelling 3: `in` for each string no other one contains (`==` for an extended field's
 /// `""`), less the substrings of theirs that are not in the set, themselves written as a
 /// [`cover`] (`f in "win32" and f not in "win"`). `None` when a string no other contains has
-/// no `in`, or when the text would be `limit` long or longer.
+/// no `in`.
 fn with_exceptions(
     field: Field,
     set: &[String],
     in_set: &FxHashSet<&str>,
     negated: bool,
-    limit: usize,
 ) -> Option<Text> {
-    let name = field.name();
     let top = maximal(set);
     let mut union: Vec<String> = Vec::new();
     for x in &top {
@@ -225,15 +210,10 @@ fn with_exceptions(
         return Some(main);
     }
     // The exceptions' comparisons may hold anywhere outside the set.
-    let except = cover(field, &out, &|s| !in_set.contains(s), !negated);
-    let ex_len: usize = except.iter().map(|(s, _)| name.len() + 6 + s.len()).sum();
-    if main.s.len() + ex_len >= limit {
-        return None;
-    }
+    let except = cover(field, &out, &|s| !in_set.contains(s));
     let except = write(field, &except, !negated);
     let sep = if negated { " or " } else { " and " };
-    let t = join(&[main, except], sep);
-    (t.s.len() < limit).then_some(t)
+    Some(join(&[main, except], sep))
 }
 
 #[cfg(test)]
@@ -349,6 +329,141 @@ mod tests {
             string_text(Field::SysPlatform, &flat, false).s,
             r#"sys_platform == "darwin" or sys_platform == "linux""#
         );
+    }
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn nesting_and_the_strings_no_other_contains() {
+        assert!(!nested(&strings(&[""])));
+        assert!(!nested(&strings(&["a"])));
+        assert!(nested(&strings(&["", "a"])));
+        assert!(nested(&strings(&["a", "ab"])));
+        assert!(nested(&strings(&["ab", "b"])));
+        assert!(nested(&strings(&[
+            "bab", "c", "d", "e", "f", "g", "h", "i", "j", "k", "ba"
+        ])));
+        assert!(!nested(&strings(&["ab", "ba"])));
+        assert!(!nested(&strings(&["darwin", "linux", "win32"])));
+        assert_eq!(maximal(&strings(&["", "a", "ab", "b"])), ["ab"]);
+        assert_eq!(maximal(&strings(&["a", "bc"])), ["a", "bc"]);
+        assert_eq!(
+            maximal(&strings(&["a", "ab", "ba", "c"])),
+            ["ab", "ba", "c"]
+        );
+        assert_eq!(maximal(&strings(&[""])), [""]);
+    }
+
+    #[test]
+    fn the_length_bound_is_exact_for_one_comparison_each_and_for_one_in() {
+        for set in [strings(&["darwin", "linux"]), strings(&["nt"])] {
+            for negated in [false, true] {
+                let t = string_text(Field::SysPlatform, &set, negated);
+                let exact = if negated {
+                    // `!=` is as long as `==`, ` and ` one longer than ` or `.
+                    t.s.len() - (set.len() - 1)
+                } else {
+                    t.s.len()
+                };
+                assert_eq!(string_len_bound("sys_platform", &set), exact, "{}", t.s);
+            }
+        }
+        let subs = covered(Field::SysPlatform, "linux").unwrap_or_default();
+        let t = string_text(Field::SysPlatform, &subs, false);
+        assert_eq!(t.s, r#"sys_platform in "linux""#);
+        assert_eq!(string_len_bound("sys_platform", &subs), t.s.len());
+        let mut two = subs;
+        two.extend(covered(Field::SysPlatform, "win32").unwrap_or_default());
+        two.sort();
+        two.dedup();
+        let t = string_text(Field::SysPlatform, &two, false);
+        assert_eq!(t.s, r#"sys_platform in "linux" or sys_platform in "win32""#);
+        assert_eq!(string_len_bound("sys_platform", &two), t.s.len());
+    }
+
+    #[test]
+    fn an_in_is_written_only_where_it_covers_two_not_yet_covered() {
+        // After `in "abc"`, `"ca"` is the only string of its `in` not covered yet.
+        let mut set = covered(Field::OsName, "abc").unwrap_or_default();
+        set.push("ca".into());
+        set.sort();
+        assert_eq!(
+            string_text(Field::OsName, &set, false).s,
+            r#"os_name in "abc" or os_name == "ca""#
+        );
+        assert_eq!(
+            string_text(Field::OsName, &set, true).s,
+            r#"os_name not in "abc" and os_name != "ca""#
+        );
+        // A string whose substrings are not all in the set is written as it is; the exceptions
+        // of spelling 3 would be longer.
+        let mut set = covered(Field::OsName, "abcd").unwrap_or_default();
+        set.push("xyz".into());
+        set.sort();
+        assert_eq!(
+            string_text(Field::OsName, &set, true).s,
+            r#"os_name not in "abcd" and os_name != "xyz""#
+        );
+    }
+
+    /// Every subset of the substrings of two literals: each spelling is exact, and the one
+    /// kept is the shortest, the earlier of two as short.
+    #[test]
+    fn every_subset_of_two_literals_substrings() -> Result<(), Box<dyn std::error::Error>> {
+        let mut ctx = Context::new();
+        for (field, a, b) in [
+            (Field::PlatformMachine, "abc", "ca"),
+            (Field::PythonAbiTag, "ab", "ba"),
+        ] {
+            let mut all = covered(field, a).unwrap_or_default();
+            all.extend(covered(field, b).unwrap_or_default());
+            all.push(String::new());
+            all.sort();
+            all.dedup();
+            for bits in 1u32..(1 << all.len()) {
+                let set: Vec<String> = all
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| bits & (1 << i) != 0)
+                    .map(|(_, s)| s.clone())
+                    .collect();
+                for negated in [false, true] {
+                    let t = string_text(field, &set, negated);
+                    let want = plain(&mut ctx, field, &set)?;
+                    let want = if negated { !want } else { want };
+                    assert_eq!(parse(&mut ctx, &t.s)?, want, "{}", t.s);
+                    // The three spellings, in order.
+                    let (eq, sep) = if negated {
+                        ("!=", " and ")
+                    } else {
+                        ("==", " or ")
+                    };
+                    let mut all_forms = vec![join(
+                        &set.iter()
+                            .map(|s| atom(field.name(), eq, s))
+                            .collect::<Vec<_>>(),
+                        sep,
+                    )];
+                    if nested(&set) {
+                        let in_set: FxHashSet<&str> = set.iter().map(String::as_str).collect();
+                        let targets: Vec<&str> = set.iter().map(String::as_str).collect();
+                        let exact = cover(field, &targets, &|s| in_set.contains(s));
+                        all_forms.push(write(field, &exact, negated));
+                        all_forms.extend(with_exceptions(field, &set, &in_set, negated));
+                    }
+                    let shortest = all_forms.iter().map(|f| f.s.len()).min().unwrap_or(0);
+                    let first = all_forms
+                        .iter()
+                        .find(|f| f.s.len() == shortest)
+                        .map(|f| f.s.as_str());
+                    assert_eq!(Some(t.s.as_str()), first);
+                    assert!(string_len_bound(field.name(), &set) <= t.s.len(), "{}", t.s);
+                }
+            }
+        }
+        Ok(())
     }
 
     #[test]
