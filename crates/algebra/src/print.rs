@@ -1,6 +1,6 @@
 //! Printing a marker back to marker syntax: the shortest of a minimised DNF, a minimised CNF
-//! and the diagram's factored form (and, without a theory, the split by the extras' functions
-//! for a long marker whose extras come last), each comparison written in its shortest exact
+//! and the diagram's factored form (and the split by the extras' functions for a long marker
+//! whose extras come last), each comparison written in its shortest exact
 //! spelling.
 //!
 //! Everything here reads the diagram through [`Context::paths`], which depends only on the
@@ -151,8 +151,8 @@ impl Context {
 
     /// `m` in marker syntax: deterministic (it depends only on the function `m` denotes under
     /// the context's theory, and on the variable order), the shortest of a minimised DNF, a
-    /// minimised CNF and a factored form, and under the `none` theory, for a marker of 300
-    /// characters or more that reads extras after its other fields, the split by the extras'
+    /// minimised CNF and a factored form, and for a marker of 300 characters or more that
+    /// reads extras after its other fields, the split by the extras'
     /// functions (`spec/SPEC.md` §21.4). The constants print as `true` and `false` (which
     /// pep508 reads back as [`MarkerTree::TRUE`](markerspec_pep508::MarkerTree::TRUE) and
     /// `FALSE`); version ranges use `python_version` where it says the same as
@@ -257,10 +257,10 @@ impl Context {
             return Ok("false".into());
         }
         let mut best = self.print_forms(s, care)?;
-        // Without a theory, the split by the extras' functions (`print_split`), for a marker
-        // whose shortest form so far is long (the split shortens repeated groups of extras).
-        if care.is_true() && best.as_ref().is_none_or(|b| b.len() >= SPLIT_FROM) {
-            if let Some(split) = self.print_split(s).transpose() {
+        // The split by the extras' functions (`print_split`), for a marker whose shortest
+        // form so far is long (the split shortens repeated groups of extras).
+        if best.as_ref().is_none_or(|b| b.len() >= SPLIT_FROM) {
+            if let Some(split) = self.print_split(s, care).transpose() {
                 consider(split, &mut best)?;
             }
         }
@@ -895,9 +895,10 @@ impl Context {
     /// function `g` of the extras that the other variables' paths lead to, `h and g`, where `h`
     /// holds where the paths lead to `g`, widened to where `g` adds nothing to `s`; each `h` and
     /// `g` printed as the shortest of its own forms, the terms joined by `or` in text order.
-    /// `None` when `s` does not have that shape, or leads to more than
+    /// Under a theory (`theory`, its constraint), `h` is also free where the theory does not
+    /// hold. `None` when `s` does not have that shape, or leads to more than
     /// [`MAX_SPLIT`] functions of the extras.
-    fn print_split(&mut self, s: Marker) -> Result<Option<String>, Error> {
+    fn print_split(&mut self, s: Marker, theory: Marker) -> Result<Option<String>, Error> {
         let support = self.support(s)?;
         let extras: Vec<Var> = support
             .iter()
@@ -964,7 +965,10 @@ impl Context {
                 },
                 &mut memo,
             )?;
+            // (Under a theory, `h` is free where the theory does not hold, too: `s` is printed
+            // for the environments where it holds.)
             let care = self.disj(h, !free)?;
+            let care = self.conj(care, theory)?;
             let h_text = self.print_part(h, care)?;
             let term = if g.is_true() {
                 h_text
@@ -1651,7 +1655,7 @@ mod tests {
     /// `intractable` error, not a hang.
     /// A conflict marker whose paths through the other fields lead to one function of the
     /// extras prints it once (the split form, SPEC §21.4), where the DNF repeats each group of
-    /// extras under each comparison; the same in a fresh context; not under a theory.
+    /// extras under each comparison; the same in a fresh context and under a theory.
     #[test]
     fn split_form_writes_each_function_of_the_extras_once() -> Result<(), Box<dyn std::error::Error>>
     {
@@ -1687,13 +1691,27 @@ mod tests {
         let mut fresh = Context::new();
         let again = fresh.from_marker(&tree, &none)?;
         assert_eq!(fresh.to_marker_string(again)?, printed);
-        // Under a theory the split is not tried.
+        // Under a theory too (print form 4; form 3 printed its 830-character DNF there).
         let mut ctx = Context::new();
         let platform = Theory::platform();
         let m = ctx.from_marker(&tree, &platform)?;
-        let printed = ctx.to_marker_string(m)?;
-        assert!(!printed.starts_with('('), "{printed}");
-        assert_eq!(ctx.from_marker(&printed.parse()?, &platform)?, m);
+        let under = ctx.to_marker_string(m)?;
+        assert_eq!(under, printed);
+        assert_eq!(ctx.from_marker(&under.parse()?, &platform)?, m);
+        // Each part is printed for the environments where the theory holds: there
+        // `sys_platform == "darwin"` says `os_name == "posix"`, and `os_name == "nt"` says
+        // `sys_platform == "win32"`.
+        let windows = input.replace(
+            "sys_platform != 'darwin' and",
+            "sys_platform == 'win32' and os_name == 'nt' and",
+        );
+        let m = ctx.from_marker(&windows.parse()?, &platform)?;
+        let under = ctx.to_marker_string(m)?;
+        assert_eq!(
+            under,
+            r#"(os_name == "nt" or platform_machine == "arm64" or python_version < "3.12") and extra == "extra-4-demo-cuda" and (extra == "extra-4-demo-cpu" or extra == "extra-4-demo-rocm") or platform_machine != "arm64" and python_full_version >= "3.12" and sys_platform == "darwin""#
+        );
+        assert_eq!(ctx.from_marker(&under.parse()?, &platform)?, m);
         Ok(())
     }
 
@@ -1729,7 +1747,11 @@ mod tests {
                 .iter()
                 .any(|&v| matches!(ctx.meta(v), Some(crate::translate::VarMeta::Opaque { .. })));
             assert_eq!(opaque, text.contains("~="), "{text}");
-            assert_eq!(ctx.print_split(m)?.is_some(), split, "{text}");
+            assert_eq!(
+                ctx.print_split(m, crate::dd::Marker::TRUE)?.is_some(),
+                split,
+                "{text}"
+            );
         }
         Ok(())
     }
