@@ -30,8 +30,9 @@
 //!   straight from text, each comparison translated as the parser reads it, with no syntax
 //!   tree (the way for a resolver to read markers it only computes with).
 //! * [`Context::to_marker_string`]`(Marker) -> Result<String, Error>`: marker syntax back, the
-//!   shortest of a minimised DNF, CNF and factored form (and, for a long marker whose extras
-//!   come last, the split by the extras' functions); `true`/`false` for the constants
+//!   shortest of a minimised DNF, CNF and factored form (and, for a longer marker, the DNF
+//!   with its shared literals taken out, and the split by the extras' functions where its
+//!   extras come last); `true`/`false` for the constants
 //!   ([`Marker::TRUE`]/[`Marker::FALSE`] in the API).
 //! * [`Context::evaluate_env`], [`Context::residual`] (the marker left over the fields an
 //!   [`Environment`](markerspec_pep508::Environment) leaves Unknown) and

@@ -1,7 +1,7 @@
 //! Printing a marker back to marker syntax: the shortest of a minimised DNF, a minimised CNF
-//! and the diagram's factored form (and the split by the extras' functions for a long marker
-//! whose extras come last), each comparison written in its shortest exact
-//! spelling.
+//! and the diagram's factored form (and, for a longer marker, the DNF with its shared literals
+//! taken out, and the split by the extras' functions where its extras come last), each
+//! comparison written in its shortest exact spelling.
 //!
 //! Everything here reads the diagram through [`Context::paths`], which depends only on the
 //! function and the variable order, so the printed form depends on neither construction
@@ -51,6 +51,10 @@ const MAX_SPLIT: usize = 16;
 /// The split form is tried for a marker whose shortest of the other forms has at least this
 /// many characters (or that none of them prints).
 const SPLIT_FROM: usize = 300;
+
+/// A DNF is factored ([`Context::quick_factor`]) when the shortest form so far has at least
+/// this many characters.
+const FACTOR_FROM: usize = 100;
 
 /// The most cubes of the larger DNF printed when none of the three forms fits the limits
 /// ([`Context::print_large`]).
@@ -151,9 +155,9 @@ impl Context {
 
     /// `m` in marker syntax: deterministic (it depends only on the function `m` denotes under
     /// the context's theory, and on the variable order), the shortest of a minimised DNF, a
-    /// minimised CNF and a factored form, and for a marker of 300 characters or more that
-    /// reads extras after its other fields, the split by the extras'
-    /// functions (`spec/SPEC.md` §21.4). The constants print as `true` and `false` (which
+    /// minimised CNF and a factored form; from 100 characters, the DNF with its shared literals
+    /// taken out; and from 300, for a marker that reads extras after its other fields, the
+    /// split by the extras' functions (`spec/SPEC.md` §21.4). The constants print as `true` and `false` (which
     /// pep508 reads back as [`MarkerTree::TRUE`](markerspec_pep508::MarkerTree::TRUE) and
     /// `FALSE`); version ranges use `python_version` where it says the same as
     /// `python_full_version`, wildcards (`== "3.11.*"`) where they are exact.
@@ -215,7 +219,16 @@ impl Context {
         let upper = self.disj(s, !care)?;
         let mut best: Option<String> = None;
         let mut paths = 0;
-        let dnf = self.print_dnf(s, upper, false, None, &mut paths);
+        let mut cover = Vec::new();
+        let dnf = self.print_cover(
+            s,
+            upper,
+            false,
+            None,
+            &mut paths,
+            MAX_CUBES,
+            Some(&mut cover),
+        );
         // When `s` is one path printed as it is (no theory), the CNF's clauses are its
         // literals, one each (`one_path_cnf`).
         let one_path = paths == 1 && upper == s && dnf.is_ok();
@@ -244,8 +257,40 @@ impl Context {
                 consider(factored, &mut best)?;
             }
         }
+        // A long DNF's cubes with their common literals taken out (`quick_factor`).
+        if cover.len() > 1 && best.as_ref().is_some_and(|b| b.len() >= FACTOR_FROM) {
+            let text = self.quick_factor(&cover)?;
+            consider(Ok(text.s), &mut best)?;
+        }
 
         Ok(best)
+    }
+
+    /// A DNF's cubes factored: the literal in the most cubes (the first met of those) taken
+    /// out of them, `literal and (the rest of those cubes, factored)`, joined by `or` with the
+    /// other cubes, factored the same way; cubes that share no literal joined as they are. An
+    /// identity of Boolean algebra, so the text means what the cubes mean.
+    fn quick_factor(&mut self, cover: &[Vec<(Var, Label)>]) -> Result<Text, Error> {
+        // Each literal once, in the order the cubes meet them, with its text.
+        let mut ids: Vec<(Var, &Label)> = Vec::new();
+        let mut texts: Vec<Text> = Vec::new();
+        let mut cubes: Vec<Vec<usize>> = Vec::with_capacity(cover.len());
+        for cube in cover {
+            let mut c = Vec::with_capacity(cube.len());
+            for (var, label) in cube {
+                let id = match ids.iter().position(|(v, l)| v == var && *l == label) {
+                    Some(id) => id,
+                    None => {
+                        ids.push((*var, label));
+                        texts.push(self.literal_text(*var, label)?);
+                        ids.len() - 1
+                    }
+                };
+                c.push(id);
+            }
+            cubes.push(c);
+        }
+        Ok(factor_cubes(&cubes, &texts))
     }
 
     fn print_uncached(&mut self, m: Marker, care: Marker) -> Result<String, Error> {
@@ -497,6 +542,25 @@ impl Context {
         path_count: &mut usize,
         max_cubes: usize,
     ) -> Result<String, Error> {
+        self.print_cover(f, upper, negate, limit, path_count, max_cubes, None)
+    }
+
+    /// [`print_dnf_capped`](Self::print_dnf_capped), and with `keep`, the cubes it prints
+    /// (each literal as printed: a version field's absent label beside its text left out)
+    /// when the text has [`FACTOR_FROM`] characters or more (the only texts
+    /// [`quick_factor`](Self::quick_factor) is tried on). Nothing is kept when the text is
+    /// not written (a literal without a spelling).
+    #[allow(clippy::too_many_arguments)]
+    fn print_cover(
+        &mut self,
+        f: Marker,
+        upper: Marker,
+        negate: bool,
+        limit: Option<usize>,
+        path_count: &mut usize,
+        max_cubes: usize,
+        keep: Option<&mut Vec<Vec<(Var, Label)>>>,
+    ) -> Result<String, Error> {
         let refs = self.paths_cached(f)?;
         *path_count = refs.len();
         if refs.len() > max_cubes {
@@ -556,6 +620,7 @@ impl Context {
                 self.cache_literal(var, &label)?;
                 lits.push((var, label));
             }
+
             if k > 0 {
                 out.push_str(if negate { " and " } else { " or " });
             }
@@ -584,6 +649,17 @@ impl Context {
             }
             if clause_parens {
                 out.push(')');
+            }
+        }
+        if let Some(keep) = keep {
+            if out.len() >= FACTOR_FROM {
+                for cube in &kept {
+                    let printed = cube
+                        .iter()
+                        .filter(|&&(v, l)| !self.absent_with_text(v, l, cube.iter().copied()))
+                        .map(|&(v, l)| (v, if negate { negate_label(l) } else { l.clone() }));
+                    keep.push(printed.collect());
+                }
             }
         }
         Ok(out)
@@ -1436,6 +1512,59 @@ fn join(parts: &[Text], sep: &str) -> Text {
     }
 }
 
+/// [`Context::quick_factor`] over literal ids (`texts` by id). Each level takes a literal out
+/// of some cubes or splits the cubes in two, so the depth is at most the number of cubes plus
+/// the longest cube.
+fn factor_cubes(cubes: &[Vec<usize>], texts: &[Text]) -> Text {
+    let and_of = |cube: &[usize]| {
+        let parts: Vec<Text> = cube.iter().filter_map(|&i| texts.get(i).cloned()).collect();
+        join(&parts, " and ")
+    };
+    if let [one] = cubes {
+        return and_of(one);
+    }
+    let mut counts = vec![0usize; texts.len()];
+    for cube in cubes {
+        for &i in cube {
+            if let Some(n) = counts.get_mut(i) {
+                *n += 1;
+            }
+        }
+    }
+    // The literal in the most cubes, the first of those.
+    let mut best = None;
+    for (i, &n) in counts.iter().enumerate() {
+        if n >= 2 && best.is_none_or(|(_, m)| n > m) {
+            best = Some((i, n));
+        }
+    }
+    let Some((lit, _)) = best else {
+        let terms: Vec<Text> = cubes.iter().map(|c| and_of(c)).collect();
+        return join(&terms, " or ");
+    };
+    let (with, without): (Vec<&Vec<usize>>, Vec<&Vec<usize>>) =
+        cubes.iter().partition(|c| c.contains(&lit));
+    let rest: Vec<Vec<usize>> = with
+        .iter()
+        .map(|c| c.iter().copied().filter(|&i| i != lit).collect())
+        .collect();
+    let head = texts.get(lit).cloned().unwrap_or(Text {
+        s: String::new(),
+        or: false,
+    });
+    // (A cube that is the literal alone covers the others: an irredundant cover has none.)
+    let term = if rest.iter().any(Vec::is_empty) {
+        head
+    } else {
+        join(&[head, factor_cubes(&rest, texts)], " and ")
+    };
+    if without.is_empty() {
+        return term;
+    }
+    let others: Vec<Vec<usize>> = without.into_iter().cloned().collect();
+    join(&[term, factor_cubes(&others, texts)], " or ")
+}
+
 /// A quoted string as pep508 prints it (it reads back as the same string).
 fn quote(s: &str) -> String {
     // The common case, written directly: pep508 writes `"s"` when `s` has nothing to escape.
@@ -1487,6 +1616,7 @@ fn shorter(a: &str, b: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::{Text, factor_cubes};
     use crate::{Context, Theory};
     use markerspec_pep508::MarkerTree;
 
@@ -1717,6 +1847,87 @@ mod tests {
 
     /// The split form leaves out a marker with an opaque comparison (printed as written, read
     /// back in its profile), and one without extras or with nothing but extras.
+    #[test]
+    fn quick_factor_takes_the_most_shared_literal_out_first() {
+        let t = |s: &str| Text {
+            s: s.into(),
+            or: false,
+        };
+        let texts = vec![
+            t("a"),
+            t("b"),
+            t("c"),
+            t("d"),
+            Text {
+                s: "e or f".into(),
+                or: true,
+            },
+        ];
+        assert_eq!(
+            factor_cubes(&[vec![0, 1], vec![0, 2], vec![3]], &texts).s,
+            "a and (b or c) or d"
+        );
+        // No literal in two cubes: the DNF as it is.
+        assert_eq!(
+            factor_cubes(&[vec![0, 1], vec![2, 3]], &texts).s,
+            "a and b or c and d"
+        );
+        // A literal with an `or` of its own keeps its parentheses inside an `and`.
+        assert_eq!(
+            factor_cubes(&[vec![0, 4], vec![0, 1]], &texts).s,
+            "a and (e or f or b)"
+        );
+        assert_eq!(
+            factor_cubes(&[vec![4, 1], vec![4, 2]], &texts).s,
+            "(e or f) and (b or c)"
+        );
+        // The literal in the most cubes first (`b`, in three), the first met of equals next.
+        assert_eq!(
+            factor_cubes(&[vec![0, 1], vec![2, 1], vec![1, 3], vec![0, 2]], &texts).s,
+            "b and (a or c or d) or a and c"
+        );
+        assert_eq!(
+            factor_cubes(&[vec![0, 1, 2], vec![0, 1, 3], vec![2]], &texts).s,
+            "a and b and (c or d) or c"
+        );
+        // A cube that is the literal alone covers the others with it.
+        assert_eq!(factor_cubes(&[vec![0], vec![0, 1]], &texts).s, "a");
+    }
+
+    /// Print form 4 factors a long DNF; a DNF that fails on a literal with no spelling of its
+    /// own leaves no cubes to factor (they once did: the ones written before the failure, and
+    /// the text lost the rest of the marker).
+    #[test]
+    fn long_dnfs_print_factored_and_read_back() -> Result<(), Box<dyn std::error::Error>> {
+        let none = Theory::none();
+        let mut ctx = Context::new();
+        let conflict = "(extra == 'extra-3-app-a' and extra == 'extra-3-app-b') or \
+            (extra == 'extra-3-app-a' and extra == 'extra-3-app-c') or \
+            (extra == 'extra-3-app-a' and extra == 'extra-3-app-d') or \
+            (extra == 'extra-3-app-a' and extra == 'extra-3-app-e') or \
+            (extra == 'extra-3-app-f' and extra == 'extra-3-app-g')";
+        let m = ctx.from_marker(&conflict.parse()?, &none)?;
+        let printed = ctx.to_marker_string(m)?;
+        assert_eq!(
+            printed,
+            r#"extra == "extra-3-app-a" and (extra == "extra-3-app-b" or extra == "extra-3-app-c" or extra == "extra-3-app-d" or extra == "extra-3-app-e") or extra == "extra-3-app-f" and extra == "extra-3-app-g""#
+        );
+        assert_eq!(ctx.from_marker(&printed.parse()?, &none)?, m);
+        let failing = "((python_full_version not in '9' or implementation_version < '7.16' or \
+            'Jython' not in platform_python_implementation) and sys_platform <= 'darwin' and \
+            python_full_version == '19.2.5.18.16.*' and 'a.b' <= extra) or \
+            ('10.0.19045' != platform_version or python_full_version === '3' or \
+            '7.0.14.11.3RC.6_DEV0' === python_full_version) and (implementation_name in 'pypy' \
+            or platform_version < '10.0.19045' or 'CPython' > platform_python_implementation or \
+            'x86_64' ~= platform_machine) or (platform_system == 'Darwin' and \
+            'Java' === platform_system and platform_machine < 'i686') or \
+            platform_python_implementation > 'PyPy'";
+        let m = ctx.from_marker(&failing.parse()?, &none)?;
+        let printed = ctx.to_marker_string(m)?;
+        assert_eq!(ctx.from_marker(&printed.parse()?, &none)?, m, "{printed}");
+        Ok(())
+    }
+
     #[test]
     fn split_form_needs_exact_comparisons_and_extras_after_other_fields()
     -> Result<(), Box<dyn std::error::Error>> {
@@ -2242,7 +2453,7 @@ mod tests {
         let m = ctx.from_marker(&tree, &Theory::platform())?;
         assert_eq!(
             ctx.to_marker_string(m)?,
-            r#"sys_platform == "darwin" and platform_machine == "x" and python_version >= "3.9" or platform_release > "23.1" and python_version >= "3.9" or platform_system == "Java" and python_version >= "3.9""#
+            r#"python_version >= "3.9" and (sys_platform == "darwin" and platform_machine == "x" or platform_release > "23.1" or platform_system == "Java")"#
         );
         Ok(())
     }
