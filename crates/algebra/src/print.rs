@@ -475,9 +475,9 @@ impl Context {
             steps: saved.steps.min(LARGE_STEPS),
             ..saved
         });
-        let dnf = self.print_dnf_capped(s, upper, false, None, &mut 0, LARGE_CUBES);
+        let dnf = self.print_cover(s, upper, false, None, &mut 0, LARGE_CUBES, None);
         let limit = dnf.as_ref().ok().map(String::len);
-        let cnf = self.print_dnf_capped(!s, lower_not, true, limit, &mut 0, LARGE_CUBES);
+        let cnf = self.print_cover(!s, lower_not, true, limit, &mut 0, LARGE_CUBES, None);
         self.set_limits(saved);
         for e in [&dnf, &cnf].into_iter().filter_map(|r| r.as_ref().err()) {
             if out_of_nodes(e) {
@@ -529,23 +529,11 @@ impl Context {
         limit: Option<usize>,
         path_count: &mut usize,
     ) -> Result<String, Error> {
-        self.print_dnf_capped(f, upper, negate, limit, path_count, MAX_CUBES)
+        self.print_cover(f, upper, negate, limit, path_count, MAX_CUBES, None)
     }
 
-    /// [`print_dnf`](Self::print_dnf) for a marker of at most `max_cubes` paths.
-    fn print_dnf_capped(
-        &mut self,
-        f: Marker,
-        upper: Marker,
-        negate: bool,
-        limit: Option<usize>,
-        path_count: &mut usize,
-        max_cubes: usize,
-    ) -> Result<String, Error> {
-        self.print_cover(f, upper, negate, limit, path_count, max_cubes, None)
-    }
-
-    /// [`print_dnf_capped`](Self::print_dnf_capped), and with `keep`, the cubes it prints
+    /// [`print_dnf`](Self::print_dnf) for a marker of at most `max_cubes` paths, and with
+    /// `keep`, the cubes it prints
     /// (each literal as printed: a version field's absent label beside its text left out)
     /// when the text has [`FACTOR_FROM`] characters or more (the only texts
     /// [`quick_factor`](Self::quick_factor) is tried on). Nothing is kept when the text is
@@ -2037,7 +2025,7 @@ mod tests {
         let printed = ctx.to_marker_string(m)?;
         let back: MarkerTree = printed.parse()?;
         assert_eq!(ctx.from_marker(&back, &none)?, m);
-        let dnf = ctx.print_dnf_capped(m, m, false, None, &mut 0, super::LARGE_CUBES)?;
+        let dnf = ctx.print_cover(m, m, false, None, &mut 0, super::LARGE_CUBES, None)?;
         assert!(
             printed.len() < dnf.len(),
             "{} / {}",
