@@ -41,6 +41,47 @@ pub(crate) fn covered(field: Field, x: &str) -> Option<Vec<String>> {
     Some(subs)
 }
 
+/// [`covered`], or `None` as soon as one of the strings is not `allowed` (a long literal has
+/// thousands of substrings; the first one refused ends the walk).
+fn covered_within(field: Field, x: &str, allowed: &dyn Fn(&str) -> bool) -> Option<Vec<String>> {
+    if x.is_empty() || x.len() > MAX_SUBSTRING_LITERAL {
+        return None;
+    }
+    let ends: Vec<usize> = x
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(x.len()))
+        .collect();
+    let mut out = Vec::new();
+    for (a, &i) in ends.iter().enumerate() {
+        for &j in ends.iter().skip(a) {
+            let sub = x.get(i..j)?;
+            if sub.is_empty() && field.is_extended() {
+                continue;
+            }
+            if !allowed(sub) {
+                return None;
+            }
+            out.push(sub.to_owned());
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Some(out)
+}
+
+/// Whether the parser reads `x` as written for `field`. It reads some literals as another
+/// (SPEC §8.3: an architecture alias or an upper-case name as its canonical name, whatever the
+/// operator), so `interpreter_arch in "arm64"` is not the substrings of `arm64`: a comparison
+/// the other spellings would write with such a literal is not written.
+fn read_as_written(field: Field, x: &str) -> bool {
+    field.format().check(x).is_ok_and(|read| read == x)
+}
+
+/// The most exceptions spelling 3 writes: past it, it is longer than the other spellings
+/// anyway, and the cover of the exceptions would walk thousands of substrings each.
+const MAX_EXCEPTIONS: usize = 256;
+
 /// Whether a string of the set lies inside another one (the empty string lies inside every
 /// other). Without that, `in` never shortens the spelling: for a standard field, `f in "x"`
 /// would also hold on `""`, which is not in the set, and for an extended one on every other
@@ -55,7 +96,7 @@ fn nested(set: &[String]) -> bool {
     })
 }
 
-/// The strings of the set that no other one contains, in set order.
+/// The strings of the set that no other one contains, sorted.
 fn maximal(set: &[String]) -> Vec<&str> {
     let mut by_len: Vec<&str> = set.iter().map(String::as_str).collect();
     by_len.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
@@ -110,7 +151,12 @@ pub(crate) fn string_text(field: Field, set: &[String], negated: bool) -> Text {
     let targets: Vec<&str> = set.iter().map(String::as_str).collect();
     let exact = cover(field, &targets, &|s| in_set.contains(s));
     let mut candidates = Vec::with_capacity(2);
-    if exact.iter().any(|&(_, with_in)| with_in) {
+    let own = |atoms: &[(&str, bool)]| {
+        atoms
+            .iter()
+            .all(|&(x, with_in)| !with_in || read_as_written(field, x))
+    };
+    if exact.iter().any(|&(_, with_in)| with_in) && own(&exact) {
         candidates.push(write(field, &exact, negated));
     }
     candidates.extend(with_exceptions(field, set, &in_set, negated));
@@ -144,8 +190,7 @@ fn cover<'s>(
         if done.contains(y) {
             continue;
         }
-        let subs = covered(field, y).filter(|subs| subs.iter().all(|s| allowed(s)));
-        if let Some(subs) = subs {
+        if let Some(subs) = covered_within(field, y, allowed) {
             if subs.iter().filter(|s| !done.contains(s.as_str())).count() > 1 {
                 done.extend(subs);
                 atoms.push((y, true));
@@ -202,6 +247,9 @@ fn with_exceptions(
         .map(String::as_str)
         .filter(|s| union.binary_search_by(|u| u.as_str().cmp(s)).is_err())
         .collect();
+    if !top.iter().all(|x| read_as_written(field, x)) {
+        return None;
+    }
     let mut main: Vec<(&str, bool)> = top.iter().map(|x| (*x, true)).collect();
     main.extend(left.iter().map(|x| (*x, false)));
     main.sort_unstable();
@@ -209,8 +257,14 @@ fn with_exceptions(
     if out.is_empty() {
         return Some(main);
     }
+    if out.len() > MAX_EXCEPTIONS {
+        return None;
+    }
     // The exceptions' comparisons may hold anywhere outside the set.
     let except = cover(field, &out, &|s| !in_set.contains(s));
+    if !except.iter().all(|&(x, _)| read_as_written(field, x)) {
+        return None;
+    }
     let except = write(field, &except, !negated);
     let sep = if negated { " or " } else { " and " };
     Some(join(&[main, except], sep))
@@ -463,6 +517,38 @@ mod tests {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// An architecture field reads an alias literal as its canonical name whatever the
+    /// operator (`not in "arm64"` as `not in "aarch64"`): no `in`, `not in` or exception is
+    /// written with such a literal. (Found by a review: the exceptions of
+    /// `interpreter_arch in 'xarm64' and interpreter_arch not in 'arm64x'` were written as
+    /// `not in "arm64"`, and the text meant another marker.)
+    #[test]
+    fn literals_the_parser_reads_otherwise_are_not_written()
+    -> Result<(), Box<dyn std::error::Error>> {
+        assert!(!read_as_written(Field::InterpreterArch, "arm64"));
+        assert!(!read_as_written(Field::HostArch, "AMD64"));
+        assert!(read_as_written(Field::InterpreterArch, "x86_64"));
+        assert!(read_as_written(Field::SysPlatform, "AMD64"));
+        let mut ctx = Context::new();
+        let x = covered(Field::InterpreterArch, "xarm64").unwrap_or_default();
+        let y = covered(Field::InterpreterArch, "arm64x").unwrap_or_default();
+        let set: Vec<String> = x.iter().filter(|s| !y.contains(s)).cloned().collect();
+        for negated in [false, true] {
+            let t = string_text(Field::InterpreterArch, &set, negated);
+            assert!(!t.s.contains(r#""arm64""#), "{}", t.s);
+            let want = plain(&mut ctx, Field::InterpreterArch, &set)?;
+            let want = if negated { !want } else { want };
+            assert_eq!(parse(&mut ctx, &t.s)?, want, "{}", t.s);
+        }
+        // Where every literal reads as written, `in` as for any field.
+        let subs = covered(Field::InterpreterArch, "x86_64").unwrap_or_default();
+        assert_eq!(
+            string_text(Field::InterpreterArch, &subs, false).s,
+            r#"interpreter_arch in "x86_64""#
+        );
         Ok(())
     }
 
