@@ -312,8 +312,18 @@ mod tests {
                 checked += 1;
             }
             // Past the longest literal the translation enumerates, `in` is no substring test.
-            assert_eq!(covered(field, &"a".repeat(MAX_SUBSTRING_LITERAL + 1)), None);
+            let long = "a".repeat(MAX_SUBSTRING_LITERAL + 1);
+            assert_eq!(covered(field, &long), None);
             assert_eq!(covered(field, ""), None);
+            // The walk that stops at a refused substring agrees, refusing nothing.
+            assert_eq!(covered_within(field, &long, &|_| true), None);
+            assert_eq!(covered_within(field, "", &|_| true), None);
+            let full = "ab".repeat(MAX_SUBSTRING_LITERAL / 2);
+            assert_eq!(
+                covered_within(field, &full, &|_| true),
+                covered(field, &full)
+            );
+            assert_eq!(covered_within(field, &full, &|s| s.len() < 3), None);
         }
         // The six standard string fields and the extended ones.
         assert!(checked >= 3 * 6, "{checked}");
@@ -543,13 +553,42 @@ mod tests {
             let want = if negated { !want } else { want };
             assert_eq!(parse(&mut ctx, &t.s)?, want, "{}", t.s);
         }
+        // Nor an exact cover's `in` (the set of `arm64`'s substrings is not `in "arm64"`).
+        let arm = covered(Field::InterpreterArch, "arm64").unwrap_or_default();
+        let t = string_text(Field::InterpreterArch, &arm, false);
+        assert!(!t.s.contains(r#"in "arm64""#), "{}", t.s);
         // Where every literal reads as written, `in` as for any field.
-        let subs = covered(Field::InterpreterArch, "x86_64").unwrap_or_default();
+        let mut subs = covered(Field::InterpreterArch, "x86_64").unwrap_or_default();
         assert_eq!(
             string_text(Field::InterpreterArch, &subs, false).s,
             r#"interpreter_arch in "x86_64""#
         );
+        subs.push("zz".into());
+        subs.sort();
+        assert_eq!(
+            string_text(Field::InterpreterArch, &subs, false).s,
+            r#"interpreter_arch in "x86_64" or interpreter_arch == "zz""#
+        );
         Ok(())
+    }
+
+    /// Spelling 3 gives up past [`MAX_EXCEPTIONS`] exceptions (each would cost a cover of its
+    /// substrings, and the text would be longer than one comparison per string).
+    #[test]
+    fn spelling_3_gives_up_past_its_exceptions() {
+        let one = strings(&["abcdefghijklmnopqrstuvwxyz0123", "a"]);
+        let in_set: FxHashSet<&str> = one.iter().map(String::as_str).collect();
+        // 465 substrings and `""` besides the two strings.
+        assert_eq!(
+            with_exceptions(Field::OsName, &one, &in_set, false).map(|t| t.s),
+            None
+        );
+        let few = strings(&["", "a", "ab"]);
+        let in_set: FxHashSet<&str> = few.iter().map(String::as_str).collect();
+        assert_eq!(
+            with_exceptions(Field::OsName, &few, &in_set, false).map(|t| t.s),
+            Some(r#"os_name in "ab" and os_name != "b""#.to_owned())
+        );
     }
 
     #[test]
