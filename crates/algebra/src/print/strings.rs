@@ -24,21 +24,14 @@ use markerspec_pep508::Field;
 use rustc_hash::FxHashSet;
 
 use super::{Text, join, quote};
-use crate::translate::{MAX_SUBSTRING_LITERAL, substrings};
+use crate::translate::MAX_SUBSTRING_LITERAL;
 
 /// What `field in "x"` holds on, as the translation reads it under `spec-2026` (SPEC §5.2,
 /// §4.3): every substring of `x`, but for an extended field not the empty one (its absent
 /// value). `None` where the comparison is no substring test there (an empty literal, or one
 /// longer than the translation enumerates).
 pub(crate) fn covered(field: Field, x: &str) -> Option<Vec<String>> {
-    if x.is_empty() || x.len() > MAX_SUBSTRING_LITERAL {
-        return None;
-    }
-    let mut subs = substrings(x);
-    if field.is_extended() {
-        subs.retain(|s| !s.is_empty());
-    }
-    Some(subs)
+    covered_within(field, x, &|_| true)
 }
 
 /// [`covered`], or `None` as soon as one of the strings is not `allowed` (a long literal has
@@ -273,6 +266,7 @@ fn with_exceptions(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::translate::substrings;
     use crate::{Context, Marker, Theory};
     use markerspec_pep508::{Dialect, FieldType, ParseOptions};
     use proptest::prelude::*;
