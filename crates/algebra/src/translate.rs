@@ -65,6 +65,15 @@ enum Side {
 /// The longest literal whose substrings are enumerated for `field in "L"`.
 pub(crate) const MAX_SUBSTRING_LITERAL: usize = 96;
 
+/// Whether `s` can be the value of the string field `field` (SPEC §21.1). An extended field's
+/// value is checked on the way in (documents, overrides and detection, SPEC §11) and stored in
+/// its format's canonical spelling, so a string that the check changes or rejects is no value:
+/// `interpreter_arch` is never `"arm64"` (an alias, read as `"aarch64"`) nor `"MIPS"` (read as
+/// `"mips"`). A standard field's value is any string.
+pub(crate) fn is_value(field: Field, s: &str) -> bool {
+    !field.is_extended() || field.format().check(s).is_ok_and(|c| c == s)
+}
+
 fn is_extended_version(f: Field) -> bool {
     f.is_extended()
         && matches!(
@@ -912,8 +921,10 @@ impl Context {
                 if matches!(op, O::TildeEqual | O::ExactEqual) {
                     return self.opaque(e, profile);
                 }
-                // ⊥ (`""`) contains nothing and is contained in nothing.
-                match self.string_rule(var, op, literal, side, &str::is_empty)? {
+                // ⊥ (`""`) contains nothing and is contained in nothing, and a string the
+                // field's check changes is no value (`interpreter_arch` is never `"arm64"`).
+                let exclude = |l: &str| l.is_empty() || !is_value(field, l);
+                match self.string_rule(var, op, literal, side, &exclude)? {
                     Some(m) => Ok(m),
                     None => self.opaque(e, profile),
                 }

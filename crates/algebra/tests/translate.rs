@@ -189,6 +189,11 @@ fn candidates(tree: &MarkerTree, absent_rule: bool) -> BTreeMap<Field, Vec<EnvVa
                 }
             }
         }
+        if f.is_extended() {
+            // What an environment document holds: an extended value is checked on the way in
+            // (SPEC §11), so `interpreter_arch` is `aarch64`, never its alias `arm64`.
+            vals = vals.into_iter().filter_map(|v| v.checked(f).ok()).collect();
+        }
         vals.dedup();
         if !vals.is_empty() {
             out.insert(f, vals);
@@ -447,6 +452,8 @@ const EDGE_CASES: &[&str] = &[
     "nvidia_driver_version >= '550.54'",
     "interpreter_arch == 'x86_64' or interpreter_arch in 'aarch64'",
     "interpreter_arch not in 'aarch64'",
+    "interpreter_arch in 'xarm64' and interpreter_arch not in 'xarm6'",
+    "host_arch in 'amd64 x86_64' or host_arch == 'MIPS'",
     "python_abi_tag == 'cp313t' and 'free-threading' in sys_abi_features",
     "'nvidia :: cuda_version_lower_bound :: 12.8' in variant_properties",
     "'nvidia::cuda' in variant_features or 'nvidia' not in variant_namespaces",
@@ -623,6 +630,61 @@ fn extended_version_fields_print_every_combination() -> Result<(), Box<dyn std::
         check(&text)?;
     }
     assert_eq!(printed, 1 + 9 * 9 * 2 * (1 + 9 * 2));
+    Ok(())
+}
+
+/// Every `and`/`or` of two or three comparisons of an architecture field whose literals hold
+/// aliases (`arm64` inside `xarm64`) or upper-case names prints, and reads back as the same
+/// marker. The field never holds an alias (SPEC §8.3: values are mapped through the table), so
+/// `interpreter_arch in "xarm64"` does not hold on `"arm64"`; when it did, such a set was
+/// printed with `interpreter_arch == "arm64"`, which the parser reads as `== "aarch64"`.
+#[test]
+fn architecture_literals_holding_aliases_print_every_combination()
+-> Result<(), Box<dyn std::error::Error>> {
+    let opts = ParseOptions::default().dialect(Dialect::Extended);
+    let atoms = [
+        "interpreter_arch in 'xarm64'",
+        "interpreter_arch not in 'arm64x'",
+        "interpreter_arch in 'amd64x'",
+        "interpreter_arch != 'x'",
+        "interpreter_arch not in 'xar'",
+        "interpreter_arch in 'XFOO'",
+        "interpreter_arch == 'aarch64'",
+    ];
+    let mut ctx = Context::new();
+    let mut printed = 0;
+    for text in combinations(&atoms) {
+        printed += 1;
+        prints_and_reads_back(&mut ctx, &text, &opts)?;
+    }
+    assert_eq!(printed, 7 * 7 * 2 * (1 + 7 * 2));
+    // No value holds an upper-case name or an alias: a comparison with one is a constant.
+    let none = Theory::none();
+    for (text, always) in [
+        ("interpreter_arch == 'FOO'", false),
+        ("interpreter_arch != 'FOO'", true),
+        ("host_arch in 'XFOO'", false),
+    ] {
+        let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+        let m = ctx.from_marker(&tree, &none)?;
+        assert_eq!(
+            m,
+            if always { Marker::TRUE } else { Marker::FALSE },
+            "{text}"
+        );
+    }
+    // `in "xarm64"` is the substrings of `xarm64` that are values: `arm64` is not one.
+    let tree = MarkerTree::parse_with("interpreter_arch in 'xarm64'", &opts, &mut Vec::new())?;
+    let m = ctx.from_marker(&tree, &none)?;
+    let env = default_environment().with(Field::InterpreterArch, "arm64")?;
+    assert_eq!(
+        env.get(Field::InterpreterArch),
+        Some(&EnvValue::String("aarch64".into()))
+    );
+    assert!(!ctx.evaluate_env(m, &env)?);
+    assert!(!tree.evaluate(&env)?);
+    let env = default_environment().with(Field::InterpreterArch, "rm64")?;
+    assert!(ctx.evaluate_env(m, &env)?);
     Ok(())
 }
 

@@ -24,11 +24,12 @@ use markerspec_pep508::Field;
 use rustc_hash::FxHashSet;
 
 use super::{Text, join, quote};
-use crate::translate::MAX_SUBSTRING_LITERAL;
+use crate::translate::{MAX_SUBSTRING_LITERAL, is_value};
 
 /// What `field in "x"` holds on, as the translation reads it under `spec-2026` (SPEC §5.2,
 /// §4.3): every substring of `x`, but for an extended field not the empty one (its absent
-/// value). `None` where the comparison is no substring test there (an empty literal, or one
+/// value) nor one that is no value of the field ([`is_value`]: `interpreter_arch in "xarm64"`
+/// does not hold on `"arm64"`, which the field never holds). `None` where the comparison is no substring test there (an empty literal, or one
 /// longer than the translation enumerates).
 pub(crate) fn covered(field: Field, x: &str) -> Option<Vec<String>> {
     covered_within(field, x, &|_| true)
@@ -49,7 +50,7 @@ fn covered_within(field: Field, x: &str, allowed: &dyn Fn(&str) -> bool) -> Opti
     for (a, &i) in ends.iter().enumerate() {
         for &j in ends.iter().skip(a) {
             let sub = x.get(i..j)?;
-            if sub.is_empty() && field.is_extended() {
+            if (sub.is_empty() && field.is_extended()) || !is_value(field, sub) {
                 continue;
             }
             if !allowed(sub) {
@@ -61,14 +62,6 @@ fn covered_within(field: Field, x: &str, allowed: &dyn Fn(&str) -> bool) -> Opti
     out.sort_unstable();
     out.dedup();
     Some(out)
-}
-
-/// Whether the parser reads `x` as written for `field`. It reads some literals as another
-/// (SPEC §8.3: an architecture alias or an upper-case name as its canonical name, whatever the
-/// operator), so `interpreter_arch in "arm64"` is not the substrings of `arm64`: a comparison
-/// the other spellings would write with such a literal is not written.
-fn read_as_written(field: Field, x: &str) -> bool {
-    field.format().check(x).is_ok_and(|read| read == x)
 }
 
 /// The most exceptions spelling 3 writes: past it, it is longer than the other spellings
@@ -147,7 +140,7 @@ pub(crate) fn string_text(field: Field, set: &[String], negated: bool) -> Text {
     let own = |atoms: &[(&str, bool)]| {
         atoms
             .iter()
-            .all(|&(x, with_in)| !with_in || read_as_written(field, x))
+            .all(|&(x, with_in)| !with_in || is_value(field, x))
     };
     if exact.iter().any(|&(_, with_in)| with_in) && own(&exact) {
         candidates.push(write(field, &exact, negated));
@@ -240,7 +233,7 @@ fn with_exceptions(
         .map(String::as_str)
         .filter(|s| union.binary_search_by(|u| u.as_str().cmp(s)).is_err())
         .collect();
-    if !top.iter().all(|x| read_as_written(field, x)) {
+    if !top.iter().all(|x| is_value(field, x)) {
         return None;
     }
     let mut main: Vec<(&str, bool)> = top.iter().map(|x| (*x, true)).collect();
@@ -255,7 +248,7 @@ fn with_exceptions(
     }
     // The exceptions' comparisons may hold anywhere outside the set.
     let except = cover(field, &out, &|s| !in_set.contains(s));
-    if !except.iter().all(|&(x, _)| read_as_written(field, x)) {
+    if !except.iter().all(|&(x, _)| is_value(field, x)) {
         return None;
     }
     let except = write(field, &except, !negated);
@@ -532,10 +525,10 @@ mod tests {
     #[test]
     fn literals_the_parser_reads_otherwise_are_not_written()
     -> Result<(), Box<dyn std::error::Error>> {
-        assert!(!read_as_written(Field::InterpreterArch, "arm64"));
-        assert!(!read_as_written(Field::HostArch, "AMD64"));
-        assert!(read_as_written(Field::InterpreterArch, "x86_64"));
-        assert!(read_as_written(Field::SysPlatform, "AMD64"));
+        assert!(!is_value(Field::InterpreterArch, "arm64"));
+        assert!(!is_value(Field::HostArch, "AMD64"));
+        assert!(is_value(Field::InterpreterArch, "x86_64"));
+        assert!(is_value(Field::SysPlatform, "AMD64"));
         let mut ctx = Context::new();
         let x = covered(Field::InterpreterArch, "xarm64").unwrap_or_default();
         let y = covered(Field::InterpreterArch, "arm64x").unwrap_or_default();
