@@ -3,27 +3,23 @@
 
 mod common;
 
+use common::Scratch;
+
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use common::Run;
 
-fn temp_dir() -> PathBuf {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir =
-        std::env::temp_dir().join(format!("markerspec-algebra-cli-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir() -> Scratch {
+    Scratch::new("algebra-cli")
 }
 
-fn run_in(dir: &PathBuf, args: &[&str], stdin: Option<&str>) -> Run {
+fn run_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Run {
     run_bytes(dir, args, stdin.map(str::as_bytes))
 }
 
-fn run_bytes(dir: &PathBuf, args: &[&str], stdin: Option<&[u8]>) -> Run {
+fn run_bytes(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_markerspec"));
     cmd.args(args).current_dir(dir).env_clear();
     cmd.stdin(if stdin.is_some() {
@@ -433,7 +429,6 @@ fn batch_answers_arrive_before_the_input_ends() {
         drop(stdin);
         assert!(child.wait().unwrap().success());
         reader.join().unwrap();
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
@@ -510,7 +505,6 @@ fn compare_answers_do_not_depend_on_the_lines_before() {
             assert_eq!(answers.lines().nth(1), Some("implies"));
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `simplify -` under the platform theory prints each line as the line alone prints, however
@@ -544,7 +538,6 @@ fn simplify_answers_do_not_depend_on_the_lines_before() {
         alone.push(line);
         run_in(&dir, &alone, None).expect(0, &format!("{printed}\n"));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `simplify -` and `compare -` share a large input between threads, each with its own
@@ -619,7 +612,6 @@ fn batch_answers_do_not_depend_on_the_threads() {
     }
     assert_eq!(compare("3"), (out.clone(), err.clone()));
     assert_eq!(compare("8"), (out, err));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A line that is not UTF-8, or longer than the limit, gets its error; the lines after it are
@@ -645,7 +637,6 @@ fn batch_errors_are_per_line() {
         0,
         "error: expected `A<TAB>B`\nerror: I001 the line is not valid UTF-8 (byte 0)\n",
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Under `uv` the `platform_release` comparisons are opaque: the algebra cannot show
@@ -700,7 +691,6 @@ fn compare_names_the_cells_no_environment_realises() {
         r.stdout()
     );
     assert_eq!(r.stderr().lines().count(), 1, "{}", r.stderr());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -2,24 +2,19 @@
 
 mod common;
 
+use common::Scratch;
+
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use common::Run;
 
-fn temp_dir(name: &str) -> PathBuf {
-    // One fresh folder per call: tests run in parallel.
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir =
-        std::env::temp_dir().join(format!("markerspec-cli-{}-{name}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> Scratch {
+    Scratch::new(&format!("cli-{name}"))
 }
 
-fn run_in(dir: &PathBuf, args: &[&str], stdin: Option<&str>) -> Run {
+fn run_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_markerspec"));
     cmd.args(args).current_dir(dir).env_clear();
     cmd.stdin(if stdin.is_some() {

@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::Scratch;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -27,14 +29,8 @@ impl Run {
     }
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "markerspec-env-check-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> Scratch {
+    Scratch::new(&format!("env-check-{name}"))
 }
 
 /// The system's `PATH` folders only (no pyenv shims, no user folders).
@@ -432,7 +428,6 @@ fn a_stale_probe_beside_the_program_is_replaced_by_the_program_itself() {
     let env = &doc["environment"];
     assert_eq!(env["gpu_backends"], serde_json::json!(["cuda"]), "{doc:#}");
     assert_eq!(env["cuda_version"], "12.4");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[cfg(target_os = "linux")]

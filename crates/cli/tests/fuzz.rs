@@ -2,18 +2,18 @@
 //! itself (`conformance --serve`) behind a filter that rewrites or drops requests.
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Command;
 
+use common::Scratch;
 use markerspec_conformance::Cases;
 
 const BIN: &str = env!("CARGO_BIN_EXE_markerspec");
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("markerspec-fuzz-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> Scratch {
+    Scratch::new(&format!("fuzz-{name}"))
 }
 
 /// Runs `markerspec fuzz` with `args`, writing into `out`; returns stdout.
@@ -80,7 +80,6 @@ fn a_disagreement_is_found_shrunk_and_written_as_a_vector() {
             .iter()
             .all(|c| c.category() == "findings" && c.input().contains("~="))
     );
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]
@@ -103,8 +102,6 @@ fn the_same_seed_finds_the_same_groups() {
         std::fs::read(a.join("findings.json")).unwrap(),
         std::fs::read(b.join("findings.json")).unwrap()
     );
-    let _ = std::fs::remove_dir_all(&a);
-    let _ = std::fs::remove_dir_all(&b);
 }
 
 #[test]
@@ -147,7 +144,6 @@ fn an_adapter_that_dies_is_a_crash_finding_and_leaves_no_process() {
         })
         .unwrap_or_default();
     assert!(left.is_empty(), "still running: {left:?}");
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]
@@ -168,7 +164,6 @@ fn an_adapter_that_cannot_start_is_an_error() {
         .unwrap();
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("cannot be used"));
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]
@@ -197,5 +192,4 @@ fn an_adapter_that_hangs_is_a_finding_and_is_given_up() {
         .unwrap_or_else(|| panic!("no hang finding: {r:#}"));
     assert!(hang["input"].as_str().unwrap().contains("~="), "{hang}");
     assert!(stdout.contains("given up"), "{stdout}");
-    let _ = std::fs::remove_dir_all(&out);
 }

@@ -1,7 +1,11 @@
 //! `markerspec generate`: the real binary, with a cleared environment.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
+
+use common::Scratch;
 
 /// Runs the binary and returns (exit code, stdout, stderr).
 fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
@@ -132,8 +136,7 @@ fn json_lines_carry_the_case_and_an_environment() {
 
 #[test]
 fn environments_are_documents_eval_reads() {
-    let dir = std::env::temp_dir().join(format!("markerspec-generate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("generate");
     let out = generate(&["--kind", "env", "--count", "60", "--dialect", "extended"]);
     for (i, line) in out.lines().enumerate() {
         let path = dir.join(format!("env-{i}.json"));
@@ -151,7 +154,6 @@ fn environments_are_documents_eval_reads() {
         );
         assert_eq!((code, stdout.trim()), (0, "true"), "{line}: {err}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

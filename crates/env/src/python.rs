@@ -467,14 +467,18 @@ mod tests {
     use crate::facts::fact_fields;
     use markerspec_pep508::EnvValue;
 
-    fn script(name: &str, body: &str) -> PathBuf {
+    /// An executable shell script NAME running BODY, in a fresh temporary folder that is
+    /// removed when the returned guard is dropped.
+    fn script(name: &str, body: &str) -> (tempfile::TempDir, PathBuf) {
         use std::os::unix::fs::PermissionsExt;
-        let dir = std::env::temp_dir().join(format!("markerspec-env-py-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
+        let dir = tempfile::Builder::new()
+            .prefix("markerspec-env-py-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join(name);
         std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path
+        (dir, path)
     }
 
     /// Runs `provider` until it is not "text file busy" (a fork in another test thread while
@@ -511,7 +515,7 @@ mod tests {
 
     #[test]
     fn a_broken_interpreter_is_an_error_naming_it() {
-        let path = script(
+        let (_dir, path) = script(
             "broken-python",
             "echo 'Fatal Python error: no encodings' >&2; exit 1",
         );
@@ -520,14 +524,14 @@ mod tests {
         assert!(err.to_string().contains(&*path.to_string_lossy()), "{err}");
         assert!(err.to_string().contains("no encodings"), "{err}");
 
-        let path = script("chatty-python", "echo hello");
+        let (_dir, path) = script("chatty-python", "echo hello");
         let err = provide(&PythonProvider::with_program(&path)).unwrap_err();
         assert_eq!(err.kind(), ProviderErrorKind::InvalidOutput, "{err}");
     }
 
     #[test]
     fn a_hanging_interpreter_is_killed() {
-        let path = script("hanging-python", "exec sleep 60");
+        let (_dir, path) = script("hanging-python", "exec sleep 60");
         let started = std::time::Instant::now();
         let err = provide(&PythonProvider::with_program(&path).timeout(Duration::from_millis(300)))
             .unwrap_err();
@@ -538,7 +542,7 @@ mod tests {
     #[test]
     fn the_probe_s_values_are_validated() {
         let reply = r##"{"markerspec_python_probe": 1, "standard": {"implementation_name": "cpython", "implementation_version": "3.13.1", "os_name": "posix", "platform_machine": "x86_64", "platform_release": "6.1", "platform_system": "Linux", "platform_version": "#1\u001b[2K", "python_full_version": "3.13.1", "platform_python_implementation": "CPython", "python_version": "3.13", "sys_platform": "linux"}, "sys_abi_features": ["gil-enabled", "free-threading"], "python_abi_tag": "cp313", "arch_raw": "x86_64", "pointer_bits": 64, "gnu_libc": "glibc 99999999999999999999999.1", "executable": "/usr/bin/python3.13"}"##;
-        let path = script("lying-python", &format!("cat <<'EOF'\n{reply}\nEOF"));
+        let (_dir, path) = script("lying-python", &format!("cat <<'EOF'\n{reply}\nEOF"));
         let facts = provide(&PythonProvider::with_program(&path)).unwrap();
         assert_eq!(facts.value(Field::GlibcVersion), Some(&EnvValue::Unknown));
         assert_eq!(facts.value(Field::SysAbiFeatures), Some(&EnvValue::Unknown));
@@ -556,7 +560,7 @@ mod tests {
     #[test]
     fn a_wrapper_that_leaves_a_helper_behind_does_not_hold_detection() {
         let reply = r##"{"markerspec_python_probe": 1, "standard": {"implementation_name": "cpython", "implementation_version": "3.12.1", "os_name": "posix", "platform_machine": "x86_64", "platform_release": "6.1", "platform_system": "Linux", "platform_version": "#1", "python_full_version": "3.12.1", "platform_python_implementation": "CPython", "python_version": "3.12", "sys_platform": "linux"}, "sys_abi_features": [], "python_abi_tag": "cp312", "arch_raw": "x86_64", "pointer_bits": 64, "gnu_libc": "glibc 2.36", "executable": "/usr/bin/python3"}"##;
-        let path = script(
+        let (_dir, path) = script(
             "forking-python",
             &format!("(exec sleep 45) &\ncat <<'EOF'\n{reply}\nEOF"),
         );
@@ -584,7 +588,7 @@ mod tests {
     fn a_reply_maps_to_fields() {
         // A free-threaded 3.13 on 32-bit ARM userland, through a fake interpreter.
         let reply = r##"{"markerspec_python_probe": 1, "standard": {"implementation_name": "cpython", "implementation_version": "3.13.1", "os_name": "posix", "platform_machine": "aarch64", "platform_release": "6.1", "platform_system": "Linux", "platform_version": "#1", "python_full_version": "3.13.1", "platform_python_implementation": "CPython", "python_version": "3.13", "sys_platform": "linux"}, "sys_abi_features": ["free-threading", "32-bit"], "python_abi_tag": "cp313t", "arch_raw": "aarch64", "pointer_bits": 32, "gnu_libc": "glibc 2.36", "executable": "/usr/bin/python3.13t"}"##;
-        let path = script("fake-python", &format!("cat <<'EOF'\n{reply}\nEOF"));
+        let (_dir, path) = script("fake-python", &format!("cat <<'EOF'\n{reply}\nEOF"));
         let facts = provide(&PythonProvider::with_program(&path)).unwrap();
         assert_eq!(facts.string(Field::PythonVersion), Some("3.13"));
         assert_eq!(facts.string(Field::PythonAbiTag), Some("cp313t"));

@@ -4,6 +4,36 @@
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 
+/// A fresh folder under the system's temporary folder, named `markerspec-NAME-…`, removed
+/// with everything in it when dropped, so a test run leaves nothing behind. It reads as the
+/// folder's [`Path`].
+pub struct Scratch(tempfile::TempDir);
+
+impl Scratch {
+    /// Makes the folder; fails the test when it cannot.
+    pub fn new(name: &str) -> Scratch {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("markerspec-{name}-"))
+            .tempdir()
+            .unwrap_or_else(|e| panic!("cannot make a temporary folder: {e}"));
+        Scratch(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
 /// A finished run of the binary: its output, and the command line for failure messages.
 pub struct Run {
     pub out: Output,
