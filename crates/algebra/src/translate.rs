@@ -1468,36 +1468,58 @@ impl Context {
                     || ctx.env_value(*v, env).ok().flatten() == Some(Value::Bool(*b))
             })
         };
+        // The field an opaque comparison reads (not a set field or `extra`) and its literal.
+        let target = |var: Var| -> Option<(Field, &str)> {
+            let Some(VarMeta::Opaque { expr, .. }) = self.meta(var) else {
+                return None;
+            };
+            let field = python(expr.field())?;
+            let literal = expr.lhs().as_literal().or(expr.rhs().as_literal())?;
+            (field.field_type() != FieldType::Set && field != Field::Extra)
+                .then_some((field, literal))
+        };
+        let with_value = |env: &Environment, field: Field, value: &str| {
+            let trial = env.clone().with_unchecked(field, value);
+            if field == Field::PythonFullVersion {
+                trial.with_unchecked(Field::PythonVersion, python_version_text(value))
+            } else {
+                trial
+            }
+        };
         for (var, _) in &wanted {
-            let Some(VarMeta::Opaque { expr, .. }) = self.meta(*var) else {
+            let Some((field, literal)) = target(*var) else {
                 continue;
             };
-            let (Some(field), Some(literal)) = (
-                python(expr.field()),
-                expr.lhs().as_literal().or(expr.rhs().as_literal()),
-            ) else {
-                continue;
-            };
-            if field.field_type() == FieldType::Set
-                || field == Field::Extra
-                || holds(self, &env, field)
-            {
+            if holds(self, &env, field) {
                 continue;
             }
             for candidate in opaque_candidates(literal) {
-                let mut trial = env.clone().with_unchecked(field, candidate.clone());
-                if field == Field::PythonFullVersion {
-                    trial =
-                        trial.with_unchecked(Field::PythonVersion, python_version_text(&candidate));
-                }
+                let trial = with_value(&env, field, &candidate);
                 if holds(self, &trial, field) {
                     env = trial;
                     break;
                 }
             }
         }
-        if let Some(env) = self.keeping(m, env) {
+        if let Some(env) = self.keeping(m, env.clone()) {
             return Ok(env);
+        }
+        // A value that satisfies a field's opaque comparisons can break its other comparisons
+        // (`"arm" in platform_machine and platform_machine != "arm"`: the literal itself,
+        // tried first, is `!=`'s exception). Each opaque comparison's field again, with the
+        // first of its candidates in which `m` holds.
+        for (var, _) in &wanted {
+            let Some((field, literal)) = target(*var) else {
+                continue;
+            };
+            for candidate in opaque_candidates(literal) {
+                let trial = with_value(&env, field, &candidate);
+                if holds(self, &trial, field) {
+                    if let Some(found) = self.keeping(m, trial) {
+                        return Ok(found);
+                    }
+                }
+            }
         }
         Err(Error::new(ErrorKind::UnverifiedWitness))
     }
@@ -2085,6 +2107,47 @@ mod tests {
                     "{field:?}"
                 );
             }
+        }
+        Ok(())
+    }
+
+    /// A field with an opaque comparison and another comparison that the opaque one's first
+    /// candidate value breaks: `"arm" in platform_machine` holds on `arm`, the exception of
+    /// `!= "arm"`. The witness takes the next candidate (`armx`) rather than failing with
+    /// `unverified-witness`, which it did when each candidate was checked against the field's
+    /// opaque comparisons alone.
+    #[test]
+    fn a_witness_satisfies_an_opaque_comparison_and_the_field_s_other_ones()
+    -> Result<(), Box<dyn std::error::Error>> {
+        use crate::{Context, Theory};
+        use markerspec_pep508::{Dialect, EnvValue, Field, MarkerTree, ParseOptions};
+        let opts = ParseOptions::default().dialect(Dialect::Extended);
+        for (text, field) in [
+            (
+                "'arm' in platform_machine and platform_machine != 'arm'",
+                Field::PlatformMachine,
+            ),
+            (
+                "'linux' in sys_platform and sys_platform not in 'linux'",
+                Field::SysPlatform,
+            ),
+            (
+                "'arm' in interpreter_arch and interpreter_arch != 'arm'",
+                Field::InterpreterArch,
+            ),
+        ] {
+            let mut ctx = Context::new();
+            let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+            let m = ctx.from_marker(&tree, &Theory::none())?;
+            let env = ctx.solve_environment(m)?.ok_or("unsatisfiable")?;
+            assert!(tree.evaluate(&env)?, "{text}: {env:?}");
+            let Some(EnvValue::String(value)) = env.get(field) else {
+                return Err(format!("{text}: no value for {field}").into());
+            };
+            assert!(
+                value.contains("arm") || value.contains("linux"),
+                "{text}: {value}"
+            );
         }
         Ok(())
     }
