@@ -720,7 +720,8 @@ impl Context {
         negate: bool,
         seen: &mut Vec<Marker>,
     ) -> Result<Vec<(usize, Label)>, Error> {
-        let mut grown: Vec<Option<Label>> = vec![None; cube.len()];
+        // The literals grown so far, by position (most cubes grow none: no allocation).
+        let mut grown: Vec<(usize, Label)> = Vec::new();
         for (j, &(var, own)) in cube.iter().enumerate() {
             let candidates: Vec<Label> = match own {
                 Label::StringNotIn(except) => {
@@ -739,15 +740,18 @@ impl Context {
                 Label::Versions(set) => {
                     let mut out = Vec::new();
                     for wider in wider_sets(set) {
-                        let extra = Label::Versions(wider.intersection(&set.complement()));
-                        if self.grown_within(cube, &grown, (j, &extra), upper, seen)? {
-                            out.push(Label::Versions(wider));
+                        let wider = Label::Versions(wider);
+                        if self.grown_within(cube, &grown, (j, &wider), upper, seen)? {
+                            out.push(wider);
                         }
                     }
                     out
                 }
                 _ => continue,
             };
+            if candidates.is_empty() {
+                continue;
+            }
             // The shortest text, the literal's own first.
             let text_len = |ctx: &mut Context, l: &Label| -> Result<Option<usize>, Error> {
                 let l = if negate {
@@ -762,24 +766,22 @@ impl Context {
                 }
             };
             let mut best = text_len(self, own)?;
+            let mut chosen = None;
             for c in candidates {
                 if let Some(n) = text_len(self, &c)? {
                     if best.is_none_or(|b| n < b)
                         || (best == Some(n) && !matches!(c, Label::Versions(_)))
                     {
                         best = Some(n);
-                        if let Some(slot) = grown.get_mut(j) {
-                            *slot = Some(c);
-                        }
+                        chosen = Some(c);
                     }
                 }
             }
+            if let Some(c) = chosen {
+                grown.push((j, c));
+            }
         }
-        Ok(grown
-            .into_iter()
-            .enumerate()
-            .filter_map(|(j, g)| g.map(|g| (j, g)))
-            .collect())
+        Ok(grown)
     }
 
     /// An irredundant cover of `f` with its literals shrunk, cube after cube (each test sees
@@ -915,20 +917,20 @@ impl Context {
     fn grown_within(
         &self,
         cube: &[Lit<'_>],
-        grown: &[Option<Label>],
+        grown: &[(usize, Label)],
         (j, label): (usize, &Label),
         upper: Marker,
         seen: &mut Vec<Marker>,
     ) -> Result<bool, Error> {
-        let trial: Vec<(Var, &Label)> = cube
+        let trial: smallvec::SmallVec<[(Var, &Label); 8]> = cube
             .iter()
-            .zip(grown)
             .enumerate()
-            .map(|(k, (&(var, own), g))| {
+            .map(|(k, &(var, own))| {
                 if k == j {
                     (var, label)
                 } else {
-                    (var, g.as_ref().unwrap_or(own))
+                    let g = grown.iter().find(|(at, _)| *at == k).map(|(_, g)| g);
+                    (var, g.unwrap_or(own))
                 }
             })
             .collect();
