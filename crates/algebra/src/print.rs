@@ -808,26 +808,44 @@ impl Context {
         if cover.len() < 2 || !cover.iter().flatten().any(|(_, l)| many(l)) {
             return Ok(out);
         }
-        // The cubes as they stand, shrunk ones included.
-        let mut current: Vec<Vec<(Var, Label)>> = cover
-            .iter()
-            .map(|c| c.iter().map(|&(v, l)| (v, l.clone())).collect())
-            .collect();
-        let mut markers: Vec<Marker> = Vec::with_capacity(current.len());
-        for cube in &current {
-            let lits: Vec<(Var, &Label)> = cube.iter().map(|(v, l)| (*v, l)).collect();
-            markers.push(self.cube_marker(&lits)?);
+        // The cubes' markers, and the unions of the ones after each: the cubes before cube
+        // `i` are taken as shrunk (`before`), the ones after it as they came.
+        let mut markers: Vec<Marker> = Vec::with_capacity(cover.len());
+        for cube in cover {
+            markers.push(self.cube_marker(cube)?);
         }
-        for i in 0..current.len() {
-            let Some(cube) = current.get(i).cloned() else {
+        let mut after: Vec<Marker> = vec![Marker::FALSE; cover.len() + 1];
+        for k in (0..cover.len()).rev() {
+            let (Some(&m), Some(&next)) = (markers.get(k), after.get(k + 1)) else {
                 continue;
             };
-            for (j, (var, label)) in cube.iter().enumerate() {
-                if !many(label) {
+            let union = self.disj(m, next)?;
+            if let Some(slot) = after.get_mut(k) {
+                *slot = union;
+            }
+        }
+        let mut before = Marker::FALSE;
+        let mut seen = Vec::new();
+        for (i, cube) in cover.iter().enumerate() {
+            let own = markers.get(i).copied().unwrap_or(Marker::FALSE);
+            if !cube.iter().any(|(_, l)| many(l)) {
+                before = self.disj(before, own)?;
+                continue;
+            }
+            // What the cube need not cover: the other cubes, and where `f` does not hold.
+            let others = self.disj(before, after.get(i + 1).copied().unwrap_or(Marker::FALSE))?;
+            let spare = self.disj(others, !f)?;
+            let mut now: Vec<(Var, Label)> = cube.iter().map(|&(v, l)| (v, l.clone())).collect();
+            let mut changed = false;
+            for j in 0..now.len() {
+                let Some((var, label)) = now.get(j).cloned() else {
+                    continue;
+                };
+                if !many(&label) {
                     continue;
                 }
                 // Each part the literal could leave out, alone.
-                let parts: Vec<Label> = match label {
+                let parts: Vec<Label> = match &label {
                     Label::Versions(set) => set
                         .intervals()
                         .map(|(lo, hi)| {
@@ -839,26 +857,28 @@ impl Context {
                     }
                     _ => Vec::new(),
                 };
-                let mut others = Marker::FALSE;
-                for (k, m) in markers.iter().enumerate() {
-                    if k != i {
-                        others = self.disj(others, *m)?;
-                    }
-                }
-                let own_len = |ctx: &mut Context, l: &Label| -> Result<Option<usize>, Error> {
+                let text_len = |ctx: &mut Context, l: &Label| -> Result<Option<usize>, Error> {
                     let l = if negate { negate_label(l) } else { l.clone() };
-                    match ctx.literal_text(*var, &l) {
+                    match ctx.literal_text(var, &l) {
                         Ok(t) => Ok(Some(t.s.len())),
                         Err(e) if e.code() == "unprintable" => Ok(None),
                         Err(e) => Err(e),
                     }
                 };
-                let mut now = current
-                    .get(i)
-                    .and_then(|c| c.get(j))
-                    .map(|(_, l)| l.clone());
+                let mut have = label.clone();
                 for part in parts {
-                    let Some(have) = now.clone() else { break };
+                    if !many(&have) {
+                        break;
+                    }
+                    // The part of `f` the cube covers through `part` lies in the others?
+                    let lits: smallvec::SmallVec<[(Var, &Label); 8]> = now
+                        .iter()
+                        .enumerate()
+                        .map(|(k, (v, l))| (*v, if k == j { &part } else { l }))
+                        .collect();
+                    if !self.cube_within(&lits, spare, &mut seen)? {
+                        continue;
+                    }
                     let smaller = match (&have, &part) {
                         (Label::Versions(a), Label::Versions(b)) => {
                             Label::Versions(a.intersection(&b.complement()))
@@ -868,46 +888,29 @@ impl Context {
                         }
                         _ => continue,
                     };
-                    if !many(&have) {
-                        break;
-                    }
-                    // The part of `f` the cube covers through `part`, inside the others?
-                    let Some(cube_now) = current.get(i) else {
-                        break;
-                    };
-                    let lits: Vec<(Var, &Label)> = cube_now
-                        .iter()
-                        .enumerate()
-                        .map(|(k, (v, l))| (*v, if k == j { &part } else { l }))
-                        .collect();
-                    let piece = self.cube_marker(&lits)?;
-                    let piece = self.conj(piece, f)?;
-                    if !self.entails(piece, others)? {
-                        continue;
-                    }
-                    let (Some(new), old) = (own_len(self, &smaller)?, own_len(self, &have)?) else {
+                    let (Some(new), old) = (text_len(self, &smaller)?, text_len(self, &have)?)
+                    else {
                         continue;
                     };
                     if old.is_none_or(|o| new < o) {
-                        now = Some(smaller);
+                        have = smaller;
                     }
                 }
-                let Some(now) = now else { continue };
-                if now != *label {
-                    if let Some(slot) = current.get_mut(i).and_then(|c| c.get_mut(j)) {
-                        slot.1 = now.clone();
+                if have != label {
+                    if let Some(slot) = now.get_mut(j) {
+                        slot.1 = have.clone();
                     }
-                    let lits: Vec<(Var, &Label)> = current
-                        .get(i)
-                        .map(|c| c.iter().map(|(v, l)| (*v, l)).collect())
-                        .unwrap_or_default();
-                    let m = self.cube_marker(&lits)?;
-                    if let Some(slot) = markers.get_mut(i) {
-                        *slot = m;
-                    }
-                    out.push((i, j, now));
+                    out.push((i, j, have));
+                    changed = true;
                 }
             }
+            let own = if changed {
+                let lits: Vec<(Var, &Label)> = now.iter().map(|(v, l)| (*v, l)).collect();
+                self.cube_marker(&lits)?
+            } else {
+                own
+            };
+            before = self.disj(before, own)?;
         }
         Ok(out)
     }
