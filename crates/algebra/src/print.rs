@@ -752,26 +752,15 @@ impl Context {
             if candidates.is_empty() {
                 continue;
             }
-            // The shortest text, the literal's own first.
-            let text_len = |ctx: &mut Context, l: &Label| -> Result<Option<usize>, Error> {
-                let l = if negate {
-                    std::borrow::Cow::Owned(negate_label(l))
-                } else {
-                    std::borrow::Cow::Borrowed(l)
-                };
-                match ctx.literal_text(var, &l) {
-                    Ok(t) => Ok(Some(t.s.len())),
-                    Err(e) if e.code() == "unprintable" => Ok(None),
-                    Err(e) => Err(e),
-                }
-            };
-            let mut best = text_len(self, own)?;
+            // The shortest text, the literal's own first; but of a `not in` literal and the
+            // same with fewer exceptions, as short, the latter (a larger cube leaves more
+            // for the irredundancy pass to drop).
+            let mut best = self.printed_len(var, own, negate)?;
             let mut chosen = None;
+            let strings = matches!(own, Label::StringNotIn(_));
             for c in candidates {
-                if let Some(n) = text_len(self, &c)? {
-                    if best.is_none_or(|b| n < b)
-                        || (best == Some(n) && !matches!(c, Label::Versions(_)))
-                    {
+                if let Some(n) = self.printed_len(var, &c, negate)? {
+                    if best.is_none_or(|b| n < b || (strings && n == b)) {
                         best = Some(n);
                         chosen = Some(c);
                     }
@@ -814,12 +803,10 @@ impl Context {
         for cube in cover {
             markers.push(self.cube_marker(cube)?);
         }
-        let mut after: Vec<Marker> = vec![Marker::FALSE; cover.len() + 1];
-        for k in (0..cover.len()).rev() {
-            let (Some(&m), Some(&next)) = (markers.get(k), after.get(k + 1)) else {
-                continue;
-            };
-            let union = self.disj(m, next)?;
+        let mut after: Vec<Marker> = vec![Marker::FALSE; cover.len()];
+        let mut union = Marker::FALSE;
+        for (k, &m) in markers.iter().enumerate().rev() {
+            union = self.disj(m, union)?;
             if let Some(slot) = after.get_mut(k) {
                 *slot = union;
             }
@@ -857,14 +844,6 @@ impl Context {
                     }
                     _ => Vec::new(),
                 };
-                let text_len = |ctx: &mut Context, l: &Label| -> Result<Option<usize>, Error> {
-                    let l = if negate { negate_label(l) } else { l.clone() };
-                    match ctx.literal_text(var, &l) {
-                        Ok(t) => Ok(Some(t.s.len())),
-                        Err(e) if e.code() == "unprintable" => Ok(None),
-                        Err(e) => Err(e),
-                    }
-                };
                 let mut have = label.clone();
                 for part in parts {
                     if !many(&have) {
@@ -888,8 +867,10 @@ impl Context {
                         }
                         _ => continue,
                     };
-                    let (Some(new), old) = (text_len(self, &smaller)?, text_len(self, &have)?)
-                    else {
+                    let (Some(new), old) = (
+                        self.printed_len(var, &smaller, negate)?,
+                        self.printed_len(var, &have, negate)?,
+                    ) else {
                         continue;
                     };
                     if old.is_none_or(|o| new < o) {
@@ -913,6 +894,26 @@ impl Context {
             before = self.disj(before, own)?;
         }
         Ok(out)
+    }
+
+    /// The length of `label`'s text for `var` (with `negate`, of its complement's, as a
+    /// clause literal); `None` for a label with no spelling.
+    fn printed_len(
+        &mut self,
+        var: Var,
+        label: &Label,
+        negate: bool,
+    ) -> Result<Option<usize>, Error> {
+        let label = if negate {
+            std::borrow::Cow::Owned(negate_label(label))
+        } else {
+            std::borrow::Cow::Borrowed(label)
+        };
+        match self.literal_text(var, &label) {
+            Ok(t) => Ok(Some(t.s.len())),
+            Err(e) if e.code() == "unprintable" => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// Whether `cube`, with the literals grown so far in place of its own and literal `j`'s
@@ -2278,6 +2279,91 @@ mod tests {
             assert_eq!(printed, want, "{text}");
             assert_eq!(ctx.from_marker(&printed.parse()?, &none)?, m, "{printed}");
         }
+        Ok(())
+    }
+
+    /// The DNF and the CNF alone (`print_dnf`), with their literals grown and shrunk: each of
+    /// the expected texts below comes from one of the two steps, and each form of every
+    /// lock-file marker and of every marker of `tests/data/string-in-markers.txt` reads back
+    /// as the marker, under both theories (a literal grown or shrunk too far would not).
+    #[test]
+    fn dnf_and_cnf_literals_grow_and_shrink_exactly() -> Result<(), Box<dyn std::error::Error>> {
+        let none = Theory::none();
+        let mut ctx = Context::new();
+        // (marker, DNF, CNF)
+        let cases = [
+            // A `not in` literal loses the exception another cube covers (DNF), a clause's
+            // `==` literals the one another clause rules out (CNF).
+            (
+                "(platform_machine == 'aarch64' and sys_platform != 'darwin') or sys_platform == 'win32'",
+                r#"sys_platform == "win32" or sys_platform != "darwin" and platform_machine == "aarch64""#,
+                r#"sys_platform != "darwin" and (sys_platform == "win32" or platform_machine == "aarch64")"#,
+            ),
+            // A version interval grows past its top.
+            (
+                "python_full_version >= '3.9' and implementation_name == 'cpython' or python_full_version >= '3.11'",
+                r#"python_full_version >= "3.9" and implementation_name == "cpython" or python_full_version >= "3.11""#,
+                "",
+            ),
+            // A version set of two intervals loses the one the other cube covers.
+            (
+                "python_full_version < '3.11' or (python_full_version >= '3.11' and python_full_version < '3.13' and sys_platform == 'linux')",
+                r#"sys_platform == "linux" and python_full_version >= "3.11" and python_version < "3.13" or python_version < "3.11""#,
+                "",
+            ),
+            // An `in` literal of two strings loses the one the other cube covers.
+            (
+                "os_name == 'posix' and (sys_platform == 'linux' or sys_platform == 'darwin') or sys_platform == 'darwin'",
+                r#"os_name == "posix" and sys_platform == "linux" or sys_platform == "darwin""#,
+                "",
+            ),
+        ];
+        for (text, dnf, cnf) in cases {
+            let s = ctx.from_marker(&text.parse()?, &none)?;
+            assert_eq!(ctx.print_dnf(s, s, false, None, &mut 0)?, dnf, "{text}");
+            if !cnf.is_empty() {
+                assert_eq!(ctx.print_dnf(!s, !s, true, None, &mut 0)?, cnf, "{text}");
+            }
+        }
+        let strings = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/string-in-markers.txt"
+        ))?;
+        let all = lock_markers()? + &strings;
+        let opts = markerspec_pep508::ParseOptions::default()
+            .dialect(markerspec_pep508::Dialect::Extended);
+        let mut checked = 0;
+        for theory in [Theory::none(), Theory::platform()] {
+            let mut ctx = Context::new();
+            let care = ctx.theory_constraint(&theory)?;
+            for line in all
+                .lines()
+                .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            {
+                let Ok(tree) = MarkerTree::parse_with(line, &opts, &mut Vec::new()) else {
+                    continue;
+                };
+                let s = ctx.from_marker(&tree, &theory)?;
+                let s = ctx.simplify_under(s, care)?;
+                if s.is_true() || s.is_false() {
+                    continue;
+                }
+                let upper = ctx.disj(s, !care)?;
+                let lower_not = ctx.disj(!s, !care)?;
+                for (f, up, negate) in [(s, upper, false), (!s, lower_not, true)] {
+                    let Ok(printed) = ctx.print_dnf(f, up, negate, None, &mut 0) else {
+                        continue;
+                    };
+                    let back = MarkerTree::parse_with(&printed, &opts, &mut Vec::new())?;
+                    let back = ctx.from_marker(&back, &theory)?;
+                    // Equal to the marker wherever the theory holds.
+                    let (a, b) = (ctx.conj(back, care)?, ctx.conj(s, care)?);
+                    assert_eq!(a, b, "{line} [{}] printed as {printed}", theory.name());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 4000, "{checked}");
         Ok(())
     }
 
