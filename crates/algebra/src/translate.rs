@@ -1451,6 +1451,8 @@ impl Context {
         }
         // Opaque comparisons: for each, in order, a value built from its literal that gives it
         // the witness's value, keeping the opaque comparisons of the same field satisfied.
+        // Only values the field can hold (`is_value`): a document's `interpreter_arch` of
+        // `XARM` reads back as `xarm`.
         let wanted: Vec<(Var, bool)> = w
             .iter()
             .filter_map(|(var, value)| match (self.meta(var), value) {
@@ -1493,7 +1495,10 @@ impl Context {
             if holds(self, &env, field) {
                 continue;
             }
-            for candidate in opaque_candidates(literal) {
+            for candidate in opaque_candidates(literal)
+                .into_iter()
+                .filter(|c| is_value(field, c))
+            {
                 let trial = with_value(&env, field, &candidate);
                 if holds(self, &trial, field) {
                     env = trial;
@@ -1506,19 +1511,48 @@ impl Context {
         }
         // A value that satisfies a field's opaque comparisons can break its other comparisons
         // (`"arm" in platform_machine and platform_machine != "arm"`: the literal itself,
-        // tried first, is `!=`'s exception). Each opaque comparison's field again, with the
-        // first of its candidates in which `m` holds.
+        // tried first, is `!=`'s exception). The opaque comparisons' fields again, each with
+        // the candidates that satisfy its opaque comparisons, every combination in turn (up
+        // to `MAX_TRIALS`) until `m` holds.
+        const MAX_TRIALS: usize = 256;
+        let mut fields: Vec<(Field, Vec<String>)> = Vec::new();
         for (var, _) in &wanted {
             let Some((field, literal)) = target(*var) else {
                 continue;
             };
-            for candidate in opaque_candidates(literal) {
-                let trial = with_value(&env, field, &candidate);
-                if holds(self, &trial, field) {
-                    if let Some(found) = self.keeping(m, trial) {
-                        return Ok(found);
-                    }
+            let fitting: Vec<String> = opaque_candidates(literal)
+                .into_iter()
+                .filter(|c| is_value(field, c) && holds(self, &with_value(&env, field, c), field))
+                .collect();
+            match fields.iter_mut().find(|(f, _)| *f == field) {
+                // A field read by two opaque comparisons: the candidates of both.
+                Some((_, values)) => values.extend(fitting),
+                None => fields.push((field, fitting)),
+            }
+        }
+        let mut pick = vec![0usize; fields.len()];
+        for _ in 0..MAX_TRIALS {
+            let mut trial = env.clone();
+            for ((field, values), &k) in fields.iter().zip(&pick) {
+                if let Some(value) = values.get(k) {
+                    trial = with_value(&trial, *field, value);
                 }
+            }
+            if let Some(found) = self.keeping(m, trial) {
+                return Ok(found);
+            }
+            // The next combination, the last field fastest.
+            let mut carry = true;
+            for (k, (_, values)) in pick.iter_mut().zip(&fields).rev() {
+                *k += 1;
+                if *k < values.len() {
+                    carry = false;
+                    break;
+                }
+                *k = 0;
+            }
+            if carry {
+                break;
             }
         }
         Err(Error::new(ErrorKind::UnverifiedWitness))
@@ -2148,6 +2182,38 @@ mod tests {
                 value.contains("arm") || value.contains("linux"),
                 "{text}: {value}"
             );
+        }
+        // Two fields that each need a later candidate (found by a review: the fields were
+        // tried one at a time, each from the first witness).
+        let text = "'arm' in platform_machine and 'linux' in sys_platform and \
+                    sys_platform != 'linux' and platform_machine != 'arm'";
+        let mut ctx = Context::new();
+        let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+        let m = ctx.from_marker(&tree, &Theory::none())?;
+        let env = ctx.solve_environment(m)?.ok_or("unsatisfiable")?;
+        assert!(tree.evaluate(&env)?, "{text}: {env:?}");
+        // A candidate the field cannot hold is never the witness (an `interpreter_arch` of
+        // `XARM` reads back as `xarm`, where the marker is false): no witness, rather than a
+        // wrong one (found by the same review).
+        for text in [
+            "'XARM' in interpreter_arch and interpreter_arch != 'XARM'",
+            "'XARM' in interpreter_arch",
+        ] {
+            let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+            let m = ctx.from_marker(&tree, &Theory::none())?;
+            match ctx.solve_environment(m) {
+                Err(e) => assert_eq!(e.code(), "unverified-witness", "{text}"),
+                Ok(Some(env)) => {
+                    let arch = match env.get(Field::InterpreterArch) {
+                        Some(EnvValue::String(s)) => s.to_string(),
+                        other => format!("{other:?}"),
+                    };
+                    let read = markerspec_pep508::Environment::new()
+                        .with(Field::InterpreterArch, &arch)?;
+                    assert!(tree.evaluate(&read)?, "{text}: a wrong witness {env:?}");
+                }
+                Ok(None) => {}
+            }
         }
         Ok(())
     }
