@@ -82,12 +82,20 @@ pub(crate) struct SolveArgs {
 }
 
 /// A marker read straight into a diagram (no syntax tree is built), or the rendered error.
+/// The words `true` and `false`, which `simplify` prints for the constants, are the constants
+/// under every profile (the `packaging` profile's parser rejects them, as packaging does), so
+/// that what `simplify` prints reads back.
 fn marker(
     ctx: &mut Context,
     text: &str,
     opts: &ParseOptions,
     theory: &Theory,
 ) -> Result<Marker, String> {
+    match text.trim_matches([' ', '\t']) {
+        "true" => return Ok(Marker::TRUE),
+        "false" => return Ok(Marker::FALSE),
+        _ => {}
+    }
     ctx.parse_marker(text, opts, &mut Vec::new(), theory)
         .map_err(|e| match e.kind() {
             markerspec_algebra::ErrorKind::Parse { error } => render_error(error, text),

@@ -80,6 +80,36 @@ fn simplify_prints_the_short_form_and_the_constants_as_words() {
     run(&["simplify", "nope"]).expect(2, "");
 }
 
+/// What `simplify` prints reads back under every profile, the words `true` and `false`
+/// included: the `packaging` profile's parser rejects them (as packaging does), and `compare`
+/// and `solve` once answered `error[M002]` for them.
+#[test]
+fn the_constants_simplify_prints_read_back_under_every_profile() {
+    for profile in ["spec-2026", "packaging", "uv"] {
+        let input = "os_name == 'nt' or os_name != 'nt'\nos_name == 'nt' and os_name == 'posix'\n";
+        let printed = run_in(
+            &temp_dir(),
+            &["simplify", "--profile", profile, "-"],
+            Some(input),
+        );
+        printed.expect(0, "true\nfalse\n");
+        let pairs: String = input
+            .lines()
+            .zip(printed.stdout().lines())
+            .map(|(a, b)| format!("{a}\t{b}\n"))
+            .collect();
+        run_in(
+            &temp_dir(),
+            &["compare", "--profile", profile, "-"],
+            Some(&pairs),
+        )
+        .expect(0, "equivalent\nequivalent\n");
+        run(&["solve", "--profile", profile, "false"]).expect(1, "unsatisfiable\n");
+        run(&["compare", "--profile", profile, "true", "os_name == 'nt'"])
+            .expect(0, "implied-by\n");
+    }
+}
+
 #[test]
 fn simplify_reads_the_dialect_and_profile() {
     run(&[
