@@ -732,7 +732,8 @@ impl Context {
                             left.push(x.clone());
                         }
                     }
-                    if left.len() == except.len() {
+                    // (None left: the literal could go, which `expand` decides, not this.)
+                    if left.len() == except.len() || left.is_empty() {
                         continue;
                     }
                     vec![Label::StringNotIn(left)]
@@ -2364,6 +2365,46 @@ mod tests {
             }
         }
         assert!(checked > 4000, "{checked}");
+        Ok(())
+    }
+
+    /// Two literals of one cube that may each grow alone but not together: `os_name not in
+    /// {java, nt}` may lose `nt` and `sys_platform not in {darwin, win32}` may lose `win32`
+    /// inside `(sys_platform != "win32" or os_name != "nt") and os_name != "java"`, but not
+    /// both (the cube would then hold `os_name == "nt" and sys_platform == "win32"`). The
+    /// second literal's tests see the first grown, so it keeps `win32`.
+    #[test]
+    fn literals_of_one_cube_grow_one_after_the_other() -> Result<(), Box<dyn std::error::Error>> {
+        let none = Theory::none();
+        let mut ctx = Context::new();
+        let cube_text = "os_name != 'java' and os_name != 'nt' and sys_platform != 'darwin' \
+                         and sys_platform != 'win32'";
+        let cube_marker = ctx.from_marker(&cube_text.parse()?, &none)?;
+        let upper = "(sys_platform != 'win32' or os_name != 'nt') and os_name != 'java'";
+        let upper = ctx.from_marker(&upper.parse()?, &none)?;
+        let paths = ctx.paths(cube_marker)?;
+        let [path] = paths.as_slice() else {
+            return Err("one path".into());
+        };
+        let cube: Vec<super::Lit<'_>> = path.iter().map(|(v, l)| (*v, l)).collect();
+        let mut seen = Vec::new();
+        assert!(ctx.cube_within(&cube, upper, &mut seen)?);
+        let grown = ctx.grow_cube(&cube, upper, false, &mut seen)?;
+        // `java` stays (outside `upper`), `nt` goes; `darwin` goes, `win32` stays.
+        assert_eq!(
+            grown,
+            [
+                (0, crate::dd::Label::StringNotIn(vec!["java".into()])),
+                (1, crate::dd::Label::StringNotIn(vec!["win32".into()])),
+            ]
+        );
+        let mut after = cube.clone();
+        for (j, g) in &grown {
+            if let Some(slot) = after.get_mut(*j) {
+                slot.1 = g;
+            }
+        }
+        assert!(ctx.cube_within(&after, upper, &mut seen)?);
         Ok(())
     }
 
