@@ -61,7 +61,8 @@ pub(crate) struct CompareArgs {
     /// keeps its own caches; the answers do not depend on the number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     jobs: Option<u16>,
-    /// The first marker; `-` reads `A<TAB>B` lines from stdin.
+    /// The first marker (`true` and `false`, as `simplify` prints the constants, under every
+    /// profile); `-` reads `A<TAB>B` lines from stdin.
     a: String,
     /// The second marker (not with `-`).
     b: Option<String>,
