@@ -710,9 +710,9 @@ impl Context {
     ///   not in {darwin, win32}` is written `sys_platform != "darwin"`; in a CNF, a clause's
     ///   `sys_platform == "darwin" or sys_platform == "win32"` shrinks the same way.
     /// - a version set grows to the versions below its top, above its bottom, or between its
-    ///   first and last bound: in `python_full_version < "3.11" or python_full_version >=
-    ///   "3.11" and python_full_version < "3.13" and sys_platform == "linux"`, the second
-    ///   cube's `>= "3.11" and < "3.13"` is written `< "3.13"`.
+    ///   first and last bound: in `python_full_version >= "3.9" and implementation_name ==
+    ///   "cpython" or python_full_version >= "3.11"`, the first path's versions from 3.9 up
+    ///   to 3.11's pre-releases (`>= "3.9" and != "3.11" and <= "3.11"`) grow to `>= "3.9"`.
     fn grow_cube(
         &mut self,
         cube: &[Lit<'_>],
