@@ -1,57 +1,17 @@
 //! Parses and evaluates a file of requirement lines (default: the repository's 948-line
 //! `Requires-Dist` corpus) with markerspec, uv-pep508 and pep508_rs in one run, and prints
 //! medians and ratios: parse time per requirement, evaluation time per marker, parsing on two
-//! threads against one, and the memory a parsed requirement holds.
+//! threads against one, and the memory a parsed requirement holds (measured by the
+//! `compare-memory` binary, which this one runs).
 //!
 //! ```text
-//! cargo run --release --manifest-path benches/compare/Cargo.toml [-- FILE] [--passes N]
+//! cargo +nightly build --release --manifest-path benches/compare/Cargo.toml --bins
+//! benches/compare/target/release/markerspec-compare [FILE] [--passes N]
 //! ```
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use std::time::Instant;
-
-/// Counts live heap bytes, to measure what parsed requirements hold.
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-/// Counting is on only while memory is measured, so that the timed runs (and the threads of
-/// the scaling run) do not share a counter.
-static COUNTING: AtomicBool = AtomicBool::new(false);
-
-// SAFETY: every method forwards to the system allocator with the caller's arguments unchanged
-// and only adds bookkeeping; the contracts of `GlobalAlloc` are those of `System`.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
-        }
-        // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if COUNTING.load(Ordering::Relaxed) {
-            LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-        }
-        // SAFETY: `ptr` was allocated by `System` with this layout (through `alloc`).
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            LIVE.fetch_add(
-                new_size as isize - layout.size() as isize,
-                Ordering::Relaxed,
-            );
-        }
-        // SAFETY: forwarded unchanged; the caller upholds `realloc`'s contract.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
 
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
@@ -70,18 +30,6 @@ fn time<F: FnMut()>(passes: usize, mut f: F) -> f64 {
             })
             .collect(),
     )
-}
-
-/// Live heap bytes held by what `f` returns, plus its inline size.
-fn held<T>(f: impl FnOnce() -> Vec<T>) -> (Vec<T>, f64) {
-    COUNTING.store(true, Ordering::SeqCst);
-    let before = LIVE.load(Ordering::Relaxed);
-    let v = f();
-    let heap = LIVE.load(Ordering::Relaxed) - before;
-    COUNTING.store(false, Ordering::SeqCst);
-    let per = (heap as f64 - (v.capacity() * std::mem::size_of::<T>()) as f64) / v.len() as f64
-        + std::mem::size_of::<T>() as f64;
-    (v, per)
 }
 
 /// Parses every line `REPEAT` times on one thread, then the same work split over two threads,
@@ -125,6 +73,35 @@ macro_rules! environment {
     };
 }
 
+/// The memory row, from the `compare-memory` binary beside this one (its counting allocator
+/// stays out of this process's timed runs); the child is waited for on every path.
+fn memory(file: &str) -> Result<[String; 3], String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let sibling = exe.with_file_name(format!("compare-memory{}", std::env::consts::EXE_SUFFIX));
+    let out = std::process::Command::new(&sibling)
+        .arg(file)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| {
+            format!(
+                "cannot run {} ({e}); build it with `cargo +nightly build --release --manifest-path benches/compare/Cargo.toml --bins`",
+                sibling.display()
+            )
+        })?;
+    if !out.status.success() {
+        return Err(format!(
+            "compare-memory failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut it = text.split_whitespace().map(str::to_string);
+    match (it.next(), it.next(), it.next()) {
+        (Some(a), Some(b), Some(c)) => Ok([a, b, c]),
+        _ => Err(format!("compare-memory printed {text:?}")),
+    }
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut file = concat!(
@@ -144,21 +121,21 @@ fn main() {
     let n = lines.len() as f64;
 
     // Every implementation must accept every line, or the comparison is not like for like.
-    let (ours, ours_mem) = held(|| {
+    let ours = {
         lines
             .iter()
             .map(|l| markerspec_pep508::Requirement::from_str(l).expect("markerspec parses"))
             .collect::<Vec<_>>()
-    });
-    let (uv, uv_mem) = held(|| {
+    };
+    let uv = {
         lines
             .iter()
             .map(|l| {
                 uv_pep508::Requirement::<uv_pep508::VerbatimUrl>::from_str(l).expect("uv parses")
             })
             .collect::<Vec<_>>()
-    });
-    let (rs, rs_mem) = held(|| {
+    };
+    let rs = {
         lines
             .iter()
             .map(|l| {
@@ -166,7 +143,7 @@ fn main() {
                     .expect("pep508_rs parses")
             })
             .collect::<Vec<_>>()
-    });
+    };
 
     let t_ours = time(passes, || {
         for l in &lines {
@@ -293,7 +270,12 @@ fn main() {
     );
     println!("| parse on 2 threads vs 1 | {s_ours:.2}x | {s_uv:.2}x | {s_rs:.2}x |");
     println!("| (the machine: arithmetic on 2 threads vs 1) | {s_machine:.2}x | | |");
-    println!("| memory per parsed requirement | {ours_mem:.0} B | {uv_mem:.0} B | {rs_mem:.0} B |");
+    match memory(&file) {
+        Ok([ours_mem, uv_mem, rs_mem]) => {
+            println!("| memory per parsed requirement | {ours_mem} B | {uv_mem} B | {rs_mem} B |")
+        }
+        Err(e) => println!("| memory per parsed requirement | not measured: {e} | | |"),
+    }
     println!();
     println!("(ratios in parentheses: how many times markerspec is faster)");
     assert_eq!(
