@@ -52,19 +52,14 @@ pub const MAX_INPUT: usize = 64 * 1024;
 // Time guard
 // ---------------------------------------------------------------------------------------------
 
+/// The CPU time this thread has used, in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`, through
+/// `rustix`: no `unsafe` here).
 fn thread_cpu_ns() -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant libc knows.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return 0;
-    }
-    (ts.tv_sec as u64)
+    let ts = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    u64::try_from(ts.tv_sec)
+        .unwrap_or(0)
         .saturating_mul(1_000_000_000)
-        .saturating_add(ts.tv_nsec as u64)
+        .saturating_add(u64::try_from(ts.tv_nsec).unwrap_or(0))
 }
 
 /// `(base_ns, per_byte_ns)`: the CPU budget of one execution is `base + per_byte * len`.
