@@ -2653,6 +2653,36 @@ impl Context {
         Ok(out)
     }
 
+    /// The strings the nodes of `var` in `m` name (each node's points), sorted, each once:
+    /// the strings whose label may differ from every other string's in `m`.
+    pub(crate) fn strings_of(&self, m: Marker, var: Var) -> Vec<std::sync::Arc<str>> {
+        let mut seen = HashSet::default();
+        let mut out: Vec<std::sync::Arc<str>> = Vec::new();
+        let mut stack = vec![m];
+        while let Some(x) = stack.pop() {
+            if x.is_const() || !seen.insert(x.index()) {
+                continue;
+            }
+            let Some(node) = self.nodes.get(x.index()) else {
+                continue;
+            };
+            // Below `var` in the order, no node of it.
+            if self.var_cmp(node.var, var) == Ordering::Greater {
+                continue;
+            }
+            if node.var == var {
+                if let Edges::Strings { points, .. } = &*node.edges {
+                    out.extend(points.iter().map(|(p, _)| p.clone()));
+                }
+                continue;
+            }
+            node.edges.push_children(&mut stack);
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// The domain of a variable.
     ///
     /// # Errors

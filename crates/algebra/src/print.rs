@@ -26,9 +26,9 @@ mod strings;
 /// ```
 /// // What a lock file records beside the markers it stores.
 /// let header = format!("marker-print-form = {}", markerspec_algebra::PRINT_FORM_VERSION);
-/// assert_eq!(header, "marker-print-form = 5");
+/// assert_eq!(header, "marker-print-form = 6");
 /// ```
-pub const PRINT_FORM_VERSION: u32 = 5;
+pub const PRINT_FORM_VERSION: u32 = 6;
 
 /// A literal of a cube: a variable and what holds for it (read in place from the diagram's
 /// groups of edges).
@@ -44,6 +44,10 @@ pub(crate) struct Text {
 
 /// The most cubes a form may have before the printer gives up on it.
 const MAX_CUBES: usize = 256;
+
+/// The most strings a cube's `in` literal is offered to take in (`grow_cube`), the first in
+/// order: each one costs a walk of the marker.
+const MAX_GROWN_STRINGS: usize = 32;
 
 /// The most functions of the extras the split form ([`Context::print_split`]) writes apart.
 const MAX_SPLIT: usize = 16;
@@ -226,12 +230,13 @@ impl Context {
     ) -> Result<Option<String>, Error> {
         // What may be printed: anything between `s and care` and `s or not care`.
         let upper = self.disj(s, !care)?;
+        let lower = self.conj(s, care)?;
         let mut best: Option<String> = None;
         let mut paths = 0;
         let mut cover = Vec::new();
         let dnf = self.print_cover(
             s,
-            upper,
+            (lower, upper),
             false,
             None,
             &mut paths,
@@ -251,7 +256,15 @@ impl Context {
                 consider(Ok(cnf), &mut best)?;
             }
         } else {
-            let cnf = self.print_dnf(!s, lower_not, true, limit, &mut 0);
+            let cnf = self.print_cover(
+                !s,
+                (!upper, lower_not),
+                true,
+                limit,
+                &mut 0,
+                MAX_CUBES,
+                None,
+            );
             consider(cnf, &mut best)?;
         }
         // A single path's factored form is its DNF's text (or longer, as for the CNF). It is
@@ -325,7 +338,7 @@ impl Context {
         let lower_not = self.disj(!s, !care)?;
         match best {
             Some(b) => Ok(b),
-            None => match self.print_large(s, upper, lower_not)? {
+            None => match self.print_large(s, care, upper, lower_not)? {
                 Some(t) => Ok(t),
                 None => match self.print_dnf(s, upper, false, None, &mut 0) {
                     // A literal with no spelling: widened where its cube allows.
@@ -478,17 +491,27 @@ impl Context {
     fn print_large(
         &mut self,
         s: Marker,
+        care: Marker,
         upper: Marker,
         lower_not: Marker,
     ) -> Result<Option<String>, Error> {
+        let lower = self.conj(s, care)?;
         let saved = self.limits();
         self.set_limits(crate::Limits {
             steps: saved.steps.min(LARGE_STEPS),
             ..saved
         });
-        let dnf = self.print_cover(s, upper, false, None, &mut 0, LARGE_CUBES, None);
+        let dnf = self.print_cover(s, (lower, upper), false, None, &mut 0, LARGE_CUBES, None);
         let limit = dnf.as_ref().ok().map(String::len);
-        let cnf = self.print_cover(!s, lower_not, true, limit, &mut 0, LARGE_CUBES, None);
+        let cnf = self.print_cover(
+            !s,
+            (!upper, lower_not),
+            true,
+            limit,
+            &mut 0,
+            LARGE_CUBES,
+            None,
+        );
         self.set_limits(saved);
         for e in [&dnf, &cnf].into_iter().filter_map(|r| r.as_ref().err()) {
             if out_of_nodes(e) {
@@ -540,11 +563,12 @@ impl Context {
         limit: Option<usize>,
         path_count: &mut usize,
     ) -> Result<String, Error> {
-        self.print_cover(f, upper, negate, limit, path_count, MAX_CUBES, None)
+        self.print_cover(f, (f, upper), negate, limit, path_count, MAX_CUBES, None)
     }
 
-    /// [`print_dnf`](Self::print_dnf) for a marker of at most `max_cubes` paths, and with
-    /// `keep`, the cubes it prints
+    /// [`print_dnf`](Self::print_dnf) for a marker of at most `max_cubes` paths, whose cover
+    /// need only cover `lower` (a part of `f`: under a theory, `f` where the theory holds)
+    /// and must lie inside `upper`; and with `keep`, the cubes it prints
     /// (each literal as printed: a version field's absent label beside its text left out)
     /// when the text has [`FACTOR_FROM`] characters or more (the only texts
     /// [`quick_factor`](Self::quick_factor) is tried on). Nothing is kept when the text is
@@ -553,7 +577,7 @@ impl Context {
     fn print_cover(
         &mut self,
         f: Marker,
-        upper: Marker,
+        (lower, upper): (Marker, Marker),
         negate: bool,
         limit: Option<usize>,
         path_count: &mut usize,
@@ -595,9 +619,9 @@ impl Context {
         // (`grow_cube`); a cube that becomes another's repeat is left out.
         let mut grown: Vec<(usize, usize, Label)> = Vec::new();
         if cubes.len() > 1 {
-            let mut seen = Vec::new();
+            let (mut seen, mut strings) = (Vec::new(), Vec::new());
             for (i, cube) in cubes.iter().enumerate() {
-                for (j, g) in self.grow_cube(cube, upper, negate, &mut seen)? {
+                for (j, g) in self.grow_cube(cube, upper, negate, &mut seen, &mut strings)? {
                     grown.push((i, j, g));
                 }
             }
@@ -618,10 +642,10 @@ impl Context {
         }
         // (No two cubes are the same: repeats were left out above.)
         // (With a limit, `irredundant` refuses a cover longer than it.)
-        let kept = self.irredundant(cubes, upper, f, limit.map(|l| (l, negate)))?;
+        let kept = self.irredundant(cubes, upper, lower, limit.map(|l| (l, negate)))?;
         // Each literal of two intervals or strings or more with the ones the other cubes
         // cover left out (`reduce_cover`).
-        let reduced = self.reduce_cover(&kept, f, negate)?;
+        let reduced = self.reduce_cover(&kept, lower, negate)?;
         let mut kept = kept;
         for (i, j, r) in &reduced {
             if let Some(slot) = kept.get_mut(*i).and_then(|c| c.get_mut(*j)) {
@@ -713,12 +737,22 @@ impl Context {
     ///   first and last bound: in `python_full_version >= "3.9" and implementation_name ==
     ///   "cpython" or python_full_version >= "3.11"`, the first path's versions from 3.9 up
     ///   to 3.11's pre-releases (`>= "3.9" and != "3.11" and <= "3.11"`) grow to `>= "3.9"`.
+    /// - a string field's `var in {x, y, …}` takes in strings that `upper` names (at most
+    ///   [`MAX_GROWN_STRINGS`] of them, in order) for which the cube with `var == s` in its
+    ///   place lies inside `upper`: each one alone, or all of them. Under the `platform`
+    ///   theory, where `sys_platform == "win32"` and `os_name != "nt"` is ruled out, the cube
+    ///   `sys_platform in {win3, in32, …}` of `os_name == "nt" or sys_platform in "win32" and
+    ///   sys_platform not in "cygwin"` takes in `win32` and prints as `sys_platform in "win32"
+    ///   and sys_platform not in "win"`; the cube `os_name == "nt"` is then redundant there.
+    ///
+    /// `strings` caches, per variable, the strings `upper` names.
     fn grow_cube(
         &mut self,
         cube: &[Lit<'_>],
         upper: Marker,
         negate: bool,
         seen: &mut Vec<Marker>,
+        strings: &mut Vec<(Var, Vec<std::sync::Arc<str>>)>,
     ) -> Result<Vec<(usize, Label)>, Error> {
         // The literals grown so far, by position (most cubes grow none: no allocation).
         let mut grown: Vec<(usize, Label)> = Vec::new();
@@ -748,6 +782,41 @@ impl Context {
                     }
                     out
                 }
+                Label::StringIn(set) if matches!(self.meta(var), Some(VarMeta::Str { .. })) => {
+                    let named = match strings.iter().position(|(v, _)| *v == var) {
+                        Some(k) => k,
+                        None => {
+                            strings.push((var, self.strings_of(upper, var)));
+                            strings.len() - 1
+                        }
+                    };
+                    let named: Vec<std::sync::Arc<str>> = strings
+                        .get(named)
+                        .map(|(_, s)| s.clone())
+                        .unwrap_or_default();
+                    let mut more: Vec<String> = Vec::new();
+                    for x in named
+                        .iter()
+                        .filter(|x| !set.iter().any(|s| s.as_str() == &***x))
+                        .take(MAX_GROWN_STRINGS)
+                    {
+                        let one = Label::StringIn(vec![x.to_string()]);
+                        if self.grown_within(cube, &grown, (j, &one), upper, seen)? {
+                            more.push(x.to_string());
+                        }
+                    }
+                    let with = |extra: &[String]| {
+                        let mut v: Vec<String> = set.iter().chain(extra).cloned().collect();
+                        v.sort();
+                        Label::StringIn(v)
+                    };
+                    let mut out: Vec<Label> =
+                        more.iter().map(|x| with(std::slice::from_ref(x))).collect();
+                    if more.len() > 1 {
+                        out.push(with(&more));
+                    }
+                    out
+                }
                 _ => continue,
             };
             if candidates.is_empty() {
@@ -755,13 +824,21 @@ impl Context {
             }
             // The shortest text, the literal's own first; but of a `not in` literal and the
             // same with fewer exceptions, as short, the latter (a larger cube leaves more
-            // for the irredundancy pass to drop).
+            // for the irredundancy pass to drop); of `in` literals as short, the one with
+            // the most strings.
             let mut best = self.printed_len(var, own, negate)?;
             let mut chosen = None;
+            let size = |l: &Label| match l {
+                Label::StringIn(v) => v.len(),
+                _ => 0,
+            };
+            let mut most = size(own);
             let strings = matches!(own, Label::StringNotIn(_));
             for c in candidates {
                 if let Some(n) = self.printed_len(var, &c, negate)? {
-                    if best.is_none_or(|b| n < b || (strings && n == b)) {
+                    let larger = size(&c) > most;
+                    if best.is_none_or(|b| n < b || (n == b && (strings || larger))) {
+                        most = size(&c);
                         best = Some(n);
                         chosen = Some(c);
                     }
@@ -774,9 +851,9 @@ impl Context {
         Ok(grown)
     }
 
-    /// An irredundant cover of `f` with its literals shrunk, cube after cube (each test sees
+    /// An irredundant cover of `lower` with its literals shrunk, cube after cube (each test sees
     /// the cubes shrunk before it): a version literal loses an interval, an `in` literal a
-    /// string, where the part of `f` that the cube covers there lies inside the other cubes,
+    /// string, where the part of `lower` that the cube covers there lies inside the other cubes,
     /// and the literal then prints shorter (with `negate`, as the clause literal it is). In the
     /// DNF of `python_full_version < "3.11" or python_full_version >= "3.11" and
     /// python_full_version < "3.13" and sys_platform == "linux"`, the path through
@@ -786,7 +863,7 @@ impl Context {
     fn reduce_cover(
         &mut self,
         cover: &[Vec<Lit<'_>>],
-        f: Marker,
+        lower: Marker,
         negate: bool,
     ) -> Result<Vec<(usize, usize, Label)>, Error> {
         let many = |l: &Label| match l {
@@ -820,9 +897,9 @@ impl Context {
                 before = self.disj(before, own)?;
                 continue;
             }
-            // What the cube need not cover: the other cubes, and where `f` does not hold.
+            // What the cube need not cover: the other cubes, and where `lower` does not hold.
             let others = self.disj(before, after.get(i + 1).copied().unwrap_or(Marker::FALSE))?;
-            let spare = self.disj(others, !f)?;
+            let spare = self.disj(others, !lower)?;
             let mut now: Vec<(Var, Label)> = cube.iter().map(|&(v, l)| (v, l.clone())).collect();
             let mut changed = false;
             for j in 0..now.len() {
@@ -942,9 +1019,11 @@ impl Context {
         self.cube_within(&trial, upper, seen)
     }
 
-    /// `cubes` (each inside `upper`, together covering `f`) made irredundant: a cube is
+    /// `cubes` (each inside `upper`, together covering `lower`) made irredundant: a cube is
     /// dropped when the others (the earlier ones, and the later ones still kept) cover the
-    /// part of `f` it covers; last to first.
+    /// part of `lower` it covers; last to first. Under a theory, `lower` is the marker where
+    /// the theory holds: a cube that covers only what the others cover there, and
+    /// environments the theory rules out, is dropped.
     ///
     /// With a `limit` (a length, and whether the cover is read as a CNF), stops with
     /// [`ErrorKind::Intractable`] as soon as a lower bound on the text of the cubes kept so far
@@ -954,15 +1033,16 @@ impl Context {
         &mut self,
         cubes: Vec<Vec<Lit<'a>>>,
         upper: Marker,
-        f: Marker,
+        lower: Marker,
         limit: Option<(usize, bool)>,
     ) -> Result<Vec<Vec<Lit<'a>>>, Error> {
         // Cubes no two of which meet are irredundant already (each holds its path, which lies
-        // in `f`).
-        let overlap = cubes
-            .iter()
-            .enumerate()
-            .any(|(i, a)| cubes.iter().skip(i + 1).any(|b| cubes_meet(a, b)));
+        // in `f`), unless `lower` is smaller than `f`.
+        let overlap = upper != lower
+            || cubes
+                .iter()
+                .enumerate()
+                .any(|(i, a)| cubes.iter().skip(i + 1).any(|b| cubes_meet(a, b)));
         let mut markers: Vec<Marker> = Vec::with_capacity(cubes.len());
         if overlap {
             for cube in &cubes {
@@ -981,11 +1061,15 @@ impl Context {
         for (i, ci) in cubes.iter().enumerate().rev() {
             // (Without an overlap there are no markers: every cube is kept.)
             if let (Some(&mi), Some(&before)) = (markers.get(i), prefix.get(i)) {
-                // Each cube lies inside `upper` (expand keeps it there): when `upper` is `f`
-                // itself, the part of `f` the cube covers is the cube. That part is covered
-                // when what the earlier cubes leave of it lies inside the later ones kept (no
-                // union of the two is built: it is as large as the cover).
-                let need = if upper == f { mi } else { self.conj(f, mi)? };
+                // Each cube lies inside `upper` (expand keeps it there): when `upper` is
+                // `lower` itself, the part of `lower` the cube covers is the cube. That part is
+                // covered when what the earlier cubes leave of it lies inside the later ones
+                // kept (no union of the two is built: it is as large as the cover).
+                let need = if upper == lower {
+                    mi
+                } else {
+                    self.conj(lower, mi)?
+                };
                 let left = self.conj(need, !before)?;
                 if self.entails(left, suffix)? {
                     if let Some(k) = keep.get_mut(i) {
@@ -2283,6 +2367,61 @@ mod tests {
         Ok(())
     }
 
+    /// Print form 6: a string field's `in` literal takes in a string the marker names where
+    /// its cube stays inside the marker (without it, `sys_platform in "inux" or sys_platform
+    /// in "linu"` where `sys_platform in "linux"` says as much); and under a theory, a cube
+    /// that covers only what the others cover where the theory holds is dropped (without it,
+    /// `platform_system not in 'Windows'` printed with `os_name != "nt"` and the two halves of
+    /// `Windows`).
+    #[test]
+    fn in_literals_take_in_strings_and_cubes_the_theory_makes_redundant_go()
+    -> Result<(), Box<dyn std::error::Error>> {
+        for (theory, text, want) in [
+            (
+                Theory::none(),
+                "(sys_platform in 'linux' and platform_system != 'Java') or sys_platform == 'linux'",
+                r#"sys_platform in "linux" and platform_system != "Java" or sys_platform == "linux""#,
+            ),
+            (
+                Theory::none(),
+                "(os_name in 'java' and implementation_name == 'cpython') or os_name == 'java'",
+                r#"os_name in "java" and implementation_name == "cpython" or os_name == "java""#,
+            ),
+            (
+                Theory::platform(),
+                "platform_system not in 'Windows'",
+                r#"platform_system not in "Windows""#,
+            ),
+            (
+                Theory::platform(),
+                "platform_system not in 'Windows' and platform_version != 'x'",
+                r#"platform_system not in "Windows" and platform_version != "x""#,
+            ),
+            // `sys_platform == "win32"` with `os_name != "nt"` is ruled out: the cube of the
+            // other substrings takes in `win32`, and the cube `os_name == "nt"` goes.
+            (
+                Theory::platform(),
+                "sys_platform in 'win32' and sys_platform not in 'cygwin'",
+                r#"sys_platform in "win32" and sys_platform not in "win""#,
+            ),
+            (
+                Theory::platform(),
+                "sys_platform == 'darwin' or platform_system in 'Darwin'",
+                r#"platform_system in "Darwin""#,
+            ),
+        ] {
+            let mut ctx = Context::new();
+            let m = ctx.from_marker(&text.parse()?, &theory)?;
+            let printed = ctx.to_marker_string(m)?;
+            assert_eq!(printed, want, "{text}");
+            // The text means the marker wherever the theory holds.
+            let back = ctx.from_marker(&printed.parse()?, &theory)?;
+            let care = ctx.theory_constraint(&theory)?;
+            assert_eq!(ctx.and(m, care)?, ctx.and(back, care)?, "{printed}");
+        }
+        Ok(())
+    }
+
     /// The DNF and the CNF alone (`print_dnf`), with their literals grown and shrunk: each of
     /// the expected texts below comes from one of the two steps, and each form of every
     /// lock-file marker and of every marker of `tests/data/string-in-markers.txt` reads back
@@ -2389,7 +2528,7 @@ mod tests {
         let cube: Vec<super::Lit<'_>> = path.iter().map(|(v, l)| (*v, l)).collect();
         let mut seen = Vec::new();
         assert!(ctx.cube_within(&cube, upper, &mut seen)?);
-        let grown = ctx.grow_cube(&cube, upper, false, &mut seen)?;
+        let grown = ctx.grow_cube(&cube, upper, false, &mut seen, &mut Vec::new())?;
         // `java` stays (outside `upper`), `nt` goes; `darwin` goes, `win32` stays.
         assert_eq!(
             grown,
@@ -2530,7 +2669,7 @@ mod tests {
         let printed = ctx.to_marker_string(m)?;
         let back: MarkerTree = printed.parse()?;
         assert_eq!(ctx.from_marker(&back, &none)?, m);
-        let dnf = ctx.print_cover(m, m, false, None, &mut 0, super::LARGE_CUBES, None)?;
+        let dnf = ctx.print_cover(m, (m, m), false, None, &mut 0, super::LARGE_CUBES, None)?;
         assert!(
             printed.len() < dnf.len(),
             "{} / {}",
