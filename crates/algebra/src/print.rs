@@ -230,13 +230,12 @@ impl Context {
     ) -> Result<Option<String>, Error> {
         // What may be printed: anything between `s and care` and `s or not care`.
         let upper = self.disj(s, !care)?;
-        let lower = self.conj(s, care)?;
         let mut best: Option<String> = None;
         let mut paths = 0;
         let mut cover = Vec::new();
         let dnf = self.print_cover(
             s,
-            (lower, upper),
+            (care, upper),
             false,
             None,
             &mut paths,
@@ -256,15 +255,7 @@ impl Context {
                 consider(Ok(cnf), &mut best)?;
             }
         } else {
-            let cnf = self.print_cover(
-                !s,
-                (!upper, lower_not),
-                true,
-                limit,
-                &mut 0,
-                MAX_CUBES,
-                None,
-            );
+            let cnf = self.print_cover(!s, (care, lower_not), true, limit, &mut 0, MAX_CUBES, None);
             consider(cnf, &mut best)?;
         }
         // A single path's factored form is its DNF's text (or longer, as for the CNF). It is
@@ -441,7 +432,7 @@ impl Context {
             .iter()
             .map(|c| c.iter().map(|(v, l)| (*v, l)).collect())
             .collect();
-        let kept = self.irredundant(borrowed, upper, f, None)?;
+        let kept = self.irredundant(borrowed, upper, (f, Marker::TRUE), None)?;
         let mut texts: Vec<Text> = Vec::with_capacity(kept.len());
         for cube in &kept {
             let mut parts = Vec::with_capacity(cube.len());
@@ -495,17 +486,16 @@ impl Context {
         upper: Marker,
         lower_not: Marker,
     ) -> Result<Option<String>, Error> {
-        let lower = self.conj(s, care)?;
         let saved = self.limits();
         self.set_limits(crate::Limits {
             steps: saved.steps.min(LARGE_STEPS),
             ..saved
         });
-        let dnf = self.print_cover(s, (lower, upper), false, None, &mut 0, LARGE_CUBES, None);
+        let dnf = self.print_cover(s, (care, upper), false, None, &mut 0, LARGE_CUBES, None);
         let limit = dnf.as_ref().ok().map(String::len);
         let cnf = self.print_cover(
             !s,
-            (!upper, lower_not),
+            (care, lower_not),
             true,
             limit,
             &mut 0,
@@ -563,12 +553,20 @@ impl Context {
         limit: Option<usize>,
         path_count: &mut usize,
     ) -> Result<String, Error> {
-        self.print_cover(f, (f, upper), negate, limit, path_count, MAX_CUBES, None)
+        self.print_cover(
+            f,
+            (Marker::TRUE, upper),
+            negate,
+            limit,
+            path_count,
+            MAX_CUBES,
+            None,
+        )
     }
 
     /// [`print_dnf`](Self::print_dnf) for a marker of at most `max_cubes` paths, whose cover
-    /// need only cover `lower` (a part of `f`: under a theory, `f` where the theory holds)
-    /// and must lie inside `upper`; and with `keep`, the cubes it prints
+    /// need only cover `f` where `care` holds (under a theory, its constraint), and must lie
+    /// inside `upper`; and with `keep`, the cubes it prints
     /// (each literal as printed: a version field's absent label beside its text left out)
     /// when the text has [`FACTOR_FROM`] characters or more (the only texts
     /// [`quick_factor`](Self::quick_factor) is tried on). Nothing is kept when the text is
@@ -577,7 +575,7 @@ impl Context {
     fn print_cover(
         &mut self,
         f: Marker,
-        (lower, upper): (Marker, Marker),
+        (care, upper): (Marker, Marker),
         negate: bool,
         limit: Option<usize>,
         path_count: &mut usize,
@@ -642,10 +640,10 @@ impl Context {
         }
         // (No two cubes are the same: repeats were left out above.)
         // (With a limit, `irredundant` refuses a cover longer than it.)
-        let kept = self.irredundant(cubes, upper, lower, limit.map(|l| (l, negate)))?;
+        let kept = self.irredundant(cubes, upper, (f, care), limit.map(|l| (l, negate)))?;
         // Each literal of two intervals or strings or more with the ones the other cubes
         // cover left out (`reduce_cover`).
-        let reduced = self.reduce_cover(&kept, lower, negate)?;
+        let reduced = self.reduce_cover(&kept, (f, care), negate)?;
         let mut kept = kept;
         for (i, j, r) in &reduced {
             if let Some(slot) = kept.get_mut(*i).and_then(|c| c.get_mut(*j)) {
@@ -738,8 +736,10 @@ impl Context {
     ///   "cpython" or python_full_version >= "3.11"`, the first path's versions from 3.9 up
     ///   to 3.11's pre-releases (`>= "3.9" and != "3.11" and <= "3.11"`) grow to `>= "3.9"`.
     /// - a string field's `var in {x, y, …}` takes in strings that `upper` names (at most
-    ///   [`MAX_GROWN_STRINGS`] of them, in order) for which the cube with `var == s` in its
-    ///   place lies inside `upper`: each one alone, or all of them. Under the `platform`
+    ///   [`MAX_GROWN_STRINGS`] of them, in order, each inside a string of the set or holding
+    ///   one: another one only adds a comparison) for which the cube with `var == s` in its
+    ///   place lies inside `upper`: each one alone, each with those inside it (as `in "s"`
+    ///   needs), or all of them. Under the `platform`
     ///   theory, where `sys_platform == "win32"` and `os_name != "nt"` is ruled out, the cube
     ///   `sys_platform in {win3, in32, …}` of `os_name == "nt" or sys_platform in "win32" and
     ///   sys_platform not in "cygwin"` takes in `win32` and prints as `sys_platform in "win32"
@@ -795,9 +795,15 @@ impl Context {
                         .map(|(_, s)| s.clone())
                         .unwrap_or_default();
                     let mut more: Vec<String> = Vec::new();
+                    // Only a string inside one of the set's or holding one may shorten the
+                    // text (as `in`): another one is a comparison more.
+                    let related = |x: &str| {
+                        set.iter()
+                            .any(|s| s.as_str() != x && (s.contains(x) || x.contains(s.as_str())))
+                    };
                     for x in named
                         .iter()
-                        .filter(|x| !set.iter().any(|s| s.as_str() == &***x))
+                        .filter(|x| !set.iter().any(|s| s.as_str() == &***x) && related(x))
                         .take(MAX_GROWN_STRINGS)
                     {
                         let one = Label::StringIn(vec![x.to_string()]);
@@ -810,11 +816,24 @@ impl Context {
                         v.sort();
                         Label::StringIn(v)
                     };
-                    let mut out: Vec<Label> =
-                        more.iter().map(|x| with(std::slice::from_ref(x))).collect();
+                    // Each string alone; each with the ones of `more` inside it (what `in
+                    // "x"` needs); and all of them.
+                    let mut out: Vec<Label> = Vec::new();
+                    for x in &more {
+                        out.push(with(std::slice::from_ref(x)));
+                        let inside: Vec<String> = more
+                            .iter()
+                            .filter(|y| x.contains(y.as_str()))
+                            .cloned()
+                            .collect();
+                        if inside.len() > 1 {
+                            out.push(with(&inside));
+                        }
+                    }
                     if more.len() > 1 {
                         out.push(with(&more));
                     }
+                    out.dedup();
                     out
                 }
                 _ => continue,
@@ -834,7 +853,17 @@ impl Context {
             };
             let mut most = size(own);
             let strings = matches!(own, Label::StringNotIn(_));
+            let name = match self.meta(var) {
+                Some(VarMeta::Str { field }) => Some(field.name()),
+                _ => None,
+            };
             for c in candidates {
+                // An `in` set whose text cannot be as short is not spelt.
+                if let (Some(name), Label::StringIn(v), Some(b)) = (name, &c, best) {
+                    if strings::string_len_bound(name, v) > b {
+                        continue;
+                    }
+                }
                 if let Some(n) = self.printed_len(var, &c, negate)? {
                     let larger = size(&c) > most;
                     if best.is_none_or(|b| n < b || (n == b && (strings || larger))) {
@@ -851,9 +880,10 @@ impl Context {
         Ok(grown)
     }
 
-    /// An irredundant cover of `lower` with its literals shrunk, cube after cube (each test sees
+    /// An irredundant cover of `f` (where `care` holds) with its literals shrunk, cube after
+    /// cube (each test sees
     /// the cubes shrunk before it): a version literal loses an interval, an `in` literal a
-    /// string, where the part of `lower` that the cube covers there lies inside the other cubes,
+    /// string, where the part of `f` that the cube covers there lies inside the other cubes,
     /// and the literal then prints shorter (with `negate`, as the clause literal it is). In the
     /// DNF of `python_full_version < "3.11" or python_full_version >= "3.11" and
     /// python_full_version < "3.13" and sys_platform == "linux"`, the path through
@@ -863,7 +893,7 @@ impl Context {
     fn reduce_cover(
         &mut self,
         cover: &[Vec<Lit<'_>>],
-        lower: Marker,
+        (f, care): (Marker, Marker),
         negate: bool,
     ) -> Result<Vec<(usize, usize, Label)>, Error> {
         let many = |l: &Label| match l {
@@ -889,6 +919,8 @@ impl Context {
                 *slot = union;
             }
         }
+        // Where no cube need cover: where `f` or `care` does not hold.
+        let outside = self.disj(!f, !care)?;
         let mut before = Marker::FALSE;
         let mut seen = Vec::new();
         for (i, cube) in cover.iter().enumerate() {
@@ -897,9 +929,9 @@ impl Context {
                 before = self.disj(before, own)?;
                 continue;
             }
-            // What the cube need not cover: the other cubes, and where `lower` does not hold.
+            // What the cube need not cover: the other cubes, and `outside`.
             let others = self.disj(before, after.get(i + 1).copied().unwrap_or(Marker::FALSE))?;
-            let spare = self.disj(others, !lower)?;
+            let spare = self.disj(others, outside)?;
             let mut now: Vec<(Var, Label)> = cube.iter().map(|&(v, l)| (v, l.clone())).collect();
             let mut changed = false;
             for j in 0..now.len() {
@@ -1019,11 +1051,11 @@ impl Context {
         self.cube_within(&trial, upper, seen)
     }
 
-    /// `cubes` (each inside `upper`, together covering `lower`) made irredundant: a cube is
+    /// `cubes` (each inside `upper`, together covering `f`) made irredundant: a cube is
     /// dropped when the others (the earlier ones, and the later ones still kept) cover the
-    /// part of `lower` it covers; last to first. Under a theory, `lower` is the marker where
-    /// the theory holds: a cube that covers only what the others cover there, and
-    /// environments the theory rules out, is dropped.
+    /// part of `f` it covers where `care` holds; last to first. Under a theory (`care` its
+    /// constraint), a cube that covers only what the others cover, and environments the
+    /// theory rules out, is dropped.
     ///
     /// With a `limit` (a length, and whether the cover is read as a CNF), stops with
     /// [`ErrorKind::Intractable`] as soon as a lower bound on the text of the cubes kept so far
@@ -1033,45 +1065,58 @@ impl Context {
         &mut self,
         cubes: Vec<Vec<Lit<'a>>>,
         upper: Marker,
-        lower: Marker,
+        (f, care): (Marker, Marker),
         limit: Option<(usize, bool)>,
     ) -> Result<Vec<Vec<Lit<'a>>>, Error> {
         // Cubes no two of which meet are irredundant already (each holds its path, which lies
-        // in `f`), unless `lower` is smaller than `f`.
-        let overlap = upper != lower
-            || cubes
-                .iter()
-                .enumerate()
-                .any(|(i, a)| cubes.iter().skip(i + 1).any(|b| cubes_meet(a, b)));
+        // in `f`), but under a theory each is checked alone: its part of `f` may lie where the
+        // theory does not hold. (One cube alone covers `f`, which meets `care`.)
+        let overlap = cubes
+            .iter()
+            .enumerate()
+            .any(|(i, a)| cubes.iter().skip(i + 1).any(|b| cubes_meet(a, b)));
+        let theory = !care.is_true() && cubes.len() > 1;
         let mut markers: Vec<Marker> = Vec::with_capacity(cubes.len());
-        if overlap {
+        if overlap || theory {
             for cube in &cubes {
                 markers.push(self.cube_marker(cube)?);
             }
         }
         let mut prefix: Vec<Marker> = Vec::with_capacity(markers.len() + 1);
         prefix.push(Marker::FALSE);
-        for m in &markers {
-            let last = prefix.last().copied().unwrap_or(Marker::FALSE);
-            prefix.push(self.disj(last, *m)?);
+        if overlap {
+            for m in &markers {
+                let last = prefix.last().copied().unwrap_or(Marker::FALSE);
+                prefix.push(self.disj(last, *m)?);
+            }
         }
         let mut keep: Vec<bool> = vec![true; cubes.len()];
         let mut suffix = Marker::FALSE;
         let mut kept_len = LenBound::default();
         for (i, ci) in cubes.iter().enumerate().rev() {
-            // (Without an overlap there are no markers: every cube is kept.)
-            if let (Some(&mi), Some(&before)) = (markers.get(i), prefix.get(i)) {
-                // Each cube lies inside `upper` (expand keeps it there): when `upper` is
-                // `lower` itself, the part of `lower` the cube covers is the cube. That part is
-                // covered when what the earlier cubes leave of it lies inside the later ones
-                // kept (no union of the two is built: it is as large as the cover).
-                let need = if upper == lower {
-                    mi
-                } else {
-                    self.conj(lower, mi)?
+            // (Without an overlap or a theory there are no markers: every cube is kept.)
+            if let Some(&mi) = markers.get(i) {
+                // Each cube lies inside `upper` (expand keeps it there): when `upper` is `f`
+                // itself, the part of `f` the cube covers is the cube. That part is covered
+                // when what the earlier cubes leave of it lies inside the later ones kept (no
+                // union of the two is built: it is as large as the cover), or, under a theory,
+                // when what they leave lies where the theory does not hold (asked of `care`
+                // without building `f and care`, which is as large as the theory).
+                let need = if upper == f { mi } else { self.conj(f, mi)? };
+                let covered = match prefix.get(i) {
+                    Some(&before) if overlap => {
+                        let left = self.conj(need, !before)?;
+                        self.entails(left, suffix)? || {
+                            theory && {
+                                let rest = self.conj(left, !suffix)?;
+                                self.disjoint(rest, care)?
+                            }
+                        }
+                    }
+                    // No other cube meets this one.
+                    _ => self.disjoint(need, care)?,
                 };
-                let left = self.conj(need, !before)?;
-                if self.entails(left, suffix)? {
+                if covered {
                     if let Some(k) = keep.get_mut(i) {
                         *k = false;
                     }
@@ -2669,7 +2714,15 @@ mod tests {
         let printed = ctx.to_marker_string(m)?;
         let back: MarkerTree = printed.parse()?;
         assert_eq!(ctx.from_marker(&back, &none)?, m);
-        let dnf = ctx.print_cover(m, (m, m), false, None, &mut 0, super::LARGE_CUBES, None)?;
+        let dnf = ctx.print_cover(
+            m,
+            (crate::Marker::TRUE, m),
+            false,
+            None,
+            &mut 0,
+            super::LARGE_CUBES,
+            None,
+        )?;
         assert!(
             printed.len() < dnf.len(),
             "{} / {}",
