@@ -48,9 +48,10 @@ impl<V> Operands<V> {
     #[inline]
     fn push(&mut self, v: V) {
         if let Some(first) = self.first.take() {
-            // Room for four operands at once: chains of two to four are the common case, and
-            // growing from two would move them again.
-            self.rest = Vec::with_capacity(4);
+            // Room for two operands: the chain is kept as built (no shrinking afterwards), and
+            // most chains have two, so room for more would be held empty by every parsed
+            // marker (72 bytes a slot); a longer chain grows once or twice.
+            self.rest = Vec::with_capacity(2);
             self.rest.push(first);
         }
         if self.rest.is_empty() {
