@@ -68,7 +68,10 @@ pub(crate) fn parse_text(
 
 /// Whether TEXT starts the way a marker does: a quote, a parenthesis, or a marker variable
 /// (canonical or PEP 345 alias, in either dialect, so that the `pep508` dialect reports "this
-/// is an extended field" rather than a requirement syntax error). No allocation.
+/// is an extended field" rather than a requirement syntax error); or is one of the words
+/// `true` and `false` alone, which `simplify` prints for the constants and which the
+/// `spec-2026` and `uv` profiles read back as them (SPEC §3.1): read as a package name, `false`
+/// would be a requirement without a marker, and evaluate to true. No allocation.
 pub(crate) fn looks_like_marker(text: &str) -> bool {
     let bytes = text.as_bytes();
     match bytes.first() {
@@ -100,7 +103,9 @@ fn looks_like_marker_trimmed(t: &str) -> bool {
         }
         _ => {}
     }
-    end > 0 && Field::from_name(&t[..end], Dialect::Extended).is_some()
+    end > 0
+        && (Field::from_name(&t[..end], Dialect::Extended).is_some()
+            || (matches!(&t[..end], "true" | "false") && t[end..].trim().is_empty()))
 }
 
 /// [`NAME_BYTE`]: a byte of a marker variable's name (`[a-z_.]`).

@@ -110,6 +110,39 @@ fn the_constants_simplify_prints_read_back_under_every_profile() {
     }
 }
 
+/// `eval` reads the words `simplify` prints for the constants as the constants (SPEC §3.1)
+/// under `spec-2026` and `uv`: read as a requirement named `false`, without a marker, `false`
+/// evaluated to true. `packaging` rejects them, as packaging does. A requirement named
+/// `false` with a marker is still a requirement.
+#[test]
+fn eval_reads_the_constants_simplify_prints() {
+    for profile in ["spec-2026", "uv"] {
+        run(&["eval", "--profile", profile, "false"]).expect(1, "false\n");
+        run(&["eval", "--profile", profile, " true "]).expect(0, "true\n");
+        let printed = run_in(
+            &temp_dir(),
+            &["simplify", "--profile", profile, "-"],
+            Some("os_name == 'nt' and os_name == 'posix'\nos_name == 'nt' or os_name != 'nt'\n"),
+        );
+        printed.expect(0, "false\ntrue\n");
+        let input = format!(
+            "{}false ; os_name == 'nt' or os_name != 'nt'\n",
+            printed.stdout()
+        );
+        run_in(
+            &temp_dir(),
+            &["eval", "--profile", profile, "-"],
+            Some(&input),
+        )
+        .expect(0, "false\ntrue\ntrue\n");
+        run(&["parse", "--profile", profile, "--json", "false"])
+            .expect_stdout_contains("\"kind\": \"marker\"");
+    }
+    let refused = run(&["eval", "--profile", "packaging", "false"]);
+    refused.expect_code(2);
+    assert!(refused.stderr().contains("M002"), "{}", refused.stderr());
+}
+
 #[test]
 fn simplify_reads_the_dialect_and_profile() {
     run(&[
