@@ -2600,6 +2600,47 @@ mod tests {
         Ok(())
     }
 
+    /// An `in` literal takes in several strings at once where `in "x"` needs them all: `x`
+    /// with the strings inside it, or all the strings offered. Each alone, or all of them
+    /// where one string outside `x` is offered too, prints longer.
+    #[test]
+    fn in_literals_take_in_a_string_with_those_inside_it() -> Result<(), Box<dyn std::error::Error>>
+    {
+        let none = Theory::none();
+        for (cube, upper, want) in [
+            (
+                "sys_platform in 'win32' and sys_platform != 'win32' and sys_platform != 'in32'",
+                "sys_platform in 'win32' or sys_platform == 'xin32'",
+                r#"sys_platform in "win32""#,
+            ),
+            (
+                "(sys_platform in 'linux' or sys_platform in 'win32') and sys_platform != 'linux' \
+                 and sys_platform != 'win32'",
+                "sys_platform in 'linux' or sys_platform in 'win32'",
+                r#"sys_platform in "linux" or sys_platform in "win32""#,
+            ),
+        ] {
+            let mut ctx = Context::new();
+            let cube_marker = ctx.from_marker(&cube.parse()?, &none)?;
+            let upper = ctx.from_marker(&upper.parse()?, &none)?;
+            let paths = ctx.paths(cube_marker)?;
+            let [path] = paths.as_slice() else {
+                return Err("one path".into());
+            };
+            let lits: Vec<super::Lit<'_>> = path.iter().map(|(v, l)| (*v, l)).collect();
+            let mut seen = Vec::new();
+            let grown = ctx.grow_cube(&lits, upper, false, &mut seen, &mut Vec::new())?;
+            let [(0, label)] = grown.as_slice() else {
+                return Err(format!("{cube}: one literal grown, not {grown:?}").into());
+            };
+            let var = lits.first().map(|(v, _)| *v).ok_or("a literal")?;
+            assert_eq!(ctx.literal_text(var, label)?.s, want, "{cube}");
+            let after = [(var, label)];
+            assert!(ctx.cube_within(&after, upper, &mut seen)?, "{cube}");
+        }
+        Ok(())
+    }
+
     /// The split is tried where the shortest of the DNF, the CNF and the factored form has 300
     /// characters or more, whatever the DNF with its shared literals taken out gives (found by
     /// a review: that DNF, under 300 characters, kept a shorter split from being tried). Here
