@@ -1497,7 +1497,7 @@ impl Context {
             }
             for candidate in opaque_candidates(literal)
                 .into_iter()
-                .filter(|c| is_value(field, c))
+                .filter(|c| is_value(field, c) && spelt_as_printed(field, c))
             {
                 let trial = with_value(&env, field, &candidate);
                 if holds(self, &trial, field) {
@@ -1522,7 +1522,11 @@ impl Context {
             };
             let fitting: Vec<String> = opaque_candidates(literal)
                 .into_iter()
-                .filter(|c| is_value(field, c) && holds(self, &with_value(&env, field, c), field))
+                .filter(|c| {
+                    is_value(field, c)
+                        && spelt_as_printed(field, c)
+                        && holds(self, &with_value(&env, field, c), field)
+                })
                 .collect();
             match fields.iter_mut().find(|(f, _)| *f == field) {
                 // A field read by two opaque comparisons: the candidates of both.
@@ -1736,6 +1740,23 @@ fn complete_invariants(env: &Environment, alternative: usize, threading: bool) -
 
 /// Values to try for a field compared with `literal` by an opaque comparison: the literal, the
 /// literal inside a longer string, parts of it, and versions around it.
+/// Whether a standard version field's value `s` is inside the model as text (SPEC §21.2): not
+/// a version, or a version spelt as it prints. A version spelt otherwise (`15.15-dev6+ubuntu`
+/// for `15.15.dev6+ubuntu`) is the same value to a version comparison but another text to a
+/// comparison as text, so a witness that an opaque comparison (`===`) would give it could
+/// break the marker's other comparisons of the field: such a candidate is not offered.
+fn spelt_as_printed(field: Field, s: &str) -> bool {
+    if field.is_extended()
+        || !matches!(
+            field.field_type(),
+            FieldType::Version | FieldType::VersionOrString
+        )
+    {
+        return true;
+    }
+    s.parse::<Version>().map_or(true, |v| v.to_string() == s)
+}
+
 fn opaque_candidates(literal: &str) -> Vec<String> {
     let mut out = vec![
         literal.to_owned(),
@@ -2214,6 +2235,31 @@ mod tests {
                 }
                 Ok(None) => {}
             }
+        }
+        // A version spelt otherwise than it prints is outside the model as text: `===`'s
+        // literal `15.15-dev6+ubuntu` is the version `15.15.dev6+ubuntu` to the model, but the
+        // comparison as text (`<=` takes no local version, so `>=` with the literal on the left
+        // is text equality, SPEC §5.1) holds only on `15.15.dev6+ubuntu`. No witness, rather
+        // than one where the marker is false (found by `algebra_realistic`). A literal spelt as
+        // it prints still gives one.
+        let text = "'15.15.dev6+ubuntu' >= python_full_version and \
+                    '15.15-dev6+ubuntu' === python_full_version";
+        let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+        let m = ctx.from_marker(&tree, &Theory::none())?;
+        match ctx.solve_environment(m) {
+            Err(e) => assert_eq!(e.code(), "unverified-witness", "{text}"),
+            Ok(Some(env)) => assert!(tree.evaluate(&env)?, "{text}: a wrong witness {env:?}"),
+            Ok(None) => {}
+        }
+        for text in [
+            "python_full_version === '3.12' and python_full_version >= '3.12'",
+            "'15.15.dev6+ubuntu' >= python_full_version and \
+             '15.15.dev6+ubuntu' === python_full_version",
+        ] {
+            let tree = MarkerTree::parse_with(text, &opts, &mut Vec::new())?;
+            let m = ctx.from_marker(&tree, &Theory::none())?;
+            let env = ctx.solve_environment(m)?.ok_or("unsatisfiable")?;
+            assert!(tree.evaluate(&env)?, "{text}: {env:?}");
         }
         Ok(())
     }
