@@ -104,6 +104,28 @@ fn marker(
         })
 }
 
+/// The syntax tree of TEXT as `marker` reads it, for checking a witness by evaluation: the
+/// constants' words as the constants; `None` where the text does not parse (`marker` then
+/// reports it).
+fn tree(text: &str, opts: &ParseOptions) -> Option<MarkerTree> {
+    match text.trim_matches([' ', '\t']) {
+        "true" => Some(MarkerTree::TRUE),
+        "false" => Some(MarkerTree::FALSE),
+        _ => MarkerTree::parse_with(text, opts, &mut Vec::new()).ok(),
+    }
+}
+
+/// Whether each tree evaluates as wanted in ENV: a witness the algebra found is checked by
+/// evaluating the markers themselves, so that a relation between comparisons the model gets
+/// wrong (SPEC §21.2) never reaches the user as a witness. A tree whose evaluation fails (an
+/// unknown result, a field a profile needs) counts as agreeing: nothing to check there.
+fn evaluates_as(checks: &[(Option<&MarkerTree>, bool)], env: &Environment) -> bool {
+    checks.iter().all(|(t, want)| match t {
+        Some(t) => t.evaluate(env).map_or(true, |v| v == *want),
+        None => true,
+    })
+}
+
 /// A marker line costs tens of microseconds to hundreds (`compare --json`), a thread about
 /// as much to start: a block is given a thread for every this many lines.
 const LINES_PER_JOB: usize = 16;
@@ -361,16 +383,26 @@ fn push_json_str(out: &mut String, s: &str) {
 fn cell(
     ctx: &mut Context,
     m: Marker,
-    name: &'static str,
+    (name, checks): (&'static str, &[(Option<&MarkerTree>, bool)]),
     warnings: &mut Vec<String>,
     unverified: &mut Vec<&'static str>,
 ) -> Result<String, String> {
     match ctx.solve_environment(m) {
         Ok(None) => Ok("null".to_owned()),
-        Ok(Some(env)) => {
+        // A witness in which the markers do not evaluate as the cell says is none.
+        Ok(Some(env)) if evaluates_as(checks, &env) => {
             let doc = env_json_text(&env);
             warnings.extend(warn_if_invalid(&env, &doc, &format!("`{name}` witness")));
             Ok(doc)
+        }
+        Ok(Some(_)) => {
+            warnings.push(format!(
+                "warning[unverified-witness]: the `{name}` cell's witness does not evaluate as \
+                 the cell says (a relation the algebra models only approximately, SPEC §21.2): \
+                 it is null and listed under `unverified`"
+            ));
+            unverified.push(name);
+            Ok("null".to_owned())
         }
         Err(e) if e.code() == "unverified-witness" => {
             warnings.push(format!(
@@ -419,6 +451,9 @@ fn warn_if_invalid(env: &Environment, doc: &str, name: &str) -> Option<String> {
 #[derive(Default)]
 struct Built {
     markers: std::collections::HashMap<Box<str>, Marker, foldhash::fast::RandomState>,
+    /// With `--json`, the syntax trees the witnesses are checked against (`evaluates_as`),
+    /// by text; `None` for a text that does not parse.
+    trees: std::collections::HashMap<Box<str>, Option<MarkerTree>, foldhash::fast::RandomState>,
 }
 
 /// The most texts a [`Built`] holds.
@@ -444,6 +479,25 @@ impl Built {
         self.markers.insert(text.into(), m);
         Ok(m)
     }
+
+    /// The syntax trees of A and B ([`tree`]), parsed now or earlier.
+    fn trees(
+        &mut self,
+        (a, b): (&str, &str),
+        opts: &ParseOptions,
+    ) -> (Option<&MarkerTree>, Option<&MarkerTree>) {
+        // (Room for both first, so that reading B cannot empty the table of A.)
+        if self.trees.len() + 2 > BUILT_TEXTS {
+            self.trees.clear();
+        }
+        for t in [a, b] {
+            if !self.trees.contains_key(t) {
+                self.trees.insert(t.into(), tree(t, opts));
+            }
+        }
+        let get = |t: &str| self.trees.get(t).and_then(Option::as_ref);
+        (get(a), get(b))
+    }
 }
 
 fn compare_one(
@@ -463,16 +517,21 @@ fn compare_one(
         return Ok((word.to_owned(), None));
     }
     let [c0, c1, c2, c3] = ctx.cells(ma, mb).map_err(err)?;
+    let (ta, tb) = built.trees((a, b), &opts);
     let mut unverified = Vec::new();
     let mut witnesses = Vec::with_capacity(4);
     // (In the order of their names: the document's keys are sorted.)
-    for (name, c) in [
-        ("a_and_b", c0),
-        ("a_not_b", c1),
-        ("b_not_a", c2),
-        ("neither", c3),
+    for (name, c, wa, wb) in [
+        ("a_and_b", c0, true, true),
+        ("a_not_b", c1, true, false),
+        ("b_not_a", c2, false, true),
+        ("neither", c3, false, false),
     ] {
-        witnesses.push((name, cell(ctx, c, name, warnings, &mut unverified)?));
+        let checks = [(ta, wa), (tb, wb)];
+        witnesses.push((
+            name,
+            cell(ctx, c, (name, &checks), warnings, &mut unverified)?,
+        ));
     }
     // `{"relation": …, "unverified": […], "witnesses": {…}}`, the keys sorted.
     let mut doc =
@@ -609,7 +668,18 @@ pub(crate) fn solve(args: SolveArgs) -> Result<ExitCode, String> {
         }
     };
     let err = |e: markerspec_algebra::Error| format!("error[{}]: {e}", e.code());
-    match ctx.solve_environment(m).map_err(err)? {
+    let found = ctx.solve_environment(m).map_err(err)?;
+    // The witness is checked by evaluating the marker itself (see `evaluates_as`).
+    if let Some(env) = &found {
+        if !evaluates_as(&[(tree(&args.text, &opts).as_ref(), true)], env) {
+            return Err(
+                "error[unverified-witness]: the witness the algebra found does not satisfy the \
+                 marker (a relation it models only approximately, SPEC §21.2)"
+                    .to_owned(),
+            );
+        }
+    }
+    match found {
         None => {
             if args.json {
                 println!(
@@ -657,6 +727,33 @@ mod tests {
     use super::{Built, FRESH_CONTEXT_NODES, in_bounded_context};
     use markerspec_algebra::{Context, Theory};
     use markerspec_pep508::ParseOptions;
+
+    /// A witness is checked against the markers' own evaluation: a tree that evaluates
+    /// otherwise than the cell says rejects it; one that does not parse, or cannot be
+    /// evaluated, does not. The constants' words read as the constants.
+    #[test]
+    fn witnesses_are_checked_by_the_markers_evaluation() -> Result<(), String> {
+        use super::{evaluates_as, tree};
+        use markerspec_pep508::{Field, MarkerTree};
+        let opts = ParseOptions::default();
+        let posix = markerspec_algebra::default_environment()
+            .with(Field::OsName, "posix")
+            .map_err(|e| e.to_string())?;
+        let nt = tree("os_name == 'nt'", &opts).ok_or("parses")?;
+        assert!(!evaluates_as(&[(Some(&nt), true)], &posix));
+        assert!(evaluates_as(&[(Some(&nt), false)], &posix));
+        assert!(!evaluates_as(
+            &[(Some(&nt), false), (Some(&nt), true)],
+            &posix
+        ));
+        assert!(evaluates_as(&[(None, true)], &posix));
+        assert!(tree("os_name ==", &opts).is_none());
+        assert_eq!(tree(" false ", &opts), Some(MarkerTree::FALSE));
+        assert_eq!(tree("true", &opts), Some(MarkerTree::TRUE));
+        let never = tree("false", &opts);
+        assert!(!evaluates_as(&[(never.as_ref(), true)], &posix));
+        Ok(())
+    }
 
     /// The JSON text written straight from an environment is the text of its document:
     /// strings, sets, absent values of both kinds, unknown values and requested extras.
