@@ -9,6 +9,8 @@
 //! benches/compare/target/release/markerspec-compare [FILE] [--passes N]
 //! ```
 
+mod peers;
+
 use std::hint::black_box;
 use std::str::FromStr;
 use std::time::Instant;
@@ -121,29 +123,9 @@ fn main() {
     let n = lines.len() as f64;
 
     // Every implementation must accept every line, or the comparison is not like for like.
-    let ours = {
-        lines
-            .iter()
-            .map(|l| markerspec_pep508::Requirement::from_str(l).expect("markerspec parses"))
-            .collect::<Vec<_>>()
-    };
-    let uv = {
-        lines
-            .iter()
-            .map(|l| {
-                uv_pep508::Requirement::<uv_pep508::VerbatimUrl>::from_str(l).expect("uv parses")
-            })
-            .collect::<Vec<_>>()
-    };
-    let rs = {
-        lines
-            .iter()
-            .map(|l| {
-                pep508_rs::Requirement::<pep508_rs::VerbatimUrl>::from_str(l)
-                    .expect("pep508_rs parses")
-            })
-            .collect::<Vec<_>>()
-    };
+    let ours = peers::ours(&lines);
+    let uv = peers::uv(&lines);
+    let rs = peers::rs(&lines);
 
     let t_ours = time(passes, || {
         for l in &lines {

@@ -11,7 +11,9 @@
 //! share.
 
 use std::alloc::System;
-use std::str::FromStr;
+
+#[path = "../peers.rs"]
+mod peers;
 
 #[global_allocator]
 static ALLOCATOR: cap::Cap<System> = cap::Cap::new(System, usize::MAX);
@@ -37,29 +39,8 @@ fn main() {
     });
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("cannot read {file}: {e}"));
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    // Every implementation must accept every line, or the comparison is not like for like.
-    let ours = held(|| {
-        lines
-            .iter()
-            .map(|l| markerspec_pep508::Requirement::from_str(l).expect("markerspec parses"))
-            .collect::<Vec<_>>()
-    });
-    let uv = held(|| {
-        lines
-            .iter()
-            .map(|l| {
-                uv_pep508::Requirement::<uv_pep508::VerbatimUrl>::from_str(l).expect("uv parses")
-            })
-            .collect::<Vec<_>>()
-    });
-    let rs = held(|| {
-        lines
-            .iter()
-            .map(|l| {
-                pep508_rs::Requirement::<pep508_rs::VerbatimUrl>::from_str(l)
-                    .expect("pep508_rs parses")
-            })
-            .collect::<Vec<_>>()
-    });
+    let ours = held(|| peers::ours(&lines));
+    let uv = held(|| peers::uv(&lines));
+    let rs = held(|| peers::rs(&lines));
     println!("{ours:.0} {uv:.0} {rs:.0}");
 }
