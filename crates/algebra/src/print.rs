@@ -331,15 +331,19 @@ impl Context {
             Some(b) => Ok(b),
             None => match self.print_large(s, care, upper, lower_not)? {
                 Some(t) => Ok(t),
-                None => match self.print_dnf(s, upper, false, None, &mut 0) {
-                    // A literal with no spelling: widened where its cube allows.
-                    Err(e) if e.code() == "unprintable" => match self.print_widened(s, upper)? {
-                        Some(t) => Ok(t),
-                        None => Err(e),
-                    },
-                    // Report why: the DNF's own error.
-                    r => r,
-                },
+                None => {
+                    match self.print_cover(s, (care, upper), false, None, &mut 0, MAX_CUBES, None) {
+                        // A literal with no spelling: widened where its cube allows.
+                        Err(e) if e.code() == "unprintable" => {
+                            match self.print_widened(s, (care, upper))? {
+                                Some(t) => Ok(t),
+                                None => Err(e),
+                            }
+                        }
+                        // Report why: the DNF's own error.
+                        r => r,
+                    }
+                }
             },
         }
     }
@@ -352,10 +356,15 @@ impl Context {
     /// cube stays inside `upper`, and still holds its path, so the cubes cover `f`). Of the
     /// widest label, and the label grown up or down within it, the shortest spelling; a label
     /// that may grow to every value is dropped. Then each literal a cube can do without is
-    /// dropped, and each cube the others cover ([`irredundant`](Self::irredundant)).
-    /// Deterministic, as the paths are; `None` when a label has no spelling up to that bound,
+    /// dropped, and each cube the others cover where `care` holds
+    /// ([`irredundant`](Self::irredundant)). Deterministic, as the paths are; `None` when a
+    /// label has no spelling up to that bound,
     /// or past [`MAX_CUBES`] paths.
-    fn print_widened(&mut self, f: Marker, upper: Marker) -> Result<Option<String>, Error> {
+    fn print_widened(
+        &mut self,
+        f: Marker,
+        (care, upper): (Marker, Marker),
+    ) -> Result<Option<String>, Error> {
         let paths = self.paths(f)?;
         if paths.len() > MAX_CUBES {
             return Ok(None);
@@ -432,7 +441,7 @@ impl Context {
             .iter()
             .map(|c| c.iter().map(|(v, l)| (*v, l)).collect())
             .collect();
-        let kept = self.irredundant(borrowed, upper, (f, Marker::TRUE), None)?;
+        let kept = self.irredundant(borrowed, upper, (f, care), None)?;
         let mut texts: Vec<Text> = Vec::with_capacity(kept.len());
         for cube in &kept {
             let mut parts = Vec::with_capacity(cube.len());
@@ -544,7 +553,9 @@ impl Context {
     /// a DNF, or with `negate` as the CNF of `not f` read back (each cube negated). With a
     /// `limit`, [`ErrorKind::Intractable`] when the text would be longer than `limit` (known
     /// from a lower bound on each literal's length, before any literal is spelt). Sets
-    /// `path_count` to the number of paths of `f`.
+    /// `path_count` to the number of paths of `f`. (The tests' view of one form: the printer
+    /// calls [`print_cover`](Self::print_cover), with the theory.)
+    #[cfg(test)]
     fn print_dnf(
         &mut self,
         f: Marker,
@@ -564,7 +575,9 @@ impl Context {
         )
     }
 
-    /// [`print_dnf`](Self::print_dnf) for a marker of at most `max_cubes` paths, whose cover
+    /// A minimised cover of `f` printed as a DNF, or with `negate` as the CNF of `not f` read
+    /// back, as `print_dnf` (in the tests) describes, for a marker of at most `max_cubes`
+    /// paths, whose cover
     /// need only cover `f` where `care` holds (under a theory, its constraint), and must lie
     /// inside `upper`; and with `keep`, the cubes it prints
     /// (each literal as printed: a version field's absent label beside its text left out)
@@ -2101,7 +2114,9 @@ mod tests {
             assert_eq!(back, m, "{input} printed as {printed}");
             // The widening alone (since print form 5 the grown DNF spells these labels first,
             // so the printer no longer reaches it for them).
-            let widened = ctx.print_widened(m, m)?.ok_or("no widened form")?;
+            let widened = ctx
+                .print_widened(m, (crate::Marker::TRUE, m))?
+                .ok_or("no widened form")?;
             if let Some(expected) = expected {
                 assert_eq!(widened, expected, "{input}");
             }
