@@ -803,10 +803,8 @@ impl Context {
                             strings.len() - 1
                         }
                     };
-                    let named: Vec<std::sync::Arc<str>> = strings
-                        .get(named)
-                        .map(|(_, s)| s.clone())
-                        .unwrap_or_default();
+                    let named: &[std::sync::Arc<str>] =
+                        strings.get(named).map_or(&[], |(_, s)| s.as_slice());
                     let mut more: Vec<String> = Vec::new();
                     // Only a string inside one of the set's or holding one may shorten the
                     // text (as `in`): another one is a comparison more.
@@ -2582,17 +2580,13 @@ mod tests {
     /// second literal's tests see the first grown, so it keeps `win32`.
     #[test]
     fn literals_of_one_cube_grow_one_after_the_other() -> Result<(), Box<dyn std::error::Error>> {
-        let none = Theory::none();
         let mut ctx = Context::new();
-        let cube_text = "os_name != 'java' and os_name != 'nt' and sys_platform != 'darwin' \
-                         and sys_platform != 'win32'";
-        let cube_marker = ctx.from_marker(&cube_text.parse()?, &none)?;
-        let upper = "(sys_platform != 'win32' or os_name != 'nt') and os_name != 'java'";
-        let upper = ctx.from_marker(&upper.parse()?, &none)?;
-        let paths = ctx.paths(cube_marker)?;
-        let [path] = paths.as_slice() else {
-            return Err("one path".into());
-        };
+        let (path, upper) = one_path_within(
+            &mut ctx,
+            "os_name != 'java' and os_name != 'nt' and sys_platform != 'darwin' \
+             and sys_platform != 'win32'",
+            "(sys_platform != 'win32' or os_name != 'nt') and os_name != 'java'",
+        )?;
         let cube: Vec<super::Lit<'_>> = path.iter().map(|(v, l)| (*v, l)).collect();
         let mut seen = Vec::new();
         assert!(ctx.cube_within(&cube, upper, &mut seen)?);
@@ -2615,13 +2609,31 @@ mod tests {
         Ok(())
     }
 
+    /// The one path of CUBE (a conjunction) and the marker UPPER, read under no theory, for
+    /// the tests of `grow_cube`.
+    #[allow(clippy::type_complexity)]
+    fn one_path_within(
+        ctx: &mut Context,
+        cube: &str,
+        upper: &str,
+    ) -> Result<(Vec<(crate::dd::Var, crate::dd::Label)>, crate::Marker), Box<dyn std::error::Error>>
+    {
+        let none = Theory::none();
+        let cube_marker = ctx.from_marker(&cube.parse()?, &none)?;
+        let upper = ctx.from_marker(&upper.parse()?, &none)?;
+        let mut paths = ctx.paths(cube_marker)?;
+        match (paths.pop(), paths.is_empty()) {
+            (Some(path), true) => Ok((path, upper)),
+            _ => Err(format!("{cube}: one path").into()),
+        }
+    }
+
     /// An `in` literal takes in several strings at once where `in "x"` needs them all: `x`
     /// with the strings inside it, or all the strings offered. Each alone, or all of them
     /// where one string outside `x` is offered too, prints longer.
     #[test]
     fn in_literals_take_in_a_string_with_those_inside_it() -> Result<(), Box<dyn std::error::Error>>
     {
-        let none = Theory::none();
         for (cube, upper, want) in [
             (
                 "sys_platform in 'win32' and sys_platform != 'win32' and sys_platform != 'in32'",
@@ -2636,12 +2648,7 @@ mod tests {
             ),
         ] {
             let mut ctx = Context::new();
-            let cube_marker = ctx.from_marker(&cube.parse()?, &none)?;
-            let upper = ctx.from_marker(&upper.parse()?, &none)?;
-            let paths = ctx.paths(cube_marker)?;
-            let [path] = paths.as_slice() else {
-                return Err("one path".into());
-            };
+            let (path, upper) = one_path_within(&mut ctx, cube, upper)?;
             let lits: Vec<super::Lit<'_>> = path.iter().map(|(v, l)| (*v, l)).collect();
             let mut seen = Vec::new();
             let grown = ctx.grow_cube(&lits, upper, false, &mut seen, &mut Vec::new())?;
