@@ -82,6 +82,16 @@ pub(crate) struct SolveArgs {
     text: String,
 }
 
+/// The constant a line names with the words `simplify` prints for the constants, `true` and
+/// `false` (spaces and tabs around them allowed); `None` for any other text.
+fn constant(text: &str) -> Option<bool> {
+    match text.trim_matches([' ', '\t']) {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
 /// A marker read straight into a diagram (no syntax tree is built), or the rendered error.
 /// The words `true` and `false`, which `simplify` prints for the constants, are the constants
 /// under every profile (the `packaging` profile's parser rejects them, as packaging does), so
@@ -92,10 +102,8 @@ fn marker(
     opts: &ParseOptions,
     theory: &Theory,
 ) -> Result<Marker, String> {
-    match text.trim_matches([' ', '\t']) {
-        "true" => return Ok(Marker::TRUE),
-        "false" => return Ok(Marker::FALSE),
-        _ => {}
+    if let Some(b) = constant(text) {
+        return Ok(if b { Marker::TRUE } else { Marker::FALSE });
     }
     ctx.parse_marker(text, opts, &mut Vec::new(), theory)
         .map_err(|e| match e.kind() {
@@ -108,10 +116,10 @@ fn marker(
 /// constants' words as the constants; `None` where the text does not parse (`marker` then
 /// reports it).
 fn tree(text: &str, opts: &ParseOptions) -> Option<MarkerTree> {
-    match text.trim_matches([' ', '\t']) {
-        "true" => Some(MarkerTree::TRUE),
-        "false" => Some(MarkerTree::FALSE),
-        _ => MarkerTree::parse_with(text, opts, &mut Vec::new()).ok(),
+    match constant(text) {
+        Some(true) => Some(MarkerTree::TRUE),
+        Some(false) => Some(MarkerTree::FALSE),
+        None => MarkerTree::parse_with(text, opts, &mut Vec::new()).ok(),
     }
 }
 
