@@ -10,6 +10,8 @@ use crate::cut::{Cut, Point};
 use crate::error::{Error, ErrorKind, Limit};
 use crate::range::VersionSet;
 
+pub(crate) mod isop;
+
 /// The kind of values a variable takes.
 ///
 /// ```
@@ -891,7 +893,7 @@ pub struct Context {
     pub(crate) literal_cache: HashMap<Var, HashMap<Label, (String, bool)>>,
     /// The printed form of each marker printed so far, keyed by the marker and the theory
     /// constraint it was printed under (both canonical, so the text depends only on them).
-    pub(crate) print_cache: HashMap<(Marker, Marker), std::sync::Arc<str>>,
+    pub(crate) print_cache: HashMap<(Marker, Marker, bool), std::sync::Arc<str>>,
     /// The parts of split forms printed so far (`Context::print_part`), by marker and care:
     /// the text, or `None` where none of the three forms prints it. A lock file's conflict
     /// markers lead to the same functions of the extras again and again.
@@ -2808,7 +2810,7 @@ impl Context {
                                 Some(g) => g.clone(),
                                 None => {
                                     let (edges, _) = self.edges_raw(node, var)?;
-                                    let g = std::sync::Arc::new(group_edges_as_stored(&edges));
+                                    let g = std::sync::Arc::new(group_edges(&edges));
                                     cache.insert(index, g.clone());
                                     g
                                 }
@@ -3124,9 +3126,10 @@ fn flip(m: Marker, negated: bool) -> Marker {
 }
 
 /// Each distinct child of a stored node (complement not applied) with the union of its edges,
-/// in order of first appearance.
-fn group_edges_as_stored(edges: &Edges<Marker>) -> Vec<(Marker, Label)> {
-    let mut order: Vec<Marker> = Vec::new();
+/// in order of first appearance. (Also for edges whose children are pairs of markers: the
+/// common refinement of two nodes' edges, [`isop`](Context::isop_cover).)
+fn group_edges<T: Copy + PartialEq>(edges: &Edges<T>) -> Vec<(T, Label)> {
+    let mut order: Vec<T> = Vec::new();
     for c in edges.children() {
         if !order.contains(&c) {
             order.push(c);
@@ -3237,7 +3240,7 @@ impl Context {
             Some(g) => g.clone(),
             None => {
                 let (edges, _) = self.edges_raw(m, var)?;
-                let g = std::sync::Arc::new(group_edges_as_stored(&edges));
+                let g = std::sync::Arc::new(group_edges(&edges));
                 self.groups_cache.insert(index, g.clone());
                 g
             }

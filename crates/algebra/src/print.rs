@@ -26,9 +26,11 @@ mod strings;
 /// ```
 /// // What a lock file records beside the markers it stores.
 /// let header = format!("marker-print-form = {}", markerspec_algebra::PRINT_FORM_VERSION);
-/// assert_eq!(header, "marker-print-form = 6");
+/// assert_eq!(header, "marker-print-form = 7");
 /// ```
-pub const PRINT_FORM_VERSION: u32 = 6;
+///
+/// It covers both [`Context::to_marker_string`] and [`Context::to_shortest_marker_string`].
+pub const PRINT_FORM_VERSION: u32 = 7;
 
 /// A literal of a cube: a variable and what holds for it (read in place from the diagram's
 /// groups of edges).
@@ -158,13 +160,14 @@ impl Context {
     }
 
     /// `m` in marker syntax: deterministic (it depends only on the function `m` denotes under
-    /// the context's theory, and on the variable order), the shortest of a minimised DNF, a
-    /// minimised CNF and a factored form; from 100 characters, the DNF with its shared literals
-    /// taken out; and from 300, for a marker that reads extras after its other fields, the
-    /// split by the extras' functions (`spec/SPEC.md` §21.4). The constants print as `true` and `false` (which
-    /// pep508 reads back as [`MarkerTree::TRUE`](markerspec_pep508::MarkerTree::TRUE) and
-    /// `FALSE`); version ranges use `python_version` where it says the same as
-    /// `python_full_version`, wildcards (`== "3.11.*"`) where they are exact.
+    /// the context's theory, and on the variable order), an irredundant sum of products read
+    /// straight from the diagram, or from 100 characters, that DNF with its shared literals
+    /// taken out where that is shorter (print form 7, `spec/SPEC.md` §21.4). The constants
+    /// print as `true` and `false` (which pep508 reads back as
+    /// [`MarkerTree::TRUE`](markerspec_pep508::MarkerTree::TRUE) and `FALSE`); version ranges
+    /// use `python_version` where it says the same as `python_full_version`, wildcards (`==
+    /// "3.11.*"`) where they are exact. [`to_shortest_marker_string`](Self::to_shortest_marker_string)
+    /// searches further for a shorter text, at several times the cost.
     ///
     /// Under a theory ([`Context::from_marker`]) the printed marker is equal to `m` wherever
     /// the theory holds: the rules are not printed.
@@ -186,6 +189,46 @@ impl Context {
     /// let m = ctx.from_marker(&t, &Theory::none())?;
     /// assert_eq!(
     ///     ctx.to_marker_string(m)?,
+    ///     r#"os_name == "nt" and extra == "a" or os_name == "nt" and extra == "b""#
+    /// );
+    /// # Ok::<(), markerspec_algebra::Error>(())
+    /// ```
+    ///
+    /// A cover of more than 4,096 cubes, or a literal with no spelling of its own (the version
+    /// label "from 3.12 up to and with every post-release of 3.13.0", which only the negation
+    /// of `> "3.13.0"` says), is printed as [`to_shortest_marker_string`](Self::to_shortest_marker_string)
+    /// prints it.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Unprintable`] for the negation of an opaque comparison without a
+    /// complement operator, or a version label no widening within the marker spells (SPEC
+    /// §21.4); [`ErrorKind::Intractable`] past the limits, and whenever the context reaches its
+    /// node limit on the way (never a different text: print again in a fresh context, see
+    /// [`Context::len`]).
+    pub fn to_marker_string(&mut self, m: Marker) -> Result<String, Error> {
+        self.print_cached(m, false)
+    }
+
+    /// `m` in marker syntax, as short as the printer's search finds: the shortest of a
+    /// minimised DNF, a minimised CNF and a factored form; from 100 characters, the DNF with
+    /// its shared literals taken out; and from 300, for a marker that reads extras after its
+    /// other fields, the split by the extras' functions (`spec/SPEC.md` §21.4). Deterministic
+    /// as [`to_marker_string`](Self::to_marker_string) is, with the same constants, spellings
+    /// and profile; several times slower (a lock file's markers: about 3×), and shorter
+    /// where a literal can grow or a cube is redundant, above all under a theory.
+    ///
+    /// ```
+    /// use markerspec_algebra::{Context, Theory};
+    /// use markerspec_pep508::MarkerTree;
+    ///
+    /// let mut ctx = Context::new();
+    /// let t: MarkerTree = "(os_name == 'nt' and extra == 'a') or (os_name == 'nt' and extra == 'b')"
+    ///     .parse()
+    ///     .unwrap();
+    /// let m = ctx.from_marker(&t, &Theory::none())?;
+    /// assert_eq!(
+    ///     ctx.to_shortest_marker_string(m)?,
     ///     r#"(extra == "a" or extra == "b") and os_name == "nt""#
     /// );
     /// # Ok::<(), markerspec_algebra::Error>(())
@@ -197,19 +240,21 @@ impl Context {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::Unprintable`] for the negation of an opaque comparison without a
-    /// complement operator, or a version label no widening within the marker spells (SPEC
-    /// §21.4); [`ErrorKind::Intractable`] past the limits, and whenever the context reaches its
-    /// node limit on the way (never a different text: print again in a fresh context, see
-    /// [`Context::len`]).
-    pub fn to_marker_string(&mut self, m: Marker) -> Result<String, Error> {
+    /// As [`to_marker_string`](Self::to_marker_string).
+    pub fn to_shortest_marker_string(&mut self, m: Marker) -> Result<String, Error> {
+        self.print_cached(m, true)
+    }
+
+    /// The printed form of `m`, cached per marker, theory constraint and form.
+    fn print_cached(&mut self, m: Marker, shortest: bool) -> Result<String, Error> {
         let theory = self.theory();
         let care = self.theory_constraint(&theory)?;
-        if let Some(s) = self.print_cache.get(&(m, care)) {
+        if let Some(s) = self.print_cache.get(&(m, care, shortest)) {
             return Ok(s.to_string());
         }
-        let s = self.with_print_cache(|ctx| ctx.print_uncached(m, care))?;
-        self.print_cache.insert((m, care), s.as_str().into());
+        let s = self.with_print_cache(|ctx| ctx.print_uncached(m, care, shortest))?;
+        self.print_cache
+            .insert((m, care, shortest), s.as_str().into());
         Ok(s)
     }
 
@@ -307,13 +352,25 @@ impl Context {
         Ok(factor_cubes(&cubes, &texts))
     }
 
-    fn print_uncached(&mut self, m: Marker, care: Marker) -> Result<String, Error> {
+    fn print_uncached(&mut self, m: Marker, care: Marker, shortest: bool) -> Result<String, Error> {
         let s = self.simplify_under(m, care)?;
         if s.is_true() {
             return Ok("true".into());
         }
         if s.is_false() {
             return Ok("false".into());
+        }
+        if !shortest {
+            match self.print_isop(s, care) {
+                Ok(text) => return Ok(text),
+                // A literal with no spelling, or a cover past its limits: the search below
+                // finds another cover, or widens the literal. Not past the node limit: the text
+                // would then depend on what the context held.
+                Err(e)
+                    if e.code() == "unprintable"
+                        || (e.code() == "intractable" && !out_of_nodes(&e)) => {}
+                Err(e) => return Err(e),
+            }
         }
         let mut three = None;
         let mut best = self.print_forms(s, care, &mut three)?;
@@ -346,6 +403,47 @@ impl Context {
                 }
             },
         }
+    }
+
+    /// Print form 7: an irredundant cover of `s` ([`isop_cover`](Context::isop_cover)) as
+    /// [`print_isop_within`](Self::print_isop_within) writes it. Under a theory (`care` not
+    /// `true`), the shorter of the cover of `s` itself (which [`simplify_under`] chose) and a
+    /// cover free where the theory does not hold (between `s and care` and `s or not care`),
+    /// the first on a tie: `sys_platform == "win32"` under `platform` is `os_name == "nt"`,
+    /// which the second cover writes `platform_system == "Windows"` (the first variable in
+    /// the order that says it).
+    ///
+    /// [`simplify_under`]: Self::simplify_under
+    fn print_isop(&mut self, s: Marker, care: Marker) -> Result<String, Error> {
+        let exact = self.print_isop_within(s, s)?;
+        if care.is_true() {
+            return Ok(exact);
+        }
+        let lower = self.conj(s, care)?;
+        let upper = self.disj(s, !care)?;
+        let free = self.print_isop_within(lower, upper)?;
+        Ok(if free.len() < exact.len() {
+            free
+        } else {
+            exact
+        })
+    }
+
+    /// The irredundant cover between `lower` and `upper` as a DNF, or from [`FACTOR_FROM`]
+    /// characters with its shared literals taken out ([`quick_factor`](Self::quick_factor))
+    /// where that is shorter.
+    fn print_isop_within(&mut self, lower: Marker, upper: Marker) -> Result<String, Error> {
+        let cover = self.isop_cover(lower, upper)?;
+        let cubes = cover.cubes(LARGE_CUBES)?;
+        let mut printed = Vec::new();
+        let mut best = self.write_cover(&cubes, false, Some(&mut printed))?;
+        if printed.len() > 1 {
+            let factored = self.quick_factor(&printed)?;
+            if factored.s.len() < best.len() {
+                best = factored.s;
+            }
+        }
+        Ok(best)
     }
 
     /// The last resort for a marker whose every form has a literal with no spelling of its own
@@ -663,6 +761,19 @@ impl Context {
                 slot.1 = r;
             }
         }
+        self.write_cover(&kept, negate, keep)
+    }
+
+    /// A cover's cubes as text: a DNF, or with `negate` the CNF whose clauses are the cubes
+    /// negated. With `keep`, also the cubes as printed (a version field's absent label beside
+    /// its text left out), when the text has [`FACTOR_FROM`] characters or more (the only
+    /// texts [`quick_factor`](Self::quick_factor) is tried on).
+    fn write_cover(
+        &mut self,
+        kept: &[Vec<Lit<'_>>],
+        negate: bool,
+        keep: Option<&mut Vec<Vec<(Var, Label)>>>,
+    ) -> Result<String, Error> {
         // The text, written from the literal cache as `join` would join the literals' and the
         // cubes' texts: in a DNF, a literal with a top-level `or` in parentheses inside a cube
         // of two or more; in a CNF, a clause of two or more literals (or of one with a
@@ -721,7 +832,7 @@ impl Context {
         }
         if let Some(keep) = keep {
             if out.len() >= FACTOR_FROM {
-                for cube in &kept {
+                for cube in kept {
                     let printed = cube
                         .iter()
                         .filter(|&&(v, l)| !self.absent_with_text(v, l, cube.iter().copied()))
@@ -2263,7 +2374,7 @@ mod tests {
         let none = Theory::none();
         let mut ctx = Context::new();
         let m = ctx.from_marker(&tree, &none)?;
-        let printed = ctx.to_marker_string(m)?;
+        let printed = ctx.to_shortest_marker_string(m)?;
         assert_eq!(
             printed,
             r#"(platform_machine == "arm64" or python_version < "3.12" or sys_platform != "darwin") and extra == "extra-4-demo-cuda" and (extra == "extra-4-demo-cpu" or extra == "extra-4-demo-rocm") or platform_machine != "arm64" and python_full_version >= "3.12" and sys_platform == "darwin""#
@@ -2274,12 +2385,12 @@ mod tests {
         assert_eq!(ctx.from_marker(&printed.parse()?, &none)?, m);
         let mut fresh = Context::new();
         let again = fresh.from_marker(&tree, &none)?;
-        assert_eq!(fresh.to_marker_string(again)?, printed);
+        assert_eq!(fresh.to_shortest_marker_string(again)?, printed);
         // Under a theory too (print form 4; form 3 printed its 830-character DNF there).
         let mut ctx = Context::new();
         let platform = Theory::platform();
         let m = ctx.from_marker(&tree, &platform)?;
-        let under = ctx.to_marker_string(m)?;
+        let under = ctx.to_shortest_marker_string(m)?;
         assert_eq!(under, printed);
         assert_eq!(ctx.from_marker(&under.parse()?, &platform)?, m);
         // Each part is printed for the environments where the theory holds: there
@@ -2290,7 +2401,7 @@ mod tests {
             "sys_platform == 'win32' and os_name == 'nt' and",
         );
         let m = ctx.from_marker(&windows.parse()?, &platform)?;
-        let under = ctx.to_marker_string(m)?;
+        let under = ctx.to_shortest_marker_string(m)?;
         assert_eq!(
             under,
             r#"(os_name == "nt" or platform_machine == "arm64" or python_version < "3.12") and extra == "extra-4-demo-cuda" and (extra == "extra-4-demo-cpu" or extra == "extra-4-demo-rocm") or platform_machine != "arm64" and python_full_version >= "3.12" and sys_platform == "darwin""#
@@ -2426,7 +2537,7 @@ mod tests {
             ),
         ] {
             let m = ctx.from_marker(&text.parse()?, &none)?;
-            let printed = ctx.to_marker_string(m)?;
+            let printed = ctx.to_shortest_marker_string(m)?;
             assert_eq!(printed, want, "{text}");
             assert_eq!(ctx.from_marker(&printed.parse()?, &none)?, m, "{printed}");
         }
@@ -2478,7 +2589,7 @@ mod tests {
         ] {
             let mut ctx = Context::new();
             let m = ctx.from_marker(&text.parse()?, &theory)?;
-            let printed = ctx.to_marker_string(m)?;
+            let printed = ctx.to_shortest_marker_string(m)?;
             assert_eq!(printed, want, "{text}");
             // The text means the marker wherever the theory holds.
             let back = ctx.from_marker(&printed.parse()?, &theory)?;
@@ -2672,7 +2783,7 @@ mod tests {
         let text = r#"os_name == "posix" or platform_version != "Darwin Kernel Version 23.1.0" or implementation_name == "graalpy" or platform_python_implementation != "PyPy" and (os_name == "java" or platform_machine == "AMD64") and extra == "test""#;
         let mut ctx = Context::new();
         let m = ctx.from_marker(&text.parse()?, &Theory::none())?;
-        assert_eq!(ctx.to_marker_string(m)?, text);
+        assert_eq!(ctx.to_shortest_marker_string(m)?, text);
         Ok(())
     }
 
@@ -2750,13 +2861,13 @@ mod tests {
         assert!(ctx.print_dnf(m, m, false, None, &mut 0).is_err());
         assert!(ctx.print_dnf(!m, !m, true, None, &mut 0).is_err());
         assert!(ctx.print_factored(m).is_err());
-        let printed = ctx.to_marker_string(m)?;
+        let printed = ctx.to_shortest_marker_string(m)?;
         let back: MarkerTree = printed.parse()?;
         assert_eq!(ctx.from_marker(&back, &none)?, m);
         // The same in a fresh context (the text depends on the function only).
         let mut fresh = Context::new();
         let again = fresh.from_marker(&tree, &none)?;
-        assert_eq!(fresh.to_marker_string(again)?, printed);
+        assert_eq!(fresh.to_shortest_marker_string(again)?, printed);
         // The context's limits are as they were.
         assert_eq!(ctx.limits(), crate::Limits::default());
 
@@ -2782,7 +2893,7 @@ mod tests {
         assert!(ctx.print_dnf(m, m, false, None, &mut 0).is_err());
         assert!(ctx.print_dnf(!m, !m, true, None, &mut 0).is_err());
         assert!(ctx.print_factored(m).is_err());
-        let printed = ctx.to_marker_string(m)?;
+        let printed = ctx.to_shortest_marker_string(m)?;
         let back: MarkerTree = printed.parse()?;
         assert_eq!(ctx.from_marker(&back, &none)?, m);
         let dnf = ctx.print_cover(
@@ -2811,7 +2922,7 @@ mod tests {
         let tree: MarkerTree = extras_groups(16, 4).parse()?;
         let m = ctx.from_marker(&tree, &none)?;
         let err = ctx
-            .to_marker_string(m)
+            .to_shortest_marker_string(m)
             .err()
             .ok_or("every 4 of 16 extras should be past the limits")?;
         assert_eq!(err.code(), "intractable");
@@ -3215,7 +3326,7 @@ mod tests {
         let mut ctx = Context::new();
         let m = ctx.from_marker(&tree, &Theory::platform())?;
         assert_eq!(
-            ctx.to_marker_string(m)?,
+            ctx.to_shortest_marker_string(m)?,
             r#"python_version >= "3.9" and (sys_platform == "darwin" and platform_machine == "x" or platform_release > "23.1" or platform_system == "Java")"#
         );
         Ok(())

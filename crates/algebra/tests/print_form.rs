@@ -3,14 +3,20 @@
 //! test pins the printed form of every lock-file marker in `tests/data/lock-markers.txt`
 //! (real markers from `uv.lock` and `poetry.lock` files), and of the markers with `in` on
 //! string fields in `tests/data/string-in-markers.txt`, under no theory and under
-//! `platform`: a change to the printer that changes any of them fails here, and is either a
-//! bug or a new `PRINT_FORM_VERSION` (then `cargo insta review` takes the new texts).
+//! `platform`, as `to_marker_string` and as `to_shortest_marker_string` print them: a change
+//! to the printer that changes any of them fails here, and is either a bug or a new
+//! `PRINT_FORM_VERSION` (then `cargo insta review` takes the new texts).
 
 use markerspec_algebra::{Context, PRINT_FORM_VERSION, Theory};
 use markerspec_pep508::MarkerTree;
 
-/// The printed form of each marker of a file of `tests/data`, one line per marker.
-fn printed(file: &str, theory: &Theory) -> Result<String, Box<dyn std::error::Error>> {
+/// The printed form of each marker of a file of `tests/data`, one line per marker; with
+/// `shortest`, as `to_shortest_marker_string` prints it.
+fn printed(
+    file: &str,
+    theory: &Theory,
+    shortest: bool,
+) -> Result<String, Box<dyn std::error::Error>> {
     let text =
         std::fs::read_to_string(format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR")))?;
     let mut ctx = Context::new();
@@ -18,7 +24,12 @@ fn printed(file: &str, theory: &Theory) -> Result<String, Box<dyn std::error::Er
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let tree: MarkerTree = line.parse()?;
         let m = ctx.from_marker(&tree, theory)?;
-        out.push_str(&ctx.to_marker_string(m)?);
+        let text = if shortest {
+            ctx.to_shortest_marker_string(m)?
+        } else {
+            ctx.to_marker_string(m)?
+        };
+        out.push_str(&text);
         out.push('\n');
     }
     Ok(out)
@@ -27,8 +38,19 @@ fn printed(file: &str, theory: &Theory) -> Result<String, Box<dyn std::error::Er
 #[test]
 fn lock_markers_print_as_this_version_prints_them() -> Result<(), Box<dyn std::error::Error>> {
     let file = "lock-markers.txt";
-    insta::assert_snapshot!("lock_markers_none", printed(file, &Theory::none())?);
-    insta::assert_snapshot!("lock_markers_platform", printed(file, &Theory::platform())?);
+    insta::assert_snapshot!("lock_markers_none", printed(file, &Theory::none(), false)?);
+    insta::assert_snapshot!(
+        "lock_markers_platform",
+        printed(file, &Theory::platform(), false)?
+    );
+    insta::assert_snapshot!(
+        "lock_markers_shortest_none",
+        printed(file, &Theory::none(), true)?
+    );
+    insta::assert_snapshot!(
+        "lock_markers_shortest_platform",
+        printed(file, &Theory::platform(), true)?
+    );
     Ok(())
 }
 
@@ -37,17 +59,22 @@ fn lock_markers_print_as_this_version_prints_them() -> Result<(), Box<dyn std::e
 #[test]
 fn string_in_markers_print_as_this_version_prints_them() -> Result<(), Box<dyn std::error::Error>> {
     let file = "string-in-markers.txt";
-    let none = printed(file, &Theory::none())?;
-    // The SQLAlchemy marker, first in the file, is back to its own length.
-    let first = none.lines().nth(1).unwrap_or_default();
-    assert_eq!(
-        first,
-        r#"platform_machine in "x86_64 X86_64 aarch64 AARCH64 ppc64le PPC64LE amd64 AMD64 win32 WIN32" and python_version >= "3""#
-    );
-    insta::assert_snapshot!("string_in_markers_none", none);
-    insta::assert_snapshot!(
-        "string_in_markers_platform",
-        printed(file, &Theory::platform())?
-    );
+    for shortest in [false, true] {
+        let none = printed(file, &Theory::none(), shortest)?;
+        // The SQLAlchemy marker, first in the file, is back to its own length.
+        let first = none.lines().nth(1).unwrap_or_default();
+        assert_eq!(
+            first,
+            r#"platform_machine in "x86_64 X86_64 aarch64 AARCH64 ppc64le PPC64LE amd64 AMD64 win32 WIN32" and python_version >= "3""#
+        );
+        let platform = printed(file, &Theory::platform(), shortest)?;
+        if shortest {
+            insta::assert_snapshot!("string_in_markers_shortest_none", none);
+            insta::assert_snapshot!("string_in_markers_shortest_platform", platform);
+        } else {
+            insta::assert_snapshot!("string_in_markers_none", none);
+            insta::assert_snapshot!("string_in_markers_platform", platform);
+        }
+    }
     Ok(())
 }

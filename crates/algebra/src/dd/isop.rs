@@ -1,0 +1,277 @@
+//! An irredundant sum of products read straight from a diagram: the cover print form 7 writes
+//! (`spec/SPEC.md` §21.4).
+//!
+//! The recurrence is Minato and Morreale's ISOP ("Finding all simple disjunctive
+//! decompositions using irredundant sum-of-products forms", ICCAD 1993; for decisions over
+//! more than two values as in Mishchenko's "An introduction to zero-suppressed binary decision
+//! diagrams", §4, and as uv-pep508 0.0.98 applies it to its range-valued decisions). Given a
+//! lower bound `L` and an upper bound `U` (`L` implies `U`), it returns a cover `C` and the
+//! function `I` it denotes, with `L ⇒ I ⇒ U`:
+//!
+//! - split both bounds by the first variable either reads, into the pieces of its domain on
+//!   which both are constant in that variable (their common refinement, pieces with the same
+//!   pair of children taken together);
+//! - `U₀`, the conjunction of every piece's upper bound, is where a cube may leave the
+//!   variable out;
+//! - each piece `k` covers, under the piece's literal, the part of its lower bound outside
+//!   `U₀` (`Lₖ ∧ ¬U₀`, within `Uₖ`); pieces whose covers denote the same function share one
+//!   literal, the union of theirs;
+//! - what the pieces' covers leave of their lower bounds is covered without the variable,
+//!   within `U₀`.
+//!
+//! Each recursive call reads variables after the current one, so the recursion ends; results
+//! are kept per pair of bounds for the one cover being built (a cover depends only on its two
+//! bounds: the text does not depend on what the context did before).
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use super::{Budget, Context, Label, Marker, Var, combine, group_edges};
+use crate::error::{Error, ErrorKind, Limit};
+
+/// A cover as a tree: each branch a literal (none for the part that leaves the variable out)
+/// and the cover under it. Subtrees are shared, so a cover's cubes may be many more than its
+/// branches.
+#[derive(Clone, Debug)]
+pub(crate) enum Cover {
+    /// No cube.
+    False,
+    /// One cube with no literal.
+    True,
+    /// The union of the branches.
+    Branches(Arc<[Branch]>),
+}
+
+/// One branch of a [`Cover`].
+#[derive(Clone, Debug)]
+pub(crate) struct Branch {
+    /// The branch's literal; `None` where the branch leaves its variable out.
+    pub(crate) guard: Option<(Var, Label)>,
+    pub(crate) cover: Cover,
+}
+
+/// One literal of a cube, borrowed from its [`Cover`].
+pub(crate) type Lit<'a> = (Var, &'a Label);
+
+impl Cover {
+    /// The cubes, each literal in variable order; [`ErrorKind::Intractable`] past `max` cubes.
+    pub(crate) fn cubes(&self, max: usize) -> Result<Vec<Vec<Lit<'_>>>, Error> {
+        let mut out = Vec::new();
+        let mut prefix = Vec::new();
+        self.expand(&mut prefix, &mut out, max)?;
+        Ok(out)
+    }
+
+    fn expand<'a>(
+        &'a self,
+        prefix: &mut Vec<Lit<'a>>,
+        out: &mut Vec<Vec<Lit<'a>>>,
+        max: usize,
+    ) -> Result<(), Error> {
+        match self {
+            Cover::False => {}
+            Cover::True => {
+                if out.len() == max {
+                    return Err(Error::intractable(Limit::Steps));
+                }
+                out.push(prefix.clone());
+            }
+            Cover::Branches(branches) => {
+                for b in branches.iter() {
+                    match &b.guard {
+                        Some((var, label)) => {
+                            prefix.push((*var, label));
+                            b.cover.expand(prefix, out, max)?;
+                            prefix.pop();
+                        }
+                        None => b.cover.expand(prefix, out, max)?,
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The union of two labels of one variable; `None` when it is the whole domain (the literal
+/// is then left out).
+fn label_union(a: &Label, b: &Label) -> Option<Label> {
+    match (a, b) {
+        (Label::Versions(x), Label::Versions(y)) => {
+            let u = x.union(y);
+            (!u.is_full()).then_some(Label::Versions(u))
+        }
+        (Label::StringIn(x), Label::StringIn(y)) => {
+            let mut all: Vec<String> = x.iter().chain(y).cloned().collect();
+            all.sort();
+            all.dedup();
+            Some(Label::StringIn(all))
+        }
+        (Label::StringIn(x), Label::StringNotIn(y))
+        | (Label::StringNotIn(y), Label::StringIn(x)) => {
+            let rest: Vec<String> = y.iter().filter(|s| !x.contains(s)).cloned().collect();
+            (!rest.is_empty()).then_some(Label::StringNotIn(rest))
+        }
+        (Label::StringNotIn(x), Label::StringNotIn(y)) => {
+            let rest: Vec<String> = x.iter().filter(|s| y.contains(s)).cloned().collect();
+            (!rest.is_empty()).then_some(Label::StringNotIn(rest))
+        }
+        (Label::Bool(x), Label::Bool(y)) => (x == y).then_some(Label::Bool(*x)),
+        // Labels of one variable share its domain: no other pair occurs.
+        _ => None,
+    }
+}
+
+type Cache = FxHashMap<(Marker, Marker), (Marker, Cover)>;
+
+impl Context {
+    /// An irredundant cover of a function between `lower` and `upper` (`lower` must imply
+    /// `upper`), as the module's recurrence builds it.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Intractable`] past the context's step or depth limit (each pair of bounds
+    /// not met before in this cover is a step), or its node limit.
+    pub(crate) fn isop_cover(&mut self, lower: Marker, upper: Marker) -> Result<Cover, Error> {
+        self.check(lower)?;
+        self.check(upper)?;
+        let mut cache = Cache::default();
+        let mut budget = self.budget();
+        Ok(self.isop(lower, upper, &mut cache, &mut budget)?.1)
+    }
+
+    fn isop(
+        &mut self,
+        lower: Marker,
+        upper: Marker,
+        cache: &mut Cache,
+        budget: &mut Budget,
+    ) -> Result<(Marker, Cover), Error> {
+        if lower.is_false() {
+            return Ok((Marker::FALSE, Cover::False));
+        }
+        if upper.is_true() {
+            return Ok((Marker::TRUE, Cover::True));
+        }
+        if let Some(known) = cache.get(&(lower, upper)) {
+            return Ok(known.clone());
+        }
+        budget.enter()?;
+        let r = self.isop_new(lower, upper, cache, budget);
+        budget.leave();
+        let r = r?;
+        cache.insert((lower, upper), r.clone());
+        Ok(r)
+    }
+
+    fn isop_new(
+        &mut self,
+        lower: Marker,
+        upper: Marker,
+        cache: &mut Cache,
+        budget: &mut Budget,
+    ) -> Result<(Marker, Cover), Error> {
+        // Neither bound is constant here (`lower` is not false and implies `upper`, which is
+        // not true, so neither is true and `upper` is not false).
+        let (Some(top_lower), Some(top_upper)) = (self.top(lower), self.top(upper)) else {
+            return Err(Error::new(ErrorKind::ForeignMarker));
+        };
+        let var = if self.precedes(top_upper, top_lower) {
+            top_upper
+        } else {
+            top_lower
+        };
+        let exact = lower == upper;
+        // The pieces: (lower's child, upper's child) and the literal where they hold.
+        let pieces: Vec<((Marker, Marker), Label)> = if exact {
+            let edges = self.edges(lower, var)?;
+            group_edges(&*edges)
+                .into_iter()
+                .map(|(c, label)| ((c, c), label))
+                .collect()
+        } else {
+            let (l, u) = (self.edges(lower, var)?, self.edges(upper, var)?);
+            let pairs = combine(
+                &l,
+                &u,
+                |a, b| Ok::<_, Error>((a, b)),
+                || Error::new(ErrorKind::ForeignMarker),
+            )?;
+            group_edges(&pairs)
+        };
+        // A single decision (every piece constant) is its own cover: the literal of the
+        // pieces that hold.
+        if exact && pieces.iter().all(|((c, _), _)| c.is_true() || c.is_false()) {
+            let guard = pieces
+                .into_iter()
+                .find(|((c, _), _)| c.is_true())
+                .map(|(_, label)| (var, label));
+            let cover = Cover::Branches(Arc::from([Branch {
+                guard,
+                cover: Cover::True,
+            }]));
+            return Ok((lower, cover));
+        }
+        let mut common_upper = Marker::TRUE;
+        for ((_, u), _) in &pieces {
+            common_upper = self.conj(common_upper, *u)?;
+        }
+        let mut common_lower = Marker::FALSE;
+        let mut function = Marker::FALSE;
+        // (the function a branch's cover denotes, the branch)
+        let mut branches: Vec<(Marker, Branch)> = Vec::new();
+        for ((l, u), label) in pieces {
+            if l.is_false() {
+                continue;
+            }
+            let required = self.conj(l, !common_upper)?;
+            let (specific, cover) = self.isop(required, u, cache, budget)?;
+            let remaining = self.conj(l, !specific)?;
+            common_lower = self.disj(common_lower, remaining)?;
+            if specific.is_false() {
+                continue;
+            }
+            if !exact {
+                let literal = self.cube_marker(&[(var, &label)])?;
+                let term = self.conj(literal, specific)?;
+                function = self.disj(function, term)?;
+            }
+            // Pieces whose covers denote the same function share one literal.
+            match branches.iter_mut().find(|(f, _)| *f == specific) {
+                Some((_, b)) => {
+                    b.guard = match &b.guard {
+                        Some((_, old)) => label_union(old, &label).map(|l| (var, l)),
+                        None => None,
+                    };
+                }
+                None => branches.push((
+                    specific,
+                    Branch {
+                        guard: Some((var, label)),
+                        cover,
+                    },
+                )),
+            }
+        }
+        let (common, common_cover) = self.isop(common_lower, common_upper, cache, budget)?;
+        function = if exact {
+            lower
+        } else {
+            self.disj(function, common)?
+        };
+        if !common.is_false() {
+            let branch = Branch {
+                guard: None,
+                cover: common_cover,
+            };
+            // A branch denoting the same function as the common part is inside it.
+            match branches.iter_mut().find(|(f, _)| *f == common) {
+                Some((_, b)) => *b = branch,
+                None => branches.push((common, branch)),
+            }
+        }
+        let cover = Cover::Branches(branches.into_iter().map(|(_, b)| b).collect());
+        Ok((function, cover))
+    }
+}
