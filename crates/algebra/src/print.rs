@@ -12,6 +12,7 @@ use std::hash::BuildHasher;
 use markerspec_pep508::{Field, MarkerExpression, MarkerOperator as O, MarkerValue, SmallStr};
 
 use crate::cut::Cut;
+use crate::dd::isop::Cover;
 use crate::dd::{Context, Label, Marker, Value, Var};
 use crate::error::{Error, ErrorKind};
 use crate::range::VersionSet;
@@ -43,6 +44,10 @@ pub(crate) struct Text {
     s: String,
     or: bool,
 }
+
+/// The most cubes of a cover print form 7 also writes as its tree (`write_tree`): a larger
+/// one is written with its shared literals taken out instead (`quick_factor`).
+const TREE_CUBES: usize = 16;
 
 /// The most cubes a form may have before the printer gives up on it.
 const MAX_CUBES: usize = 256;
@@ -161,8 +166,9 @@ impl Context {
 
     /// `m` in marker syntax: deterministic (it depends only on the function `m` denotes under
     /// the context's theory, and on the variable order), an irredundant sum of products read
-    /// straight from the diagram, or from 100 characters, that DNF with its shared literals
-    /// taken out where that is shorter (print form 7, `spec/SPEC.md` §21.4). The constants
+    /// straight from the diagram, written as the shortest of its DNF, the tree it was built as
+    /// (up to 16 cubes) and, from 100 characters, the DNF with its shared literals taken out
+    /// (print form 7, `spec/SPEC.md` §21.4). The constants
     /// print as `true` and `false` (which pep508 reads back as
     /// [`MarkerTree::TRUE`](markerspec_pep508::MarkerTree::TRUE) and `FALSE`); version ranges
     /// use `python_version` where it says the same as `python_full_version`, wildcards (`==
@@ -189,7 +195,7 @@ impl Context {
     /// let m = ctx.from_marker(&t, &Theory::none())?;
     /// assert_eq!(
     ///     ctx.to_marker_string(m)?,
-    ///     r#"os_name == "nt" and extra == "a" or os_name == "nt" and extra == "b""#
+    ///     r#"os_name == "nt" and (extra == "a" or extra == "b")"#
     /// );
     /// # Ok::<(), markerspec_algebra::Error>(())
     /// ```
@@ -443,7 +449,95 @@ impl Context {
                 best = factored.s;
             }
         }
+        if cubes.len() > 1 && cubes.len() <= TREE_CUBES && cover.factors() {
+            // The tree's length first, from the cached literals: most trees are not shorter.
+            if self.tree_len(&cover)?.is_some_and(|(n, _)| n < best.len()) {
+                if let Some(tree) = self.write_tree(&cover)? {
+                    best = tree.s;
+                }
+            }
+        }
         Ok(best)
+    }
+
+    /// The length of [`write_tree`](Self::write_tree)'s text, and whether it has a top-level
+    /// `or`, without writing it; `None` where it writes none.
+    fn tree_len(&mut self, cover: &Cover) -> Result<Option<(usize, bool)>, Error> {
+        let (mut len, mut terms) = (0usize, 0usize);
+        let mut last_or = false;
+        for (lit, sub) in cover.branches() {
+            let rest = match sub {
+                Cover::True => None,
+                Cover::False => continue,
+                sub => match self.tree_len(sub)? {
+                    Some(r) => Some(r),
+                    None => return Ok(None),
+                },
+            };
+            let (n, or) = match (lit, rest) {
+                (Some((var, label)), rest) => {
+                    if matches!(label, Label::Versions(set) if set.is_absent()) {
+                        return Ok(None);
+                    }
+                    self.cache_literal(var, label)?;
+                    let (text, lit_or) = self.cached_literal(var, label);
+                    let lit_len = text.len() + if rest.is_some() && lit_or { 2 } else { 0 };
+                    match rest {
+                        // `literal and (rest)`, each in parentheses where it has an `or`.
+                        Some((r, r_or)) => (
+                            lit_len + " and ".len() + r + if r_or { 2 } else { 0 },
+                            false,
+                        ),
+                        None => (lit_len, lit_or),
+                    }
+                }
+                (None, Some(r)) => r,
+                (None, None) => ("true".len(), false),
+            };
+            len += n + if terms > 0 { " or ".len() } else { 0 };
+            terms += 1;
+            last_or = or;
+        }
+        Ok(Some((len, if terms == 1 { last_or } else { terms > 1 })))
+    }
+
+    /// A cover as the tree it was built as: each branch `literal and (its cover)`, the
+    /// branches joined by `or` (`os_name == "nt" and (extra == "a" or extra == "b")`). `None`
+    /// when a literal is a version field's "no version" (the DNF writes it with its text, as
+    /// `field == "x"`, which a tree cannot).
+    fn write_tree(&mut self, cover: &Cover) -> Result<Option<Text>, Error> {
+        let mut terms: Vec<Text> = Vec::new();
+        for (lit, sub) in cover.branches() {
+            let rest = match sub {
+                Cover::True => None,
+                Cover::False => continue,
+                sub => match self.write_tree(sub)? {
+                    Some(t) => Some(t),
+                    None => return Ok(None),
+                },
+            };
+            let term = match (lit, rest) {
+                (Some((var, label)), rest) => {
+                    if matches!(label, Label::Versions(set) if set.is_absent()) {
+                        return Ok(None);
+                    }
+                    let lit = self.literal_text(var, label)?;
+                    match rest {
+                        Some(rest) => join(&[lit, rest], " and "),
+                        None => lit,
+                    }
+                }
+                (None, Some(rest)) => rest,
+                // A branch with no literal and no rest is the whole domain: an irredundant
+                // cover of a marker that is not `true` has none.
+                (None, None) => Text {
+                    s: "true".into(),
+                    or: false,
+                },
+            };
+            terms.push(term);
+        }
+        Ok(Some(join(&terms, " or ")))
     }
 
     /// The last resort for a marker whose every form has a literal with no spelling of its own

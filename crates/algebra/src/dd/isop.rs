@@ -47,14 +47,36 @@ pub(crate) enum Cover {
 #[derive(Clone, Debug)]
 pub(crate) struct Branch {
     /// The branch's literal; `None` where the branch leaves its variable out.
-    pub(crate) guard: Option<(Var, Label)>,
-    pub(crate) cover: Cover,
+    guard: Option<(Var, Label)>,
+    cover: Cover,
 }
 
 /// One literal of a cube, borrowed from its [`Cover`].
 pub(crate) type Lit<'a> = (Var, &'a Label);
 
 impl Cover {
+    /// The branches: each one's literal (`None` where it leaves its variable out) and cover;
+    /// none for a constant cover.
+    pub(crate) fn branches(&self) -> impl Iterator<Item = (Option<Lit<'_>>, &Cover)> {
+        let branches: &[Branch] = match self {
+            Cover::Branches(b) => b,
+            Cover::False | Cover::True => &[],
+        };
+        branches.iter().map(|b| {
+            let lit = b.guard.as_ref().map(|(v, l)| (*v, l));
+            (lit, &b.cover)
+        })
+    }
+
+    /// Whether a branch with a literal has two branches or more under it: only then is the
+    /// tree, written as it is, not the DNF of its cubes.
+    pub(crate) fn factors(&self) -> bool {
+        self.branches().any(|(lit, sub)| {
+            let under = sub.branches().count();
+            (lit.is_some() && under > 1) || sub.factors()
+        })
+    }
+
     /// The cubes, each literal in variable order; [`ErrorKind::Intractable`] past `max` cubes.
     pub(crate) fn cubes(&self, max: usize) -> Result<Vec<Vec<Lit<'_>>>, Error> {
         let mut out = Vec::new();
@@ -79,9 +101,9 @@ impl Cover {
             }
             Cover::Branches(branches) => {
                 for b in branches.iter() {
-                    match &b.guard {
-                        Some((var, label)) => {
-                            prefix.push((*var, label));
+                    match b.guard.as_ref().map(|(v, l)| (*v, l)) {
+                        Some(lit) => {
+                            prefix.push(lit);
                             b.cover.expand(prefix, out, max)?;
                             prefix.pop();
                         }
