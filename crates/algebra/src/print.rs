@@ -37,6 +37,9 @@ pub const PRINT_FORM_VERSION: u32 = 7;
 /// groups of edges).
 type Lit<'a> = (Var, &'a Label);
 
+/// Cubes with their own labels (what [`Context::quick_factor`] takes).
+type OwnedCubes = Vec<Vec<(Var, Label)>>;
+
 /// Printed text, and whether it has an `or` at its top level (it needs parentheses inside an
 /// `and`).
 #[derive(Clone, Debug)]
@@ -166,9 +169,9 @@ impl Context {
 
     /// `m` in marker syntax: deterministic (it depends only on the function `m` denotes under
     /// the context's theory, and on the variable order), an irredundant sum of products read
-    /// straight from the diagram, written as the shortest of its DNF, the tree it was built as
-    /// (up to 16 cubes) and, from 100 characters, the DNF with its shared literals taken out
-    /// (print form 7, `spec/SPEC.md` §21.4). The constants
+    /// straight from the diagram, written as the shortest of its DNF, the DNF with its shared
+    /// literals taken out, and (up to 16 cubes) the tree it was built as (print form 7,
+    /// `spec/SPEC.md` §21.4). The constants
     /// print as `true` and `false` (which pep508 reads back as
     /// [`MarkerTree::TRUE`](markerspec_pep508::MarkerTree::TRUE) and `FALSE`); version ranges
     /// use `python_version` where it says the same as `python_full_version`, wildcards (`==
@@ -435,14 +438,15 @@ impl Context {
         })
     }
 
-    /// The irredundant cover between `lower` and `upper` as a DNF, or from [`FACTOR_FROM`]
-    /// characters with its shared literals taken out ([`quick_factor`](Self::quick_factor))
-    /// where that is shorter.
+    /// The irredundant cover between `lower` and `upper` written as the shortest of its DNF,
+    /// the DNF with its shared literals taken out ([`quick_factor`](Self::quick_factor)) and,
+    /// for a cover of up to [`TREE_CUBES`] cubes, its tree ([`write_tree`](Self::write_tree));
+    /// the first of equal length.
     fn print_isop_within(&mut self, lower: Marker, upper: Marker) -> Result<String, Error> {
         let cover = self.isop_cover(lower, upper)?;
         let cubes = cover.cubes(LARGE_CUBES)?;
         let mut printed = Vec::new();
-        let mut best = self.write_cover(&cubes, false, Some(&mut printed))?;
+        let mut best = self.write_cover(&cubes, false, Some((&mut printed, 0)))?;
         if printed.len() > 1 {
             let factored = self.quick_factor(&printed)?;
             if factored.s.len() < best.len() {
@@ -855,18 +859,19 @@ impl Context {
                 slot.1 = r;
             }
         }
-        self.write_cover(&kept, negate, keep)
+        self.write_cover(&kept, negate, keep.map(|k| (k, FACTOR_FROM)))
     }
 
     /// A cover's cubes as text: a DNF, or with `negate` the CNF whose clauses are the cubes
     /// negated. With `keep`, also the cubes as printed (a version field's absent label beside
-    /// its text left out), when the text has [`FACTOR_FROM`] characters or more (the only
-    /// texts [`quick_factor`](Self::quick_factor) is tried on).
+    /// its text left out), when the text has at least the given number of characters (the
+    /// search tries [`quick_factor`](Self::quick_factor) from [`FACTOR_FROM`], print form 7
+    /// on every cover).
     fn write_cover(
         &mut self,
         kept: &[Vec<Lit<'_>>],
         negate: bool,
-        keep: Option<&mut Vec<Vec<(Var, Label)>>>,
+        keep: Option<(&mut OwnedCubes, usize)>,
     ) -> Result<String, Error> {
         // The text, written from the literal cache as `join` would join the literals' and the
         // cubes' texts: in a DNF, a literal with a top-level `or` in parentheses inside a cube
@@ -924,8 +929,8 @@ impl Context {
                 out.push(')');
             }
         }
-        if let Some(keep) = keep {
-            if out.len() >= FACTOR_FROM {
+        if let Some((keep, from)) = keep {
+            if out.len() >= from {
                 for cube in kept {
                     let printed = cube
                         .iter()
@@ -2274,6 +2279,42 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/tests/data/lock-markers.txt"
         ))
+    }
+
+    /// Print form 7 hands a cover with a literal that has no spelling of its own to the
+    /// search, which widens it: "from 3.12 up to every post-release of 3.13.0" (only the
+    /// negation of `> "3.13.0"` says it) is a piece of `python_full_version` in the cover of
+    /// this marker. A marker whose cover spells is printed from the cover alone.
+    #[test]
+    fn form_7_hands_a_literal_with_no_spelling_to_the_search()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let mut ctx = Context::new();
+        let t: MarkerTree =
+            "python_full_version > '3.13.0' or (python_full_version >= '3.12' and extra == 'local')"
+                .parse()?;
+        let m = ctx.from_marker(&t, &Theory::none())?;
+        let e = ctx
+            .print_isop(m, crate::Marker::TRUE)
+            .err()
+            .ok_or("a cover with a spelling")?;
+        assert_eq!(e.code(), "unprintable");
+        let text = ctx.to_marker_string(m)?;
+        assert_eq!(
+            text,
+            r#"python_full_version >= "3.12" and extra == "local" or python_full_version > "3.13""#
+        );
+        assert_eq!(text, ctx.to_shortest_marker_string(m)?);
+        // Printed from the cover: the tree, which the search (its factored form) writes
+        // otherwise.
+        let t: MarkerTree =
+            "(os_name == 'nt' and extra == 'a') or (os_name == 'nt' and extra == 'b')".parse()?;
+        let m = ctx.from_marker(&t, &Theory::none())?;
+        assert_eq!(
+            ctx.print_isop(m, crate::Marker::TRUE)?,
+            ctx.to_marker_string(m)?
+        );
+        assert_ne!(ctx.to_marker_string(m)?, ctx.to_shortest_marker_string(m)?);
+        Ok(())
     }
 
     /// A marker whose paths carry a label with no spelling of its own ("3.12 up to every

@@ -297,3 +297,168 @@ impl Context {
         Ok((function, cover))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Lit, label_union};
+    use crate::dd::{Context, Label, Limits, Marker};
+    use crate::range::VersionSet;
+    use crate::{Error, Theory};
+    use markerspec_pep508::MarkerTree;
+
+    fn lock_markers() -> std::io::Result<String> {
+        std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/lock-markers.txt"
+        ))
+    }
+
+    /// The function a list of cubes denotes.
+    fn union_of(ctx: &mut Context, cubes: &[Vec<Lit<'_>>]) -> Result<Marker, Error> {
+        let mut f = Marker::FALSE;
+        for cube in cubes {
+            let c = ctx.cube_marker(cube)?;
+            f = ctx.or(f, c)?;
+        }
+        Ok(f)
+    }
+
+    /// On every lock-file marker, and between the conjunction and the disjunction of each
+    /// consecutive pair: the cover lies between its bounds (is the marker itself where they
+    /// are equal), and no cube of an exact cover can go (each one covers a part of the marker
+    /// no other cube does).
+    #[test]
+    fn covers_lie_between_their_bounds_and_no_cube_can_go() -> Result<(), Box<dyn std::error::Error>>
+    {
+        let text = lock_markers()?;
+        let mut ctx = Context::new();
+        let mut ms = Vec::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let tree: MarkerTree = line.parse()?;
+            ms.push(ctx.from_marker(&tree, &Theory::none())?);
+        }
+        let (mut checked, mut redundant) = (0, 0);
+        for (i, &m) in ms.iter().enumerate() {
+            let cover = ctx.isop_cover(m, m)?;
+            let cubes = cover.cubes(4096)?;
+            assert_eq!(union_of(&mut ctx, &cubes)?, m, "cover of marker {i}");
+            if cubes.len() <= 24 {
+                for k in 0..cubes.len() {
+                    let mut rest = cubes.clone();
+                    rest.remove(k);
+                    checked += 1;
+                    if union_of(&mut ctx, &rest)? == m {
+                        redundant += 1;
+                    }
+                }
+            }
+            if let Some(&next) = ms.get(i + 1) {
+                let (lower, upper) = (ctx.and(m, next)?, ctx.or(m, next)?);
+                let cover = ctx.isop_cover(lower, upper)?;
+                let f = union_of(&mut ctx, &cover.cubes(4096)?)?;
+                assert!(ctx.implies(lower, f)? && ctx.implies(f, upper)?, "pair {i}");
+            }
+        }
+        assert!(checked > 2000, "{checked} cubes checked");
+        assert_eq!(redundant, 0, "cubes the other cubes cover");
+        Ok(())
+    }
+
+    /// A cover is built within the context's step limit, and expanded to at most the cubes
+    /// asked for: past either, `intractable`.
+    #[test]
+    fn covers_stop_at_the_limits() -> Result<(), Box<dyn std::error::Error>> {
+        let text = lock_markers()?;
+        let line = text
+            .lines()
+            .max_by_key(|l| l.len())
+            .ok_or("no lock-file markers")?;
+        let tree: MarkerTree = line.parse()?;
+        let mut ctx = Context::new();
+        let m = ctx.from_marker(&tree, &Theory::none())?;
+        let cover = ctx.isop_cover(m, m)?;
+        let n = cover.cubes(4096)?.len();
+        assert!(n > 2, "{n} cubes");
+        assert_eq!(cover.cubes(n)?.len(), n);
+        assert_eq!(
+            cover.cubes(n - 1).map_err(|e| e.code()).err(),
+            Some("intractable")
+        );
+        // Built within the default limits, covered within two steps.
+        let mut small = Context::new();
+        let m = small.from_marker(&tree, &Theory::none())?;
+        small.set_limits(Limits {
+            steps: 2,
+            ..Limits::default()
+        });
+        let e = small
+            .isop_cover(m, m)
+            .err()
+            .ok_or("a cover within 2 steps")?;
+        assert_eq!(e.code(), "intractable");
+        Ok(())
+    }
+
+    /// Pieces whose covers are the same function share one literal, the union of theirs;
+    /// a union that is the whole domain leaves the literal out (`None`).
+    #[test]
+    fn labels_unite_within_their_domain() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            label_union(
+                &Label::StringIn(s(&["linux"])),
+                &Label::StringIn(s(&["darwin", "linux"]))
+            ),
+            Some(Label::StringIn(s(&["darwin", "linux"])))
+        );
+        assert_eq!(
+            label_union(
+                &Label::StringIn(s(&["win32"])),
+                &Label::StringNotIn(s(&["darwin", "win32"]))
+            ),
+            Some(Label::StringNotIn(s(&["darwin"])))
+        );
+        assert_eq!(
+            label_union(
+                &Label::StringNotIn(s(&["win32"])),
+                &Label::StringIn(s(&["win32"]))
+            ),
+            None
+        );
+        assert_eq!(
+            label_union(
+                &Label::StringNotIn(s(&["a", "b"])),
+                &Label::StringNotIn(s(&["b", "c"]))
+            ),
+            Some(Label::StringNotIn(s(&["b"])))
+        );
+        assert_eq!(
+            label_union(
+                &Label::StringNotIn(s(&["a"])),
+                &Label::StringNotIn(s(&["b"]))
+            ),
+            None
+        );
+        assert_eq!(
+            label_union(&Label::Bool(true), &Label::Bool(true)),
+            Some(Label::Bool(true))
+        );
+        assert_eq!(label_union(&Label::Bool(true), &Label::Bool(false)), None);
+        let all = VersionSet::full();
+        let none = VersionSet::empty();
+        assert_eq!(
+            label_union(&Label::Versions(none.clone()), &Label::Versions(all)),
+            None
+        );
+        let absent = VersionSet::absent();
+        assert_eq!(
+            label_union(&Label::Versions(none), &Label::Versions(absent.clone())),
+            Some(Label::Versions(absent))
+        );
+        // Labels of two domains never meet; the union is left out rather than made up.
+        assert_eq!(
+            label_union(&Label::Bool(true), &Label::StringIn(s(&["x"]))),
+            None
+        );
+    }
+}
