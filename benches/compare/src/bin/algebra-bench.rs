@@ -12,7 +12,8 @@
 //! translates each comparison as it is read, building no syntax tree), `and` + `or` of a pair,
 //! `is_disjoint`, `implies` (uv:
 //! `a.and(b.negate()).is_false()`), printing (uv: `try_to_string`; markerspec:
-//! `to_marker_string`).
+//! `to_marker_string`, and on a line of its own the first print of
+//! `to_shortest_marker_string`).
 //!
 //! Two regimes:
 //!
@@ -184,14 +185,28 @@ fn ours_pass(ctx: &mut Context, input: &Input) -> Result<(Times, Vec<Marker>), S
     Ok(([build, andor, disjoint, implies, print], ms))
 }
 
-/// A child process: the first pass of each operation on both sides, as one JSON line.
+/// A child process: the first pass of each operation on both sides, as one JSON line; and
+/// the first print of each marker in the shortest form, in a context of its own that has only
+/// built them.
 fn cold_child(input: &Input) -> Result<(), String> {
     let (uv, _) = uv_pass(input);
     let mut ctx = Context::new();
     let (ours, _) = ours_pass(&mut ctx, input)?;
+    let mut ctx = Context::new();
+    let ms = ours_build(&mut ctx, input, &Theory::none())?;
+    let (r, shortest) = once(|| -> Result<(), String> {
+        for m in &ms {
+            black_box(
+                ctx.to_shortest_marker_string(*m)
+                    .map_err(|e| e.to_string())?,
+            );
+        }
+        Ok(())
+    });
+    r?;
     println!(
         "{}",
-        serde_json::json!({"uv": uv.to_vec(), "ours": ours.to_vec()})
+        serde_json::json!({"uv": uv.to_vec(), "ours": ours.to_vec(), "shortest": shortest})
     );
     Ok(())
 }
@@ -228,6 +243,7 @@ fn run() -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut cold_uv: Vec<Vec<f64>> = vec![Vec::new(); 5];
     let mut cold_ours: Vec<Vec<f64>> = vec![Vec::new(); 5];
+    let mut cold_shortest: Vec<f64> = Vec::new();
     for _ in 0..cold_runs {
         let out = Command::new(&exe)
             .arg(&file)
@@ -243,6 +259,7 @@ fn run() -> Result<(), String> {
             cold_uv[k].push(v["uv"][k].as_f64().unwrap_or(f64::NAN));
             cold_ours[k].push(v["ours"][k].as_f64().unwrap_or(f64::NAN));
         }
+        cold_shortest.push(v["shortest"].as_f64().unwrap_or(f64::NAN));
     }
 
     // Warm: one process, repeated passes.
@@ -264,9 +281,13 @@ fn run() -> Result<(), String> {
 
     // Printed length and agreement.
     let uv_len: usize = uv_ms.iter().map(|m| uv_print(*m).len()).sum();
-    let mut our_len = 0usize;
+    let (mut our_len, mut shortest_len) = (0usize, 0usize);
     for m in &our_ms {
         our_len += ctx.to_marker_string(*m).map_err(|e| e.to_string())?.len();
+        shortest_len += ctx
+            .to_shortest_marker_string(*m)
+            .map_err(|e| e.to_string())?
+            .len();
     }
     let input_len: usize = input.lines.iter().map(String::len).sum();
     let (mut same_disjoint, mut same_implies) = (0usize, 0usize);
@@ -328,6 +349,14 @@ fn run() -> Result<(), String> {
     println!(
         "printed length, total characters: markerspec {our_len}, uv-pep508 {uv_len} ({:.3} of uv's), input {input_len}",
         our_len as f64 / uv_len as f64
+    );
+    let uv_print_cold = median(cold_uv[4].clone()) / n;
+    let shortest_cold = median(cold_shortest) / n;
+    println!(
+        "shortest form (`to_shortest_marker_string`): cold print {} ({:.2}× uv-pep508's), {shortest_len} characters ({:.3} of uv's)",
+        ns(shortest_cold),
+        uv_print_cold / shortest_cold,
+        shortest_len as f64 / uv_len as f64
     );
     println!(
         "same answer as uv-pep508: is_disjoint {same_disjoint}/{}, implies {same_implies}/{}",
