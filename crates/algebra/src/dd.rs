@@ -3126,61 +3126,78 @@ fn flip(m: Marker, negated: bool) -> Marker {
 }
 
 /// Each distinct child of a stored node (complement not applied) with the union of its edges,
-/// in order of first appearance. (Also for edges whose children are pairs of markers: the
-/// common refinement of two nodes' edges, [`isop`](Context::isop_cover).)
+/// in order of first appearance.
 fn group_edges<T: Copy + PartialEq>(edges: &Edges<T>) -> Vec<(T, Label)> {
-    let mut order: Vec<T> = Vec::new();
-    for c in edges.children() {
+    distinct_children(edges)
+        .into_iter()
+        .map(|child| (child, label_of(edges, child)))
+        .collect()
+}
+
+/// Each distinct child of `edges`, in order of first appearance.
+fn distinct_children<T: Copy + PartialEq>(edges: &Edges<T>) -> smallvec::SmallVec<[T; 4]> {
+    let mut order: smallvec::SmallVec<[T; 4]> = smallvec::SmallVec::new();
+    let mut add = |c: T| {
         if !order.contains(&c) {
             order.push(c);
         }
+    };
+    match edges {
+        Edges::Intervals { children, .. } => children.iter().for_each(|c| add(*c)),
+        Edges::Strings { points, other } => {
+            points.iter().for_each(|(_, c)| add(*c));
+            add(*other);
+        }
+        Edges::Bool { yes, no } => {
+            add(*yes);
+            add(*no);
+        }
     }
     order
-        .into_iter()
-        .map(|child| {
-            let label = match edges {
-                Edges::Intervals { bounds, children } => {
-                    // The intervals leading to `child`, in increasing order.
-                    let mut intervals = Vec::new();
-                    for (k, c) in children.iter().enumerate() {
-                        if *c == child {
-                            let lo = if k == 0 {
-                                Some(&Cut::BOTTOM)
-                            } else {
-                                bounds.get(k - 1)
-                            };
-                            let hi = bounds.get(k).unwrap_or(&Cut::TOP);
-                            if let Some(lo) = lo {
-                                intervals.push((lo, hi));
-                            }
-                        }
-                    }
-                    Label::Versions(VersionSet::from_increasing_intervals(intervals))
-                }
-                Edges::Strings { points, other } => {
-                    if *other == child {
-                        Label::StringNotIn(
-                            points
-                                .iter()
-                                .filter(|(_, c)| *c != child)
-                                .map(|(s, _)| s.to_string())
-                                .collect(),
-                        )
+}
+
+/// The union of the edges of `edges` that lead to `child`.
+fn label_of<T: Copy + PartialEq>(edges: &Edges<T>, child: T) -> Label {
+    match edges {
+        Edges::Intervals { bounds, children } => {
+            // The intervals leading to `child`, in increasing order.
+            let mut intervals = Vec::new();
+            for (k, c) in children.iter().enumerate() {
+                if *c == child {
+                    let lo = if k == 0 {
+                        Some(&Cut::BOTTOM)
                     } else {
-                        Label::StringIn(
-                            points
-                                .iter()
-                                .filter(|(_, c)| *c == child)
-                                .map(|(s, _)| s.to_string())
-                                .collect(),
-                        )
+                        bounds.get(k - 1)
+                    };
+                    let hi = bounds.get(k).unwrap_or(&Cut::TOP);
+                    if let Some(lo) = lo {
+                        intervals.push((lo, hi));
                     }
                 }
-                Edges::Bool { yes, .. } => Label::Bool(*yes == child),
-            };
-            (child, label)
-        })
-        .collect()
+            }
+            Label::Versions(VersionSet::from_increasing_intervals(intervals))
+        }
+        Edges::Strings { points, other } => {
+            if *other == child {
+                Label::StringNotIn(
+                    points
+                        .iter()
+                        .filter(|(_, c)| *c != child)
+                        .map(|(s, _)| s.to_string())
+                        .collect(),
+                )
+            } else {
+                Label::StringIn(
+                    points
+                        .iter()
+                        .filter(|(_, c)| *c == child)
+                        .map(|(s, _)| s.to_string())
+                        .collect(),
+                )
+            }
+        }
+        Edges::Bool { yes, .. } => Label::Bool(*yes == child),
+    }
 }
 
 /// Gives every "don't care" piece the value of its nearest cared-for neighbour (left first);

@@ -12,7 +12,6 @@ use std::hash::BuildHasher;
 use markerspec_pep508::{Field, MarkerExpression, MarkerOperator as O, MarkerValue, SmallStr};
 
 use crate::cut::Cut;
-use crate::dd::isop::Cover;
 use crate::dd::{Context, Label, Marker, Value, Var};
 use crate::error::{Error, ErrorKind};
 use crate::range::VersionSet;
@@ -47,10 +46,6 @@ pub(crate) struct Text {
     s: String,
     or: bool,
 }
-
-/// The most cubes of a cover print form 7 also writes as its tree (`write_tree`): a larger
-/// one is written with its shared literals taken out instead (`quick_factor`).
-const TREE_CUBES: usize = 16;
 
 /// The most cubes a form may have before the printer gives up on it.
 const MAX_CUBES: usize = 256;
@@ -169,9 +164,8 @@ impl Context {
 
     /// `m` in marker syntax: deterministic (it depends only on the function `m` denotes under
     /// the context's theory, and on the variable order), an irredundant sum of products read
-    /// straight from the diagram, written as the shortest of its DNF, the DNF with its shared
-    /// literals taken out, and (up to 16 cubes) the tree it was built as (print form 7,
-    /// `spec/SPEC.md` §21.4). The constants
+    /// straight from the diagram, written as the shorter of its DNF and the DNF with its shared
+    /// literals taken out (print form 7, `spec/SPEC.md` §21.4). The constants
     /// print as `true` and `false` (which pep508 reads back as
     /// [`MarkerTree::TRUE`](markerspec_pep508::MarkerTree::TRUE) and `FALSE`); version ranges
     /// use `python_version` where it says the same as `python_full_version`, wildcards (`==
@@ -338,7 +332,10 @@ impl Context {
     /// out of them, `literal and (the rest of those cubes, factored)`, joined by `or` with the
     /// other cubes, factored the same way; cubes that share no literal joined as they are. An
     /// identity of Boolean algebra, so the text means what the cubes mean.
-    fn quick_factor(&mut self, cover: &[Vec<(Var, Label)>]) -> Result<Text, Error> {
+    fn quick_factor<L: std::borrow::Borrow<Label>>(
+        &mut self,
+        cover: &[Vec<(Var, L)>],
+    ) -> Result<Text, Error> {
         // Each literal once, in the order the cubes meet them, with its text.
         let mut ids: Vec<(Var, &Label)> = Vec::new();
         let mut texts: Vec<Text> = Vec::new();
@@ -346,7 +343,12 @@ impl Context {
         for cube in cover {
             let mut c = Vec::with_capacity(cube.len());
             for (var, label) in cube {
-                let id = match ids.iter().position(|(v, l)| v == var && *l == label) {
+                let label: &Label = label.borrow();
+                // (A cover's cubes share their literals' labels: the same label is met again
+                // at the same address.)
+                let same =
+                    |(v, l): &(Var, &Label)| v == var && (std::ptr::eq(*l, label) || *l == label);
+                let id = match ids.iter().position(same) {
                     Some(id) => id,
                     None => {
                         ids.push((*var, label));
@@ -438,110 +440,30 @@ impl Context {
         })
     }
 
-    /// The irredundant cover between `lower` and `upper` written as the shortest of its DNF,
-    /// the DNF with its shared literals taken out ([`quick_factor`](Self::quick_factor)) and,
-    /// for a cover of up to [`TREE_CUBES`] cubes, its tree ([`write_tree`](Self::write_tree));
-    /// the first of equal length.
+    /// The irredundant cover between `lower` and `upper` written as the shorter of its DNF and
+    /// the DNF with its shared literals taken out ([`quick_factor`](Self::quick_factor)), the
+    /// DNF on a tie.
     fn print_isop_within(&mut self, lower: Marker, upper: Marker) -> Result<String, Error> {
         let cover = self.isop_cover(lower, upper)?;
         let cubes = cover.cubes(LARGE_CUBES)?;
-        let mut printed = Vec::new();
-        let mut best = self.write_cover(&cubes, false, Some((&mut printed, 0)))?;
-        if printed.len() > 1 {
+        let mut best = self.write_cover(&cubes, false, None)?;
+        if cubes.len() > 1 {
+            // The cubes as printed: a version field's absent label beside its text left out.
+            let printed: Vec<Vec<Lit<'_>>> = cubes
+                .iter()
+                .map(|cube| {
+                    cube.iter()
+                        .copied()
+                        .filter(|&(v, l)| !self.absent_with_text(v, l, cube.iter().copied()))
+                        .collect()
+                })
+                .collect();
             let factored = self.quick_factor(&printed)?;
             if factored.s.len() < best.len() {
                 best = factored.s;
             }
         }
-        if cubes.len() > 1 && cubes.len() <= TREE_CUBES && cover.factors() {
-            // The tree's length first, from the cached literals: most trees are not shorter.
-            if self.tree_len(&cover)?.is_some_and(|(n, _)| n < best.len()) {
-                if let Some(tree) = self.write_tree(&cover)? {
-                    best = tree.s;
-                }
-            }
-        }
         Ok(best)
-    }
-
-    /// The length of [`write_tree`](Self::write_tree)'s text, and whether it has a top-level
-    /// `or`, without writing it; `None` where it writes none.
-    fn tree_len(&mut self, cover: &Cover) -> Result<Option<(usize, bool)>, Error> {
-        let (mut len, mut terms) = (0usize, 0usize);
-        let mut last_or = false;
-        for (lit, sub) in cover.branches() {
-            let rest = match sub {
-                Cover::True => None,
-                Cover::False => continue,
-                sub => match self.tree_len(sub)? {
-                    Some(r) => Some(r),
-                    None => return Ok(None),
-                },
-            };
-            let (n, or) = match (lit, rest) {
-                (Some((var, label)), rest) => {
-                    if matches!(label, Label::Versions(set) if set.is_absent()) {
-                        return Ok(None);
-                    }
-                    self.cache_literal(var, label)?;
-                    let (text, lit_or) = self.cached_literal(var, label);
-                    let lit_len = text.len() + if rest.is_some() && lit_or { 2 } else { 0 };
-                    match rest {
-                        // `literal and (rest)`, each in parentheses where it has an `or`.
-                        Some((r, r_or)) => (
-                            lit_len + " and ".len() + r + if r_or { 2 } else { 0 },
-                            false,
-                        ),
-                        None => (lit_len, lit_or),
-                    }
-                }
-                (None, Some(r)) => r,
-                (None, None) => ("true".len(), false),
-            };
-            len += n + if terms > 0 { " or ".len() } else { 0 };
-            terms += 1;
-            last_or = or;
-        }
-        Ok(Some((len, if terms == 1 { last_or } else { terms > 1 })))
-    }
-
-    /// A cover as the tree it was built as: each branch `literal and (its cover)`, the
-    /// branches joined by `or` (`os_name == "nt" and (extra == "a" or extra == "b")`). `None`
-    /// when a literal is a version field's "no version" (the DNF writes it with its text, as
-    /// `field == "x"`, which a tree cannot).
-    fn write_tree(&mut self, cover: &Cover) -> Result<Option<Text>, Error> {
-        let mut terms: Vec<Text> = Vec::new();
-        for (lit, sub) in cover.branches() {
-            let rest = match sub {
-                Cover::True => None,
-                Cover::False => continue,
-                sub => match self.write_tree(sub)? {
-                    Some(t) => Some(t),
-                    None => return Ok(None),
-                },
-            };
-            let term = match (lit, rest) {
-                (Some((var, label)), rest) => {
-                    if matches!(label, Label::Versions(set) if set.is_absent()) {
-                        return Ok(None);
-                    }
-                    let lit = self.literal_text(var, label)?;
-                    match rest {
-                        Some(rest) => join(&[lit, rest], " and "),
-                        None => lit,
-                    }
-                }
-                (None, Some(rest)) => rest,
-                // A branch with no literal and no rest is the whole domain: an irredundant
-                // cover of a marker that is not `true` has none.
-                (None, None) => Text {
-                    s: "true".into(),
-                    or: false,
-                },
-            };
-            terms.push(term);
-        }
-        Ok(Some(join(&terms, " or ")))
     }
 
     /// The last resort for a marker whose every form has a literal with no spelling of its own
@@ -859,19 +781,18 @@ impl Context {
                 slot.1 = r;
             }
         }
-        self.write_cover(&kept, negate, keep.map(|k| (k, FACTOR_FROM)))
+        self.write_cover(&kept, negate, keep)
     }
 
     /// A cover's cubes as text: a DNF, or with `negate` the CNF whose clauses are the cubes
     /// negated. With `keep`, also the cubes as printed (a version field's absent label beside
-    /// its text left out), when the text has at least the given number of characters (the
-    /// search tries [`quick_factor`](Self::quick_factor) from [`FACTOR_FROM`], print form 7
-    /// on every cover).
+    /// its text left out), when the text has [`FACTOR_FROM`] characters or more (the only
+    /// texts the search tries [`quick_factor`](Self::quick_factor) on).
     fn write_cover(
         &mut self,
         kept: &[Vec<Lit<'_>>],
         negate: bool,
-        keep: Option<(&mut OwnedCubes, usize)>,
+        keep: Option<&mut OwnedCubes>,
     ) -> Result<String, Error> {
         // The text, written from the literal cache as `join` would join the literals' and the
         // cubes' texts: in a DNF, a literal with a top-level `or` in parentheses inside a cube
@@ -929,8 +850,8 @@ impl Context {
                 out.push(')');
             }
         }
-        if let Some((keep, from)) = keep {
-            if out.len() >= from {
+        if let Some(keep) = keep {
+            if out.len() >= FACTOR_FROM {
                 for cube in kept {
                     let printed = cube
                         .iter()
@@ -2169,12 +2090,34 @@ fn join(parts: &[Text], sep: &str) -> Text {
 /// of some cubes or splits the cubes in two, so the depth is at most the number of cubes plus
 /// the longest cube.
 fn factor_cubes(cubes: &[Vec<usize>], texts: &[Text]) -> Text {
-    let and_of = |cube: &[usize]| {
-        let parts: Vec<Text> = cube.iter().filter_map(|&i| texts.get(i).cloned()).collect();
-        join(&parts, " and ")
+    let mut s = String::new();
+    let or = factor_into(cubes, texts, false, &mut s);
+    Text { s, or }
+}
+
+/// Writes [`factor_cubes`]'s text into `out` (in parentheses when `paren` and it has a
+/// top-level `or`), as [`join`] would join its pieces, without building them: whether a piece
+/// has a top-level `or` is known before it is written. Returns whether the text has one.
+fn factor_into(cubes: &[Vec<usize>], texts: &[Text], paren: bool, out: &mut String) -> bool {
+    let text = |i: usize| texts.get(i).map_or(("", false), |t| (t.s.as_str(), t.or));
+    // One cube: its literals joined by `and`, each with a top-level `or` in parentheses.
+    let write_and = |cube: &[usize], paren: bool, out: &mut String| -> bool {
+        if let [one] = cube {
+            let (s, or) = text(*one);
+            push_in(out, s, paren && or);
+            return or;
+        }
+        for (k, &i) in cube.iter().enumerate() {
+            if k > 0 {
+                out.push_str(" and ");
+            }
+            let (s, or) = text(i);
+            push_in(out, s, or);
+        }
+        false
     };
     if let [one] = cubes {
-        return and_of(one);
+        return write_and(one, paren, out);
     }
     let mut counts = vec![0usize; texts.len()];
     for cube in cubes {
@@ -2192,8 +2135,21 @@ fn factor_cubes(cubes: &[Vec<usize>], texts: &[Text]) -> Text {
         }
     }
     let Some((lit, _)) = best else {
-        let terms: Vec<Text> = cubes.iter().map(|c| and_of(c)).collect();
-        return join(&terms, " or ");
+        // The cubes as they are, joined by `or`.
+        let or = cubes.len() > 1;
+        if paren && or {
+            out.push('(');
+        }
+        for (k, cube) in cubes.iter().enumerate() {
+            if k > 0 {
+                out.push_str(" or ");
+            }
+            write_and(cube, false, out);
+        }
+        if paren && or {
+            out.push(')');
+        }
+        return or;
     };
     let (with, without): (Vec<&Vec<usize>>, Vec<&Vec<usize>>) =
         cubes.iter().partition(|c| c.contains(&lit));
@@ -2201,21 +2157,46 @@ fn factor_cubes(cubes: &[Vec<usize>], texts: &[Text]) -> Text {
         .iter()
         .map(|c| c.iter().copied().filter(|&i| i != lit).collect())
         .collect();
-    let head = texts.get(lit).cloned().unwrap_or(Text {
-        s: String::new(),
-        or: false,
-    });
+    let (head, head_or) = text(lit);
     // (A cube that is the literal alone covers the others: an irredundant cover has none.)
-    let term = if rest.iter().any(Vec::is_empty) {
-        head
-    } else {
-        join(&[head, factor_cubes(&rest, texts)], " and ")
+    let alone = rest.iter().any(Vec::is_empty);
+    // `literal and (the rest, factored)`, or the literal alone.
+    let term_or = alone && head_or;
+    let write_term = |paren: bool, out: &mut String| {
+        if alone {
+            push_in(out, head, paren && head_or);
+        } else {
+            push_in(out, head, head_or);
+            out.push_str(" and ");
+            factor_into(&rest, texts, true, out);
+        }
     };
     if without.is_empty() {
-        return term;
+        write_term(paren, out);
+        return term_or;
     }
     let others: Vec<Vec<usize>> = without.into_iter().cloned().collect();
-    join(&[term, factor_cubes(&others, texts)], " or ")
+    if paren {
+        out.push('(');
+    }
+    write_term(false, out);
+    out.push_str(" or ");
+    factor_into(&others, texts, false, out);
+    if paren {
+        out.push(')');
+    }
+    true
+}
+
+/// `s`, in parentheses when `paren`.
+fn push_in(out: &mut String, s: &str, paren: bool) {
+    if paren {
+        out.push('(');
+        out.push_str(s);
+        out.push(')');
+    } else {
+        out.push_str(s);
+    }
 }
 
 /// A quoted string as pep508 prints it (it reads back as the same string).
@@ -2304,8 +2285,7 @@ mod tests {
             r#"python_full_version >= "3.12" and extra == "local" or python_full_version > "3.13""#
         );
         assert_eq!(text, ctx.to_shortest_marker_string(m)?);
-        // Printed from the cover: the tree, which the search (its factored form) writes
-        // otherwise.
+        // Printed from the cover, its shared literal taken out; the search writes it otherwise.
         let t: MarkerTree =
             "(os_name == 'nt' and extra == 'a') or (os_name == 'nt' and extra == 'b')".parse()?;
         let m = ctx.from_marker(&t, &Theory::none())?;

@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::{Budget, Context, Label, Marker, Var, combine, group_edges};
+use super::{Budget, Context, Label, Marker, Var, combine, distinct_children, label_of};
 use crate::error::{Error, ErrorKind, Limit};
 
 /// A cover as a tree: each branch a literal (none for the part that leaves the variable out)
@@ -55,28 +55,6 @@ pub(crate) struct Branch {
 pub(crate) type Lit<'a> = (Var, &'a Label);
 
 impl Cover {
-    /// The branches: each one's literal (`None` where it leaves its variable out) and cover;
-    /// none for a constant cover.
-    pub(crate) fn branches(&self) -> impl Iterator<Item = (Option<Lit<'_>>, &Cover)> {
-        let branches: &[Branch] = match self {
-            Cover::Branches(b) => b,
-            Cover::False | Cover::True => &[],
-        };
-        branches.iter().map(|b| {
-            let lit = b.guard.as_ref().map(|(v, l)| (*v, l));
-            (lit, &b.cover)
-        })
-    }
-
-    /// Whether a branch with a literal has two branches or more under it: only then is the
-    /// tree, written as it is, not the DNF of its cubes.
-    pub(crate) fn factors(&self) -> bool {
-        self.branches().any(|(lit, sub)| {
-            let under = sub.branches().count();
-            (lit.is_some() && under > 1) || sub.factors()
-        })
-    }
-
     /// The cubes, each literal in variable order; [`ErrorKind::Intractable`] past `max` cubes.
     pub(crate) fn cubes(&self, max: usize) -> Result<Vec<Vec<Lit<'_>>>, Error> {
         let mut out = Vec::new();
@@ -205,13 +183,10 @@ impl Context {
             top_lower
         };
         let exact = lower == upper;
-        // The pieces: (lower's child, upper's child) and the literal where they hold.
-        let pieces: Vec<((Marker, Marker), Label)> = if exact {
-            let edges = self.edges(lower, var)?;
-            group_edges(&*edges)
-                .into_iter()
-                .map(|(c, label)| ((c, c), label))
-                .collect()
+        // The pieces: (lower's child, upper's child), each labelled (where it holds) only when
+        // it makes a branch.
+        let (one, two) = if exact {
+            (Some(self.edges(lower, var)?), None)
         } else {
             let (l, u) = (self.edges(lower, var)?, self.edges(upper, var)?);
             let pairs = combine(
@@ -220,15 +195,28 @@ impl Context {
                 |a, b| Ok::<_, Error>((a, b)),
                 || Error::new(ErrorKind::ForeignMarker),
             )?;
-            group_edges(&pairs)
+            (None, Some(pairs))
+        };
+        let pieces: smallvec::SmallVec<[(Marker, Marker); 4]> = match (&one, &two) {
+            (Some(edges), _) => distinct_children(edges)
+                .into_iter()
+                .map(|c| (c, c))
+                .collect(),
+            (_, Some(pairs)) => distinct_children(pairs),
+            (None, None) => smallvec::SmallVec::new(),
+        };
+        let label = |(l, u): (Marker, Marker)| match (&one, &two) {
+            (Some(edges), _) => label_of(edges, l),
+            (_, Some(pairs)) => label_of(pairs, (l, u)),
+            (None, None) => Label::Bool(true),
         };
         // A single decision (every piece constant) is its own cover: the literal of the
         // pieces that hold.
-        if exact && pieces.iter().all(|((c, _), _)| c.is_true() || c.is_false()) {
+        if exact && pieces.iter().all(|(c, _)| c.is_true() || c.is_false()) {
             let guard = pieces
-                .into_iter()
-                .find(|((c, _), _)| c.is_true())
-                .map(|(_, label)| (var, label));
+                .iter()
+                .find(|(c, _)| c.is_true())
+                .map(|&p| (var, label(p)));
             let cover = Cover::Branches(Arc::from([Branch {
                 guard,
                 cover: Cover::True,
@@ -236,14 +224,14 @@ impl Context {
             return Ok((lower, cover));
         }
         let mut common_upper = Marker::TRUE;
-        for ((_, u), _) in &pieces {
-            common_upper = self.conj(common_upper, *u)?;
+        for &(_, u) in &pieces {
+            common_upper = self.conj(common_upper, u)?;
         }
         let mut common_lower = Marker::FALSE;
         let mut function = Marker::FALSE;
         // (the function a branch's cover denotes, the branch)
         let mut branches: Vec<(Marker, Branch)> = Vec::new();
-        for ((l, u), label) in pieces {
+        for &(l, u) in &pieces {
             if l.is_false() {
                 continue;
             }
@@ -254,6 +242,7 @@ impl Context {
             if specific.is_false() {
                 continue;
             }
+            let label = label((l, u));
             if !exact {
                 let literal = self.cube_marker(&[(var, &label)])?;
                 let term = self.conj(literal, specific)?;
