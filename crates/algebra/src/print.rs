@@ -445,25 +445,65 @@ impl Context {
     /// DNF on a tie.
     fn print_isop_within(&mut self, lower: Marker, upper: Marker) -> Result<String, Error> {
         let cover = self.isop_cover(lower, upper)?;
-        let cubes = cover.cubes(LARGE_CUBES)?;
-        let mut best = self.write_cover(&cubes, false, None)?;
-        if cubes.len() > 1 {
-            // The cubes as printed: a version field's absent label beside its text left out.
-            let printed: Vec<Vec<Lit<'_>>> = cubes
-                .iter()
-                .map(|cube| {
-                    cube.iter()
-                        .copied()
-                        .filter(|&(v, l)| !self.absent_with_text(v, l, cube.iter().copied()))
-                        .collect()
-                })
-                .collect();
-            let factored = self.quick_factor(&printed)?;
-            if factored.s.len() < best.len() {
-                best = factored.s;
+        // Each distinct literal once, by id: the cubes share their labels, so a label met
+        // again at the same address is the same literal without comparing it. A version
+        // field's absent label beside its text is left out (`absent_with_text`).
+        let mut by_address: rustc_hash::FxHashMap<*const Label, usize> = Default::default();
+        let mut by_value: rustc_hash::FxHashMap<Lit<'_>, usize> = Default::default();
+        let mut lits: Vec<Lit<'_>> = Vec::new();
+        let mut ids: Vec<Vec<usize>> = Vec::new();
+        cover.for_each_cube(LARGE_CUBES, &mut |cube| {
+            let mut c = Vec::with_capacity(cube.len());
+            for &(var, label) in cube {
+                if self.absent_with_text(var, label, cube.iter().copied()) {
+                    continue;
+                }
+                let address = std::ptr::from_ref(label);
+                let id = match by_address.get(&address) {
+                    Some(&id) if lits.get(id).is_some_and(|(v, _)| *v == var) => id,
+                    _ => {
+                        let id = *by_value.entry((var, label)).or_insert_with(|| {
+                            lits.push((var, label));
+                            lits.len() - 1
+                        });
+                        by_address.insert(address, id);
+                        id
+                    }
+                };
+                c.push(id);
+            }
+            ids.push(c);
+            Ok(())
+        })?;
+        for &(var, label) in &lits {
+            self.cache_literal(var, label)?;
+        }
+        let texts: Vec<(&str, bool)> = lits
+            .iter()
+            .map(|&(var, label)| self.cached_literal(var, label))
+            .collect();
+        // The DNF: a literal with a top-level `or` in parentheses inside a cube of two or more.
+        let mut dnf = String::new();
+        for (k, cube) in ids.iter().enumerate() {
+            if k > 0 {
+                dnf.push_str(" or ");
+            }
+            for (j, &id) in cube.iter().enumerate() {
+                if j > 0 {
+                    dnf.push_str(" and ");
+                }
+                let (text, or) = texts.get(id).copied().unwrap_or(("", false));
+                push_in(&mut dnf, text, or && cube.len() > 1);
             }
         }
-        Ok(best)
+        if ids.len() > 1 {
+            let mut factored = String::new();
+            factor_into(&ids, &texts, false, &mut factored);
+            if factored.len() < dnf.len() {
+                return Ok(factored);
+            }
+        }
+        Ok(dnf)
     }
 
     /// The last resort for a marker whose every form has a literal with no spelling of its own
@@ -2090,16 +2130,22 @@ fn join(parts: &[Text], sep: &str) -> Text {
 /// of some cubes or splits the cubes in two, so the depth is at most the number of cubes plus
 /// the longest cube.
 fn factor_cubes(cubes: &[Vec<usize>], texts: &[Text]) -> Text {
+    let texts: Vec<(&str, bool)> = texts.iter().map(|t| (t.s.as_str(), t.or)).collect();
     let mut s = String::new();
-    let or = factor_into(cubes, texts, false, &mut s);
+    let or = factor_into(cubes, &texts, false, &mut s);
     Text { s, or }
 }
 
 /// Writes [`factor_cubes`]'s text into `out` (in parentheses when `paren` and it has a
 /// top-level `or`), as [`join`] would join its pieces, without building them: whether a piece
 /// has a top-level `or` is known before it is written. Returns whether the text has one.
-fn factor_into(cubes: &[Vec<usize>], texts: &[Text], paren: bool, out: &mut String) -> bool {
-    let text = |i: usize| texts.get(i).map_or(("", false), |t| (t.s.as_str(), t.or));
+fn factor_into(
+    cubes: &[Vec<usize>],
+    texts: &[(&str, bool)],
+    paren: bool,
+    out: &mut String,
+) -> bool {
+    let text = |i: usize| texts.get(i).copied().unwrap_or(("", false));
     // One cube: its literals joined by `and`, each with a top-level `or` in parentheses.
     let write_and = |cube: &[usize], paren: bool, out: &mut String| -> bool {
         if let [one] = cube {

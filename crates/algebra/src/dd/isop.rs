@@ -55,37 +55,54 @@ pub(crate) struct Branch {
 pub(crate) type Lit<'a> = (Var, &'a Label);
 
 impl Cover {
+    /// Calls `f` with each cube, its literals in variable order; [`ErrorKind::Intractable`]
+    /// past `max` cubes (or `f`'s error).
+    pub(crate) fn for_each_cube<'a>(
+        &'a self,
+        max: usize,
+        f: &mut dyn FnMut(&[Lit<'a>]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let mut prefix = Vec::new();
+        let mut count = 0;
+        self.walk(&mut prefix, &mut count, max, f)
+    }
+
     /// The cubes, each literal in variable order; [`ErrorKind::Intractable`] past `max` cubes.
+    #[cfg(test)]
     pub(crate) fn cubes(&self, max: usize) -> Result<Vec<Vec<Lit<'_>>>, Error> {
         let mut out = Vec::new();
-        let mut prefix = Vec::new();
-        self.expand(&mut prefix, &mut out, max)?;
+        self.for_each_cube(max, &mut |cube| {
+            out.push(cube.to_vec());
+            Ok(())
+        })?;
         Ok(out)
     }
 
-    fn expand<'a>(
+    fn walk<'a>(
         &'a self,
         prefix: &mut Vec<Lit<'a>>,
-        out: &mut Vec<Vec<Lit<'a>>>,
+        count: &mut usize,
         max: usize,
+        f: &mut dyn FnMut(&[Lit<'a>]) -> Result<(), Error>,
     ) -> Result<(), Error> {
         match self {
             Cover::False => {}
             Cover::True => {
-                if out.len() == max {
+                if *count == max {
                     return Err(Error::intractable(Limit::Steps));
                 }
-                out.push(prefix.clone());
+                *count += 1;
+                f(prefix)?;
             }
             Cover::Branches(branches) => {
                 for b in branches.iter() {
                     match b.guard.as_ref().map(|(v, l)| (*v, l)) {
                         Some(lit) => {
                             prefix.push(lit);
-                            b.cover.expand(prefix, out, max)?;
+                            b.cover.walk(prefix, count, max, f)?;
                             prefix.pop();
                         }
-                        None => b.cover.expand(prefix, out, max)?,
+                        None => b.cover.walk(prefix, count, max, f)?,
                     }
                 }
             }
