@@ -30,10 +30,13 @@
 //!   straight from text, each comparison translated as the parser reads it, with no syntax
 //!   tree (the way for a resolver to read markers it only computes with).
 //! * [`Context::to_marker_string`]`(Marker) -> Result<String, Error>`: marker syntax back, the
-//!   shortest of a minimised DNF, CNF and factored form (and, for a longer marker, the DNF
-//!   with its shared literals taken out, and the split by the extras' functions where its
-//!   extras come last); `true`/`false` for the constants
+//!   irredundant cover of the marker read straight from its diagram (its DNF, or that DNF
+//!   with its shared literals taken out); `true`/`false` for the constants
 //!   ([`Marker::TRUE`]/[`Marker::FALSE`] in the API).
+//!   [`Context::to_shortest_marker_string`] searches further, at about three times the cost:
+//!   the shortest of a minimised DNF, CNF and factored form (and, for a longer marker, the
+//!   DNF with its shared literals taken out, and the split by the extras' functions where its
+//!   extras come last).
 //! * [`Context::evaluate_env`], [`Context::residual`] (the marker left over the fields an
 //!   [`Environment`](markerspec_pep508::Environment) leaves Unknown) and
 //!   [`Context::witness_environment`] (a [`Witness`] as a complete environment).
@@ -135,6 +138,14 @@
 //! 8. **Determinism.** [`Context::paths`] and [`Context::dnf`] walk edges in domain order and
 //!    never look at node numbers, so their output depends only on the function and the
 //!    variable order, not on construction history or thread.
+//! 9. **Printing reads a cover from the diagram.** [`Context::to_marker_string`] writes the
+//!    irredundant sum of products Minato and Morreale's recurrence reads from the diagram
+//!    (ISOP, for variables of more than two values as uv-pep508 0.0.98 applies it), each
+//!    distinct literal spelt once. *Why:* a search for the shortest of several minimised forms
+//!    ([`Context::to_shortest_marker_string`]) cost about six times uv-pep508's first print on
+//!    lock-file markers; the cover costs about a third of the search and prints 2.5 % more
+//!    characters there (still about 0.78 of uv-pep508's), so the search is one call away for
+//!    those who want the shortest text (BENCHMARKS.md, "Print form 7").
 //!
 //! # Operations
 //!

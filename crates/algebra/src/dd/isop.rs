@@ -1,12 +1,13 @@
 //! An irredundant sum of products read straight from a diagram: the cover print form 7 writes
 //! (`spec/SPEC.md` §21.4).
 //!
-//! The recurrence is Minato and Morreale's ISOP ("Finding all simple disjunctive
-//! decompositions using irredundant sum-of-products forms", ICCAD 1993; for decisions over
-//! more than two values as in Mishchenko's "An introduction to zero-suppressed binary decision
-//! diagrams", §4, and as uv-pep508 0.0.98 applies it to its range-valued decisions). Given a
-//! lower bound `L` and an upper bound `U` (`L` implies `U`), it returns a cover `C` and the
-//! function `I` it denotes, with `L ⇒ I ⇒ U`:
+//! The recurrence is Minato and Morreale's ISOP (E. Morreale, "Recursive operators for prime
+//! implicant and irredundant normal form determination", IEEE Trans. Computers, 1970; S.
+//! Minato, "Fast generation of irredundant sum-of-products forms from binary decision
+//! diagrams", SASIMI 1992), for decisions over more than two values as uv-pep508 0.0.98 applies
+//! it to its range-valued decisions (`src/marker/algebra/isop.rs`, read for its behaviour).
+//! Given a lower bound `L` and an upper bound `U` (`L` implies `U`), it returns a cover `C` and
+//! the function `I` it denotes, with `L ⇒ I ⇒ U`:
 //!
 //! - split both bounds by the first variable either reads, into the pieces of its domain on
 //!   which both are constant in that variable (their common refinement, pieces with the same
@@ -19,9 +20,16 @@
 //! - what the pieces' covers leave of their lower bounds is covered without the variable,
 //!   within `U₀`.
 //!
-//! Each recursive call reads variables after the current one, so the recursion ends; results
-//! are kept per pair of bounds for the one cover being built (a cover depends only on its two
-//! bounds: the text does not depend on what the context did before).
+//! Each recursive call reads variables after the current one, so the recursion ends (and is
+//! as deep as the variables on a path, within the context's depth limit); results are kept per
+//! pair of bounds for the one cover being built (a cover depends only on its two bounds: the
+//! text does not depend on what the context did before).
+//!
+//! Each cube covers a point of the marker no other cube covers: a piece's cubes cover points
+//! of `Lₖ` outside `U₀`, where no cube without the variable reaches, and a cube without it
+//! covers a point some piece's cover left out, under that piece's literal, where only that
+//! piece's cubes reach. A literal is never grown past the pieces it was made of, so the cover
+//! need not be prime (print form 7 does not look for a shorter literal).
 
 use std::sync::Arc;
 
