@@ -628,6 +628,16 @@ fn deep_inputs_hit_the_depth_limit_not_the_stack() {
             ctx.exists(chain, last).unwrap_err().kind(),
             &ErrorKind::Intractable { limit: depth }
         );
+        // The printer's cover recurses one variable per level too: past the depth limit it
+        // hands the marker to the search, which answers (these bare variables have no marker
+        // syntax) with an error, not a crash.
+        for printed in [
+            ctx.to_marker_string(chain),
+            ctx.to_shortest_marker_string(chain),
+        ] {
+            let code = printed.unwrap_err().code();
+            assert!(matches!(code, "intractable" | "unprintable"), "{code}");
+        }
         // Evaluation, solving, counting and printing are iterative and work on any depth.
         assert!(ctx.solve(chain).unwrap().is_some());
         assert!(ctx.evaluate(chain, |_| Value::Bool(true)).unwrap());

@@ -150,6 +150,31 @@ fn label_union(a: &Label, b: &Label) -> Option<Label> {
 
 type Cache = FxHashMap<(Marker, Marker), (Marker, Cover)>;
 
+/// The pieces of a variable's domain on which two bounds are both constant: their pairs of
+/// children, each labelled (with where it holds) only when it makes a branch.
+struct Pieces {
+    edges: PieceEdges,
+    /// (lower's child, upper's child), each distinct pair once, in edge order.
+    list: smallvec::SmallVec<[(Marker, Marker); 4]>,
+}
+
+/// The edges the pieces are read from: one node's (equal bounds) or two nodes' common
+/// refinement.
+enum PieceEdges {
+    One(super::EdgesOf),
+    Two(super::Edges<(Marker, Marker)>),
+}
+
+impl Pieces {
+    /// Where the piece `(l, u)` holds.
+    fn label(&self, (l, u): (Marker, Marker)) -> Label {
+        match &self.edges {
+            PieceEdges::One(edges) => label_of(edges, l),
+            PieceEdges::Two(pairs) => label_of(pairs, (l, u)),
+        }
+    }
+}
+
 impl Context {
     /// An irredundant cover of a function between `lower` and `upper` (`lower` must imply
     /// `upper`), as the module's recurrence builds it.
@@ -190,6 +215,34 @@ impl Context {
         Ok(r)
     }
 
+    /// The pieces of `var`'s domain for the bounds `lower` and `upper`, on the heap.
+    #[inline(never)]
+    fn pieces(&self, lower: Marker, upper: Marker, var: Var) -> Result<Box<Pieces>, Error> {
+        if lower == upper {
+            let edges = self.edges(lower, var)?;
+            let list = distinct_children(&edges)
+                .into_iter()
+                .map(|c| (c, c))
+                .collect();
+            return Ok(Box::new(Pieces {
+                edges: PieceEdges::One(edges),
+                list,
+            }));
+        }
+        let (l, u) = (self.edges(lower, var)?, self.edges(upper, var)?);
+        let pairs = combine(
+            &l,
+            &u,
+            |a, b| Ok::<_, Error>((a, b)),
+            || Error::new(ErrorKind::ForeignMarker),
+        )?;
+        let list = distinct_children(&pairs);
+        Ok(Box::new(Pieces {
+            edges: PieceEdges::Two(pairs),
+            list,
+        }))
+    }
+
     fn isop_new(
         &mut self,
         lower: Marker,
@@ -208,37 +261,14 @@ impl Context {
             top_lower
         };
         let exact = lower == upper;
-        // The pieces: (lower's child, upper's child), each labelled (where it holds) only when
-        // it makes a branch.
-        let (one, two) = if exact {
-            (Some(self.edges(lower, var)?), None)
-        } else {
-            let (l, u) = (self.edges(lower, var)?, self.edges(upper, var)?);
-            let pairs = combine(
-                &l,
-                &u,
-                |a, b| Ok::<_, Error>((a, b)),
-                || Error::new(ErrorKind::ForeignMarker),
-            )?;
-            (None, Some(pairs))
-        };
-        let pieces: smallvec::SmallVec<[(Marker, Marker); 4]> = match (&one, &two) {
-            (Some(edges), _) => distinct_children(edges)
-                .into_iter()
-                .map(|c| (c, c))
-                .collect(),
-            (_, Some(pairs)) => distinct_children(pairs),
-            (None, None) => smallvec::SmallVec::new(),
-        };
-        let label = |(l, u): (Marker, Marker)| match (&one, &two) {
-            (Some(edges), _) => label_of(edges, l),
-            (_, Some(pairs)) => label_of(pairs, (l, u)),
-            (None, None) => Label::Bool(true),
-        };
+        // On the heap: this frame stays on the stack through the recursion below.
+        let pieces = self.pieces(lower, upper, var)?;
+        let label = |p: (Marker, Marker)| pieces.label(p);
         // A single decision (every piece constant) is its own cover: the literal of the
         // pieces that hold.
-        if exact && pieces.iter().all(|(c, _)| c.is_true() || c.is_false()) {
+        if exact && pieces.list.iter().all(|(c, _)| c.is_true() || c.is_false()) {
             let guard = pieces
+                .list
                 .iter()
                 .find(|(c, _)| c.is_true())
                 .map(|&p| (var, label(p)));
@@ -249,14 +279,14 @@ impl Context {
             return Ok((lower, cover));
         }
         let mut common_upper = Marker::TRUE;
-        for &(_, u) in &pieces {
+        for &(_, u) in &pieces.list {
             common_upper = self.conj(common_upper, u)?;
         }
         let mut common_lower = Marker::FALSE;
         let mut function = Marker::FALSE;
         // (the function a branch's cover denotes, the branch)
         let mut branches: Vec<(Marker, Branch)> = Vec::new();
-        for &(l, u) in &pieces {
+        for &(l, u) in &pieces.list {
             if l.is_false() {
                 continue;
             }
