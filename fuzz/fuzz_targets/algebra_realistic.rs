@@ -111,9 +111,19 @@ fuzz_target!(|data: &[u8]| -> Corpus {
         }
     }
 
-    // The printed form reads back as the same marker.
-    for (m, text) in [(ma, &a.text), (mb, &b.text)] {
-        let printed = match ctx.to_marker_string(m) {
+    // Both printed forms (the cover and the shortest, SPEC §21.4) read back as the same marker.
+    for (m, text, shortest) in [
+        (ma, &a.text, false),
+        (mb, &b.text, false),
+        (ma, &a.text, true),
+        (mb, &b.text, true),
+    ] {
+        let printed = if shortest {
+            ctx.to_shortest_marker_string(m)
+        } else {
+            ctx.to_marker_string(m)
+        };
+        let printed = match printed {
             Ok(p) => p,
             Err(e) if matches!(e.code(), "intractable" | "unprintable") => continue,
             Err(e) => panic!("{text:?}: print: {e}"),

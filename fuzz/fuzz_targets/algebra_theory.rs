@@ -119,21 +119,29 @@ fn printed_answer(
     }
 }
 
-/// Where the environment is judged: the printed form of `m` evaluates, under pep508, to
+/// Where the environment is judged: each printed form of `m` evaluates, under pep508, to
 /// `want` (unless the printer refuses with a coded error it may give, or the printed form's
 /// readings disagree, [`printed_answer`]).
 fn check_printed(ctx: &mut Context, m: Marker, want: bool, case: &Case<'_>, what: &str) {
-    let p = match ctx.to_marker_string(m) {
-        Ok(p) => p,
-        Err(e) if matches!(e.code(), "intractable" | "unprintable") => return,
-        Err(e) => panic!("{}: {what}: print: {e}", case.texts),
-    };
-    if let Some(v) = printed_answer(&p, case.dialect, case.profile, case.env) {
-        assert_eq!(
-            v, want,
-            "{}: {what} printed {p:?}, on {:?}",
-            case.texts, case.env
-        );
+    // Both printed forms: the cover and the shortest (SPEC §21.4).
+    for shortest in [false, true] {
+        let p = if shortest {
+            ctx.to_shortest_marker_string(m)
+        } else {
+            ctx.to_marker_string(m)
+        };
+        let p = match p {
+            Ok(p) => p,
+            Err(e) if matches!(e.code(), "intractable" | "unprintable") => continue,
+            Err(e) => panic!("{}: {what}: print: {e}", case.texts),
+        };
+        if let Some(v) = printed_answer(&p, case.dialect, case.profile, case.env) {
+            assert_eq!(
+                v, want,
+                "{}: {what} printed {p:?} (shortest: {shortest}), on {:?}",
+                case.texts, case.env
+            );
+        }
     }
 }
 
