@@ -446,7 +446,8 @@ impl Context {
     fn print_isop_within(&mut self, lower: Marker, upper: Marker) -> Result<String, Error> {
         let cover = self.isop_cover(lower, upper)?;
         // Each distinct literal once, by id: the cubes share their labels, so a label met
-        // again at the same address is the same literal without comparing it. A version
+        // again at the same address is the same literal (of the same variable: a label is one
+        // branch's) without comparing it. A version
         // field's absent label beside its text is left out (`absent_with_text`).
         let mut by_address: rustc_hash::FxHashMap<*const Label, usize> = Default::default();
         let mut by_value: rustc_hash::FxHashMap<Lit<'_>, usize> = Default::default();
@@ -460,7 +461,7 @@ impl Context {
                 }
                 let address = std::ptr::from_ref(label);
                 let id = match by_address.get(&address) {
-                    Some(&id) if lits.get(id).is_some_and(|(v, _)| *v == var) => id,
+                    Some(&id) => id,
                     _ => {
                         let id = *by_value.entry((var, label)).or_insert_with(|| {
                             lits.push((var, label));
@@ -2345,6 +2346,42 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/tests/data/lock-markers.txt"
         ))
+    }
+
+    /// A cover past the context's step limit (counted over the whole cover, where the search
+    /// counts each operation on its own) is printed by the search; so is one past 4,096
+    /// cubes. Under a limit that stops the cover of some lock-file markers, each of those
+    /// prints as the shortest form does, and reads back as the marker.
+    #[test]
+    fn form_7_hands_a_cover_past_the_step_limit_to_the_search()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let text = lock_markers()?;
+        let mut handed = 0;
+        for line in text.lines().filter(|l| !l.trim().is_empty()).take(200) {
+            let tree: MarkerTree = line.parse()?;
+            let mut ctx = Context::new();
+            let m = ctx.from_marker(&tree, &Theory::none())?;
+            ctx.set_limits(crate::Limits {
+                steps: 12,
+                ..crate::Limits::default()
+            });
+            let Err(e) = ctx.print_isop(m, crate::Marker::TRUE) else {
+                continue;
+            };
+            assert_eq!(e.code(), "intractable");
+            let (Ok(shortest), printed) =
+                (ctx.to_shortest_marker_string(m), ctx.to_marker_string(m))
+            else {
+                continue;
+            };
+            assert_eq!(printed?, shortest, "{line}");
+            let back: MarkerTree = shortest.parse()?;
+            ctx.set_limits(crate::Limits::default());
+            assert_eq!(ctx.from_marker(&back, &Theory::none())?, m, "{line}");
+            handed += 1;
+        }
+        assert!(handed >= 5, "{handed} markers handed to the search");
+        Ok(())
     }
 
     /// Print form 7 hands a cover with a literal that has no spelling of its own to the
