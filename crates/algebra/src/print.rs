@@ -2724,6 +2724,17 @@ mod tests {
         );
         // A cube that is the literal alone covers the others with it.
         assert_eq!(factor_cubes(&[vec![0], vec![0, 1]], &texts).s, "a");
+        // Under a literal taken out, a literal with an `or` taken out of all the rest: the
+        // rest has no top-level `or` of its own, so it takes no parentheses around it.
+        assert_eq!(
+            factor_cubes(&[vec![0, 4, 1], vec![0, 4, 2]], &texts).s,
+            "a and (e or f) and (b or c)"
+        );
+        // Alone, such a literal keeps its parentheses inside an `and`.
+        assert_eq!(
+            factor_cubes(&[vec![0, 4], vec![0, 4, 1]], &texts).s,
+            "a and (e or f)"
+        );
     }
 
     /// Print form 4 factors a long DNF; a DNF that fails on a literal with no spelling of its
