@@ -2335,13 +2335,13 @@ fn shorter(a: &str, b: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::{Text, factor_cubes};
     use crate::{Context, Theory};
     use markerspec_pep508::MarkerTree;
 
     /// The lock-file markers the crate's tests use.
-    fn lock_markers() -> std::io::Result<String> {
+    pub(crate) fn lock_markers() -> std::io::Result<String> {
         std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/data/lock-markers.txt"

@@ -191,6 +191,8 @@ impl Context {
         Ok(self.isop(lower, upper, &mut cache, &mut budget)?.1)
     }
 
+    /// The cover between `lower` and `upper` and the function it denotes, from `cache` when
+    /// this pair was met before in the cover being built.
     fn isop(
         &mut self,
         lower: Marker,
@@ -243,6 +245,7 @@ impl Context {
         }))
     }
 
+    /// One level of the recurrence (the module's docs), for a pair not met before.
     fn isop_new(
         &mut self,
         lower: Marker,
@@ -346,16 +349,10 @@ impl Context {
 mod tests {
     use super::{Lit, label_union};
     use crate::dd::{Context, Label, Limits, Marker};
+    use crate::print::tests::lock_markers;
     use crate::range::VersionSet;
     use crate::{Error, Theory};
     use markerspec_pep508::MarkerTree;
-
-    fn lock_markers() -> std::io::Result<String> {
-        std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/lock-markers.txt"
-        ))
-    }
 
     /// The function a list of cubes denotes.
     fn union_of(ctx: &mut Context, cubes: &[Vec<Lit<'_>>]) -> Result<Marker, Error> {
@@ -448,61 +445,47 @@ mod tests {
     #[test]
     fn labels_unite_within_their_domain() {
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            label_union(
-                &Label::StringIn(s(&["linux"])),
-                &Label::StringIn(s(&["darwin", "linux"]))
+        let (is, not) = (
+            |v: &[&str]| Label::StringIn(s(v)),
+            |v: &[&str]| Label::StringNotIn(s(v)),
+        );
+        let versions = Label::Versions;
+        let cases = [
+            (
+                is(&["linux"]),
+                is(&["darwin", "linux"]),
+                Some(is(&["darwin", "linux"])),
             ),
-            Some(Label::StringIn(s(&["darwin", "linux"])))
-        );
-        assert_eq!(
-            label_union(
-                &Label::StringIn(s(&["win32"])),
-                &Label::StringNotIn(s(&["darwin", "win32"]))
+            (
+                is(&["win32"]),
+                not(&["darwin", "win32"]),
+                Some(not(&["darwin"])),
             ),
-            Some(Label::StringNotIn(s(&["darwin"])))
-        );
-        assert_eq!(
-            label_union(
-                &Label::StringNotIn(s(&["win32"])),
-                &Label::StringIn(s(&["win32"]))
+            (not(&["win32"]), is(&["win32"]), None),
+            (not(&["a", "b"]), not(&["b", "c"]), Some(not(&["b"]))),
+            (not(&["a"]), not(&["b"]), None),
+            (
+                Label::Bool(true),
+                Label::Bool(true),
+                Some(Label::Bool(true)),
             ),
-            None
-        );
-        assert_eq!(
-            label_union(
-                &Label::StringNotIn(s(&["a", "b"])),
-                &Label::StringNotIn(s(&["b", "c"]))
+            (Label::Bool(true), Label::Bool(false), None),
+            (
+                versions(VersionSet::empty()),
+                versions(VersionSet::full()),
+                None,
             ),
-            Some(Label::StringNotIn(s(&["b"])))
-        );
-        assert_eq!(
-            label_union(
-                &Label::StringNotIn(s(&["a"])),
-                &Label::StringNotIn(s(&["b"]))
+            (
+                versions(VersionSet::empty()),
+                versions(VersionSet::absent()),
+                Some(versions(VersionSet::absent())),
             ),
-            None
-        );
-        assert_eq!(
-            label_union(&Label::Bool(true), &Label::Bool(true)),
-            Some(Label::Bool(true))
-        );
-        assert_eq!(label_union(&Label::Bool(true), &Label::Bool(false)), None);
-        let all = VersionSet::full();
-        let none = VersionSet::empty();
-        assert_eq!(
-            label_union(&Label::Versions(none.clone()), &Label::Versions(all)),
-            None
-        );
-        let absent = VersionSet::absent();
-        assert_eq!(
-            label_union(&Label::Versions(none), &Label::Versions(absent.clone())),
-            Some(Label::Versions(absent))
-        );
-        // Labels of two domains never meet; the union is left out rather than made up.
-        assert_eq!(
-            label_union(&Label::Bool(true), &Label::StringIn(s(&["x"]))),
-            None
-        );
+            // Labels of two domains never meet; the union is left out rather than made up.
+            (Label::Bool(true), is(&["x"]), None),
+        ];
+        for (a, b, union) in cases {
+            assert_eq!(label_union(&a, &b), union, "{a:?} ∪ {b:?}");
+            assert_eq!(label_union(&b, &a), union, "{b:?} ∪ {a:?}");
+        }
     }
 }
