@@ -332,10 +332,7 @@ impl Context {
     /// out of them, `literal and (the rest of those cubes, factored)`, joined by `or` with the
     /// other cubes, factored the same way; cubes that share no literal joined as they are. An
     /// identity of Boolean algebra, so the text means what the cubes mean.
-    fn quick_factor<L: std::borrow::Borrow<Label>>(
-        &mut self,
-        cover: &[Vec<(Var, L)>],
-    ) -> Result<Text, Error> {
+    fn quick_factor(&mut self, cover: &[Vec<(Var, Label)>]) -> Result<Text, Error> {
         // Each literal once, in the order the cubes meet them, with its text.
         let mut ids: Vec<(Var, &Label)> = Vec::new();
         let mut texts: Vec<Text> = Vec::new();
@@ -343,12 +340,7 @@ impl Context {
         for cube in cover {
             let mut c = Vec::with_capacity(cube.len());
             for (var, label) in cube {
-                let label: &Label = label.borrow();
-                // (A cover's cubes share their literals' labels: the same label is met again
-                // at the same address.)
-                let same =
-                    |(v, l): &(Var, &Label)| v == var && (std::ptr::eq(*l, label) || *l == label);
-                let id = match ids.iter().position(same) {
+                let id = match ids.iter().position(|(v, l)| v == var && *l == label) {
                     Some(id) => id,
                     None => {
                         ids.push((*var, label));
