@@ -439,8 +439,8 @@ impl Context {
         let cover = self.isop_cover(lower, upper)?;
         // Each distinct literal once, by id: the cubes share their labels, so a label met
         // again at the same address is the same literal (of the same variable: a label is one
-        // branch's) without comparing it. A version
-        // field's absent label beside its text is left out (`absent_with_text`).
+        // branch's) without comparing it. A version field's absent label beside its text is
+        // left out (`absent_with_text`).
         let mut by_address: rustc_hash::FxHashMap<*const Label, usize> = Default::default();
         let mut by_value: rustc_hash::FxHashMap<Lit<'_>, usize> = Default::default();
         let mut lits: Vec<Lit<'_>> = Vec::new();
@@ -454,7 +454,7 @@ impl Context {
                 let address = std::ptr::from_ref(label);
                 let id = match by_address.get(&address) {
                     Some(&id) => id,
-                    _ => {
+                    None => {
                         let id = *by_value.entry((var, label)).or_insert_with(|| {
                             lits.push((var, label));
                             lits.len() - 1
