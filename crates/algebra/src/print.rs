@@ -1,11 +1,13 @@
-//! Printing a marker back to marker syntax: the shortest of a minimised DNF, a minimised CNF
-//! and the diagram's factored form (and, for a longer marker, the DNF with its shared literals
-//! taken out, and the split by the extras' functions where its extras come last), each
-//! comparison written in its shortest exact spelling.
+//! Printing a marker back to marker syntax, each comparison written in its shortest exact
+//! spelling: by default (print form 7) the irredundant cover the ISOP recurrence reads from
+//! the diagram (`dd/isop.rs`), as its DNF or with its shared literals taken out; on request
+//! (`to_shortest_marker_string`) the shortest of a minimised DNF, a minimised CNF and the
+//! diagram's factored form (and, for a longer marker, the DNF with its shared literals taken
+//! out, and the split by the extras' functions where its extras come last).
 //!
-//! Everything here reads the diagram through [`Context::paths`], which depends only on the
-//! function and the variable order, so the printed form depends on neither construction
-//! history nor thread.
+//! Everything here reads the diagram through [`Context::paths`] or the cover, which depend
+//! only on the function and the variable order, so the printed form depends on neither
+//! construction history nor thread.
 
 use std::hash::BuildHasher;
 
