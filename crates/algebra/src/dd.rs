@@ -2810,7 +2810,7 @@ impl Context {
                                 Some(g) => g.clone(),
                                 None => {
                                     let (edges, _) = self.edges_raw(node, var)?;
-                                    let g = std::sync::Arc::new(group_edges(&edges));
+                                    let g = std::sync::Arc::new(group_edges_as_stored(&edges));
                                     cache.insert(index, g.clone());
                                     g
                                 }
@@ -3127,7 +3127,7 @@ fn flip(m: Marker, negated: bool) -> Marker {
 
 /// Each distinct child of a stored node (complement not applied) with the union of its edges,
 /// in order of first appearance.
-fn group_edges<T: Copy + PartialEq>(edges: &Edges<T>) -> Vec<(T, Label)> {
+fn group_edges_as_stored(edges: &Edges<Marker>) -> Vec<(Marker, Label)> {
     distinct_children(edges)
         .into_iter()
         .map(|child| (child, label_of(edges, child)))
@@ -3257,7 +3257,7 @@ impl Context {
             Some(g) => g.clone(),
             None => {
                 let (edges, _) = self.edges_raw(m, var)?;
-                let g = std::sync::Arc::new(group_edges(&edges));
+                let g = std::sync::Arc::new(group_edges_as_stored(&edges));
                 self.groups_cache.insert(index, g.clone());
                 g
             }
