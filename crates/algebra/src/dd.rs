@@ -894,6 +894,10 @@ pub struct Context {
     /// The printed form of each marker printed so far, keyed by the marker and the theory
     /// constraint it was printed under (both canonical, so the text depends only on them).
     pub(crate) print_cache: HashMap<(Marker, Marker, bool), std::sync::Arc<str>>,
+    /// The cover of each pair of bounds the printer has covered (`Context::isop_cover`).
+    pub(crate) cover_cache: isop::CoverCache,
+    /// The literals of those covers, each once.
+    pub(crate) cover_literals: isop::Literals,
     /// The parts of split forms printed so far (`Context::print_part`), by marker and care:
     /// the text, or `None` where none of the three forms prints it. A lock file's conflict
     /// markers lead to the same functions of the extras again and again.
@@ -1092,6 +1096,8 @@ impl Context {
             factored_cache: HashMap::default(),
             literal_cache: HashMap::default(),
             print_cache: HashMap::default(),
+            cover_cache: isop::CoverCache::default(),
+            cover_literals: isop::Literals::default(),
             part_cache: HashMap::default(),
             spellings: None,
         }
@@ -1145,6 +1151,7 @@ impl Context {
         self.answers = HashMap::default();
         self.print_and_cache = HashMap::default();
         self.print_cache = HashMap::default();
+        self.cover_cache = isop::CoverCache::default();
         self.part_cache = HashMap::default();
     }
 

@@ -14,6 +14,7 @@ use std::hash::BuildHasher;
 use markerspec_pep508::{Field, MarkerExpression, MarkerOperator as O, MarkerValue, SmallStr};
 
 use crate::cut::Cut;
+use crate::dd::isop::LitId;
 use crate::dd::{Context, Label, Marker, Value, Var};
 use crate::error::{Error, ErrorKind};
 use crate::range::VersionSet;
@@ -439,43 +440,55 @@ impl Context {
     /// DNF on a tie.
     fn print_isop_within(&mut self, lower: Marker, upper: Marker) -> Result<String, Error> {
         let cover = self.isop_cover(lower, upper)?;
-        // Each distinct literal once, by id: the cubes share their labels, so a label met
-        // again at the same address is the same literal (of the same variable: a label is one
-        // branch's) without comparing it. A version field's absent label beside its text is
-        // left out (`absent_with_text`).
-        let mut by_address: rustc_hash::FxHashMap<*const Label, usize> = Default::default();
-        let mut by_value: rustc_hash::FxHashMap<Lit<'_>, usize> = Default::default();
-        let mut lits: Vec<Lit<'_>> = Vec::new();
+        // Each distinct literal numbered once, in the order the cubes meet them (the cover's
+        // literals are the context's, each `(variable, label)` one id). A version field's
+        // absent label beside its text is left out (`absent_with_text`).
+        let mut local: rustc_hash::FxHashMap<LitId, usize> = Default::default();
+        let mut lits: Vec<LitId> = Vec::new();
         let mut ids: Vec<Vec<usize>> = Vec::new();
         cover.for_each_cube(LARGE_CUBES, &mut |cube| {
             let mut c = Vec::with_capacity(cube.len());
-            for &(var, label) in cube {
-                if self.absent_with_text(var, label, cube.iter().copied()) {
+            for &lit in cube {
+                if self.cover_literals.get(lit).is_some_and(|l| l.absent)
+                    && self.absent_with_text_id(lit, cube)
+                {
                     continue;
                 }
-                let address = std::ptr::from_ref(label);
-                let id = match by_address.get(&address) {
-                    Some(&id) => id,
-                    None => {
-                        let id = *by_value.entry((var, label)).or_insert_with(|| {
-                            lits.push((var, label));
-                            lits.len() - 1
-                        });
-                        by_address.insert(address, id);
-                        id
-                    }
-                };
+                let id = *local.entry(lit).or_insert_with(|| {
+                    lits.push(lit);
+                    lits.len() - 1
+                });
                 c.push(id);
             }
             ids.push(c);
             Ok(())
         })?;
-        for &(var, label) in &lits {
-            self.cache_literal(var, label)?;
+        for &lit in &lits {
+            if self
+                .cover_literals
+                .get(lit)
+                .is_some_and(|l| l.text.is_none())
+            {
+                let Some((var, label)) = self
+                    .cover_literals
+                    .get(lit)
+                    .map(|l| (l.var, l.label.clone()))
+                else {
+                    continue;
+                };
+                let t = self.literal_text(var, &label)?;
+                self.cover_literals
+                    .set_text(lit, (t.s.into_boxed_str(), t.or));
+            }
         }
         let texts: Vec<(&str, bool)> = lits
             .iter()
-            .map(|&(var, label)| self.cached_literal(var, label))
+            .map(|&lit| {
+                self.cover_literals
+                    .get(lit)
+                    .and_then(|l| l.text.as_ref())
+                    .map_or(("", false), |(s, or)| (&**s, *or))
+            })
             .collect();
         // The DNF: a literal with a top-level `or` in parentheses inside a cube of two or more.
         let mut dnf = String::new();
@@ -1344,6 +1357,18 @@ impl Context {
             }
             _ => false,
         })
+    }
+
+    /// [`absent_with_text`](Self::absent_with_text) for a literal of a cover's cube.
+    fn absent_with_text_id(&self, lit: LitId, cube: &[LitId]) -> bool {
+        let Some(l) = self.cover_literals.get(lit) else {
+            return false;
+        };
+        let others = cube
+            .iter()
+            .filter_map(|&id| self.cover_literals.get(id))
+            .map(|o| (o.var, &o.label));
+        self.absent_with_text(l.var, &l.label, others)
     }
 
     /// The CNF `print_dnf(!s, !s, true)` prints when `s` is a single path: `not s` is the union

@@ -21,9 +21,13 @@
 //!   within `U₀`.
 //!
 //! Each recursive call reads variables after the current one, so the recursion ends (and is
-//! as deep as the variables on a path, within the context's depth limit); results are kept per
-//! pair of bounds for the one cover being built (a cover depends only on its two bounds: the
-//! text does not depend on what the context did before).
+//! as deep as the variables on a path, within the context's depth limit). A cover depends only
+//! on its two bounds, so the context keeps each pair's for every later cover (a lock file's
+//! markers share most of their parts). What a pair's cover would cost built with no cache at
+//! all, its steps (one per pair not constant, counted again wherever it recurs) and its height,
+//! is kept beside it and checked against the context's limits whether or not the cover came
+//! from the cache: whether a cover is within the limits, and so the printed text, does not
+//! depend on what the context did before.
 //!
 //! Each cube covers a point of the marker no other cube covers: a piece's cubes cover points
 //! of `Lₖ` outside `U₀`, where no cube without the variable reaches, and a cube without it
@@ -35,7 +39,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::{Budget, Context, Label, Marker, Var, combine, distinct_children, label_of};
+use super::{Context, Label, Marker, Var, combine, distinct_children, label_of};
 use crate::error::{Error, ErrorKind, Limit};
 
 /// A cover as a tree: each branch a literal (none for the part that leaves the variable out)
@@ -54,21 +58,84 @@ pub(crate) enum Cover {
 /// One branch of a [`Cover`].
 #[derive(Clone, Debug)]
 pub(crate) struct Branch {
-    /// The branch's literal; `None` where the branch leaves its variable out.
-    guard: Option<(Var, Label)>,
+    /// The branch's literal ([`Literals`]); `None` where the branch leaves its variable out.
+    guard: Option<LitId>,
     cover: Cover,
 }
 
-/// One literal of a cube, borrowed from its [`Cover`].
-pub(crate) type Lit<'a> = (Var, &'a Label);
+/// A literal of the context's covers: its place in [`Literals`].
+pub(crate) type LitId = u32;
+
+/// The literals of the context's covers, each `(variable, label)` once, by id: a cover's
+/// cubes are lists of ids, which the printer numbers, spells (once per literal, for every
+/// cover) and factors without reading or hashing a label again.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Literals {
+    list: Vec<Literal>,
+    /// Ids hashed by their literal.
+    ids: hashbrown::HashTable<LitId>,
+}
+
+/// One of [`Literals`].
+#[derive(Clone, Debug)]
+pub(crate) struct Literal {
+    pub(crate) var: Var,
+    pub(crate) label: Label,
+    hash: u64,
+    /// The version variable has no version (`is_absent`): a literal the printer may leave
+    /// out beside its field's text.
+    pub(crate) absent: bool,
+    /// The printer's text, and whether it has a top-level `or`, once spelt.
+    pub(crate) text: Option<(Box<str>, bool)>,
+}
+
+impl Literals {
+    /// The literal with id `id`.
+    pub(crate) fn get(&self, id: LitId) -> Option<&Literal> {
+        self.list.get(id as usize)
+    }
+
+    /// The literal's spelling, once the printer has stored it.
+    pub(crate) fn set_text(&mut self, id: LitId, text: (Box<str>, bool)) {
+        if let Some(l) = self.list.get_mut(id as usize) {
+            l.text = Some(text);
+        }
+    }
+
+    /// The id of `(var, label)`, made when it is new.
+    fn id(&mut self, var: Var, label: Label) -> LitId {
+        let hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, (var, &label));
+        let list = &self.list;
+        if let Some(&id) = self.ids.find(hash, |&id| {
+            list.get(id as usize)
+                .is_some_and(|l| l.var == var && l.label == label)
+        }) {
+            return id;
+        }
+        // Past `u32::MAX` literals the node limit has long stopped the context.
+        let id = LitId::try_from(self.list.len()).unwrap_or(LitId::MAX);
+        let absent = matches!(&label, Label::Versions(set) if set.is_absent());
+        self.list.push(Literal {
+            var,
+            label,
+            hash,
+            absent,
+            text: None,
+        });
+        let list = &self.list;
+        self.ids
+            .insert_unique(hash, id, |&i| list.get(i as usize).map_or(0, |l| l.hash));
+        id
+    }
+}
 
 impl Cover {
     /// Calls `f` with each cube, its literals in variable order; [`ErrorKind::Intractable`]
     /// past `max` cubes (or `f`'s error).
-    pub(crate) fn for_each_cube<'a>(
-        &'a self,
+    pub(crate) fn for_each_cube(
+        &self,
         max: usize,
-        f: &mut dyn FnMut(&[Lit<'a>]) -> Result<(), Error>,
+        f: &mut dyn FnMut(&[LitId]) -> Result<(), Error>,
     ) -> Result<(), Error> {
         let mut prefix = Vec::new();
         let mut count = 0;
@@ -77,7 +144,7 @@ impl Cover {
 
     /// The cubes, each literal in variable order; [`ErrorKind::Intractable`] past `max` cubes.
     #[cfg(test)]
-    pub(crate) fn cubes(&self, max: usize) -> Result<Vec<Vec<Lit<'_>>>, Error> {
+    pub(crate) fn cubes(&self, max: usize) -> Result<Vec<Vec<LitId>>, Error> {
         let mut out = Vec::new();
         self.for_each_cube(max, &mut |cube| {
             out.push(cube.to_vec());
@@ -86,12 +153,12 @@ impl Cover {
         Ok(out)
     }
 
-    fn walk<'a>(
-        &'a self,
-        prefix: &mut Vec<Lit<'a>>,
+    fn walk(
+        &self,
+        prefix: &mut Vec<LitId>,
         count: &mut usize,
         max: usize,
-        f: &mut dyn FnMut(&[Lit<'a>]) -> Result<(), Error>,
+        f: &mut dyn FnMut(&[LitId]) -> Result<(), Error>,
     ) -> Result<(), Error> {
         match self {
             Cover::False => {}
@@ -104,7 +171,7 @@ impl Cover {
             }
             Cover::Branches(branches) => {
                 for b in branches.iter() {
-                    match b.guard.as_ref().map(|(v, l)| (*v, l)) {
+                    match b.guard {
                         Some(lit) => {
                             prefix.push(lit);
                             b.cover.walk(prefix, count, max, f)?;
@@ -148,7 +215,56 @@ fn label_union(a: &Label, b: &Label) -> Option<Label> {
     }
 }
 
-type Cache = FxHashMap<(Marker, Marker), (Marker, Cover)>;
+/// A pair of bounds' cover as the context keeps it ([`Context::isop_cover`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Built {
+    /// The function the cover denotes.
+    function: Marker,
+    cover: Cover,
+    /// The steps building it with no cache takes: one per pair of bounds that is not
+    /// constant, counted again wherever it recurs (saturating).
+    steps: u64,
+    /// The deepest level of that recursion: 0 for constant bounds.
+    height: usize,
+}
+
+/// Each pair of bounds' cover, kept by the context.
+pub(crate) type CoverCache = FxHashMap<(Marker, Marker), Built>;
+
+impl Built {
+    const FALSE: Built = Built {
+        function: Marker::FALSE,
+        cover: Cover::False,
+        steps: 0,
+        height: 0,
+    };
+    const TRUE: Built = Built {
+        function: Marker::TRUE,
+        cover: Cover::True,
+        steps: 0,
+        height: 0,
+    };
+}
+
+/// The limits a cover is built within, and how deep the recursion is.
+struct Within {
+    steps: u64,
+    max_depth: usize,
+    depth: usize,
+}
+
+impl Within {
+    /// Checks a pair met at this depth whose cover takes `built`'s steps and height.
+    fn admit(&self, built: &Built) -> Result<(), Error> {
+        if built.steps > self.steps {
+            return Err(Error::intractable(Limit::Steps));
+        }
+        if self.depth.saturating_add(built.height) > self.max_depth {
+            return Err(Error::intractable(Limit::Depth));
+        }
+        Ok(())
+    }
+}
 
 /// The pieces of a variable's domain on which two bounds are both constant: their pairs of
 /// children, each labelled (with where it holds) only when it makes a branch.
@@ -186,34 +302,37 @@ impl Context {
     pub(crate) fn isop_cover(&mut self, lower: Marker, upper: Marker) -> Result<Cover, Error> {
         self.check(lower)?;
         self.check(upper)?;
-        let mut cache = Cache::default();
-        let mut budget = self.budget();
-        Ok(self.isop(lower, upper, &mut cache, &mut budget)?.1)
+        let mut within = Within {
+            steps: self.limits.steps,
+            max_depth: self.limits.depth,
+            depth: 0,
+        };
+        Ok(self.isop(lower, upper, &mut within)?.cover)
     }
 
-    /// The cover between `lower` and `upper` and the function it denotes, from `cache` when
-    /// this pair was met before in the cover being built.
-    fn isop(
-        &mut self,
-        lower: Marker,
-        upper: Marker,
-        cache: &mut Cache,
-        budget: &mut Budget,
-    ) -> Result<(Marker, Cover), Error> {
+    /// The cover between `lower` and `upper` and the function it denotes, from the context's
+    /// cache when this pair was met before; [`ErrorKind::Intractable`] where building it with
+    /// no cache would pass the limits.
+    fn isop(&mut self, lower: Marker, upper: Marker, within: &mut Within) -> Result<Built, Error> {
         if lower.is_false() {
-            return Ok((Marker::FALSE, Cover::False));
+            return Ok(Built::FALSE);
         }
         if upper.is_true() {
-            return Ok((Marker::TRUE, Cover::True));
+            return Ok(Built::TRUE);
         }
-        if let Some(known) = cache.get(&(lower, upper)) {
+        if let Some(known) = self.cover_cache.get(&(lower, upper)) {
+            within.admit(known)?;
             return Ok(known.clone());
         }
-        budget.enter()?;
-        let r = self.isop_new(lower, upper, cache, budget);
-        budget.leave();
+        if within.depth >= within.max_depth {
+            return Err(Error::intractable(Limit::Depth));
+        }
+        within.depth += 1;
+        let r = self.isop_new(lower, upper, within);
+        within.depth -= 1;
         let r = r?;
-        cache.insert((lower, upper), r.clone());
+        within.admit(&r)?;
+        self.cover_cache.insert((lower, upper), r.clone());
         Ok(r)
     }
 
@@ -250,9 +369,8 @@ impl Context {
         &mut self,
         lower: Marker,
         upper: Marker,
-        cache: &mut Cache,
-        budget: &mut Budget,
-    ) -> Result<(Marker, Cover), Error> {
+        within: &mut Within,
+    ) -> Result<Built, Error> {
         // Neither bound is constant here (`lower` is not false and implies `upper`, which is
         // not true, so neither is true and `upper` is not false).
         let (Some(top_lower), Some(top_upper)) = (self.top(lower), self.top(upper)) else {
@@ -274,13 +392,29 @@ impl Context {
                 .list
                 .iter()
                 .find(|(c, _)| c.is_true())
-                .map(|&p| (var, label(p)));
+                .map(|&p| label(p));
+            let guard = guard.map(|l| self.cover_literals.id(var, l));
             let cover = Cover::Branches(Arc::from([Branch {
                 guard,
                 cover: Cover::True,
             }]));
-            return Ok((lower, cover));
+            return Ok(Built {
+                function: lower,
+                cover,
+                steps: 1,
+                height: 1,
+            });
         }
+        let (mut steps, mut height) = (1u64, 0usize);
+        let limit = within.steps;
+        let mut count = |built: &Built| -> Result<(), Error> {
+            steps = steps.saturating_add(built.steps);
+            height = height.max(built.height);
+            if steps > limit {
+                return Err(Error::intractable(Limit::Steps));
+            }
+            Ok(())
+        };
         let mut common_upper = Marker::TRUE;
         for &(_, u) in &pieces.list {
             common_upper = self.conj(common_upper, u)?;
@@ -294,7 +428,13 @@ impl Context {
                 continue;
             }
             let required = self.conj(l, !common_upper)?;
-            let (specific, cover) = self.isop(required, u, cache, budget)?;
+            let built = self.isop(required, u, within)?;
+            count(&built)?;
+            let Built {
+                function: specific,
+                cover,
+                ..
+            } = built;
             let remaining = self.conj(l, !specific)?;
             common_lower = self.disj(common_lower, remaining)?;
             if specific.is_false() {
@@ -309,21 +449,25 @@ impl Context {
             // Pieces whose covers denote the same function share one literal.
             match branches.iter_mut().find(|(f, _)| *f == specific) {
                 Some((_, b)) => {
-                    b.guard = match &b.guard {
-                        Some((_, old)) => label_union(old, &label).map(|l| (var, l)),
-                        None => None,
-                    };
+                    let union = b
+                        .guard
+                        .and_then(|old| self.cover_literals.get(old))
+                        .and_then(|old| label_union(&old.label, &label));
+                    b.guard = union.map(|l| self.cover_literals.id(var, l));
                 }
-                None => branches.push((
-                    specific,
-                    Branch {
-                        guard: Some((var, label)),
-                        cover,
-                    },
-                )),
+                None => {
+                    let guard = Some(self.cover_literals.id(var, label));
+                    branches.push((specific, Branch { guard, cover }));
+                }
             }
         }
-        let (common, common_cover) = self.isop(common_lower, common_upper, cache, budget)?;
+        let built = self.isop(common_lower, common_upper, within)?;
+        count(&built)?;
+        let Built {
+            function: common,
+            cover: common_cover,
+            ..
+        } = built;
         function = if exact {
             lower
         } else {
@@ -341,13 +485,18 @@ impl Context {
             }
         }
         let cover = Cover::Branches(branches.into_iter().map(|(_, b)| b).collect());
-        Ok((function, cover))
+        Ok(Built {
+            function,
+            cover,
+            steps,
+            height: height.saturating_add(1),
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Lit, label_union};
+    use super::{LitId, label_union};
     use crate::dd::{Context, Label, Limits, Marker};
     use crate::print::tests::lock_markers;
     use crate::range::VersionSet;
@@ -355,13 +504,72 @@ mod tests {
     use markerspec_pep508::MarkerTree;
 
     /// The function a list of cubes denotes.
-    fn union_of(ctx: &mut Context, cubes: &[Vec<Lit<'_>>]) -> Result<Marker, Error> {
+    fn union_of(ctx: &mut Context, cubes: &[Vec<LitId>]) -> Result<Marker, Error> {
         let mut f = Marker::FALSE;
         for cube in cubes {
-            let c = ctx.cube_marker(cube)?;
+            let lits: Vec<(crate::dd::Var, Label)> = cube
+                .iter()
+                .filter_map(|&id| ctx.cover_literals.get(id))
+                .map(|l| (l.var, l.label.clone()))
+                .collect();
+            assert_eq!(lits.len(), cube.len(), "every id is a literal");
+            let borrowed: Vec<(crate::dd::Var, &Label)> =
+                lits.iter().map(|(v, l)| (*v, l)).collect();
+            let c = ctx.cube_marker(&borrowed)?;
             f = ctx.or(f, c)?;
         }
         Ok(f)
+    }
+
+    /// The steps the cover of `m` takes with no cache (`Built::steps`).
+    fn steps_of(ctx: &mut Context, m: Marker) -> Result<u64, Error> {
+        ctx.isop_cover(m, m)?;
+        Ok(ctx.cover_cache.get(&(m, m)).map_or(0, |b| b.steps))
+    }
+
+    /// Whether a cover is within the step limit does not depend on what the context covered
+    /// before: a context that has every part of a marker's cover in its cache refuses it under
+    /// a limit one step short, as a fresh context does, and both build it at the limit.
+    #[test]
+    fn cover_limits_do_not_depend_on_the_cache() -> Result<(), Box<dyn std::error::Error>> {
+        let text = lock_markers()?;
+        let mut lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        lines.sort_by_key(|l| std::cmp::Reverse(l.len()));
+        for line in lines.iter().take(5) {
+            let tree: MarkerTree = line.parse()?;
+            let mut warm = Context::new();
+            let m = warm.from_marker(&tree, &Theory::none())?;
+            let steps = steps_of(&mut warm, m)?;
+            assert!(steps > 2, "{steps} steps for {line}");
+            for (limit, fits) in [(steps - 1, false), (steps, true)] {
+                let mut fresh = Context::new();
+                let f = fresh.from_marker(&tree, &Theory::none())?;
+                for ctx in [&mut warm, &mut fresh] {
+                    ctx.set_limits(Limits {
+                        steps: limit,
+                        ..Limits::default()
+                    });
+                }
+                let (w, c) = (warm.isop_cover(m, m), fresh.isop_cover(f, f));
+                assert_eq!(w.is_ok(), fits, "warm context, limit {limit}: {line}");
+                assert_eq!(c.is_ok(), fits, "fresh context, limit {limit}: {line}");
+                warm.set_limits(Limits::default());
+            }
+            // The same for the depth: a cover is as deep as the variables on a path.
+            let mut fresh = Context::new();
+            let f = fresh.from_marker(&tree, &Theory::none())?;
+            let height = warm.cover_cache.get(&(m, m)).map_or(0, |b| b.height);
+            for ctx in [&mut warm, &mut fresh] {
+                ctx.set_limits(Limits {
+                    depth: height - 1,
+                    ..Limits::default()
+                });
+            }
+            let (w, c) = (warm.isop_cover(m, m), fresh.isop_cover(f, f));
+            assert_eq!(w.err().map(|e| e.code()), Some("intractable"), "{line}");
+            assert_eq!(c.err().map(|e| e.code()), Some("intractable"), "{line}");
+        }
+        Ok(())
     }
 
     /// On every lock-file marker, and between the conjunction and the disjunction of each
