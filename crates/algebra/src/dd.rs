@@ -898,6 +898,9 @@ pub struct Context {
     pub(crate) cover_cache: isop::CoverCache,
     /// The literals of those covers, each once.
     pub(crate) cover_literals: isop::Literals,
+    /// The printer's numbering of a cover's literals, by id, while it prints one (else every
+    /// entry `usize::MAX`).
+    pub(crate) cover_numbers: Vec<usize>,
     /// The parts of split forms printed so far (`Context::print_part`), by marker and care:
     /// the text, or `None` where none of the three forms prints it. A lock file's conflict
     /// markers lead to the same functions of the extras again and again.
@@ -1098,6 +1101,7 @@ impl Context {
             print_cache: HashMap::default(),
             cover_cache: isop::CoverCache::default(),
             cover_literals: isop::Literals::default(),
+            cover_numbers: Vec::new(),
             part_cache: HashMap::default(),
             spellings: None,
         }

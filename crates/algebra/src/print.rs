@@ -443,26 +443,39 @@ impl Context {
         // Each distinct literal numbered once, in the order the cubes meet them (the cover's
         // literals are the context's, each `(variable, label)` one id). A version field's
         // absent label beside its text is left out (`absent_with_text`).
-        let mut local: rustc_hash::FxHashMap<LitId, usize> = Default::default();
+        // Each literal's number, by id (`usize::MAX` for none yet): the context's table, put
+        // back as it was found, every entry `usize::MAX`.
+        let mut local = std::mem::take(&mut self.cover_numbers);
+        local.resize(self.cover_literals.len(), usize::MAX);
         let mut lits: Vec<LitId> = Vec::new();
-        let mut ids: Vec<Vec<usize>> = Vec::new();
-        cover.for_each_cube(LARGE_CUBES, &mut |cube| {
-            let mut c = Vec::with_capacity(cube.len());
+        let mut ids: Vec<Cube> = Vec::new();
+        let walked = cover.for_each_cube(LARGE_CUBES, &mut |cube| {
+            let mut c = Cube::new();
             for &lit in cube {
                 if self.cover_literals.get(lit).is_some_and(|l| l.absent)
                     && self.absent_with_text_id(lit, cube)
                 {
                     continue;
                 }
-                let id = *local.entry(lit).or_insert_with(|| {
+                let Some(slot) = local.get_mut(lit as usize) else {
+                    continue;
+                };
+                if *slot == usize::MAX {
+                    *slot = lits.len();
                     lits.push(lit);
-                    lits.len() - 1
-                });
-                c.push(id);
+                }
+                c.push(*slot);
             }
             ids.push(c);
             Ok(())
-        })?;
+        });
+        for &lit in &lits {
+            if let Some(slot) = local.get_mut(lit as usize) {
+                *slot = usize::MAX;
+            }
+        }
+        self.cover_numbers = local;
+        walked?;
         for &lit in &lits {
             if self
                 .cover_literals
@@ -476,7 +489,8 @@ impl Context {
                 else {
                     continue;
                 };
-                let t = self.literal_text(var, &label)?;
+                // Spelt once per context: the ids are this path's cache.
+                let t = self.literal_text_uncached(var, &label)?;
                 self.cover_literals
                     .set_text(lit, (t.s.into_boxed_str(), t.or));
             }
@@ -491,7 +505,31 @@ impl Context {
             })
             .collect();
         // The DNF: a literal with a top-level `or` in parentheses inside a cube of two or more.
-        let mut dnf = String::new();
+        // Its length is known from the literals' before it is written: written only when the
+        // factored text is not shorter, each text written once into room made for it.
+        let text = |id: usize| texts.get(id).copied().unwrap_or(("", false));
+        let dnf_len = ids
+            .iter()
+            .map(|cube| {
+                let paren = cube.len() > 1;
+                cube.iter()
+                    .map(|&id| {
+                        let (t, or) = text(id);
+                        t.len() + if or && paren { 2 } else { 0 }
+                    })
+                    .sum::<usize>()
+                    + " and ".len() * cube.len().saturating_sub(1)
+            })
+            .sum::<usize>()
+            + " or ".len() * ids.len().saturating_sub(1);
+        if ids.len() > 1 {
+            let mut factored = String::with_capacity(dnf_len);
+            factor_into(&ids, &texts, false, &mut factored);
+            if factored.len() < dnf_len {
+                return Ok(factored);
+            }
+        }
+        let mut dnf = String::with_capacity(dnf_len);
         for (k, cube) in ids.iter().enumerate() {
             if k > 0 {
                 dnf.push_str(" or ");
@@ -500,17 +538,11 @@ impl Context {
                 if j > 0 {
                     dnf.push_str(" and ");
                 }
-                let (text, or) = texts.get(id).copied().unwrap_or(("", false));
-                push_in(&mut dnf, text, or && cube.len() > 1);
+                let (t, or) = text(id);
+                push_in(&mut dnf, t, or && cube.len() > 1);
             }
         }
-        if ids.len() > 1 {
-            let mut factored = String::new();
-            factor_into(&ids, &texts, false, &mut factored);
-            if factored.len() < dnf.len() {
-                return Ok(factored);
-            }
-        }
+        debug_assert_eq!(dnf.len(), dnf_len);
         Ok(dnf)
     }
 
@@ -2146,13 +2178,17 @@ fn join(parts: &[Text], sep: &str) -> Text {
     }
 }
 
+/// A cube as [`factor_into`] reads it: its literals' numbers, inline up to eight.
+type Cube = smallvec::SmallVec<[usize; 8]>;
+
 /// [`Context::quick_factor`] over literal ids (`texts` by id). Each level takes a literal out
 /// of some cubes or splits the cubes in two, so the depth is at most the number of cubes plus
 /// the longest cube.
 fn factor_cubes(cubes: &[Vec<usize>], texts: &[Text]) -> Text {
     let texts: Vec<(&str, bool)> = texts.iter().map(|t| (t.s.as_str(), t.or)).collect();
+    let cubes: Vec<Cube> = cubes.iter().map(|c| Cube::from_slice(c)).collect();
     let mut s = String::new();
-    let or = factor_into(cubes, &texts, false, &mut s);
+    let or = factor_into(&cubes, &texts, false, &mut s);
     Text { s, or }
 }
 
@@ -2164,12 +2200,7 @@ fn factor_cubes(cubes: &[Vec<usize>], texts: &[Text]) -> Text {
 /// cover of thousands of cubes with no literal in common would otherwise recurse once per
 /// cube. What recurses is the rest of the cubes under a literal, one literal shorter each
 /// time, so the depth is at most the longest cube.
-fn factor_into(
-    cubes: &[Vec<usize>],
-    texts: &[(&str, bool)],
-    paren: bool,
-    out: &mut String,
-) -> bool {
+fn factor_into(cubes: &[Cube], texts: &[(&str, bool)], paren: bool, out: &mut String) -> bool {
     let text = |i: usize| texts.get(i).copied().unwrap_or(("", false));
     if let [one] = cubes {
         return write_and(one, texts, paren, out);
@@ -2184,8 +2215,8 @@ fn factor_into(
         out.push('(');
     }
     let mut next = first;
-    let mut left: Vec<Vec<usize>>;
-    let mut remaining: &[Vec<usize>] = cubes;
+    let mut left: Vec<Cube>;
+    let mut remaining: &[Cube] = cubes;
     let mut terms = 0;
     loop {
         let Some(t) = next else {
@@ -2235,14 +2266,14 @@ fn factor_into(
 /// other cubes.
 struct TakenOut {
     lit: usize,
-    rest: Vec<Vec<usize>>,
-    others: Vec<Vec<usize>>,
+    rest: Vec<Cube>,
+    others: Vec<Cube>,
     /// Whether one of the cubes is the literal alone.
     alone: bool,
 }
 
 /// The literal in the most cubes (the first of those), when one is in two or more.
-fn take_out(cubes: &[Vec<usize>], literals: usize) -> Option<TakenOut> {
+fn take_out(cubes: &[Cube], literals: usize) -> Option<TakenOut> {
     let mut counts = vec![0usize; literals];
     for cube in cubes {
         for &i in cube {
@@ -2258,17 +2289,20 @@ fn take_out(cubes: &[Vec<usize>], literals: usize) -> Option<TakenOut> {
         }
     }
     let (lit, _) = best?;
-    let (with, without): (Vec<&Vec<usize>>, Vec<&Vec<usize>>) =
-        cubes.iter().partition(|c| c.contains(&lit));
-    let rest: Vec<Vec<usize>> = with
-        .iter()
-        .map(|c| c.iter().copied().filter(|&i| i != lit).collect())
-        .collect();
-    let alone = rest.iter().any(Vec::is_empty);
+    let mut rest: Vec<Cube> = Vec::new();
+    let mut others: Vec<Cube> = Vec::new();
+    for c in cubes {
+        if c.contains(&lit) {
+            rest.push(c.iter().copied().filter(|&i| i != lit).collect());
+        } else {
+            others.push(c.clone());
+        }
+    }
+    let alone = rest.iter().any(|c| c.is_empty());
     Some(TakenOut {
         lit,
         rest,
-        others: without.into_iter().cloned().collect(),
+        others,
         alone,
     })
 }

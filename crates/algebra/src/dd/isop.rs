@@ -90,6 +90,11 @@ pub(crate) struct Literal {
 }
 
 impl Literals {
+    /// How many literals there are (every id is below it).
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
     /// The literal with id `id`.
     pub(crate) fn get(&self, id: LitId) -> Option<&Literal> {
         self.list.get(id as usize)
