@@ -1839,7 +1839,7 @@ impl Context {
             return self.version_text(var, field, set);
         }
         let lit = |f: &str, op: &str, v: &str| Text {
-            s: format!("{f} {op} {}", quote(v)),
+            s: comparison_text(f, op, v),
             or: false,
         };
         match (self.meta(var), label) {
@@ -2338,17 +2338,34 @@ fn push_in(out: &mut String, s: &str, paren: bool) {
     }
 }
 
+/// `name op "value"`, the value quoted as [`quote`] does, written into one allocation.
+fn comparison_text(name: &str, op: &str, value: &str) -> String {
+    let mut out = String::with_capacity(name.len() + op.len() + value.len() + 4);
+    out.push_str(name);
+    out.push(' ');
+    out.push_str(op);
+    out.push(' ');
+    push_quoted(&mut out, value);
+    out
+}
+
 /// A quoted string as pep508 prints it (it reads back as the same string).
 fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    push_quoted(&mut out, s);
+    out
+}
+
+/// Writes [`quote`]'s text into `out`.
+fn push_quoted(out: &mut String, s: &str) {
     // The common case, written directly: pep508 writes `"s"` when `s` has nothing to escape.
     if !s.contains(['"', '\\', '\n', '\r', '\0']) {
-        let mut out = String::with_capacity(s.len() + 2);
         out.push('"');
         out.push_str(s);
         out.push('"');
-        return out;
+        return;
     }
-    MarkerValue::Literal(SmallStr::from(s)).to_string()
+    out.push_str(&MarkerValue::Literal(SmallStr::from(s)).to_string());
 }
 
 /// A version comparison's cost: its length, plus two for `>` and `<=`, so that of two

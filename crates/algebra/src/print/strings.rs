@@ -23,7 +23,7 @@
 use markerspec_pep508::Field;
 use rustc_hash::FxHashSet;
 
-use super::{Text, join, quote};
+use super::{Text, comparison_text, join};
 use crate::translate::{MAX_SUBSTRING_LITERAL, is_value};
 
 /// What `field in "x"` holds on, as the translation reads it under `spec-2026` (SPEC §5.2,
@@ -115,7 +115,7 @@ pub(crate) fn string_len_bound(name: &str, set: &[String]) -> usize {
 /// One comparison.
 fn atom(name: &str, op: &str, x: &str) -> Text {
     Text {
-        s: format!("{name} {op} {}", quote(x)),
+        s: comparison_text(name, op, x),
         or: false,
     }
 }
@@ -259,6 +259,7 @@ fn with_exceptions(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::print::quote;
     use crate::translate::substrings;
     use crate::{Context, Marker, Theory};
     use markerspec_pep508::{Dialect, FieldType, ParseOptions};
