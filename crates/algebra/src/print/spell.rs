@@ -533,12 +533,17 @@ fn single<M: PartialEq>(
     is_constant: impl Fn(&M) -> bool,
     unequal: impl Fn(&Spec<'_>) -> bool,
 ) -> Result<Single<M>, Error> {
-    let mut order: Vec<(usize, usize)> = specs
+    // (cost, index) packed in one word, so that the sort compares numbers.
+    let mut order: Vec<u64> = specs
         .iter()
         .enumerate()
-        .map(|(i, (f, op, lit, _))| (spec_cost(*f, *op, lit), i))
+        .map(|(i, (f, op, lit, _))| ((spec_cost(*f, *op, lit) as u64) << 32) | i as u64)
         .collect();
     order.sort_unstable();
+    let order: Vec<(usize, usize)> = order
+        .into_iter()
+        .map(|k| ((k >> 32) as usize, (k & u64::from(u32::MAX)) as usize))
+        .collect();
     let mut best: Option<Text> = None;
     let mut marks: Vec<Option<M>> = std::iter::repeat_with(|| None).take(specs.len()).collect();
     let mut later: Vec<usize> = Vec::new();
