@@ -591,7 +591,7 @@ mod tests {
             let tree: MarkerTree = line.parse()?;
             ms.push(ctx.from_marker(&tree, &Theory::none())?);
         }
-        let (mut checked, mut redundant) = (0, 0);
+        let (mut checked, mut redundant, mut checked_functions) = (0, 0, 0);
         for (i, &m) in ms.iter().enumerate() {
             let cover = ctx.isop_cover(m, m)?;
             let cubes = cover.cubes(4096)?;
@@ -611,9 +611,25 @@ mod tests {
                 let cover = ctx.isop_cover(lower, upper)?;
                 let f = union_of(&mut ctx, &cover.cubes(4096)?)?;
                 assert!(ctx.implies(lower, f)? && ctx.implies(f, upper)?, "pair {i}");
+                // The function kept with the cover is the one its cubes denote.
+                let kept = if lower.is_false() || upper.is_true() {
+                    Some(if lower.is_false() {
+                        Marker::FALSE
+                    } else {
+                        Marker::TRUE
+                    })
+                } else {
+                    ctx.cover_cache.get(&(lower, upper)).map(|b| b.function)
+                };
+                assert_eq!(kept, Some(f), "pair {i}");
+                checked_functions += 1;
             }
         }
         assert!(checked > 2000, "{checked} cubes checked");
+        assert!(
+            checked_functions > 1000,
+            "{checked_functions} functions checked"
+        );
         assert_eq!(redundant, 0, "cubes the other cubes cover");
         Ok(())
     }
