@@ -2274,7 +2274,7 @@ struct TakenOut {
 
 /// The literal in the most cubes (the first of those), when one is in two or more.
 fn take_out(cubes: &[Cube], literals: usize) -> Option<TakenOut> {
-    let mut counts = vec![0usize; literals];
+    let mut counts: smallvec::SmallVec<[u32; 64]> = smallvec::smallvec![0; literals];
     for cube in cubes {
         for &i in cube {
             if let Some(n) = counts.get_mut(i) {
@@ -2288,9 +2288,10 @@ fn take_out(cubes: &[Cube], literals: usize) -> Option<TakenOut> {
             best = Some((i, n));
         }
     }
-    let (lit, _) = best?;
-    let mut rest: Vec<Cube> = Vec::new();
-    let mut others: Vec<Cube> = Vec::new();
+    let (lit, n) = best?;
+    let n = n as usize;
+    let mut rest: Vec<Cube> = Vec::with_capacity(n);
+    let mut others: Vec<Cube> = Vec::with_capacity(cubes.len().saturating_sub(n));
     for c in cubes {
         if c.contains(&lit) {
             rest.push(c.iter().copied().filter(|&i| i != lit).collect());
