@@ -145,7 +145,13 @@
 //!    ([`Context::to_shortest_marker_string`]) cost about six times uv-pep508's first print on
 //!    lock-file markers; the cover costs about a third of the search and prints 2.5 % more
 //!    characters there (still about 0.78 of uv-pep508's), so the search is one call away for
-//!    those who want the shortest text (BENCHMARKS.md, "Print form 7").
+//!    those who want the shortest text (BENCHMARKS.md, "Print form 7"). A cover depends only
+//!    on its two bounds, so the context keeps every cover it builds, with its literals
+//!    numbered once per context: a lock file's markers share most of their parts. *Why:* the
+//!    first prints of a lock file rebuilt the same covers again and again. What a cover would
+//!    cost with no cache (its steps and height) is kept beside it and checked against the
+//!    limits either way, so whether a cover fits, and so the text, never depends on what the
+//!    context printed before.
 //!
 //! # Operations
 //!

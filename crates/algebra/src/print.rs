@@ -2490,6 +2490,57 @@ pub(crate) mod tests {
         Ok(())
     }
 
+    /// Literals print quoted as pep508 quotes them, those with a quote, a backslash or a line
+    /// break too, alone and in a comparison.
+    #[test]
+    fn literals_are_quoted_as_pep508_quotes_them() {
+        use markerspec_pep508::{MarkerValue, SmallStr};
+        for v in [
+            "linux",
+            "",
+            "a\"b",
+            "it's",
+            "both '\"",
+            "back\\slash",
+            "line\nbreak",
+        ] {
+            let want = MarkerValue::Literal(SmallStr::from(v)).to_string();
+            assert_eq!(super::quote(v), want, "{v:?}");
+            assert_eq!(
+                super::comparison_text("sys_platform", "==", v),
+                format!("sys_platform == {want}"),
+                "{v:?}"
+            );
+        }
+    }
+
+    /// A cover's cube that says a version field holds a text (no version) prints the text's
+    /// comparison alone: the field's absent label beside it is left out (`absent_with_text`),
+    /// and only beside it: `cuda_version == ""` is the absent label alone.
+    #[test]
+    fn form_7_leaves_out_an_absent_version_beside_its_text()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let opts = markerspec_pep508::ParseOptions::default()
+            .dialect(markerspec_pep508::Dialect::Extended);
+        let mut ctx = Context::new();
+        for (input, want) in [
+            (
+                "platform_release == '5.15.0-generic'",
+                r#"platform_release == "5.15.0-generic""#,
+            ),
+            (
+                "platform_release == '5.15.0-generic' and os_name == 'posix'",
+                r#"os_name == "posix" and platform_release == "5.15.0-generic""#,
+            ),
+            ("cuda_version == ''", r#"cuda_version == """#),
+        ] {
+            let t = MarkerTree::parse_with(input, &opts, &mut Vec::new())?;
+            let m = ctx.from_marker(&t, &Theory::none())?;
+            assert_eq!(ctx.print_isop(m, crate::Marker::TRUE)?, want, "{input}");
+        }
+        Ok(())
+    }
+
     /// A marker whose paths carry a label with no spelling of its own ("3.12 up to every
     /// post-release of 3.13.0": the negation of `> "3.13.0"`) is printed with that label
     /// widened where the rest of its cube allows, or (print form 5) shrunk where another cube
