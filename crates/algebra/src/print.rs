@@ -441,10 +441,9 @@ impl Context {
     fn print_isop_within(&mut self, lower: Marker, upper: Marker) -> Result<String, Error> {
         let cover = self.isop_cover(lower, upper)?;
         // Each distinct literal numbered once, in the order the cubes meet them (the cover's
-        // literals are the context's, each `(variable, label)` one id). A version field's
-        // absent label beside its text is left out (`absent_with_text`).
-        // Each literal's number, by id (`usize::MAX` for none yet): the context's table, put
-        // back as it was found, every entry `usize::MAX`.
+        // literals are the context's, each `(variable, label)` one id), through the context's
+        // table of numbers by id (`usize::MAX` for none yet), put back as it was found. A
+        // version field's absent label beside its text is left out (`absent_with_text`).
         let mut local = std::mem::take(&mut self.cover_numbers);
         local.resize(self.cover_literals.len(), usize::MAX);
         let mut lits: Vec<LitId> = Vec::new();
@@ -476,24 +475,15 @@ impl Context {
         }
         self.cover_numbers = local;
         walked?;
+        // Each literal spelt once per context: the ids are this path's cache.
         for &lit in &lits {
-            if self
-                .cover_literals
-                .get(lit)
-                .is_some_and(|l| l.text.is_none())
-            {
-                let Some((var, label)) = self
-                    .cover_literals
-                    .get(lit)
-                    .map(|l| (l.var, l.label.clone()))
-                else {
-                    continue;
-                };
-                // Spelt once per context: the ids are this path's cache.
-                let t = self.literal_text_uncached(var, &label)?;
-                self.cover_literals
-                    .set_text(lit, (t.s.into_boxed_str(), t.or));
-            }
+            let unspelt = self.cover_literals.get(lit).filter(|l| l.text.is_none());
+            let Some((var, label)) = unspelt.map(|l| (l.var, l.label.clone())) else {
+                continue;
+            };
+            let t = self.literal_text_uncached(var, &label)?;
+            self.cover_literals
+                .set_text(lit, (t.s.into_boxed_str(), t.or));
         }
         let texts: Vec<(&str, bool)> = lits
             .iter()
