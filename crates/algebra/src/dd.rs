@@ -3255,9 +3255,9 @@ fn fill_dont_care(edges: Edges<Option<Marker>>) -> Option<Edges<Marker>> {
 pub(crate) type CachedGroups = (Var, std::sync::Arc<Vec<(Marker, Label)>>, bool);
 
 impl Context {
-    /// [`groups`](Self::groups) read through the printer's cache of each stored node's groups
-    /// (as [`paths`](Self::paths) fills it): the top variable, the groups as stored, and
-    /// whether each child reads negated.
+    /// A node's groups of edges ([`group_edges_as_stored`]) read through the printer's cache
+    /// of each stored node's groups (as [`paths`](Self::paths) fills it): the top variable,
+    /// the groups as stored, and whether each child reads negated.
     pub(crate) fn groups_cached(&mut self, m: Marker) -> Result<Option<CachedGroups>, Error> {
         self.check(m)?;
         let Some(var) = self.top(m) else {
