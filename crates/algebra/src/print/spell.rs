@@ -1194,6 +1194,86 @@ mod tests {
         Ok(())
     }
 
+    /// The pair search's own choices, on candidates given sets of their own (`pair_by_prefix`
+    /// reads the sets it is given, whatever the texts say): it keeps reading past the first
+    /// exact pair while a cheaper or an equally cheap, earlier pair can follow, compares pairs
+    /// by the sum of their costs, and needs one set to start where the target does and one to
+    /// end where it does.
+    #[test]
+    fn the_pair_search_reads_as_far_as_a_better_pair_can_follow()
+    -> Result<(), Box<dyn std::error::Error>> {
+        use crate::error::Error;
+        use markerspec_pep508::MarkerOperator as O;
+        use std::sync::Arc;
+        let cut = |v: &str| -> Result<Cut, markerspec_pep440::Error> {
+            Ok(Cut::below(&v.parse::<markerspec_pep440::Version>()?))
+        };
+        let iv = |a: &str, b: &str| -> Result<VersionSet, markerspec_pep440::Error> {
+            Ok(VersionSet::interval(cut(a)?, cut(b)?))
+        };
+        let target = iv("3", "5")?;
+        // (spec, its set): the spec's text gives its cost (`python_version` is 14 characters,
+        // so `<` with a literal of one character costs 20), its set is the one given.
+        let run = |cands: Vec<(Spec<'static>, VersionSet)>| -> Result<Option<String>, Error> {
+            let specs: Vec<Spec<'static>> = cands.iter().map(|(s, _)| *s).collect();
+            let mut marks = vec![None; specs.len()];
+            let mut read = |spec: &Spec<'_>| {
+                Ok(cands
+                    .iter()
+                    .find(|(s, _)| s.2 == spec.2)
+                    .map(|(_, m)| Arc::new(m.clone())))
+            };
+            Ok(super::pair_by_prefix(&target, &specs, &mut marks, &mut read)?.map(|t| t.s))
+        };
+        let pv = Field::PythonVersion;
+        // Starts where the target does but also holds [8, 9); the same extra piece in `a`, so
+        // that `x` and `a` meet in more than the target.
+        let x = iv("3", "6")?.union(&iv("8", "9")?);
+        let a = iv("2", "5")?.union(&iv("8", "9")?);
+        // A pair found first, (a, b) at 25 + 25, and a cheaper one after it, (x, c) at 20 + 26;
+        // the cheapest candidate, `x`, last in the list (the search reads by cost).
+        let found = run(vec![
+            ((pv, O::GreaterThanEqual, "1.0.0", 1), a.clone()),
+            ((pv, O::Equal, "1.0.1", 2), iv("3", "7")?),
+            ((pv, O::NotEqual, "1.0.02", 3), iv("1", "5")?),
+            ((pv, O::LessThan, "1", 0), x.clone()),
+        ])?;
+        assert_eq!(
+            found.as_deref(),
+            Some(r#"python_version < "1" and python_version != "1.0.02""#)
+        );
+        // Pairs of equal cost: (q, r) at 25 + 25 found first, (p, s) at 20 + 30 after it and
+        // first in order, so it is the answer.
+        let found = run(vec![
+            ((pv, O::LessThan, "2", 0), x.clone()),
+            ((pv, O::GreaterThanEqual, "2.0.0", 1), iv("3", "7")?),
+            ((pv, O::Equal, "2.0.1", 2), a.clone()),
+            ((pv, O::NotEqual, "2.0.0.0.00", 3), iv("1", "5")?),
+        ])?;
+        assert_eq!(
+            found.as_deref(),
+            Some(r#"python_version < "2" and python_version != "2.0.0.0.00""#)
+        );
+        // The cheaper sum, 25 + 26, against 20 + 32 (whose product is the smaller).
+        let found = run(vec![
+            ((pv, O::LessThan, "3", 0), x.clone()),
+            ((pv, O::GreaterThanEqual, "3.0.0", 1), iv("3", "7")?),
+            ((pv, O::NotEqual, "3.0.01", 2), a.clone()),
+            ((pv, O::NotEqual, "3.0.0.0.0.00", 3), iv("1", "5")?),
+        ])?;
+        assert_eq!(
+            found.as_deref(),
+            Some(r#"python_version >= "3.0.0" and python_version != "3.0.01""#)
+        );
+        // No set ends where the target does: no pair.
+        let found = run(vec![
+            ((pv, O::LessThan, "4", 0), iv("3", "6")?),
+            ((pv, O::GreaterThanEqual, "4.0.0", 1), iv("3", "7")?),
+        ])?;
+        assert_eq!(found, None);
+        Ok(())
+    }
+
     /// Labels print as people write them: wildcards where exact and short (not for a version
     /// with an epoch), `python_version` where it says the same, the pair of bounds, the
     /// disjunction of intervals.
