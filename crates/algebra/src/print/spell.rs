@@ -497,14 +497,8 @@ fn pair_by_prefix(
     let (Some((lo, hi)), None) = (intervals.next(), intervals.next()) else {
         return Ok(None);
     };
-    // (cost, index) packed in one word, as `single` sorts them.
-    let mut order: Vec<u64> = specs
-        .iter()
-        .enumerate()
-        .map(|(i, (f, op, lit, _))| ((spec_cost(*f, *op, lit) as u64) << 32) | i as u64)
-        .collect();
-    order.sort_unstable();
-    let cheapest = order.first().map_or(0, |k| (k >> 32) as usize);
+    let order = cost_order(specs);
+    let cheapest = order.first().map_or(0, |&(cost, _)| cost);
     /// A candidate containing the target.
     struct Sup {
         spec: usize,
@@ -519,8 +513,7 @@ fn pair_by_prefix(
     let mut sups: Vec<Sup> = Vec::new();
     // (cost, the pair's places in `sups`)
     let mut best: Option<(usize, usize, usize)> = None;
-    for key in order {
-        let (cost, i) = ((key >> 32) as usize, (key & u64::from(u32::MAX)) as usize);
+    for (cost, i) in order {
         if best.is_some_and(|(c, ..)| cost + cheapest > c) {
             break;
         }
@@ -582,13 +575,33 @@ fn pair_by_prefix(
     let (Some(x), Some(y)) = (cand(k), cand(j)) else {
         return Ok(None);
     };
-    // Lower bounds before upper bounds, as `best_pair` writes them.
-    let (first, second) = if y.opens() { (y, x) } else { (x, y) };
-    let parts = [first, second].map(|c| Text {
+    Ok(Some(pair_text(&x, &y)))
+}
+
+/// The candidates' (cost, index) pairs, cheapest first, of equal cost in the order of `specs`
+/// (packed in one word each for the sort, so that it compares numbers).
+fn cost_order(specs: &[Spec<'_>]) -> Vec<(usize, usize)> {
+    let mut order: Vec<u64> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, (f, op, lit, _))| ((spec_cost(*f, *op, lit) as u64) << 32) | i as u64)
+        .collect();
+    order.sort_unstable();
+    order
+        .into_iter()
+        .map(|k| ((k >> 32) as usize, (k & u64::from(u32::MAX)) as usize))
+        .collect()
+}
+
+/// The conjunction of two candidates, `x` before `y` in the search's order, the lower bound
+/// first as people write ranges.
+fn pair_text<M>(x: &Cand<'_, M>, y: &Cand<'_, M>) -> Text {
+    let (lo, hi) = if y.opens() { (y, x) } else { (x, y) };
+    let parts = [lo, hi].map(|c| Text {
         s: c.text(),
         or: false,
     });
-    Ok(Some(join(&parts, " and ")))
+    join(&parts, " and ")
 }
 
 /// The label has no spelling.
@@ -690,17 +703,7 @@ fn single_first<M: PartialEq>(
     is_constant: impl Fn(&M) -> bool,
     unequal: impl Fn(&Spec<'_>) -> bool,
 ) -> Result<Result<Single<M>, Missing<M>>, Error> {
-    // (cost, index) packed in one word, so that the sort compares numbers.
-    let mut order: Vec<u64> = specs
-        .iter()
-        .enumerate()
-        .map(|(i, (f, op, lit, _))| ((spec_cost(*f, *op, lit) as u64) << 32) | i as u64)
-        .collect();
-    order.sort_unstable();
-    let order: Vec<(usize, usize)> = order
-        .into_iter()
-        .map(|k| ((k >> 32) as usize, (k & u64::from(u32::MAX)) as usize))
-        .collect();
+    let order = cost_order(specs);
     let mut best: Option<Text> = None;
     let mut marks: Vec<Option<M>> = std::iter::repeat_with(|| None).take(specs.len()).collect();
     let mut later: Vec<usize> = Vec::new();
@@ -936,13 +939,7 @@ fn best_pair<A: Meanings>(
             }
             let both = a.and(&x.m, &y.m)?;
             if fits(a, &both)? {
-                // Lower bounds before upper bounds, as people write ranges.
-                let (lo, hi) = if y.opens() { (y, x) } else { (x, y) };
-                let parts = [lo, hi].map(|c| Text {
-                    s: c.text(),
-                    or: false,
-                });
-                pair = Some((cost, both, join(&parts, " and ")));
+                pair = Some((cost, both, pair_text(x, y)));
             }
         }
     }
@@ -1230,47 +1227,54 @@ mod tests {
         // that `x` and `a` meet in more than the target.
         let x = iv("3", "6")?.union(&iv("8", "9")?);
         let a = iv("2", "5")?.union(&iv("8", "9")?);
-        // A pair found first, (a, b) at 25 + 25, and a cheaper one after it, (x, c) at 20 + 26;
-        // the cheapest candidate, `x`, last in the list (the search reads by cost).
-        let found = run(vec![
-            ((pv, O::GreaterThanEqual, "1.0.0", 1), a.clone()),
-            ((pv, O::Equal, "1.0.1", 2), iv("3", "7")?),
-            ((pv, O::NotEqual, "1.0.02", 3), iv("1", "5")?),
-            ((pv, O::LessThan, "1", 0), x.clone()),
-        ])?;
-        assert_eq!(
-            found.as_deref(),
-            Some(r#"python_version < "1" and python_version != "1.0.02""#)
-        );
-        // Pairs of equal cost: (q, r) at 25 + 25 found first, (p, s) at 20 + 30 after it and
-        // first in order, so it is the answer.
-        let found = run(vec![
-            ((pv, O::LessThan, "2", 0), x.clone()),
-            ((pv, O::GreaterThanEqual, "2.0.0", 1), iv("3", "7")?),
-            ((pv, O::Equal, "2.0.1", 2), a.clone()),
-            ((pv, O::NotEqual, "2.0.0.0.00", 3), iv("1", "5")?),
-        ])?;
-        assert_eq!(
-            found.as_deref(),
-            Some(r#"python_version < "2" and python_version != "2.0.0.0.00""#)
-        );
-        // The cheaper sum, 25 + 26, against 20 + 32 (whose product is the smaller).
-        let found = run(vec![
-            ((pv, O::LessThan, "3", 0), x.clone()),
-            ((pv, O::GreaterThanEqual, "3.0.0", 1), iv("3", "7")?),
-            ((pv, O::NotEqual, "3.0.01", 2), a.clone()),
-            ((pv, O::NotEqual, "3.0.0.0.0.00", 3), iv("1", "5")?),
-        ])?;
-        assert_eq!(
-            found.as_deref(),
-            Some(r#"python_version >= "3.0.0" and python_version != "3.0.01""#)
-        );
-        // No set ends where the target does: no pair.
-        let found = run(vec![
-            ((pv, O::LessThan, "4", 0), iv("3", "6")?),
-            ((pv, O::GreaterThanEqual, "4.0.0", 1), iv("3", "7")?),
-        ])?;
-        assert_eq!(found, None);
+        let (b, c) = (iv("3", "7")?, iv("1", "5")?);
+        // (the candidates with their sets, the pair expected)
+        type Case = (Vec<(Spec<'static>, VersionSet)>, Option<&'static str>);
+        let cases: [Case; 4] = [
+            // A pair found first, (a, b) at 25 + 25, and a cheaper one after it, (x, c) at
+            // 20 + 26; the cheapest candidate, `x`, last in the list (the search reads by cost).
+            (
+                vec![
+                    ((pv, O::GreaterThanEqual, "1.0.0", 1), a.clone()),
+                    ((pv, O::Equal, "1.0.1", 2), b.clone()),
+                    ((pv, O::NotEqual, "1.0.02", 3), c.clone()),
+                    ((pv, O::LessThan, "1", 0), x.clone()),
+                ],
+                Some(r#"python_version < "1" and python_version != "1.0.02""#),
+            ),
+            // Pairs of equal cost: (b, a) at 25 + 25 found first, (x, c) at 20 + 30 after it
+            // and first in order, so it is the answer.
+            (
+                vec![
+                    ((pv, O::LessThan, "2", 0), x.clone()),
+                    ((pv, O::GreaterThanEqual, "2.0.0", 1), b.clone()),
+                    ((pv, O::Equal, "2.0.1", 2), a.clone()),
+                    ((pv, O::NotEqual, "2.0.0.0.00", 3), c.clone()),
+                ],
+                Some(r#"python_version < "2" and python_version != "2.0.0.0.00""#),
+            ),
+            // The cheaper sum, 25 + 26, against 20 + 32 (whose product is the smaller).
+            (
+                vec![
+                    ((pv, O::LessThan, "3", 0), x.clone()),
+                    ((pv, O::GreaterThanEqual, "3.0.0", 1), b.clone()),
+                    ((pv, O::NotEqual, "3.0.01", 2), a.clone()),
+                    ((pv, O::NotEqual, "3.0.0.0.0.00", 3), c.clone()),
+                ],
+                Some(r#"python_version >= "3.0.0" and python_version != "3.0.01""#),
+            ),
+            // No set ends where the target does: no pair.
+            (
+                vec![
+                    ((pv, O::LessThan, "4", 0), iv("3", "6")?),
+                    ((pv, O::GreaterThanEqual, "4.0.0", 1), b.clone()),
+                ],
+                None,
+            ),
+        ];
+        for (cands, want) in cases {
+            assert_eq!(run(cands)?.as_deref(), want);
+        }
         Ok(())
     }
 
