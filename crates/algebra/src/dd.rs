@@ -1051,8 +1051,9 @@ impl Context {
     /// An empty context with the default [`Limits`]. It reserves room for about 16,000 nodes
     /// and as many `and` results (about 600 KB): a lock file's markers and the
     /// operations between them reach that, and growing the tables to it would rehash them
-    /// twice. The first [`to_marker_string`](Context::to_marker_string) reserves as many
-    /// again for the printer's own `and` results (about 400 KB).
+    /// twice. The printer's own table of `and` results grows from empty: a lock file's
+    /// first prints add only about 1,500, and a table made larger than its entries costs
+    /// a fresh page of memory for nearly every entry written into it.
     #[must_use]
     pub fn new() -> Context {
         Context::with_limits(Limits::default())
@@ -1162,11 +1163,6 @@ impl Context {
     /// Runs `f` with the printer's table of `and` results (`print_and_cache`) in place of the
     /// recursion's (`and_cache`), and puts the tables back after it, whatever it returns.
     pub(crate) fn with_print_cache<T>(&mut self, f: impl FnOnce(&mut Context) -> T) -> T {
-        if self.print_and_cache.capacity() == 0 {
-            // The first print makes room at once, as `new` does for the callers' table: a
-            // lock file's first prints grow it to many thousands of entries.
-            self.print_and_cache.reserve(1 << 14);
-        }
         std::mem::swap(&mut self.and_cache, &mut self.print_and_cache);
         let r = f(self);
         std::mem::swap(&mut self.and_cache, &mut self.print_and_cache);
