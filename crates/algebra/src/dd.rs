@@ -1092,7 +1092,7 @@ impl Context {
             version_text_cache: HashMap::default(),
             comparison_cache: HashMap::default(),
             atom_set_cache: crate::print::spell::AtomSets::default(),
-            named_cache: HashMap::default(),
+            named_cache: crate::print::spell::NamedCache::default(),
             // Room for the few hundred distinct comparisons of a lock file at once, as for the
             // node and `and` tables: growing it from empty rehashes every comparison seven times.
             expression_cache: hashbrown::HashTable::with_capacity(1 << 9),

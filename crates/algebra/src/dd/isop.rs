@@ -229,8 +229,10 @@ pub(crate) struct Built {
     /// The steps building it with no cache takes: one per pair of bounds that is not
     /// constant, counted again wherever it recurs (saturating).
     steps: u64,
-    /// The deepest level of that recursion: 0 for constant bounds.
-    height: usize,
+    /// The deepest level of that recursion: 0 for constant bounds (a `u32`, so that an entry
+    /// of the context's table takes 48 bytes, not 56: past four billion levels the depth
+    /// limit, and the stack, have long stopped the recursion).
+    height: u32,
 }
 
 /// Each pair of bounds' cover, kept by the context.
@@ -264,7 +266,7 @@ impl Within {
         if built.steps > self.steps {
             return Err(Error::intractable(Limit::Steps));
         }
-        if self.depth.saturating_add(built.height) > self.max_depth {
+        if self.depth.saturating_add(built.height as usize) > self.max_depth {
             return Err(Error::intractable(Limit::Depth));
         }
         Ok(())
@@ -410,7 +412,7 @@ impl Context {
                 height: 1,
             });
         }
-        let (mut steps, mut height) = (1u64, 0usize);
+        let (mut steps, mut height) = (1u64, 0u32);
         let limit = within.steps;
         let mut count = |built: &Built| -> Result<(), Error> {
             steps = steps.saturating_add(built.steps);
@@ -561,7 +563,10 @@ mod tests {
                 warm.set_limits(Limits::default());
             }
             // The same for the depth: a cover is as deep as the variables on a path.
-            let height = warm.cover_cache.get(&(m, m)).map_or(0, |b| b.height);
+            let height = warm
+                .cover_cache
+                .get(&(m, m))
+                .map_or(0, |b| b.height as usize);
             assert!(height > 2, "height {height} for {line}");
             for (depth, fits) in [(height - 1, false), (height, true)] {
                 let mut fresh = Context::new();

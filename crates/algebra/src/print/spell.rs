@@ -79,41 +79,45 @@ impl Meanings for Diagrams<'_> {
 }
 
 /// The comparisons of the standard version fields read as sets of the version variable
-/// (kept per context): for each field and literal, the set of each operator of [`OPS`].
+/// (kept per context): for each literal (by its id, [`NamedCache`]) and each field read with
+/// it, the set of each operator of [`OPS`].
 #[derive(Clone, Debug, Default)]
 pub(crate) struct AtomSets {
-    /// Each field and literal's place in `sets`.
-    at: HashMap<(Field, Arc<str>), usize>,
-    /// `None` for a set not read yet; `Some(None)` where `spec_version_set` gives none.
-    sets: Vec<[Option<Option<Arc<VersionSet>>>; 6]>,
+    /// By literal id: `None` for a set not read yet; `Some(None)` where `spec_version_set`
+    /// gives none.
+    sets: Vec<smallvec::SmallVec<[(Field, OpSets); 1]>>,
 }
 
-impl AtomSets {
-    /// The place of `field`'s comparisons with `lit` (made when missing).
-    fn place(&mut self, field: Field, lit: &Arc<str>) -> usize {
-        if let Some(&k) = self.at.get(&(field, lit.clone())) {
-            return k;
-        }
-        let k = self.sets.len();
-        self.sets.push(Default::default());
-        self.at.insert((field, lit.clone()), k);
-        k
-    }
+/// The sets of one field and literal, one per operator of [`OPS`].
+type OpSets = [Option<Option<Arc<VersionSet>>>; 6];
 
-    /// `field op "lit"` (`lit` at `place`) as a set: `spec_version_set`'s set, its cuts
+impl AtomSets {
+    /// `field op "lit"` (`lit` with id `id`) as a set: `spec_version_set`'s set, its cuts
     /// interned in `cuts` (the nodes' table, so that equal cuts are mostly one copy); `None`
     /// where it gives none (the translation then reads the comparison otherwise: a version
-    /// with a local label under `<`, for one).
+    /// with a local label under `<`, for one), and for the empty literal.
     fn read(
         &mut self,
         cuts: &mut rustc_hash::FxHashSet<Cut>,
-        place: usize,
-        (field, op, lit, _): Spec<'_>,
+        (field, op, lit, id): Spec<'_>,
     ) -> Option<Arc<VersionSet>> {
-        let slot = self
-            .sets
-            .get_mut(place)
-            .and_then(|ops| ops.get_mut(OPS.iter().position(|o| *o == op)?))?;
+        let k = OPS.iter().position(|o| *o == op)?;
+        if id >= self.sets.len() {
+            // (Ids are dense: the literals of one context, `usize::MAX` is none.)
+            if id == usize::MAX {
+                return None;
+            }
+            self.sets.resize_with(id + 1, Default::default);
+        }
+        let per_field = self.sets.get_mut(id)?;
+        let place = match per_field.iter().position(|(f, _)| *f == field) {
+            Some(place) => place,
+            None => {
+                per_field.push((field, OpSets::default()));
+                per_field.len() - 1
+            }
+        };
+        let slot = per_field.get_mut(place)?.1.get_mut(k)?;
         if let Some(s) = slot {
             return s.clone();
         }
@@ -259,8 +263,8 @@ const OPS: [O; 6] = [
     O::GreaterThanEqual,
 ];
 
-/// A candidate comparison: field, operator, literal, and the literal's place in the list of
-/// literals ([`literals`]; `usize::MAX` for the empty literal).
+/// A candidate comparison: field, operator, literal, and the literal's id ([`NamedCache`];
+/// `usize::MAX` for the empty literal).
 type Spec<'l> = (Field, O, &'l str, usize);
 
 /// The fields of the candidates for a label of `field`, in the order of their names: for
@@ -275,63 +279,98 @@ fn fields_of(field: Field) -> &'static [Field] {
     }
 }
 
-/// A version a cut may name ([`Cut::candidate_versions`]), with its text and, for a plain
-/// release, its wildcard (`3.9.*`).
+/// A version a cut may name ([`Cut::candidate_versions`]): its class (equal versions, `3`
+/// and `3.0`, one class), its text and, for a plain release, its wildcard (`3.9.*`), each
+/// text with its literal id.
 #[derive(Debug)]
 pub(crate) struct Named {
-    version: Version,
-    text: Arc<str>,
-    wildcard: Option<Arc<str>>,
+    class: u32,
+    text: Lit,
+    wildcard: Option<Lit>,
 }
 
-/// The versions each cut may name, in order, as [`Named`] (kept per context: the cuts of a
-/// lock file's labels repeat).
-pub(crate) type NamedCache = HashMap<Cut, Arc<[Named]>>;
+/// A candidate's literal: its text, whether it is a wildcard (`3.9.*`), and its id, the same
+/// for the same text in one context ([`AtomSets`] keeps the sets read by id).
+#[derive(Clone, Debug)]
+pub(crate) struct Lit {
+    text: Arc<str>,
+    wildcard: bool,
+    id: u32,
+}
+
+/// The versions each cut may name, in order, as [`Named`], and the ids of their literals
+/// and classes (kept per context: the cuts of a lock file's labels repeat, and so do the
+/// versions they name).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NamedCache {
+    by_cut: HashMap<Cut, Arc<[Named]>>,
+    ids: HashMap<Arc<str>, u32>,
+    classes: HashMap<Version, u32>,
+}
+
+impl NamedCache {
+    /// The literal `text` with its id (made when new).
+    fn literal(&mut self, text: String, wildcard: bool) -> Lit {
+        let next = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
+        let (text, id) = match self.ids.get_key_value(text.as_str()) {
+            Some((t, &id)) => (t.clone(), id),
+            None => {
+                let t: Arc<str> = text.into();
+                self.ids.insert(t.clone(), next);
+                (t, next)
+            }
+        };
+        Lit { text, wildcard, id }
+    }
+}
 
 /// The versions `cut` may name.
 fn named(cache: &mut NamedCache, cut: &Cut) -> Arc<[Named]> {
-    if let Some(n) = cache.get(cut) {
+    if let Some(n) = cache.by_cut.get(cut) {
         return n.clone();
     }
     let n: Arc<[Named]> = cut
         .candidate_versions()
         .into_iter()
         .map(|version| {
-            let text: Arc<str> = version.to_string().into();
+            let text = version.to_string();
             let release_only = version.pre().is_none()
                 && version.post().is_none()
                 && version.dev().is_none()
                 && version.local().is_empty()
                 && version.epoch() == 0;
-            let wildcard = release_only.then(|| format!("{text}.*").into());
+            let wildcard = release_only.then(|| cache.literal(format!("{text}.*"), true));
+            let text = cache.literal(text, false);
+            let next = u32::try_from(cache.classes.len()).unwrap_or(u32::MAX);
+            let class = *cache.classes.entry(version).or_insert(next);
             Named {
-                version,
+                class,
                 text,
                 wildcard,
             }
         })
         .collect();
-    cache.insert(cut.clone(), n.clone());
+    cache.by_cut.insert(cut.clone(), n.clone());
     n
 }
 
 /// The literals of `set`'s candidates, sorted as text: each version a cut of the set may
 /// name (the first of equal versions, `3` before `3.0`, in the order of the cuts), and for a
-/// plain release its wildcard (`3.9.*`, marked `true`).
-fn literals(cache: &mut NamedCache, set: &VersionSet) -> Vec<(Arc<str>, bool)> {
-    let per_cut: Vec<Arc<[Named]>> = set.bounds().iter().map(|c| named(cache, c)).collect();
-    let mut versions: Vec<&Named> = per_cut.iter().flat_map(|n| n.iter()).collect();
-    // Stable: of equal versions, the first met.
-    versions.sort_by(|a, b| a.version.cmp(&b.version));
-    versions.dedup_by(|a, b| a.version == b.version);
-    let mut lits: Vec<(Arc<str>, bool)> = Vec::with_capacity(2 * versions.len());
-    for n in versions {
-        if let Some(w) = &n.wildcard {
-            lits.push((w.clone(), true));
+/// plain release its wildcard (`3.9.*`).
+fn literals(cache: &mut NamedCache, set: &VersionSet) -> Vec<Lit> {
+    let mut seen: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
+    let mut lits: Vec<Lit> = Vec::with_capacity(24);
+    for cut in set.bounds() {
+        for n in named(cache, cut).iter() {
+            if seen.contains(&n.class) {
+                continue;
+            }
+            seen.push(n.class);
+            lits.extend(n.wildcard.iter().cloned());
+            lits.push(n.text.clone());
         }
-        lits.push((n.text.clone(), false));
     }
-    lits.sort_unstable();
+    lits.sort_unstable_by(|a, b| (&*a.text, a.wildcard).cmp(&(&*b.text, b.wildcard)));
     lits
 }
 
@@ -340,7 +379,7 @@ fn literals(cache: &mut NamedCache, set: &VersionSet) -> Vec<(Arc<str>, bool)> {
 /// (the wildcards with `==` and `!=` only), and for an extended field `== ""` and `!= ""`.
 /// In the order of their text: the order of field name, operator and literal (the space and
 /// the quote after each sort before every character of a name, an operator or a version).
-fn candidates(field: Field, lits: &[(Arc<str>, bool)]) -> Vec<Spec<'_>> {
+fn candidates(field: Field, lits: &[Lit]) -> Vec<Spec<'_>> {
     let fields = fields_of(field);
     debug_assert!(fields.is_sorted_by_key(|f| f.name()));
     let mut specs: Vec<Spec<'_>> = Vec::with_capacity(fields.len() * OPS.len() * lits.len() + 2);
@@ -350,9 +389,9 @@ fn candidates(field: Field, lits: &[(Arc<str>, bool)]) -> Vec<Spec<'_>> {
             if equality && f.is_extended() {
                 specs.push((f, op, "", usize::MAX));
             }
-            for (k, (lit, wildcard)) in lits.iter().enumerate() {
-                if equality || !wildcard {
-                    specs.push((f, op, lit, k));
+            for lit in lits {
+                if equality || !lit.wildcard {
+                    specs.push((f, op, &lit.text, lit.id as usize));
                 }
             }
         }
@@ -371,12 +410,13 @@ impl Context {
     ) -> Result<Text, Error> {
         let lits = literals(&mut self.named_cache, set);
         let specs = candidates(field, &lits);
+        let order = cost_order(&specs);
         if !field.is_extended() {
-            if let Some(t) = self.spell_by_sets(field, set, &lits, &specs)? {
+            if let Some(t) = self.spell_by_sets(field, set, &specs, &order)? {
                 return Ok(t);
             }
         }
-        self.spell_by_diagrams(var, field, set, &specs)
+        self.spell_by_diagrams(var, field, set, &specs, &order)
     }
 
     /// [`spell_versions`](Self::spell_versions) with the comparisons read as diagrams.
@@ -386,11 +426,13 @@ impl Context {
         field: Field,
         set: &VersionSet,
         specs: &[Spec<'_>],
+        order: &[(usize, usize)],
     ) -> Result<Text, Error> {
         let target = self.version_set(var, set)?;
         let single = single(
             &target,
             specs,
+            order,
             |&(f, op, lit, _)| self.comparison(f, op, lit).map(Some),
             |m| m.is_true() || m.is_false(),
             |_| false,
@@ -413,33 +455,21 @@ impl Context {
         &mut self,
         field: Field,
         set: &VersionSet,
-        lits: &[(Arc<str>, bool)],
         specs: &[Spec<'_>],
+        order: &[(usize, usize)],
     ) -> Result<Option<Text>, Error> {
         let (cache, cuts) = (&mut self.atom_set_cache, &mut self.cuts);
-        // Each field's literals' places, found once (not once per operator).
-        let fields = fields_of(field);
-        let places: Vec<Vec<usize>> = fields
-            .iter()
-            .map(|&f| lits.iter().map(|(l, _)| cache.place(f, l)).collect())
-            .collect();
         let ends = Ends::of(set);
         // `python_version`'s sets are bounded by python versions only. (A literal with a local
         // label is read in order, as `Ends` leaves it: some operators give it no set, and the
         // search must meet that where it would have.)
         let python_versions = set.bounds().iter().all(bounds_python_versions);
-        let mut read = |spec: &Spec<'_>| {
-            let place = fields
-                .iter()
-                .position(|f| *f == spec.0)
-                .and_then(|i| places.get(i))
-                .and_then(|p| p.get(spec.3));
-            Ok(place.and_then(|&p| cache.read(cuts, p, *spec)))
-        };
+        let mut read = |spec: &Spec<'_>| Ok(cache.read(cuts, *spec));
         let target = Arc::new(set.clone());
         let first = single_first(
             &target,
             specs,
+            order,
             &mut read,
             |s| s.is_empty() || s.is_full(),
             |spec| {
@@ -450,7 +480,7 @@ impl Context {
         let single = match first {
             Ok(answer) => answer,
             Err(mut missing) => {
-                if let Some(t) = pair_by_prefix(set, specs, &mut missing.marks, &mut read)? {
+                if let Some(t) = pair_by_prefix(set, specs, order, &mut missing.marks, &mut read)? {
                     return Ok(Some(t));
                 }
                 read_the_rest(&target, specs, &mut read, missing)?
@@ -490,6 +520,7 @@ impl Context {
 fn pair_by_prefix(
     set: &VersionSet,
     specs: &[Spec<'_>],
+    order: &[(usize, usize)],
     marks: &mut [Option<Arc<VersionSet>>],
     read: &mut impl FnMut(&Spec<'_>) -> Result<Option<Arc<VersionSet>>, Error>,
 ) -> Result<Option<Text>, Error> {
@@ -497,7 +528,6 @@ fn pair_by_prefix(
     let (Some((lo, hi)), None) = (intervals.next(), intervals.next()) else {
         return Ok(None);
     };
-    let order = cost_order(specs);
     let cheapest = order.first().map_or(0, |&(cost, _)| cost);
     /// A candidate containing the target.
     struct Sup {
@@ -513,7 +543,7 @@ fn pair_by_prefix(
     let mut sups: Vec<Sup> = Vec::new();
     // (cost, the pair's places in `sups`)
     let mut best: Option<(usize, usize, usize)> = None;
-    for (cost, i) in order {
+    for &(cost, i) in order {
         if best.is_some_and(|(c, ..)| cost + cheapest > c) {
             break;
         }
@@ -578,19 +608,41 @@ fn pair_by_prefix(
     Ok(Some(pair_text(&x, &y)))
 }
 
-/// The candidates' (cost, index) pairs, cheapest first, of equal cost in the order of `specs`
-/// (packed in one word each for the sort, so that it compares numbers).
+/// The candidates' (cost, index) pairs, cheapest first, of equal cost in the order of `specs`:
+/// a counting sort, the costs being a few dozen small numbers (a comparison sort of the
+/// hundred-odd candidates of a label cost more than the rest of a single comparison's search).
 fn cost_order(specs: &[Spec<'_>]) -> Vec<(usize, usize)> {
-    let mut order: Vec<u64> = specs
+    let costs: Vec<usize> = specs
         .iter()
-        .enumerate()
-        .map(|(i, (f, op, lit, _))| ((spec_cost(*f, *op, lit) as u64) << 32) | i as u64)
+        .map(|(f, op, lit, _)| spec_cost(*f, *op, lit))
         .collect();
-    order.sort_unstable();
+    let (Some(&min), Some(&max)) = (costs.iter().min(), costs.iter().max()) else {
+        return Vec::new();
+    };
+    // Where each cost's run starts, then (moving) where its next candidate goes.
+    let mut start = vec![0usize; max - min + 2];
+    for &c in &costs {
+        if let Some(n) = start.get_mut(c - min + 1) {
+            *n += 1;
+        }
+    }
+    for k in 1..start.len() {
+        let before = start.get(k - 1).copied().unwrap_or(0);
+        if let Some(n) = start.get_mut(k) {
+            *n += before;
+        }
+    }
+    let mut order = vec![(0, 0); costs.len()];
+    for (i, &c) in costs.iter().enumerate() {
+        let Some(at) = start.get_mut(c - min) else {
+            continue;
+        };
+        if let Some(slot) = order.get_mut(*at) {
+            *slot = (c, i);
+        }
+        *at += 1;
+    }
     order
-        .into_iter()
-        .map(|k| ((k >> 32) as usize, (k & u64::from(u32::MAX)) as usize))
-        .collect()
 }
 
 /// The conjunction of two candidates, `x` before `y` in the search's order, the lower bound
@@ -684,11 +736,12 @@ fn usable(lit: &str, constant: bool) -> bool {
 fn single<M: PartialEq>(
     target: &M,
     specs: &[Spec<'_>],
+    order: &[(usize, usize)],
     mut read: impl FnMut(&Spec<'_>) -> Result<Option<M>, Error>,
     is_constant: impl Fn(&M) -> bool,
     unequal: impl Fn(&Spec<'_>) -> bool,
 ) -> Result<Single<M>, Error> {
-    match single_first(target, specs, &mut read, is_constant, unequal)? {
+    match single_first(target, specs, order, &mut read, is_constant, unequal)? {
         Ok(answer) => Ok(answer),
         Err(missing) => read_the_rest(target, specs, &mut read, missing),
     }
@@ -699,11 +752,11 @@ fn single<M: PartialEq>(
 fn single_first<M: PartialEq>(
     target: &M,
     specs: &[Spec<'_>],
+    order: &[(usize, usize)],
     read: &mut impl FnMut(&Spec<'_>) -> Result<Option<M>, Error>,
     is_constant: impl Fn(&M) -> bool,
     unequal: impl Fn(&Spec<'_>) -> bool,
 ) -> Result<Result<Single<M>, Missing<M>>, Error> {
-    let order = cost_order(specs);
     let mut best: Option<Text> = None;
     let mut marks: Vec<Option<M>> = std::iter::repeat_with(|| None).take(specs.len()).collect();
     let mut later: Vec<usize> = Vec::new();
@@ -1061,12 +1114,12 @@ mod tests {
         use super::Ends;
         use crate::translate::spec_version_set;
         let mut named = super::NamedCache::default();
-        let mut lits: Vec<(std::sync::Arc<str>, bool)> = Vec::new();
+        let mut lits: Vec<super::Lit> = Vec::new();
         for set in sets()? {
             lits.extend(literals(&mut named, &set));
         }
         for v in crate::range::tests::edge_versions() {
-            lits.push((v.into(), false));
+            lits.push(named.literal(v, false));
         }
         let (mut known, mut checked) = (0, 0);
         for field in [
@@ -1116,8 +1169,9 @@ mod tests {
                 }
                 let lits = literals(&mut ctx.named_cache, set);
                 let specs: Vec<Spec<'_>> = candidates(field, &lits);
-                let read = ctx.spell_by_sets(field, set, &lits, &specs);
-                let want = ctx.spell_by_diagrams(var, field, set, &specs);
+                let order = super::cost_order(&specs);
+                let read = ctx.spell_by_sets(field, set, &specs, &order);
+                let want = ctx.spell_by_diagrams(var, field, set, &specs, &order);
                 match (read, want) {
                     (Ok(Some(t)), Ok(w)) => {
                         assert_eq!(t.s, w.s, "{field:?} in {set}");
@@ -1174,11 +1228,13 @@ mod tests {
                 if single {
                     continue;
                 }
-                let Some(t) = super::pair_by_prefix(set, &specs, &mut marks, &mut read)? else {
+                let order = super::cost_order(&specs);
+                let Some(t) = super::pair_by_prefix(set, &specs, &order, &mut marks, &mut read)?
+                else {
                     passed += 1;
                     continue;
                 };
-                let want = ctx.spell_by_diagrams(var, field, set, &specs)?;
+                let want = ctx.spell_by_diagrams(var, field, set, &specs, &order)?;
                 assert_eq!(t.s, want.s, "{field:?} in {set}");
                 assert!(!t.or && !want.or, "{field:?} in {set}");
                 answered += 1;
@@ -1220,7 +1276,8 @@ mod tests {
                     .find(|(s, _)| s.2 == spec.2)
                     .map(|(_, m)| Arc::new(m.clone())))
             };
-            Ok(super::pair_by_prefix(&target, &specs, &mut marks, &mut read)?.map(|t| t.s))
+            let order = super::cost_order(&specs);
+            Ok(super::pair_by_prefix(&target, &specs, &order, &mut marks, &mut read)?.map(|t| t.s))
         };
         let pv = Field::PythonVersion;
         // Starts where the target does but also holds [8, 9); the same extra piece in `a`, so
@@ -1371,6 +1428,30 @@ mod tests {
             let m = ctx.from_marker(&tree, &Theory::none())?;
             assert_eq!(ctx.to_marker_string(m)?, want, "{input}");
         }
+        Ok(())
+    }
+
+    /// The counting sort orders the candidates as a sort by cost and then by place would.
+    #[test]
+    fn the_cost_order_is_by_cost_then_place() -> Result<(), Box<dyn std::error::Error>> {
+        let mut named = super::NamedCache::default();
+        let mut checked = 0;
+        for set in sets()?.iter().take(300) {
+            for field in [Field::PythonFullVersion, Field::CudaVersion] {
+                let lits = literals(&mut named, set);
+                let specs = candidates(field, &lits);
+                let mut want: Vec<(usize, usize)> = specs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(f, op, lit, _))| (super::spec_cost(f, op, lit), i))
+                    .collect();
+                want.sort_unstable();
+                assert_eq!(super::cost_order(&specs), want, "{field:?} in {set}");
+                checked += usize::from(want.len() > 20 && want.first() != want.last());
+            }
+        }
+        assert!(checked > 300, "{checked}");
+        assert!(super::cost_order(&[]).is_empty());
         Ok(())
     }
 
