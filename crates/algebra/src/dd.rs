@@ -901,6 +901,8 @@ pub struct Context {
     /// The printer's numbering of a cover's literals, by id, while it prints one (else every
     /// entry `usize::MAX`).
     pub(crate) cover_numbers: Vec<usize>,
+    /// The lists a print of a cover works in, kept between prints.
+    pub(crate) cover_scratch: crate::print::CoverScratch,
     /// The parts of split forms printed so far (`Context::print_part`), by marker and care:
     /// the text, or `None` where none of the three forms prints it. A lock file's conflict
     /// markers lead to the same functions of the extras again and again.
@@ -1103,6 +1105,7 @@ impl Context {
             cover_cache: isop::CoverCache::default(),
             cover_literals: isop::Literals::default(),
             cover_numbers: Vec::new(),
+            cover_scratch: crate::print::CoverScratch::default(),
             part_cache: HashMap::default(),
             spellings: None,
         }

@@ -14,7 +14,7 @@ use std::hash::BuildHasher;
 use markerspec_pep508::{Field, MarkerExpression, MarkerOperator as O, MarkerValue, SmallStr};
 
 use crate::cut::Cut;
-use crate::dd::isop::LitId;
+use crate::dd::isop::{Cover, LitId};
 use crate::dd::{Context, Label, Marker, Value, Var};
 use crate::error::{Error, ErrorKind};
 use crate::range::VersionSet;
@@ -440,14 +440,31 @@ impl Context {
     /// DNF on a tie.
     fn print_isop_within(&mut self, lower: Marker, upper: Marker) -> Result<String, Error> {
         let cover = self.isop_cover(lower, upper)?;
+        // The lists of the literals met and of the cubes, kept by the context from one print
+        // to the next (emptied, their room kept): a first print of a lock file's markers grew
+        // them from nothing each time.
+        let mut scratch = std::mem::take(&mut self.cover_scratch);
+        let r = self.write_isop_cover(&cover, &mut scratch);
+        scratch.lits.clear();
+        scratch.cubes.clear();
+        self.cover_scratch = scratch;
+        r
+    }
+
+    /// [`print_isop_within`](Self::print_isop_within)'s text of `cover`, with `scratch`'s
+    /// lists (empty) to work in.
+    fn write_isop_cover(
+        &mut self,
+        cover: &Cover,
+        scratch: &mut CoverScratch,
+    ) -> Result<String, Error> {
         // Each distinct literal numbered once, in the order the cubes meet them (the cover's
         // literals are the context's, each `(variable, label)` one id), through the context's
         // table of numbers by id (`usize::MAX` for none yet), put back as it was found. A
         // version field's absent label beside its text is left out (`absent_with_text`).
         let mut local = std::mem::take(&mut self.cover_numbers);
         local.resize(self.cover_literals.len(), usize::MAX);
-        let mut lits: Vec<LitId> = Vec::new();
-        let mut ids: Vec<Cube> = Vec::new();
+        let CoverScratch { lits, cubes: ids } = scratch;
         let walked = cover.for_each_cube(LARGE_CUBES, &mut |cube| {
             let mut c = Cube::new();
             for &lit in cube {
@@ -468,7 +485,7 @@ impl Context {
             ids.push(c);
             Ok(())
         });
-        for &lit in &lits {
+        for &lit in lits.iter() {
             if let Some(slot) = local.get_mut(lit as usize) {
                 *slot = usize::MAX;
             }
@@ -476,7 +493,7 @@ impl Context {
         self.cover_numbers = local;
         walked?;
         // Each literal spelt once per context: the ids are this path's cache.
-        for &lit in &lits {
+        for &lit in lits.iter() {
             let unspelt = self.cover_literals.get(lit).filter(|l| l.text.is_none());
             let Some((var, label)) = unspelt.map(|l| (l.var, l.label.clone())) else {
                 continue;
@@ -514,7 +531,7 @@ impl Context {
             + " or ".len() * ids.len().saturating_sub(1);
         if ids.len() > 1 {
             let mut factored = String::with_capacity(dnf_len);
-            factor_into(&ids, &texts, false, &mut factored);
+            factor_into(ids, &texts, false, &mut factored);
             if factored.len() < dnf_len {
                 return Ok(factored);
             }
@@ -2170,6 +2187,16 @@ fn join(parts: &[Text], sep: &str) -> Text {
 
 /// A cube as [`factor_into`] reads it: its literals' numbers, inline up to eight.
 type Cube = smallvec::SmallVec<[usize; 8]>;
+
+/// The lists a print of a cover works in ([`Context::write_isop_cover`]), kept by the context
+/// between prints (empty, with their room).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CoverScratch {
+    /// The cover's literals, by their number in this print.
+    lits: Vec<LitId>,
+    /// The cubes, as lists of those numbers.
+    cubes: Vec<Cube>,
+}
 
 /// [`Context::quick_factor`] over literal ids (`texts` by id). Each level takes a literal out
 /// of some cubes or splits the cubes in two, so the depth is at most the number of cubes plus

@@ -39,7 +39,10 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::{Context, Label, Marker, Var, combine, distinct_children, label_of};
+use std::hash::{Hash, Hasher};
+
+use super::{Context, Edges, Label, Marker, Var, combine, distinct_children, label_of};
+use crate::cut::Cut;
 use crate::error::{Error, ErrorKind, Limit};
 
 /// A cover as a tree: each branch a literal (none for the part that leaves the variable out)
@@ -109,7 +112,7 @@ impl Literals {
 
     /// The id of `(var, label)`, made when it is new.
     fn id(&mut self, var: Var, label: Label) -> LitId {
-        let hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, (var, &label));
+        let hash = label_hash(var, &label);
         let list = &self.list;
         if let Some(&id) = self.ids.find(hash, |&id| {
             list.get(id as usize)
@@ -117,6 +120,37 @@ impl Literals {
         }) {
             return id;
         }
+        self.insert(var, label, hash)
+    }
+
+    /// The id of the literal of `var` where `edges` lead to `child` ([`label_of`]), found
+    /// without building its label when the literal is known (most pieces' literals are).
+    fn id_of<T: Copy + PartialEq>(&mut self, var: Var, edges: &Edges<T>, child: T) -> LitId {
+        let hash = {
+            let mut h = LabelHasher::new(var);
+            edge_label(edges, child, &mut h);
+            h.finish()
+        };
+        let list = &self.list;
+        if let Some(&id) = self.ids.find(hash, |&id| {
+            list.get(id as usize).is_some_and(|l| {
+                if l.var != var {
+                    return false;
+                }
+                let mut same = LabelMatch::new(&l.label);
+                edge_label(edges, child, &mut same);
+                same.matches()
+            })
+        }) {
+            return id;
+        }
+        let label = label_of(edges, child);
+        debug_assert_eq!(label_hash(var, &label), hash);
+        self.insert(var, label, hash)
+    }
+
+    /// Files a new literal under `hash` (`label_hash` of it).
+    fn insert(&mut self, var: Var, label: Label, hash: u64) -> LitId {
         // Past `u32::MAX` literals the node limit has long stopped the context.
         let id = LitId::try_from(self.list.len()).unwrap_or(LitId::MAX);
         let absent = matches!(&label, Label::Versions(set) if set.is_absent());
@@ -188,6 +222,186 @@ impl Cover {
             }
         }
         Ok(())
+    }
+}
+
+/// What [`edge_label`] reads out of a node's edges, in the order of the label it would build.
+trait LabelParts {
+    /// The label is a version set; its bounds follow.
+    fn versions(&mut self);
+    /// One of the version set's bounds, in increasing order.
+    fn bound(&mut self, cut: &Cut);
+    /// The label is a string set (the values in it, or with `not_in` the values outside it);
+    /// its strings follow.
+    fn strings(&mut self, not_in: bool);
+    /// One of the strings, in order.
+    fn string(&mut self, s: &str);
+    /// The label of a boolean variable.
+    fn boolean(&mut self, value: bool);
+}
+
+/// Reads into `out` the label [`label_of`]`(edges, child)` would build, in its order, without
+/// building it: the bounds `VersionSet::from_increasing_intervals` keeps (an interval that
+/// follows one of the same child continues it: its start is not a bound), the strings, the
+/// boolean.
+fn edge_label<T: Copy + PartialEq>(edges: &Edges<T>, child: T, out: &mut impl LabelParts) {
+    match edges {
+        Edges::Intervals { bounds, children } => {
+            out.versions();
+            // The bound that ends the last interval taken, not yet given out (the next one may
+            // continue it).
+            let mut open: Option<&Cut> = None;
+            let mut before: Option<T> = None;
+            for (k, c) in children.iter().enumerate() {
+                if *c == child {
+                    if before != Some(child) {
+                        // A new interval: the one before it, if any, ended at `open`.
+                        if let Some(end) = open.take() {
+                            out.bound(end);
+                        }
+                        let start = if k == 0 {
+                            &Cut::BOTTOM
+                        } else {
+                            bounds.get(k - 1).unwrap_or(&Cut::TOP)
+                        };
+                        out.bound(start);
+                    }
+                    open = Some(bounds.get(k).unwrap_or(&Cut::TOP));
+                }
+                before = Some(*c);
+            }
+            if let Some(end) = open {
+                out.bound(end);
+            }
+        }
+        Edges::Strings { points, other } => {
+            let not_in = *other == child;
+            out.strings(not_in);
+            for (s, c) in points {
+                if (*c == child) != not_in {
+                    out.string(s);
+                }
+            }
+        }
+        Edges::Bool { yes, .. } => out.boolean(*yes == child),
+    }
+}
+
+/// The hash the literal table files `(var, label)` under: a version label's bounds by their
+/// identities ([`Cut::identity`]; every cut of a label the context's diagrams make, or unites,
+/// is the nodes' interned copy, so that equal labels hash alike), a string label's strings,
+/// a boolean's value. [`edge_label`] gives the same from a node's edges.
+fn label_hash(var: Var, label: &Label) -> u64 {
+    let mut h = LabelHasher::new(var);
+    match label {
+        Label::Versions(set) => {
+            h.versions();
+            for c in set.bounds() {
+                h.bound(c);
+            }
+        }
+        Label::StringIn(v) | Label::StringNotIn(v) => {
+            h.strings(matches!(label, Label::StringNotIn(_)));
+            for s in v {
+                h.string(s);
+            }
+        }
+        Label::Bool(b) => h.boolean(*b),
+    }
+    h.finish()
+}
+
+/// [`label_hash`]'s hasher.
+struct LabelHasher(rustc_hash::FxHasher);
+
+impl LabelHasher {
+    fn new(var: Var) -> LabelHasher {
+        let mut h = rustc_hash::FxHasher::default();
+        var.hash(&mut h);
+        LabelHasher(h)
+    }
+
+    fn finish(&self) -> u64 {
+        self.0.finish()
+    }
+}
+
+impl LabelParts for LabelHasher {
+    fn versions(&mut self) {
+        self.0.write_u8(0);
+    }
+    fn bound(&mut self, cut: &Cut) {
+        self.0.write_usize(cut.identity());
+    }
+    fn strings(&mut self, not_in: bool) {
+        self.0.write_u8(if not_in { 2 } else { 1 });
+    }
+    fn string(&mut self, s: &str) {
+        s.hash(&mut self.0);
+    }
+    fn boolean(&mut self, value: bool) {
+        self.0.write_u8(3);
+        value.hash(&mut self.0);
+    }
+}
+
+/// Whether a stored label is the one [`edge_label`] reads: its parts compared in order as they
+/// come (bounds by identity, which equal cuts of the context's labels share).
+struct LabelMatch<'l> {
+    label: &'l Label,
+    /// The parts compared so far.
+    at: usize,
+    same: bool,
+}
+
+impl<'l> LabelMatch<'l> {
+    fn new(label: &'l Label) -> LabelMatch<'l> {
+        LabelMatch {
+            label,
+            at: 0,
+            same: true,
+        }
+    }
+
+    /// Whether every part matched and none of the stored label's is left over.
+    fn matches(&self) -> bool {
+        self.same
+            && match self.label {
+                Label::Versions(set) => self.at == set.bounds().len(),
+                Label::StringIn(v) | Label::StringNotIn(v) => self.at == v.len(),
+                Label::Bool(_) => true,
+            }
+    }
+}
+
+impl LabelParts for LabelMatch<'_> {
+    fn versions(&mut self) {
+        self.same &= matches!(self.label, Label::Versions(_));
+    }
+    fn bound(&mut self, cut: &Cut) {
+        if let Label::Versions(set) = self.label {
+            self.same &= set
+                .bounds()
+                .get(self.at)
+                .is_some_and(|b| b.identity() == cut.identity());
+        }
+        self.at += 1;
+    }
+    fn strings(&mut self, not_in: bool) {
+        self.same &= if not_in {
+            matches!(self.label, Label::StringNotIn(_))
+        } else {
+            matches!(self.label, Label::StringIn(_))
+        };
+    }
+    fn string(&mut self, s: &str) {
+        if let Label::StringIn(v) | Label::StringNotIn(v) = self.label {
+            self.same &= v.get(self.at).is_some_and(|t| t == s);
+        }
+        self.at += 1;
+    }
+    fn boolean(&mut self, value: bool) {
+        self.same &= matches!(self.label, Label::Bool(b) if *b == value);
     }
 }
 
@@ -296,6 +510,14 @@ impl Pieces {
             PieceEdges::Two(pairs) => label_of(pairs, (l, u)),
         }
     }
+
+    /// The id in `literals` of the literal of `var` where the piece `(l, u)` holds.
+    fn literal(&self, literals: &mut Literals, var: Var, (l, u): (Marker, Marker)) -> LitId {
+        match &self.edges {
+            PieceEdges::One(edges) => literals.id_of(var, edges, l),
+            PieceEdges::Two(pairs) => literals.id_of(var, pairs, (l, u)),
+        }
+    }
 }
 
 impl Context {
@@ -399,8 +621,7 @@ impl Context {
                 .list
                 .iter()
                 .find(|(c, _)| c.is_true())
-                .map(|&p| label(p));
-            let guard = guard.map(|l| self.cover_literals.id(var, l));
+                .map(|&p| pieces.literal(&mut self.cover_literals, var, p));
             let cover = Cover::Branches(Arc::from([Branch {
                 guard,
                 cover: Cover::True,
@@ -447,15 +668,15 @@ impl Context {
             if specific.is_false() {
                 continue;
             }
-            let label = label((l, u));
             if !exact {
-                let literal = self.cube_marker(&[(var, &label)])?;
+                let literal = self.cube_marker(&[(var, &label((l, u)))])?;
                 let term = self.conj(literal, specific)?;
                 function = self.disj(function, term)?;
             }
             // Pieces whose covers denote the same function share one literal.
             match branches.iter_mut().find(|(f, _)| *f == specific) {
                 Some((_, b)) => {
+                    let label = label((l, u));
                     let union = b
                         .guard
                         .and_then(|old| self.cover_literals.get(old))
@@ -463,7 +684,8 @@ impl Context {
                     b.guard = union.map(|l| self.cover_literals.id(var, l));
                 }
                 None => {
-                    let guard = Some(self.cover_literals.id(var, label));
+                    // (Found without building the label when the literal is known.)
+                    let guard = Some(pieces.literal(&mut self.cover_literals, var, (l, u)));
                     branches.push((specific, Branch { guard, cover }));
                 }
             }
@@ -695,6 +917,63 @@ mod tests {
         assert!(ctx.cover_cache.is_empty() && ctx.print_cache.is_empty());
         assert_eq!(ctx.to_marker_string(m)?, first);
         assert!(!ctx.cover_cache.is_empty());
+        Ok(())
+    }
+
+    /// A literal found from a node's edges is the one its label files. For every node of the
+    /// lock-file markers' diagrams and each of its children, what `edge_label` reads hashes as
+    /// `label_hash` of `label_of`'s label and matches that label, and no other child's; and
+    /// once every marker is printed no two of the context's literals are equal (equal labels
+    /// hash alike: their cuts are the nodes' interned copies).
+    #[test]
+    fn literals_found_from_edges_are_the_labels() -> Result<(), Box<dyn std::error::Error>> {
+        use super::{LabelHasher, LabelMatch, edge_label, label_hash};
+        use crate::dd::{distinct_children, label_of};
+        let mut ctx = Context::new();
+        let text = lock_markers()?;
+        let mut markers = Vec::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let tree: MarkerTree = line.parse()?;
+            markers.push(ctx.from_marker(&tree, &Theory::none())?);
+        }
+        let (mut checked, mut apart) = (0, 0);
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = markers.clone();
+        while let Some(m) = stack.pop() {
+            let Some(var) = ctx.top(m) else {
+                continue;
+            };
+            if !seen.insert(m) {
+                continue;
+            }
+            let edges = ctx.edges(m, var)?;
+            let children = distinct_children(&edges);
+            for &c in &children {
+                let label = label_of(&edges, c);
+                let mut h = LabelHasher::new(var);
+                edge_label(&edges, c, &mut h);
+                assert_eq!(h.finish(), label_hash(var, &label), "{label:?}");
+                for &other in &children {
+                    let mut same = LabelMatch::new(&label);
+                    edge_label(&edges, other, &mut same);
+                    assert_eq!(same.matches(), other == c, "{label:?}");
+                    apart += usize::from(other != c);
+                }
+                checked += 1;
+                stack.push(c);
+            }
+        }
+        assert!(checked > 1000 && apart > 1000, "{checked} {apart}");
+        for &m in &markers {
+            ctx.to_marker_string(m)?;
+        }
+        let list = &ctx.cover_literals.list;
+        assert!(list.len() > 400, "{}", list.len());
+        for (i, a) in list.iter().enumerate() {
+            for b in list.iter().skip(i + 1) {
+                assert!(a.var != b.var || a.label != b.label, "{:?}", a.label);
+            }
+        }
         Ok(())
     }
 
