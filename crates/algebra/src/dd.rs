@@ -903,6 +903,8 @@ pub struct Context {
     pub(crate) cover_numbers: Vec<usize>,
     /// The lists a print of a cover works in, kept between prints.
     pub(crate) cover_scratch: crate::print::CoverScratch,
+    /// The boxes the cover's recurrence keeps its pieces in, one per level, reused.
+    pub(crate) pieces_pool: isop::PiecesPool,
     /// The parts of split forms printed so far (`Context::print_part`), by marker and care:
     /// the text, or `None` where none of the three forms prints it. A lock file's conflict
     /// markers lead to the same functions of the extras again and again.
@@ -1106,6 +1108,7 @@ impl Context {
             cover_literals: isop::Literals::default(),
             cover_numbers: Vec::new(),
             cover_scratch: crate::print::CoverScratch::default(),
+            pieces_pool: isop::PiecesPool::default(),
             part_cache: HashMap::default(),
             spellings: None,
         }

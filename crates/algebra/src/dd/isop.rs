@@ -176,7 +176,8 @@ impl Cover {
         max: usize,
         f: &mut dyn FnMut(&[LitId]) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        let mut prefix = Vec::new();
+        // As long as the variables on a path: inline for the usual handful.
+        let mut prefix: smallvec::SmallVec<[LitId; 16]> = smallvec::SmallVec::new();
         let mut count = 0;
         self.walk(&mut prefix, &mut count, max, f)
     }
@@ -194,7 +195,7 @@ impl Cover {
 
     fn walk(
         &self,
-        prefix: &mut Vec<LitId>,
+        prefix: &mut smallvec::SmallVec<[LitId; 16]>,
         count: &mut usize,
         max: usize,
         f: &mut dyn FnMut(&[LitId]) -> Result<(), Error>,
@@ -495,6 +496,39 @@ struct Pieces {
     list: smallvec::SmallVec<[(Marker, Marker); 4]>,
 }
 
+impl Pieces {
+    /// No pieces (a box's first contents, before [`Context::pieces`] writes it).
+    fn empty() -> Pieces {
+        Pieces {
+            edges: PieceEdges::Two(super::Edges::Bool {
+                yes: (Marker::TRUE, Marker::TRUE),
+                no: (Marker::TRUE, Marker::TRUE),
+            }),
+            list: smallvec::SmallVec::new(),
+        }
+    }
+}
+
+/// Boxes for the recurrence's [`Pieces`], one per level it has reached, kept by the context
+/// so that each level reuses one instead of allocating it (a clone of the context starts
+/// with none).
+#[derive(Default)]
+// Boxed: a level takes its box out of the list and keeps only the pointer in its frame.
+#[allow(clippy::vec_box)]
+pub(crate) struct PiecesPool(Vec<Box<Pieces>>);
+
+impl Clone for PiecesPool {
+    fn clone(&self) -> PiecesPool {
+        PiecesPool::default()
+    }
+}
+
+impl std::fmt::Debug for PiecesPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PiecesPool({} boxes)", self.0.len())
+    }
+}
+
 /// The edges the pieces are read from: one node's (equal bounds) or two nodes' common
 /// refinement.
 enum PieceEdges {
@@ -565,19 +599,23 @@ impl Context {
         Ok(r)
     }
 
-    /// The pieces of `var`'s domain for the bounds `lower` and `upper`, on the heap.
+    /// The pieces of `var`'s domain for the bounds `lower` and `upper`, written into `slot`
+    /// (on the heap: see [`PiecesPool`]).
     #[inline(never)]
-    fn pieces(&self, lower: Marker, upper: Marker, var: Var) -> Result<Box<Pieces>, Error> {
+    fn pieces(
+        &self,
+        slot: &mut Pieces,
+        lower: Marker,
+        upper: Marker,
+        var: Var,
+    ) -> Result<(), Error> {
         if lower == upper {
             let edges = self.edges(lower, var)?;
-            let list = distinct_children(&edges)
-                .into_iter()
-                .map(|c| (c, c))
-                .collect();
-            return Ok(Box::new(Pieces {
-                edges: PieceEdges::One(edges),
-                list,
-            }));
+            slot.list.clear();
+            slot.list
+                .extend(distinct_children(&edges).into_iter().map(|c| (c, c)));
+            slot.edges = PieceEdges::One(edges);
+            return Ok(());
         }
         let (l, u) = (self.edges(lower, var)?, self.edges(upper, var)?);
         let pairs = combine(
@@ -586,11 +624,9 @@ impl Context {
             |a, b| Ok::<_, Error>((a, b)),
             || Error::new(ErrorKind::ForeignMarker),
         )?;
-        let list = distinct_children(&pairs);
-        Ok(Box::new(Pieces {
-            edges: PieceEdges::Two(pairs),
-            list,
-        }))
+        slot.list = distinct_children(&pairs);
+        slot.edges = PieceEdges::Two(pairs);
+        Ok(())
     }
 
     /// One level of the recurrence (the module's docs), for a pair not met before.
@@ -610,9 +646,29 @@ impl Context {
         } else {
             top_lower
         };
+        // On the heap, in a box the context keeps for the next level (`PiecesPool`): this
+        // frame stays on the stack through the recursion below.
+        let mut pieces = self
+            .pieces_pool
+            .0
+            .pop()
+            .unwrap_or_else(|| Box::new(Pieces::empty()));
+        self.pieces(&mut pieces, lower, upper, var)?;
+        let r = self.isop_pieces(lower, upper, var, &pieces, within);
+        self.pieces_pool.0.push(pieces);
+        r
+    }
+
+    /// [`isop_new`](Self::isop_new) past finding the pieces of `var`'s domain.
+    fn isop_pieces(
+        &mut self,
+        lower: Marker,
+        upper: Marker,
+        var: Var,
+        pieces: &Pieces,
+        within: &mut Within,
+    ) -> Result<Built, Error> {
         let exact = lower == upper;
-        // On the heap: this frame stays on the stack through the recursion below.
-        let pieces = self.pieces(lower, upper, var)?;
         let label = |p: (Marker, Marker)| pieces.label(p);
         // A single decision (every piece constant) is its own cover: the literal of the
         // pieces that hold.
@@ -649,8 +705,8 @@ impl Context {
         }
         let mut common_lower = Marker::FALSE;
         let mut function = Marker::FALSE;
-        // (the function a branch's cover denotes, the branch)
-        let mut branches: Vec<(Marker, Branch)> = Vec::new();
+        // (the function a branch's cover denotes, the branch); inline for the usual few.
+        let mut branches: smallvec::SmallVec<[(Marker, Branch); 4]> = smallvec::SmallVec::new();
         for &(l, u) in &pieces.list {
             if l.is_false() {
                 continue;
@@ -713,7 +769,8 @@ impl Context {
                 None => branches.push((common, branch)),
             }
         }
-        let cover = Cover::Branches(branches.into_iter().map(|(_, b)| b).collect());
+        // (From a slice's iterator, which says its length: one allocation.)
+        let cover = Cover::Branches(branches.iter().map(|(_, b)| b.clone()).collect());
         Ok(Built {
             function,
             cover,
