@@ -1031,6 +1031,31 @@ mod tests {
                 assert!(a.var != b.var || a.label != b.label, "{:?}", a.label);
             }
         }
+        // Distinct literals hash apart (each part of a label counts), strings and booleans
+        // among them.
+        let mut hashes: Vec<u64> = list.iter().map(|l| label_hash(l.var, &l.label)).collect();
+        hashes.sort_unstable();
+        hashes.dedup();
+        assert_eq!(hashes.len(), list.len());
+        let kinds = |f: fn(&Label) -> bool| list.iter().filter(|l| f(&l.label)).count();
+        assert!(kinds(|l| matches!(l, Label::StringIn(_) | Label::StringNotIn(_))) > 50);
+        assert!(kinds(|l| matches!(l, Label::Bool(_))) > 10);
+        Ok(())
+    }
+
+    /// The recurrence's boxes for its pieces: one per level reached, kept after a print; a
+    /// clone of the context starts with none, and the context's debug text counts them.
+    #[test]
+    fn the_pieces_boxes_are_kept_per_context() -> Result<(), Box<dyn std::error::Error>> {
+        let mut ctx = Context::new();
+        let t: MarkerTree =
+            "(os_name == 'nt' and python_version >= '3.9') or sys_platform == 'linux'".parse()?;
+        let m = ctx.from_marker(&t, &Theory::none())?;
+        ctx.to_marker_string(m)?;
+        let kept = ctx.pieces_pool.0.len();
+        assert!(kept >= 2, "{kept}");
+        assert!(format!("{ctx:?}").contains(&format!("PiecesPool({kept} boxes)")));
+        assert!(ctx.clone().pieces_pool.0.is_empty());
         Ok(())
     }
 
