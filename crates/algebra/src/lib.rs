@@ -151,7 +151,10 @@
 //!    first prints of a lock file rebuilt the same covers again and again. What a cover would
 //!    cost with no cache (its steps and height) is kept beside it and checked against the
 //!    limits either way, so whether a cover fits, and so the text, never depends on what the
-//!    context printed before.
+//!    context printed before. The literal table files a label by its cuts' identities (every
+//!    cut of a label the diagrams make is the nodes' interned copy) and finds a piece's literal
+//!    from the node's edges without building the label. *Why:* most pieces' literals are
+//!    known, and building, hashing and dropping their labels was a quarter of the recurrence.
 //!
 //! # Operations
 //!
