@@ -484,9 +484,8 @@ impl Cut {
     /// one below). The printer keeps the ones whose specifier gives exactly the wanted set.
     pub(crate) fn candidate_versions(&self) -> Vec<Version> {
         let mut out = Vec::new();
-        if let Some(Point::Version(v)) = self.least_point_above() {
-            out.push(v);
-        }
+        // The version the prefix spells when completed; for a cut below its block, also the
+        // least point above it (`least_point_above`), so made once.
         if let Some(v) = complete_min(self.atoms().to_vec()).and_then(|a| atoms_to_version(&a)) {
             out.push(v);
         }
