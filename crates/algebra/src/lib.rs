@@ -143,7 +143,7 @@
 //!    (ISOP, for variables of more than two values as uv-pep508 0.0.98 applies it), each
 //!    distinct literal spelt once. *Why:* a search for the shortest of several minimised forms
 //!    ([`Context::to_shortest_marker_string`]) cost about six times uv-pep508's first print on
-//!    lock-file markers; the cover costs about a fifth of the search and prints 2.5 % more
+//!    lock-file markers; the cover costs about a sixth of the search and prints 2.5 % more
 //!    characters there (still about 0.78 of uv-pep508's), so the search is one call away for
 //!    those who want the shortest text (BENCHMARKS.md, "Print form 7"). A cover depends only
 //!    on its two bounds, so the context keeps every cover it builds, with its literals
