@@ -1053,11 +1053,13 @@ impl Relation {
 
 impl Context {
     /// An empty context with the default [`Limits`]. It reserves room for about 16,000 nodes
-    /// and as many `and` results (about 600 KB): a lock file's markers and the
-    /// operations between them reach that, and growing the tables to it would rehash them
-    /// twice. The printer's own table of `and` results grows from empty: a lock file's
-    /// first prints add only about 1,500, and a table made larger than its entries costs
-    /// a fresh page of memory for nearly every entry written into it.
+    /// (about 160 KB: a lock file's markers and the operations between them reach that, and
+    /// growing the table to it would rehash it twice) and for 4,000 `and` results (about
+    /// 100 KB), a table that grows with what the context computes. A table made larger than
+    /// its entries costs a fresh page of memory for nearly every entry written into it (about
+    /// 1.4 µs each on the machine of BENCHMARKS.md): room for 16,000 `and` results made the
+    /// first builds of 492 short lock-file markers a fifth slower. The printer's own table of
+    /// `and` results grows from empty: a lock file's first prints add only about 1,500.
     #[must_use]
     pub fn new() -> Context {
         Context::with_limits(Limits::default())
@@ -1082,7 +1084,7 @@ impl Context {
                 }),
             }],
             unique: hashbrown::HashTable::with_capacity(1 << 14),
-            and_cache: HashMap::with_capacity_and_hasher(1 << 14, Default::default()),
+            and_cache: HashMap::with_capacity_and_hasher(1 << 12, Default::default()),
             print_and_cache: HashMap::default(),
             answers: HashMap::default(),
             cuts: HashSet::default(),
