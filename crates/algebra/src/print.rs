@@ -502,7 +502,8 @@ impl Context {
             self.cover_literals
                 .set_text(lit, (t.s.into_boxed_str(), t.or));
         }
-        let texts: Vec<(&str, bool)> = lits
+        // (Inline for the usual few literals.)
+        let texts: smallvec::SmallVec<[(&str, bool); 16]> = lits
             .iter()
             .map(|&lit| {
                 self.cover_literals
