@@ -192,6 +192,15 @@ impl VersionSet {
     /// ```
     #[must_use]
     pub fn python_version_preimage(spec: &VersionSpecifier) -> Option<VersionSet> {
+        if let Some(set) = plain_pair_preimage(spec) {
+            return Some(set);
+        }
+        VersionSet::python_version_preimage_of_set(spec)
+    }
+
+    /// [`python_version_preimage`](Self::python_version_preimage) read off the specifier's
+    /// own set, for any specifier.
+    fn python_version_preimage_of_set(spec: &VersionSpecifier) -> Option<VersionSet> {
         let set = VersionSet::from_specifier(spec)?;
         // Each interval's image, in order: the image of a cut (the start of the least block
         // above it) never goes down as the cut goes up, so the images come sorted, and one
@@ -476,6 +485,61 @@ fn pair_block_start((e, x, y): Pair) -> Cut {
     Cut::new(base_atoms(e, &[x, y]), Side::Below)
 }
 
+/// [`VersionSet::python_version_preimage`] of `python_version op "X"` or `"X.Y"` (a plain
+/// release of epoch 0, compared with `==`, `!=`, `<`, `<=`, `>` or `>=`), the usual literal,
+/// written straight from the blocks it names: the same bounds as reading the specifier's own
+/// set (`python_version_preimage_of_set`; `plain_pairs_read_as_their_sets` checks it), without
+/// building that set and finding the least pair above each of its cuts. `None` for any
+/// other specifier.
+///
+/// With `B(X.Y)` the start of the block of `X.Y`: `== X.Y` is `[B(X.Y), B(X.Y+1))`, `>= X.Y`
+/// is `[B(X.Y), +∞)`, `> X.Y` is `[B(X.Y+1), +∞)`, `< X.Y` is `[B(0.0), B(X.Y))`, `<= X.Y` is
+/// `[B(0.0), B(X.Y+1))` and `!= X.Y` is both sides of `== X.Y` (the versions start in the
+/// block of `0.0`; an interval that starts where it ends is left out).
+fn plain_pair_preimage(spec: &VersionSpecifier) -> Option<VersionSet> {
+    let v = spec.version();
+    if v.epoch() != 0
+        || v.pre().is_some()
+        || v.post().is_some()
+        || v.dev().is_some()
+        || !v.local().is_empty()
+    {
+        return None;
+    }
+    let (x, y) = match v.release() {
+        [x] => (*x, 0),
+        [x, y] => (*x, *y),
+        _ => return None,
+    };
+    let at = pair_block_start((0, x, y));
+    let after = pair_block_start((0, x, y.checked_add(1)?));
+    let first = || pair_block_start((0, 0, 0));
+    let bounds = match spec.operator() {
+        Operator::Equal => vec![at, after],
+        Operator::GreaterThanEqual => vec![at, Cut::TOP],
+        Operator::GreaterThan => vec![after, Cut::TOP],
+        Operator::LessThanEqual => vec![first(), after],
+        Operator::LessThan => {
+            let first = first();
+            if first < at {
+                vec![first, at]
+            } else {
+                Vec::new()
+            }
+        }
+        Operator::NotEqual => {
+            let first = first();
+            if first < at {
+                vec![first, at, after, Cut::TOP]
+            } else {
+                vec![after, Cut::TOP]
+            }
+        }
+        _ => return None,
+    };
+    Some(VersionSet { bounds })
+}
+
 /// The least `epoch!X.Y` above `cut`; `None` when there is none.
 fn least_pair_above(cut: &Cut) -> Option<Pair> {
     let (e, r1, r2) = cut.epoch_and_release2();
@@ -693,6 +757,62 @@ pub(crate) mod tests {
         }
         assert!(Cut::versions_start().is_versions_start());
         assert!(!Cut::BOTTOM.is_versions_start() && !Cut::below(&v).is_versions_start());
+        Ok(())
+    }
+
+    /// The preimage of `python_version op "X"` or `"X.Y"` written from the blocks is the one
+    /// read off the specifier's set, for every operator, at the ends of the numbers too; the
+    /// literals it leaves to that reading are left.
+    #[test]
+    fn plain_pairs_read_as_their_sets() -> Result<(), markerspec_pep440::Error> {
+        let ops = ["==", "!=", "<", "<=", ">", ">=", "~=", "==="];
+        let mut literals: Vec<String> = Vec::new();
+        for x in [0u64, 1, 2, 3, 9, 10, 99, u64::MAX - 1, u64::MAX] {
+            literals.push(x.to_string());
+            for y in [0u64, 1, 2, 9, 10, 11, 13, 99, u64::MAX - 1, u64::MAX] {
+                literals.push(format!("{x}.{y}"));
+            }
+        }
+        let mut fast = 0;
+        for lit in &literals {
+            for op in ops {
+                // (`~=` needs two numbers.)
+                let Ok(spec) = format!("{op}{lit}").parse::<VersionSpecifier>() else {
+                    assert!(op == "~=" && !lit.contains('.'), "{op}{lit}");
+                    continue;
+                };
+                let general = VersionSet::python_version_preimage_of_set(&spec);
+                if let Some(set) = plain_pair_preimage(&spec) {
+                    fast += 1;
+                    assert_eq!(Some(&set), general.as_ref(), "{spec}");
+                }
+                assert_eq!(
+                    VersionSet::python_version_preimage(&spec),
+                    general,
+                    "{spec}"
+                );
+            }
+        }
+        // The six operators with every literal whose block has a next one (all but `X.MAX`).
+        let eligible = literals
+            .iter()
+            .filter(|l| !l.ends_with(&format!(".{}", u64::MAX)))
+            .count();
+        assert_eq!(fast, eligible * 6);
+        for other in [
+            "==3.11.*",
+            "!=3.*",
+            ">=3.11.1",
+            "<3.11rc1",
+            ">3.11.post1",
+            "<=3.11.dev0",
+            "==3.11+local",
+            ">=1!3.11",
+            "~=3.11",
+        ] {
+            let spec: VersionSpecifier = other.parse()?;
+            assert_eq!(plain_pair_preimage(&spec), None, "{other}");
+        }
         Ok(())
     }
 
