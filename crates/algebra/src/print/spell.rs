@@ -541,6 +541,10 @@ fn pair_by_prefix(
         ends: bool,
     }
     let mut sups: Vec<Sup> = Vec::new();
+    // The places in `sups` of those that start where the target does, of those that end
+    // where it does, and of those that do both: a pair is exact only if one of its two
+    // starts there and one ends there, so each new one is paired only with those.
+    let (mut starting, mut ending, mut both) = (Vec::new(), Vec::new(), Vec::new());
     // (cost, the pair's places in `sups`)
     let mut best: Option<(usize, usize, usize)> = None;
     for &(cost, i) in order {
@@ -575,7 +579,18 @@ fn pair_by_prefix(
             set: m,
         };
         let j = sups.len();
-        for (k, x) in sups.iter().enumerate() {
+        let partners: &[usize] = match (sup.starts, sup.ends) {
+            (true, true) => &[],
+            (true, false) => &ending,
+            (false, true) => &starting,
+            (false, false) => &both,
+        };
+        // (In the order of `sups`, as the tie between pairs of one cost is decided.)
+        let every = (sup.starts && sup.ends).then(|| (0..j).collect::<Vec<usize>>());
+        for &k in every.as_deref().unwrap_or(partners) {
+            let Some(x) = sups.get(k) else {
+                continue;
+            };
             let pair = x.cost + cost;
             if best.is_some_and(|(c, bk, bj)| pair > c || (pair == c && (bk, bj) < (k, j))) {
                 continue;
@@ -586,6 +601,15 @@ fn pair_by_prefix(
             if exact {
                 best = Some((pair, k, j));
             }
+        }
+        if sup.starts {
+            starting.push(j);
+        }
+        if sup.ends {
+            ending.push(j);
+        }
+        if sup.starts && sup.ends {
+            both.push(j);
         }
         sups.push(sup);
     }
@@ -1287,7 +1311,7 @@ mod tests {
         let (b, c) = (iv("3", "7")?, iv("1", "5")?);
         // (the candidates with their sets, the pair expected)
         type Case = (Vec<(Spec<'static>, VersionSet)>, Option<&'static str>);
-        let cases: [Case; 4] = [
+        let cases: [Case; 6] = [
             // A pair found first, (a, b) at 25 + 25, and a cheaper one after it, (x, c) at
             // 20 + 26; the cheapest candidate, `x`, last in the list (the search reads by cost).
             (
@@ -1327,6 +1351,30 @@ mod tests {
                     ((pv, O::GreaterThanEqual, "4.0.0", 1), b.clone()),
                 ],
                 None,
+            ),
+            // A set that starts and ends where the target does, with a piece more (read
+            // second), pairs with any set that takes that piece away: here one that does
+            // neither (read first).
+            (
+                vec![
+                    ((pv, O::LessThan, "5", 0), iv("1", "7")?),
+                    (
+                        (pv, O::GreaterThanEqual, "5.0.0", 1),
+                        target.union(&iv("8", "9")?),
+                    ),
+                ],
+                Some(r#"python_version >= "5.0.0" and python_version < "5""#),
+            ),
+            // The same, read the other way round.
+            (
+                vec![
+                    (
+                        (pv, O::GreaterThanEqual, "6", 0),
+                        target.union(&iv("8", "9")?),
+                    ),
+                    ((pv, O::LessThan, "6.0.0", 1), iv("1", "7")?),
+                ],
+                Some(r#"python_version >= "6" and python_version < "6.0.0""#),
             ),
         ];
         for (cands, want) in cases {
