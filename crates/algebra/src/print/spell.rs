@@ -357,7 +357,15 @@ fn named(cache: &mut NamedCache, cut: &Cut) -> Arc<[Named]> {
 /// The literals of `set`'s candidates, sorted as text: each version a cut of the set may
 /// name (the first of equal versions, `3` before `3.0`, in the order of the cuts), and for a
 /// plain release its wildcard (`3.9.*`).
+#[cfg(test)]
 fn literals(cache: &mut NamedCache, set: &VersionSet) -> Vec<Lit> {
+    let mut lits = literals_unsorted(cache, set);
+    sort_literals(&mut lits);
+    lits
+}
+
+/// [`literals`] in the order the cuts name them.
+fn literals_unsorted(cache: &mut NamedCache, set: &VersionSet) -> Vec<Lit> {
     let mut seen: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
     let mut lits: Vec<Lit> = Vec::with_capacity(24);
     for cut in set.bounds() {
@@ -370,8 +378,12 @@ fn literals(cache: &mut NamedCache, set: &VersionSet) -> Vec<Lit> {
             lits.push(n.text.clone());
         }
     }
-    lits.sort_unstable_by(|a, b| (&*a.text, a.wildcard).cmp(&(&*b.text, b.wildcard)));
     lits
+}
+
+/// Sorts [`literals`] as text.
+fn sort_literals(lits: &mut [Lit]) {
+    lits.sort_unstable_by(|a, b| (&*a.text, a.wildcard).cmp(&(&*b.text, b.wildcard)));
 }
 
 /// The candidate comparisons for a set of `field` with literals `lits` ([`literals`]): each
@@ -408,7 +420,13 @@ impl Context {
         field: Field,
         set: &VersionSet,
     ) -> Result<Text, Error> {
-        let lits = literals(&mut self.named_cache, set);
+        let mut lits = literals_unsorted(&mut self.named_cache, set);
+        if !field.is_extended() {
+            if let Some(t) = self.single_by_sets(field, set, &lits)? {
+                return Ok(t);
+            }
+        }
+        sort_literals(&mut lits);
         let specs = candidates(field, &lits);
         let order = cost_order(&specs);
         if !field.is_extended() {
@@ -417,6 +435,63 @@ impl Context {
             }
         }
         self.spell_by_diagrams(var, field, set, &specs, &order)
+    }
+
+    /// For a standard field, the answer of the search when a single comparison is exact
+    /// (most labels), found as the search finds it ([`spell_by_sets`](Self::spell_by_sets),
+    /// [`single_first`]) without listing and ordering every candidate: only the ones that
+    /// search reads before the candidates it puts off (those `Ends` and `python_version`'s
+    /// blocks rule out), cheapest first, a whole cost at a time, the best by text of the
+    /// first cost at which one equals `set`. `None` when none does, or a candidate has no
+    /// set (the whole search then decides, and meets the same).
+    fn single_by_sets(
+        &mut self,
+        field: Field,
+        set: &VersionSet,
+        lits: &[Lit],
+    ) -> Result<Option<Text>, Error> {
+        let ends = Ends::of(set);
+        let python_versions = set.bounds().iter().all(bounds_python_versions);
+        // (cost, candidate): those `spell_by_sets` reads first; inline for the usual few.
+        let mut first: smallvec::SmallVec<[(usize, Spec<'_>); 32]> = smallvec::SmallVec::new();
+        for &f in fields_of(field) {
+            for op in OPS {
+                let equality = matches!(op, O::Equal | O::NotEqual);
+                for lit in lits {
+                    if !equality && lit.wildcard {
+                        continue;
+                    }
+                    let spec = (f, op, &*lit.text, lit.id as usize);
+                    let put_off =
+                        (f == Field::PythonVersion && !python_versions && !lit.text.contains('+'))
+                            || Ends::of_comparison(&spec).is_some_and(|e| e != ends);
+                    if !put_off {
+                        first.push((spec_cost(f, op, &lit.text), spec));
+                    }
+                }
+            }
+        }
+        first.sort_unstable_by_key(|&(cost, _)| cost);
+        let mut best: Option<String> = None;
+        let mut level = first.first().map(|&(cost, _)| cost);
+        for &(cost, spec) in &first {
+            if level != Some(cost) {
+                if let Some(b) = best {
+                    return Ok(Some(Text { s: b, or: false }));
+                }
+                level = Some(cost);
+            }
+            let Some(m) = self.atom_set_cache.read(&mut self.cuts, spec) else {
+                return Ok(None);
+            };
+            if *m == *set && usable(spec.2, m.is_empty() || m.is_full()) {
+                let t = atom_text(spec.0, spec.1, spec.2);
+                if best.as_ref().is_none_or(|b| better(&t, b)) {
+                    best = Some(t);
+                }
+            }
+        }
+        Ok(best.map(|s| Text { s, or: false }))
     }
 
     /// [`spell_versions`](Self::spell_versions) with the comparisons read as diagrams.
@@ -1073,7 +1148,10 @@ fn greedy<A: Meanings>(
 
 #[cfg(test)]
 mod tests {
-    use super::{Spec, candidates, literals};
+    use super::{
+        Ends, Single, Spec, bounds_python_versions, candidates, literals, literals_unsorted,
+        single_first, spec_version_set,
+    };
     use crate::Context;
     use crate::cut::Cut;
     use crate::range::VersionSet;
@@ -1217,6 +1295,66 @@ mod tests {
         assert!(
             by_sets > 1000 && errors > 10 && unread > 20,
             "{by_sets} by sets, {errors} errors, {unread} unread"
+        );
+        Ok(())
+    }
+
+    /// The single comparisons read on their own (`single_by_sets`) answer exactly where the
+    /// whole search's first phase finds a single comparison, with its text; elsewhere they
+    /// leave the label to the whole search.
+    #[test]
+    fn singles_read_on_their_own_answer_as_the_whole_search()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let sets = sets()?;
+        let (mut answered, mut left) = (0, 0);
+        for field in [Field::PythonFullVersion, Field::PlatformRelease] {
+            let mut ctx = Context::new();
+            for set in &sets {
+                if set.is_empty() || set.is_full() {
+                    continue;
+                }
+                let lits = literals(&mut ctx.named_cache, set);
+                let specs: Vec<Spec<'_>> = candidates(field, &lits);
+                let order = super::cost_order(&specs);
+                let mut read = |spec: &Spec<'_>| Ok(spec_version_set(spec.0, spec.1, spec.2));
+                let ends = Ends::of(set);
+                let python_versions = set.bounds().iter().all(bounds_python_versions);
+                let whole = single_first(
+                    set,
+                    &specs,
+                    &order,
+                    &mut read,
+                    |s| s.is_empty() || s.is_full(),
+                    |spec| {
+                        (spec.0 == Field::PythonVersion
+                            && !python_versions
+                            && !spec.2.contains('+'))
+                            || Ends::of_comparison(spec).is_some_and(|e| e != ends)
+                    },
+                )?;
+                let unsorted = literals_unsorted(&mut ctx.named_cache, set);
+                let own = ctx.single_by_sets(field, set, &unsorted)?;
+                match (whole, own) {
+                    (Ok(Single::Found(w)), Some(t)) => {
+                        assert_eq!(t.s, w.s, "{field:?} in {set}");
+                        assert!(!t.or, "{field:?} in {set}");
+                        answered += 1;
+                    }
+                    (Err(_) | Ok(Single::Unread), None) => left += 1,
+                    (w, t) => {
+                        let w = match w {
+                            Ok(Single::Found(w)) => w.s,
+                            Ok(Single::Unread) => "unread".into(),
+                            Ok(Single::All(_)) | Err(_) => "no single".into(),
+                        };
+                        return Err(format!("{field:?} in {set}: {t:?} against {w}").into());
+                    }
+                }
+            }
+        }
+        assert!(
+            answered > 100 && left > 500,
+            "{answered} answered, {left} left"
         );
         Ok(())
     }
