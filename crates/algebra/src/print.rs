@@ -439,7 +439,16 @@ impl Context {
     /// the DNF with its shared literals taken out ([`quick_factor`](Self::quick_factor)), the
     /// DNF on a tie.
     fn print_isop_within(&mut self, lower: Marker, upper: Marker) -> Result<String, Error> {
-        let cover = self.isop_cover(lower, upper)?;
+        // A single path to true (most of a lock file's markers) is its own cover.
+        let single = if lower == upper {
+            self.single_cube(lower)?
+        } else {
+            None
+        };
+        let cover = match single {
+            Some(cube) => Cubes::One(cube),
+            None => Cubes::Cover(self.isop_cover(lower, upper)?),
+        };
         // The lists of the literals met and of the cubes, kept by the context from one print
         // to the next (emptied, their room kept): a first print of a lock file's markers grew
         // them from nothing each time.
@@ -455,7 +464,7 @@ impl Context {
     /// lists (empty) to work in.
     fn write_isop_cover(
         &mut self,
-        cover: &Cover,
+        cover: &Cubes,
         scratch: &mut CoverScratch,
     ) -> Result<String, Error> {
         // Each distinct literal numbered once, in the order the cubes meet them (the cover's
@@ -465,7 +474,7 @@ impl Context {
         let mut local = std::mem::take(&mut self.cover_numbers);
         local.resize(self.cover_literals.len(), usize::MAX);
         let CoverScratch { lits, cubes: ids } = scratch;
-        let walked = cover.for_each_cube(LARGE_CUBES, &mut |cube| {
+        let walked = cover.for_each_cube(&mut |cube| {
             let mut c = Cube::new();
             for &lit in cube {
                 if self.cover_literals.get(lit).is_some_and(|l| l.absent)
@@ -2188,6 +2197,23 @@ fn join(parts: &[Text], sep: &str) -> Text {
 
 /// A cube as [`factor_into`] reads it: its literals' numbers, inline up to eight.
 type Cube = smallvec::SmallVec<[usize; 8]>;
+
+/// The cubes [`print_isop_within`](Context::print_isop_within) writes: a cover the
+/// recurrence built, or the one cube of a single path.
+enum Cubes {
+    Cover(Cover),
+    One(smallvec::SmallVec<[LitId; 16]>),
+}
+
+impl Cubes {
+    /// Calls `f` with each cube, as [`Cover::for_each_cube`] does with [`LARGE_CUBES`].
+    fn for_each_cube(&self, f: &mut dyn FnMut(&[LitId]) -> Result<(), Error>) -> Result<(), Error> {
+        match self {
+            Cubes::Cover(cover) => cover.for_each_cube(LARGE_CUBES, f),
+            Cubes::One(cube) => f(cube),
+        }
+    }
+}
 
 /// The lists a print of a cover works in ([`Context::write_isop_cover`]), kept by the context
 /// between prints (empty, with their room).

@@ -573,6 +573,56 @@ impl Context {
         Ok(self.isop(lower, upper, &mut within)?.cover)
     }
 
+    /// The literals, in variable order, of the one cube of `m` when `m` is a single path to
+    /// true (every node on it has one child other than false): the cover the recurrence
+    /// builds between `m` and itself, one literal per node (at each node the bounds' common
+    /// upper part is false, so the cube goes under the piece's literal and nothing is left
+    /// for the part without it), read straight off the path with the same literals, and
+    /// within the same limits (its steps and height are the path's length). `None` when `m`
+    /// is not such a path.
+    ///
+    /// # Errors
+    ///
+    /// As [`isop_cover`](Self::isop_cover).
+    pub(crate) fn single_cube(
+        &mut self,
+        m: Marker,
+    ) -> Result<Option<smallvec::SmallVec<[LitId; 16]>>, Error> {
+        self.check(m)?;
+        let mut cube: smallvec::SmallVec<[LitId; 16]> = smallvec::SmallVec::new();
+        let mut node = m;
+        while let Some(var) = self.top(node) {
+            let edges = self.edges(node, var)?;
+            let mut kept = None;
+            for c in distinct_children(&edges) {
+                if c.is_false() {
+                    continue;
+                }
+                if kept.is_some() {
+                    return Ok(None);
+                }
+                kept = Some(c);
+            }
+            let Some(child) = kept else {
+                return Ok(None);
+            };
+            cube.push(self.cover_literals.id_of(var, &edges, child));
+            node = child;
+        }
+        if !node.is_true() {
+            return Ok(None);
+        }
+        // As the recurrence meets its limits: the depth first, on the way down, then the
+        // steps, one per node.
+        if cube.len() > self.limits.depth {
+            return Err(Error::intractable(Limit::Depth));
+        }
+        if cube.len() as u64 > self.limits.steps {
+            return Err(Error::intractable(Limit::Steps));
+        }
+        Ok(Some(cube))
+    }
+
     /// The cover between `lower` and `upper` and the function it denotes, from the context's
     /// cache when this pair was met before; [`ErrorKind::Intractable`] where building it with
     /// no cache would pass the limits.
@@ -957,6 +1007,83 @@ mod tests {
             .err()
             .ok_or("a cover within 2 steps")?;
         assert_eq!(e.code(), "intractable");
+        Ok(())
+    }
+
+    /// A single path's cube is the cover the recurrence builds for it, with the same
+    /// literals; every marker whose cover is one cube is such a path (a lock file's markers,
+    /// their negations and their pairs' conjunctions); and the path meets the limits the
+    /// recurrence meets.
+    #[test]
+    fn single_paths_are_the_recurrences_one_cube() -> Result<(), Box<dyn std::error::Error>> {
+        let text = lock_markers()?;
+        let mut ctx = Context::new();
+        let mut ms = Vec::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let tree: MarkerTree = line.parse()?;
+            ms.push(ctx.from_marker(&tree, &Theory::none())?);
+        }
+        let mut all = ms.clone();
+        all.extend(ms.iter().map(|&m| !m));
+        for pair in ms.windows(2) {
+            if let [a, b] = pair {
+                all.push(ctx.and(*a, *b)?);
+            }
+        }
+        let (mut single, mut other) = (0, 0);
+        // (the longest path's length, its marker)
+        let mut deepest = (0, Marker::TRUE);
+        for &m in &all {
+            if m.is_true() || m.is_false() {
+                continue;
+            }
+            let cubes = ctx.isop_cover(m, m)?.cubes(4096)?;
+            match ctx.single_cube(m)? {
+                Some(cube) => {
+                    assert_eq!(cubes, vec![cube.to_vec()], "{m:?}");
+                    single += 1;
+                    deepest = deepest.max((cube.len(), m));
+                }
+                None => {
+                    assert!(cubes.len() > 1, "{m:?}: one cube, not read as a path");
+                    other += 1;
+                }
+            }
+        }
+        assert!(
+            single > 500 && other > 500,
+            "{single} paths, {other} others"
+        );
+        // The longest path, one node short of the depth limit, and of the step limit.
+        let (n, deep) = deepest;
+        assert!(n > 2, "{n} literals");
+        for limits in [
+            Limits {
+                depth: n - 1,
+                ..Limits::default()
+            },
+            Limits {
+                steps: n as u64 - 1,
+                ..Limits::default()
+            },
+            Limits {
+                depth: n,
+                steps: n as u64,
+                ..Limits::default()
+            },
+        ] {
+            let mut fresh = ctx.clone();
+            fresh.clear_caches();
+            fresh.set_limits(limits);
+            let path = fresh.single_cube(deep).map(|c| c.map(|c| c.to_vec()));
+            fresh.clear_caches();
+            let cover = fresh.isop_cover(deep, deep).and_then(|c| c.cubes(4096));
+            match (path, cover) {
+                (Ok(Some(p)), Ok(c)) => assert_eq!(vec![p], c),
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{limits:?}"),
+                (a, b) => return Err(format!("{limits:?}: {a:?} against {b:?}").into()),
+            }
+        }
         Ok(())
     }
 
