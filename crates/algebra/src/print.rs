@@ -2452,7 +2452,7 @@ fn shorter(a: &str, b: &str) -> bool {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::{Text, factor_cubes};
-    use crate::{Context, Theory};
+    use crate::{Context, Marker, Theory};
     use markerspec_pep508::MarkerTree;
 
     /// The lock-file markers the crate's tests use.
@@ -3711,6 +3711,26 @@ pub(crate) mod tests {
         assert_eq!(
             print_all(&mut ctx, &["python_full_version >= '3.10'"])?,
             [planted.s]
+        );
+        Ok(())
+    }
+
+    /// Between two different bounds the cover is the recurrence's, even where the lower bound
+    /// is a single path: the path is its own cover only between equal bounds.
+    #[test]
+    fn a_single_path_is_its_own_cover_only_between_equal_bounds()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let mut ctx = Context::new();
+        let mut marker = |text: &str| -> Result<Marker, Box<dyn std::error::Error>> {
+            let tree: MarkerTree = text.parse()?;
+            Ok(ctx.from_marker(&tree, &Theory::none())?)
+        };
+        let lower = marker("os_name == 'nt' and sys_platform == 'win32'")?;
+        let upper = marker("os_name == 'nt'")?;
+        assert_eq!(ctx.print_isop_within(lower, upper)?, r#"os_name == "nt""#);
+        assert_eq!(
+            ctx.print_isop_within(lower, lower)?,
+            r#"os_name == "nt" and sys_platform == "win32""#
         );
         Ok(())
     }

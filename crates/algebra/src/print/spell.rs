@@ -471,7 +471,9 @@ impl Context {
                 }
             }
         }
-        first.sort_unstable_by_key(|&(cost, _)| cost);
+        // (Stable: of one cost, in the order of field name and operator, which is the order of
+        // their texts.)
+        first.sort_by_key(|&(cost, _)| cost);
         let mut best: Option<String> = None;
         let mut level = first.first().map(|&(cost, _)| cost);
         for &(cost, spec) in &first {
