@@ -839,6 +839,17 @@ mod tests {
     use crate::{Error, Theory};
     use markerspec_pep508::MarkerTree;
 
+    /// The lock-file markers' diagrams in `ctx`, under the `none` theory.
+    fn lock_diagrams(ctx: &mut Context) -> Result<Vec<Marker>, Box<dyn std::error::Error>> {
+        let text = lock_markers()?;
+        let mut ms = Vec::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let tree: MarkerTree = line.parse()?;
+            ms.push(ctx.from_marker(&tree, &Theory::none())?);
+        }
+        Ok(ms)
+    }
+
     /// The function a list of cubes denotes.
     fn union_of(ctx: &mut Context, cubes: &[Vec<LitId>]) -> Result<Marker, Error> {
         let mut f = Marker::FALSE;
@@ -925,13 +936,8 @@ mod tests {
     #[test]
     fn covers_lie_between_their_bounds_and_no_cube_can_go() -> Result<(), Box<dyn std::error::Error>>
     {
-        let text = lock_markers()?;
         let mut ctx = Context::new();
-        let mut ms = Vec::new();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let tree: MarkerTree = line.parse()?;
-            ms.push(ctx.from_marker(&tree, &Theory::none())?);
-        }
+        let ms = lock_diagrams(&mut ctx)?;
         let (mut checked, mut redundant, mut checked_functions) = (0, 0, 0);
         for (i, &m) in ms.iter().enumerate() {
             let cover = ctx.isop_cover(m, m)?;
@@ -1016,13 +1022,8 @@ mod tests {
     /// recurrence meets.
     #[test]
     fn single_paths_are_the_recurrences_one_cube() -> Result<(), Box<dyn std::error::Error>> {
-        let text = lock_markers()?;
         let mut ctx = Context::new();
-        let mut ms = Vec::new();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let tree: MarkerTree = line.parse()?;
-            ms.push(ctx.from_marker(&tree, &Theory::none())?);
-        }
+        let ms = lock_diagrams(&mut ctx)?;
         let mut all = ms.clone();
         all.extend(ms.iter().map(|&m| !m));
         for pair in ms.windows(2) {
@@ -1114,12 +1115,7 @@ mod tests {
         use super::{LabelHasher, LabelMatch, edge_label, label_hash};
         use crate::dd::{distinct_children, label_of};
         let mut ctx = Context::new();
-        let text = lock_markers()?;
-        let mut markers = Vec::new();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let tree: MarkerTree = line.parse()?;
-            markers.push(ctx.from_marker(&tree, &Theory::none())?);
-        }
+        let markers = lock_diagrams(&mut ctx)?;
         let (mut checked, mut apart) = (0, 0);
         let mut seen = std::collections::HashSet::new();
         let mut stack = markers.clone();
