@@ -462,10 +462,7 @@ impl Context {
                         continue;
                     }
                     let spec = (f, op, &*lit.text, lit.id as usize);
-                    let put_off =
-                        (f == Field::PythonVersion && !python_versions && !lit.text.contains('+'))
-                            || Ends::of_comparison(&spec).is_some_and(|e| e != ends);
-                    if !put_off {
+                    if !put_off(&spec, ends, python_versions) {
                         first.push((spec_cost(f, op, &lit.text), spec));
                     }
                 }
@@ -537,9 +534,7 @@ impl Context {
     ) -> Result<Option<Text>, Error> {
         let (cache, cuts) = (&mut self.atom_set_cache, &mut self.cuts);
         let ends = Ends::of(set);
-        // `python_version`'s sets are bounded by python versions only. (A literal with a local
-        // label is read in order, as `Ends` leaves it: some operators give it no set, and the
-        // search must meet that where it would have.)
+        // `python_version`'s sets are bounded by python versions only.
         let python_versions = set.bounds().iter().all(bounds_python_versions);
         let mut read = |spec: &Spec<'_>| Ok(cache.read(cuts, *spec));
         let target = Arc::new(set.clone());
@@ -549,10 +544,7 @@ impl Context {
             order,
             &mut read,
             |s| s.is_empty() || s.is_full(),
-            |spec| {
-                (spec.0 == Field::PythonVersion && !python_versions && !spec.2.contains('+'))
-                    || Ends::of_comparison(spec).is_some_and(|e| e != ends)
-            },
+            |spec| put_off(spec, ends, python_versions),
         )?;
         let single = match first {
             Ok(answer) => answer,
@@ -804,6 +796,17 @@ impl Ends {
             top: matches!(op, O::GreaterThan | O::GreaterThanEqual | O::NotEqual),
         })
     }
+}
+
+/// Whether the search reads `spec` only after the candidates that may be a single answer for
+/// a label with ends `ends` (`python_versions`: whether every cut of the label bounds a
+/// `python_version` block): a standard field's comparison whose ends differ, or a
+/// `python_version` comparison for a label that is not made of its blocks, cannot be the label.
+/// (A literal with a local label is read in order, as `Ends` leaves it: some operators give it
+/// no set, and the search must meet that where it would have.)
+fn put_off(spec: &Spec<'_>, ends: Ends, python_versions: bool) -> bool {
+    (spec.0 == Field::PythonVersion && !python_versions && !spec.2.contains('+'))
+        || Ends::of_comparison(spec).is_some_and(|e| e != ends)
 }
 
 /// What the single comparisons give: the answer, or every candidate's meaning (in the order
@@ -1152,7 +1155,7 @@ fn greedy<A: Meanings>(
 mod tests {
     use super::{
         Ends, Single, Spec, bounds_python_versions, candidates, literals, literals_unsorted,
-        single_first, spec_version_set,
+        put_off, single_first, spec_version_set,
     };
     use crate::Context;
     use crate::cut::Cut;
@@ -1327,12 +1330,7 @@ mod tests {
                     &order,
                     &mut read,
                     |s| s.is_empty() || s.is_full(),
-                    |spec| {
-                        (spec.0 == Field::PythonVersion
-                            && !python_versions
-                            && !spec.2.contains('+'))
-                            || Ends::of_comparison(spec).is_some_and(|e| e != ends)
-                    },
+                    |spec| put_off(spec, ends, python_versions),
                 )?;
                 let unsorted = literals_unsorted(&mut ctx.named_cache, set);
                 let own = ctx.single_by_sets(field, set, &unsorted)?;
