@@ -157,7 +157,7 @@
 //!    known, and building, hashing and dropping their labels was a quarter of the recurrence.
 //!    A diagram that is a single path to true is its own cover: its literals are read off the
 //!    path, from the same table and within the same limits, without the recurrence. *Why:*
-//!    two thirds of a lock file's markers are one conjunction, and the recurrence built and
+//!    most of a lock file's markers are one conjunction, and the recurrence built and
 //!    cached a cover for every level of them.
 //!
 //! # Operations
