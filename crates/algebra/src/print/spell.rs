@@ -444,6 +444,10 @@ impl Context {
     /// blocks rule out), cheapest first, a whole cost at a time, the best by text of the
     /// first cost at which one equals `set`. `None` when none does, or a candidate has no
     /// set (the whole search then decides, and meets the same).
+    ///
+    /// The loop is [`single_first`]'s, written again on purpose: handing it the short list
+    /// (with its cost order, its table of meanings and the target as a shared set) cost 2 %
+    /// more instructions on the lock-file markers than the dearer search this path saves.
     fn single_by_sets(
         &mut self,
         field: Field,
