@@ -553,7 +553,9 @@ impl Context {
         let single = match first {
             Ok(answer) => answer,
             Err(mut missing) => {
-                if let Some(t) = pair_by_prefix(set, specs, order, &mut missing.marks, &mut read)? {
+                if let Some(t) =
+                    pair_by_prefix(set, specs, order, &mut missing.marks, &mut read, true)?
+                {
                     return Ok(Some(t));
                 }
                 read_the_rest(&target, specs, &mut read, missing)?
@@ -586,22 +588,35 @@ impl Context {
 /// the candidates containing the target (its disjunction of intervals is that pair again, and
 /// the greedy conjunction runs only when no pair is exact): of the pairs of least cost, the
 /// first in the order of the cost-sorted list. Every such pair is among the candidates read
-/// here: a candidate costing more than the best pair found less the cheapest candidate's cost
-/// is in no pair as cheap. Two sets containing the target meet in exactly it only if the
+/// here: a candidate not read yet costs at least the one being read, and pairs with one that
+/// costs at least that much or with one read, so once that sum, with the cheapest read set
+/// that may be its partner, is above the best pair's cost, no pair to come is as cheap. Two sets containing the target meet in exactly it only if the
 /// intervals of theirs around it start and end where it does between them (checked first,
 /// from the bounds); two sets of one interval each meet in exactly those intervals' overlap.
+///
+/// `standard`: the sets are those of a standard field's comparisons (`spec_version_set`'s).
+/// For a target bounded on both sides, the reading then stops once no pair of a set starting
+/// where the target does and one ending where it does can cost as little as the best pair:
+/// no such set is the target on its interval around the target and more (its only
+/// multi-interval sets, `!=`'s, hold the absent value and reach the top), so no other pair
+/// is exact. Otherwise it stops once no pair of any two sets containing the target can.
 fn pair_by_prefix(
     set: &VersionSet,
     specs: &[Spec<'_>],
     order: &[(usize, usize)],
     marks: &mut [Option<Arc<VersionSet>>],
     read: &mut impl FnMut(&Spec<'_>) -> Result<Option<Arc<VersionSet>>, Error>,
+    standard: bool,
 ) -> Result<Option<Text>, Error> {
     let mut intervals = set.intervals();
     let (Some((lo, hi)), None) = (intervals.next(), intervals.next()) else {
         return Ok(None);
     };
-    let cheapest = order.first().map_or(0, |&(cost, _)| cost);
+    // A comparison's set whose interval around a target bounded on both sides is that
+    // target is the target itself (its only multi-interval sets, `!=`'s, reach the absent
+    // value and the top), which no candidate here is: each pair then joins one that starts
+    // where the target does with one that ends where it does.
+    let bounded = standard && *lo != Cut::BOTTOM && !lo.is_versions_start() && *hi != Cut::TOP;
     /// A candidate containing the target.
     struct Sup {
         spec: usize,
@@ -620,8 +635,14 @@ fn pair_by_prefix(
     let (mut starting, mut ending, mut both) = (Vec::new(), Vec::new(), Vec::new());
     // (cost, the pair's places in `sups`)
     let mut best: Option<(usize, usize, usize)> = None;
+    // The least cost of the sets read that may pair with one not read yet: of every set read
+    // that contains the target, or (`bounded`) of those that start or end where it does.
+    let mut partner: Option<usize> = None;
     for &(cost, i) in order {
-        if best.is_some_and(|(c, ..)| cost + cheapest > c) {
+        // A pair with a candidate not read yet costs at least this one's cost and its
+        // cheapest partner's, read (`partner`) or not (this cost again).
+        let least = cost + partner.map_or(cost, |p| p.min(cost));
+        if best.is_some_and(|(c, ..)| least > c) {
             break;
         }
         let (Some(spec), Some(slot)) = (specs.get(i), marks.get_mut(i)) else {
@@ -651,6 +672,13 @@ fn pair_by_prefix(
             ends: b == hi,
             set: m,
         };
+        debug_assert!(
+            !(bounded && sup.starts && sup.ends),
+            "{spec:?} is the target on its interval around it, and more"
+        );
+        if !bounded || sup.starts || sup.ends {
+            partner = Some(partner.map_or(cost, |p| p.min(cost)));
+        }
         let j = sups.len();
         let partners: &[usize] = match (sup.starts, sup.ends) {
             (true, true) => &[],
@@ -1395,7 +1423,8 @@ mod tests {
                     continue;
                 }
                 let order = super::cost_order(&specs);
-                let Some(t) = super::pair_by_prefix(set, &specs, &order, &mut marks, &mut read)?
+                let Some(t) =
+                    super::pair_by_prefix(set, &specs, &order, &mut marks, &mut read, true)?
                 else {
                     passed += 1;
                     continue;
@@ -1409,6 +1438,48 @@ mod tests {
         assert!(
             answered > 100 && answered > passed,
             "{answered} answered, {passed} passed on"
+        );
+        Ok(())
+    }
+
+    /// For a standard field's target bounded on both sides, the pair search stops reading once
+    /// no set that starts or ends where the target does can pair cheaply enough: the same pair,
+    /// fewer candidates read than when any set containing the target may be a partner.
+    #[test]
+    fn bounded_targets_stop_at_the_partners_that_can_complete_a_pair()
+    -> Result<(), Box<dyn std::error::Error>> {
+        use markerspec_pep508::MarkerOperator as O;
+        let set = spec_version_set(Field::PythonFullVersion, O::GreaterThanEqual, "3.9")
+            .ok_or("no set")?
+            .intersection(
+                &spec_version_set(Field::PythonVersion, O::LessThan, "3.14").ok_or("no set")?,
+            );
+        let mut ctx = Context::new();
+        let lits = literals(&mut ctx.named_cache, &set);
+        let specs: Vec<Spec<'_>> = candidates(Field::PythonFullVersion, &lits);
+        let order = super::cost_order(&specs);
+        let search =
+            |standard: bool| -> Result<(Option<String>, usize), Box<dyn std::error::Error>> {
+                let mut reads = 0;
+                let mut marks = vec![None; specs.len()];
+                let mut read = |spec: &Spec<'_>| {
+                    reads += 1;
+                    Ok(spec_version_set(spec.0, spec.1, spec.2).map(std::sync::Arc::new))
+                };
+                let t =
+                    super::pair_by_prefix(&set, &specs, &order, &mut marks, &mut read, standard)?;
+                Ok((t.map(|t| t.s), reads))
+            };
+        let (bounded, read_bounded) = search(true)?;
+        let (any, read_any) = search(false)?;
+        assert_eq!(
+            bounded.as_deref(),
+            Some(r#"python_full_version >= "3.9" and python_version < "3.14""#)
+        );
+        assert_eq!(bounded, any);
+        assert!(
+            read_bounded < read_any,
+            "{read_bounded} read against {read_any}"
         );
         Ok(())
     }
@@ -1443,7 +1514,10 @@ mod tests {
                     .map(|(_, m)| Arc::new(m.clone())))
             };
             let order = super::cost_order(&specs);
-            Ok(super::pair_by_prefix(&target, &specs, &order, &mut marks, &mut read)?.map(|t| t.s))
+            Ok(
+                super::pair_by_prefix(&target, &specs, &order, &mut marks, &mut read, false)?
+                    .map(|t| t.s),
+            )
         };
         let pv = Field::PythonVersion;
         // Starts where the target does but also holds [8, 9); the same extra piece in `a`, so
