@@ -333,13 +333,24 @@ fn named(cache: &mut NamedCache, cut: &Cut) -> Arc<[Named]> {
         .candidate_versions()
         .into_iter()
         .map(|version| {
-            let text = version.to_string();
             let release_only = version.pre().is_none()
                 && version.post().is_none()
                 && version.dev().is_none()
                 && version.local().is_empty()
                 && version.epoch() == 0;
-            let wildcard = release_only.then(|| cache.literal(format!("{text}.*"), true));
+            // A plain release's text (its numbers joined by dots, as `Display` writes it)
+            // and its wildcard, written without the formatting machinery.
+            let text = if release_only {
+                release_text(version.release())
+            } else {
+                version.to_string()
+            };
+            let wildcard = release_only.then(|| {
+                let mut w = String::with_capacity(text.len() + 2);
+                w.push_str(&text);
+                w.push_str(".*");
+                cache.literal(w, true)
+            });
             let text = cache.literal(text, false);
             let next = u32::try_from(cache.classes.len()).unwrap_or(u32::MAX);
             let class = *cache.classes.entry(version).or_insert(next);
@@ -352,6 +363,36 @@ fn named(cache: &mut NamedCache, cut: &Cut) -> Arc<[Named]> {
         .collect();
     cache.by_cut.insert(cut.clone(), n.clone());
     n
+}
+
+/// A release's numbers joined by dots (`3.12.0`), as [`Version`]'s `Display` writes a plain
+/// release.
+fn release_text(release: &[u64]) -> String {
+    let mut out = String::with_capacity(release.len() * 3);
+    for (k, &n) in release.iter().enumerate() {
+        if k > 0 {
+            out.push('.');
+        }
+        // The digits, least significant first, then reversed into place.
+        let mut digits = [0u8; 20];
+        let mut len = 0;
+        let mut rest = n;
+        loop {
+            if let Some(d) = digits.get_mut(len) {
+                // (`rest % 10` is below 10.)
+                *d = b'0' + (rest % 10) as u8;
+            }
+            len += 1;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        for d in digits.iter().take(len).rev() {
+            out.push(char::from(*d));
+        }
+    }
+    out
 }
 
 /// The literals of `set`'s candidates, sorted as text: each version a cut of the set may
@@ -1439,6 +1480,24 @@ mod tests {
             answered > 100 && answered > passed,
             "{answered} answered, {passed} passed on"
         );
+        Ok(())
+    }
+
+    /// A plain release's text is the one `Version` displays, numbers of every width included.
+    #[test]
+    fn release_texts_are_the_versions_own() -> Result<(), Box<dyn std::error::Error>> {
+        for text in [
+            "0",
+            "3",
+            "3.12",
+            "3.12.0",
+            "10.0.19041",
+            "2026.11.30",
+            "18446744073709551615.1",
+        ] {
+            let v: markerspec_pep440::Version = text.parse()?;
+            assert_eq!(super::release_text(v.release()), v.to_string(), "{text}");
+        }
         Ok(())
     }
 
