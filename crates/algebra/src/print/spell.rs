@@ -1547,7 +1547,8 @@ mod tests {
     /// reads the sets it is given, whatever the texts say): it keeps reading past the first
     /// exact pair while a cheaper or an equally cheap, earlier pair can follow, compares pairs
     /// by the sum of their costs, and needs one set to start where the target does and one to
-    /// end where it does.
+    /// end where it does; as a standard field's sets, it reads on while a set to come can pair
+    /// with the cheapest read set that starts or ends where the target does.
     #[test]
     fn the_pair_search_reads_as_far_as_a_better_pair_can_follow()
     -> Result<(), Box<dyn std::error::Error>> {
@@ -1563,7 +1564,9 @@ mod tests {
         let target = iv("3", "5")?;
         // (spec, its set): the spec's text gives its cost (`python_version` is 14 characters,
         // so `<` with a literal of one character costs 20), its set is the one given.
-        let run = |cands: Vec<(Spec<'static>, VersionSet)>| -> Result<Option<String>, Error> {
+        let run = |cands: Vec<(Spec<'static>, VersionSet)>,
+                   standard: bool|
+         -> Result<Option<String>, Error> {
             let specs: Vec<Spec<'static>> = cands.iter().map(|(s, _)| *s).collect();
             let mut marks = vec![None; specs.len()];
             let mut read = |spec: &Spec<'_>| {
@@ -1574,7 +1577,7 @@ mod tests {
             };
             let order = super::cost_order(&specs);
             Ok(
-                super::pair_by_prefix(&target, &specs, &order, &mut marks, &mut read, false)?
+                super::pair_by_prefix(&target, &specs, &order, &mut marks, &mut read, standard)?
                     .map(|t| t.s),
             )
         };
@@ -1653,8 +1656,25 @@ mod tests {
             ),
         ];
         for (cands, want) in cases {
-            assert_eq!(run(cands)?.as_deref(), want);
+            assert_eq!(run(cands, false)?.as_deref(), want);
         }
+        // As a standard field's sets (the target is bounded on both sides), the reading goes
+        // on while a set not read yet can pair with the cheapest read one that starts where
+        // the target does: (x, d) at 20 + 25 comes after (e, f) at 21 + 25.
+        let x = iv("3", "6")?.union(&iv("8", "9")?);
+        let e = iv("3", "7")?;
+        let f = iv("1", "5")?.union(&iv("8", "9")?);
+        let d = iv("2", "5")?;
+        let cands = vec![
+            ((pv, O::LessThan, "1", 0), x),
+            ((pv, O::LessThan, "11", 1), e),
+            ((pv, O::LessThan, "1.0.00", 2), f),
+            ((pv, O::LessThan, "1.0.01", 3), d),
+        ];
+        assert_eq!(
+            run(cands, true)?.as_deref(),
+            Some(r#"python_version < "1" and python_version < "1.0.01""#)
+        );
         Ok(())
     }
 
