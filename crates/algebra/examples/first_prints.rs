@@ -6,6 +6,9 @@
 //!
 //! A page a process has never touched costs a page fault the first time it is written, which
 //! instruction counts (callgrind) never show; run it a few times and read the medians.
+//!
+//! `first_prints FILE --slowest N` also times each first print on its own and prints the `N`
+//! slowest (nanoseconds, the marker, its text) and the share of the pass they take.
 
 use std::io::Write;
 
@@ -33,7 +36,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Written with `writeln!`: a closed pipe (`| head`) ends the example with an error, not a
     // panic.
     let mut out = std::io::stdout().lock();
-    let path = std::env::args().nth(1).ok_or("usage: first_prints FILE")?;
+    let usage = "usage: first_prints FILE [--slowest N]";
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let path = args.first().ok_or(usage)?;
+    let slowest: Option<usize> = match args.get(1).map(String::as_str) {
+        None => None,
+        Some("--slowest") => Some(args.get(2).ok_or(usage)?.parse()?),
+        Some(_) => return Err(usage.into()),
+    };
     let text = std::fs::read_to_string(path)?;
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let opts = ParseOptions::default();
@@ -42,20 +52,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let p0 = fresh_pages();
     let start = std::time::Instant::now();
     let mut markers = Vec::with_capacity(lines.len());
+    let mut texts = Vec::with_capacity(lines.len());
     for line in &lines {
         // A line the parser rejects is left out of both phases.
         if let Ok(m) = ctx.parse_marker(line, &opts, &mut Vec::new(), &theory) {
             markers.push(m);
+            texts.push(*line);
         }
     }
     let build = start.elapsed();
     let p1 = fresh_pages();
     let start = std::time::Instant::now();
     let mut chars = 0;
-    for &m in &markers {
-        chars += std::hint::black_box(ctx.to_marker_string(m)?).len();
+    // Each print's own time, only when asked for (reading the clock costs a little).
+    let mut each: Vec<(u128, usize, String)> = Vec::new();
+    for (k, &m) in markers.iter().enumerate() {
+        if slowest.is_some() {
+            let t = std::time::Instant::now();
+            let s = ctx.to_marker_string(m)?;
+            each.push((t.elapsed().as_nanos(), k, s));
+        } else {
+            chars += std::hint::black_box(ctx.to_marker_string(m)?).len();
+        }
     }
     let print = start.elapsed();
+    chars += each.iter().map(|(_, _, s)| s.len()).sum::<usize>();
     let p2 = fresh_pages();
     let per = |d: std::time::Duration| d.as_nanos() as f64 / markers.len().max(1) as f64;
     writeln!(
@@ -67,5 +88,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         per(print),
         pages(p1, p2),
     )?;
+    if let Some(n) = slowest {
+        let total: u128 = each.iter().map(|(ns, ..)| ns).sum();
+        each.sort_by_key(|e| std::cmp::Reverse(e.0));
+        let top: u128 = each.iter().take(n).map(|(ns, ..)| ns).sum();
+        writeln!(
+            out,
+            "the {n} slowest first prints: {top} of {total} ns ({:.0} %)",
+            100.0 * top as f64 / total.max(1) as f64
+        )?;
+        for (ns, k, s) in each.iter().take(n) {
+            let line = texts.get(*k).copied().unwrap_or("");
+            writeln!(out, "{ns}\t{line}\t{s}")?;
+        }
+    }
     Ok(())
 }
