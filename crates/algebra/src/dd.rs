@@ -913,6 +913,10 @@ pub struct Context {
     pub(crate) spellings: Option<crate::print::Spellings>,
 }
 
+/// The nodes a cube is known to lie within, by [`Context::cube_within`] (kept by the caller
+/// between tests, emptied by each): a set, as the diagrams of large covers reach thousands.
+pub(crate) type Seen = HashSet<Marker>;
+
 /// The one copy of `c` in `cuts` (added when there is none).
 pub(crate) fn intern(cuts: &mut HashSet<Cut>, c: &Cut) -> Cut {
     match cuts.get(c) {
@@ -3420,7 +3424,7 @@ impl Context {
         &self,
         lits: &[(Var, &Label)],
         m: Marker,
-        seen: &mut Vec<Marker>,
+        seen: &mut Seen,
     ) -> Result<bool, Error> {
         self.check(m)?;
         seen.clear();
@@ -3439,7 +3443,7 @@ impl Context {
         lits: &[(Var, &Label)],
         m: Marker,
         known: Marker,
-        seen: &mut Vec<Marker>,
+        seen: &mut Seen,
     ) -> Result<bool, Error> {
         self.check(m)?;
         seen.clear();
@@ -3461,7 +3465,7 @@ impl Context {
         })
     }
 
-    fn cube_within_rec(&self, lits: &[(Var, &Label)], m: Marker, seen: &mut Vec<Marker>) -> bool {
+    fn cube_within_rec(&self, lits: &[(Var, &Label)], m: Marker, seen: &mut Seen) -> bool {
         if m.is_const() {
             return m.is_true();
         }
@@ -3530,7 +3534,7 @@ impl Context {
             }
         };
         if ok {
-            seen.push(m);
+            seen.insert(m);
         }
         ok
     }

@@ -15,7 +15,7 @@ use markerspec_pep508::{Field, MarkerExpression, MarkerOperator as O, MarkerValu
 
 use crate::cut::Cut;
 use crate::dd::isop::{Cover, LitId};
-use crate::dd::{Context, Label, Marker, Value, Var};
+use crate::dd::{Context, Label, Marker, Seen, Value, Var};
 use crate::error::{Error, ErrorKind};
 use crate::range::VersionSet;
 use crate::translate::VarMeta;
@@ -637,7 +637,7 @@ impl Context {
                 }
             }
             // Each literal the cube can do without dropped, last to first.
-            let mut seen = Vec::new();
+            let mut seen = Seen::default();
             for k in (0..cube.len()).rev() {
                 if self.cube_within(&without(&cube, k), upper, &mut seen)? {
                     cube.remove(k);
@@ -827,7 +827,7 @@ impl Context {
             // unions it is checked against are the same with it or without it.
             let hasher = rustc_hash::FxBuildHasher;
             let mut hashes: Vec<u64> = Vec::with_capacity(paths.len());
-            let (mut lits, mut seen) = (Vec::new(), Vec::new());
+            let (mut lits, mut seen) = (Vec::new(), Seen::default());
             for cube in paths {
                 let cube = self.expand(cube, upper, f, &mut lits, &mut seen)?;
                 let h = hasher.hash_one(&cube);
@@ -845,7 +845,7 @@ impl Context {
         // (`grow_cube`); a cube that becomes another's repeat is left out.
         let mut grown: Vec<(usize, usize, Label)> = Vec::new();
         if cubes.len() > 1 {
-            let (mut seen, mut strings) = (Vec::new(), Vec::new());
+            let (mut seen, mut strings) = (Seen::default(), Vec::new());
             for (i, cube) in cubes.iter().enumerate() {
                 for (j, g) in self.grow_cube(cube, upper, negate, &mut seen, &mut strings)? {
                     grown.push((i, j, g));
@@ -992,7 +992,7 @@ impl Context {
         cube: &[Lit<'_>],
         upper: Marker,
         negate: bool,
-        seen: &mut Vec<Marker>,
+        seen: &mut Seen,
         strings: &mut Vec<(Var, Vec<std::sync::Arc<str>>)>,
     ) -> Result<Vec<(usize, Label)>, Error> {
         // The literals grown so far, by position (most cubes grow none: no allocation).
@@ -1161,7 +1161,7 @@ impl Context {
         // Where no cube need cover: where `f` or `care` does not hold.
         let outside = self.disj(!f, !care)?;
         let mut before = Marker::FALSE;
-        let mut seen = Vec::new();
+        let mut seen = Seen::default();
         for (i, cube) in cover.iter().enumerate() {
             let own = markers.get(i).copied().unwrap_or(Marker::FALSE);
             if !cube.iter().any(|(_, l)| many(l)) {
@@ -1273,7 +1273,7 @@ impl Context {
         grown: &[(usize, Label)],
         (j, label): (usize, &Label),
         upper: Marker,
-        seen: &mut Vec<Marker>,
+        seen: &mut Seen,
     ) -> Result<bool, Error> {
         let trial: smallvec::SmallVec<[(Var, &Label); 8]> = cube
             .iter()
@@ -1529,7 +1529,7 @@ impl Context {
         upper: Marker,
         f: Marker,
         lits: &mut Vec<Lit<'a>>,
-        seen: &mut Vec<Marker>,
+        seen: &mut Seen,
     ) -> Result<Vec<Lit<'a>>, Error> {
         let mut keep = vec![true; cube.len()];
         // When `upper` is `f` and the cube one of its paths, a walk of `upper` under the cube
@@ -3143,7 +3143,7 @@ pub(crate) mod tests {
             "(sys_platform != 'win32' or os_name != 'nt') and os_name != 'java'",
         )?;
         let cube: Vec<super::Lit<'_>> = path.iter().map(|(v, l)| (*v, l)).collect();
-        let mut seen = Vec::new();
+        let mut seen = crate::dd::Seen::default();
         assert!(ctx.cube_within(&cube, upper, &mut seen)?);
         let grown = ctx.grow_cube(&cube, upper, false, &mut seen, &mut Vec::new())?;
         // `java` stays (outside `upper`), `nt` goes; `darwin` goes, `win32` stays.
@@ -3205,7 +3205,7 @@ pub(crate) mod tests {
             let mut ctx = Context::new();
             let (path, upper) = one_path_within(&mut ctx, cube, upper)?;
             let lits: Vec<super::Lit<'_>> = path.iter().map(|(v, l)| (*v, l)).collect();
-            let mut seen = Vec::new();
+            let mut seen = crate::dd::Seen::default();
             let grown = ctx.grow_cube(&lits, upper, false, &mut seen, &mut Vec::new())?;
             let [(0, label)] = grown.as_slice() else {
                 return Err(format!("{cube}: one literal grown, not {grown:?}").into());
