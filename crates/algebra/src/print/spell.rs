@@ -296,6 +296,7 @@ pub(crate) struct Lit {
     text: Arc<str>,
     wildcard: bool,
     id: u32,
+    kind: LitKind,
 }
 
 /// The versions each cut may name, in order, as [`Named`], and the ids of their literals
@@ -320,7 +321,13 @@ impl NamedCache {
                 (t, next)
             }
         };
-        Lit { text, wildcard, id }
+        let kind = LitKind::of(&text);
+        Lit {
+            text,
+            wildcard,
+            id,
+            kind,
+        }
     }
 }
 
@@ -405,7 +412,9 @@ fn literals(cache: &mut NamedCache, set: &VersionSet) -> Vec<Lit> {
     lits
 }
 
-/// [`literals`] in the order the cuts name them.
+/// The literals of `set`'s candidates: each version a cut of the set may name (the first of
+/// equal versions, `3` before `3.0`, in the order of the cuts), and for a plain release its
+/// wildcard (`3.9.*`), in the order the cuts name them.
 fn literals_unsorted(cache: &mut NamedCache, set: &VersionSet) -> Vec<Lit> {
     let mut seen: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
     let mut lits: Vec<Lit> = Vec::with_capacity(24);
@@ -422,12 +431,12 @@ fn literals_unsorted(cache: &mut NamedCache, set: &VersionSet) -> Vec<Lit> {
     lits
 }
 
-/// Sorts [`literals`] as text.
+/// Sorts the literals of [`literals_unsorted`] as text.
 fn sort_literals(lits: &mut [Lit]) {
     lits.sort_unstable_by(|a, b| (&*a.text, a.wildcard).cmp(&(&*b.text, b.wildcard)));
 }
 
-/// The candidate comparisons for a set of `field` with literals `lits` ([`literals`]): each
+/// The candidate comparisons for a set of `field` with literals `lits` ([`literals_unsorted`], sorted): each
 /// field (for `python_full_version` also `python_version`) with each operator and literal
 /// (the wildcards with `==` and `!=` only), and for an extended field `== ""` and `!= ""`.
 /// In the order of their text: the order of field name, operator and literal (the space and
@@ -503,13 +512,13 @@ impl Context {
             for op in OPS {
                 let equality = matches!(op, O::Equal | O::NotEqual);
                 for lit in lits {
-                    if !equality && lit.wildcard {
+                    if (!equality && lit.wildcard)
+                        || put_off_by(f, op, lit.kind, ends, python_versions)
+                    {
                         continue;
                     }
                     let spec = (f, op, &*lit.text, lit.id as usize);
-                    if !put_off(&spec, ends, python_versions) {
-                        first.push((spec_cost(f, op, &lit.text), spec));
-                    }
+                    first.push((spec_cost(f, op, &lit.text), spec));
                 }
             }
         }
@@ -854,20 +863,44 @@ impl Ends {
         }
     }
 
+    /// [`known`](Self::known) for a candidate, its literal read from its text.
+    #[cfg(test)]
+    fn of_comparison((field, op, lit, _): &Spec<'_>) -> Option<Ends> {
+        Ends::known(*field, *op, LitKind::of(lit))
+    }
+
     /// The ends of `field op "lit"`'s set (`spec_version_set`) when it is neither empty nor
     /// every value, known from the operator alone: only `!=` adds the absent value, and the
     /// sets of `>`, `>=` and `!=` (and only theirs) reach past every cut, `python_version`'s
     /// too (the release block above a finite cut of epoch 0 is finite). `None` where that
     /// is not sure: a literal with a local label (which some operators reject: no set) or an
     /// epoch, and the extended fields (their sets are moved onto release-only versions).
-    fn of_comparison((field, op, lit, _): &Spec<'_>) -> Option<Ends> {
-        if field.is_extended() || lit.contains(['+', '!']) || lit.is_empty() {
-            return None;
-        }
-        Some(Ends {
-            absent: *op == O::NotEqual,
+    fn known(field: Field, op: O, lit: LitKind) -> Option<Ends> {
+        (lit.plain && !field.is_extended()).then_some(Ends {
+            absent: op == O::NotEqual,
             top: matches!(op, O::GreaterThan | O::GreaterThanEqual | O::NotEqual),
         })
+    }
+}
+
+/// What the rules for the candidates read first ([`put_off`], [`Ends`]) read of a literal's
+/// text, read once per literal ([`Lit`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LitKind {
+    /// It has a local label (`+`).
+    local: bool,
+    /// Neither a local label nor an epoch (`!`), and not empty.
+    plain: bool,
+}
+
+impl LitKind {
+    /// `text`'s kind.
+    fn of(text: &str) -> LitKind {
+        let local = text.contains('+');
+        LitKind {
+            local,
+            plain: !local && !text.contains('!') && !text.is_empty(),
+        }
     }
 }
 
@@ -878,8 +911,13 @@ impl Ends {
 /// (A literal with a local label is read in order, as `Ends` leaves it: some operators give it
 /// no set, and the search must meet that where it would have.)
 fn put_off(spec: &Spec<'_>, ends: Ends, python_versions: bool) -> bool {
-    (spec.0 == Field::PythonVersion && !python_versions && !spec.2.contains('+'))
-        || Ends::of_comparison(spec).is_some_and(|e| e != ends)
+    put_off_by(spec.0, spec.1, LitKind::of(spec.2), ends, python_versions)
+}
+
+/// [`put_off`] from what it reads of the literal.
+fn put_off_by(field: Field, op: O, lit: LitKind, ends: Ends, python_versions: bool) -> bool {
+    (field == Field::PythonVersion && !python_versions && !lit.local)
+        || Ends::known(field, op, lit).is_some_and(|e| e != ends)
 }
 
 /// What the single comparisons give: the answer, or every candidate's meaning (in the order
