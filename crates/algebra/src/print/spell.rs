@@ -471,16 +471,19 @@ impl Context {
         set: &VersionSet,
     ) -> Result<Text, Error> {
         let mut lits = literals_unsorted(&mut self.named_cache, set);
+        let mut no_single = false;
         if !field.is_extended() {
-            if let Some(t) = self.single_by_sets(field, set, &lits)? {
-                return Ok(t);
+            match self.single_by_sets(field, set, &lits)? {
+                FirstReading::Found(t) => return Ok(t),
+                FirstReading::NoSingle => no_single = true,
+                FirstReading::Unread => {}
             }
         }
         sort_literals(&mut lits);
         let specs = candidates(field, &lits);
         let order = cost_order(&specs);
         if !field.is_extended() {
-            if let Some(t) = self.spell_by_sets(field, set, &specs, &order)? {
+            if let Some(t) = self.spell_by_sets(field, set, &specs, &order, no_single)? {
                 return Ok(t);
             }
         }
@@ -492,8 +495,10 @@ impl Context {
     /// [`single_first`]) without listing and ordering every candidate: only the ones that
     /// search reads before the candidates it puts off (those `Ends` and `python_version`'s
     /// blocks rule out), cheapest first, a whole cost at a time, the best by text of the
-    /// first cost at which one equals `set`. `None` when none does, or a candidate has no
-    /// set (the whole search then decides, and meets the same).
+    /// first cost at which one equals `set`. Else whether every one of them was read and
+    /// none is exact ([`FirstReading::NoSingle`]: the whole search then need not read them
+    /// again for a single answer) or one has no set (the whole search then decides, and meets
+    /// the same).
     ///
     /// The loop is [`single_first`]'s, written again on purpose: handing it the short list
     /// (with its cost order, its table of meanings and the target as a shared set) cost 2 %
@@ -503,7 +508,7 @@ impl Context {
         field: Field,
         set: &VersionSet,
         lits: &[Lit],
-    ) -> Result<Option<Text>, Error> {
+    ) -> Result<FirstReading, Error> {
         let ends = Ends::of(set);
         let python_versions = set.bounds().iter().all(bounds_python_versions);
         // (cost, candidate): those `spell_by_sets` reads first; inline for the usual few.
@@ -530,12 +535,12 @@ impl Context {
         for &(cost, spec) in &first {
             if level != Some(cost) {
                 if let Some(b) = best {
-                    return Ok(Some(Text { s: b, or: false }));
+                    return Ok(FirstReading::Found(Text { s: b, or: false }));
                 }
                 level = Some(cost);
             }
             let Some(m) = self.atom_set_cache.read(&mut self.cuts, spec) else {
-                return Ok(None);
+                return Ok(FirstReading::Unread);
             };
             if *m == *set && usable(spec.2, m.is_empty() || m.is_full()) {
                 let t = atom_text(spec.0, spec.1, spec.2);
@@ -544,7 +549,9 @@ impl Context {
                 }
             }
         }
-        Ok(best.map(|s| Text { s, or: false }))
+        Ok(best.map_or(FirstReading::NoSingle, |s| {
+            FirstReading::Found(Text { s, or: false })
+        }))
     }
 
     /// [`spell_versions`](Self::spell_versions) with the comparisons read as diagrams.
@@ -578,13 +585,17 @@ impl Context {
 
     /// [`spell_versions`](Self::spell_versions) for a standard field, the comparisons read as
     /// sets, then as bit masks ([`Masks`]); `None` when a candidate has no set or the sets
-    /// have too many cuts for a mask.
+    /// have too many cuts for a mask. `no_single`: [`single_by_sets`](Self::single_by_sets)
+    /// read every candidate [`single_first`] would read first, and none is exact, so the
+    /// search goes on past the single comparisons at once (reading the others as it needs
+    /// them).
     fn spell_by_sets(
         &mut self,
         field: Field,
         set: &VersionSet,
         specs: &[Spec<'_>],
         order: &[(usize, usize)],
+        no_single: bool,
     ) -> Result<Option<Text>, Error> {
         let (cache, cuts) = (&mut self.atom_set_cache, &mut self.cuts);
         let ends = Ends::of(set);
@@ -592,14 +603,21 @@ impl Context {
         let python_versions = set.bounds().iter().all(bounds_python_versions);
         let mut read = |spec: &Spec<'_>| Ok(cache.read(cuts, *spec));
         let target = Arc::new(set.clone());
-        let first = single_first(
-            &target,
-            specs,
-            order,
-            &mut read,
-            |s| s.is_empty() || s.is_full(),
-            |spec| put_off(spec, ends, python_versions),
-        )?;
+        let first = if no_single {
+            Err(Missing {
+                marks: vec![None; specs.len()],
+                later: Vec::new(),
+            })
+        } else {
+            single_first(
+                &target,
+                specs,
+                order,
+                &mut read,
+                |s| s.is_empty() || s.is_full(),
+                |spec| put_off(spec, ends, python_versions),
+            )?
+        };
         let single = match first {
             Ok(answer) => answer,
             Err(mut missing) => {
@@ -920,6 +938,15 @@ fn put_off_by(field: Field, op: O, lit: LitKind, ends: Ends, python_versions: bo
         || Ends::known(field, op, lit).is_some_and(|e| e != ends)
 }
 
+/// What [`Context::single_by_sets`] finds: the answer; that no candidate it reads is exact
+/// (it read them all); or that one has no set.
+#[derive(Debug)]
+enum FirstReading {
+    Found(Text),
+    NoSingle,
+    Unread,
+}
+
 /// What the single comparisons give: the answer, or every candidate's meaning (in the order
 /// of `specs`), or `Unread` when one has no meaning in this reading.
 enum Single<M> {
@@ -1013,8 +1040,9 @@ fn single_first<M: PartialEq>(
     Ok(Err(Missing { marks, later }))
 }
 
-/// The end of [`single`]: the candidates put off read, every candidate's meaning (or
-/// `Unread` when one has none).
+/// The end of [`single`]: the candidates put off read, then any other not read yet (in the
+/// order of `specs`), every candidate's meaning (or `Unread` when one has none). None of them
+/// is the target: the ones put off cannot be, and the others were read.
 fn read_the_rest<M: PartialEq>(
     target: &M,
     specs: &[Spec<'_>],
@@ -1025,6 +1053,16 @@ fn read_the_rest<M: PartialEq>(
         let (Some(spec), Some(slot)) = (specs.get(i), marks.get_mut(i)) else {
             continue;
         };
+        let Some(m) = read(spec)? else {
+            return Ok(Single::Unread);
+        };
+        debug_assert!(m != *target, "{spec:?} was taken to differ from the target");
+        *slot = Some(m);
+    }
+    for (spec, slot) in specs.iter().zip(marks.iter_mut()) {
+        if slot.is_some() {
+            continue;
+        }
         let Some(m) = read(spec)? else {
             return Ok(Single::Unread);
         };
@@ -1265,8 +1303,8 @@ fn greedy<A: Meanings>(
 #[cfg(test)]
 mod tests {
     use super::{
-        Ends, Single, Spec, bounds_python_versions, candidates, literals, literals_unsorted,
-        put_off, single_first, spec_version_set,
+        Ends, FirstReading, Single, Spec, bounds_python_versions, candidates, literals,
+        literals_unsorted, put_off, single_first, spec_version_set,
     };
     use crate::Context;
     use crate::cut::Cut;
@@ -1373,7 +1411,7 @@ mod tests {
     #[test]
     fn sets_and_diagrams_spell_alike() -> Result<(), Box<dyn std::error::Error>> {
         let sets = sets()?;
-        let (mut by_sets, mut errors, mut unread) = (0, 0, 0);
+        let (mut by_sets, mut errors, mut unread, mut skipped_singles) = (0, 0, 0, 0);
         for field in [
             Field::PythonFullVersion,
             Field::PlatformRelease,
@@ -1388,7 +1426,28 @@ mod tests {
                 let lits = literals(&mut ctx.named_cache, set);
                 let specs: Vec<Spec<'_>> = candidates(field, &lits);
                 let order = super::cost_order(&specs);
-                let read = ctx.spell_by_sets(field, set, &specs, &order);
+                let read = ctx.spell_by_sets(field, set, &specs, &order, false);
+                // Where the single comparisons' own path read every candidate the search
+                // reads first and found none exact, the search going on past them at once
+                // gives the same.
+                let unsorted = literals_unsorted(&mut ctx.named_cache, set);
+                if let FirstReading::NoSingle = ctx.single_by_sets(field, set, &unsorted)? {
+                    let skipped = ctx.spell_by_sets(field, set, &specs, &order, true);
+                    match (&read, &skipped) {
+                        (Ok(a), Ok(b)) => assert_eq!(
+                            a.as_ref().map(|t| (&t.s, t.or)),
+                            b.as_ref().map(|t| (&t.s, t.or)),
+                            "{field:?} in {set}"
+                        ),
+                        (Err(a), Err(b)) => assert_eq!(a.code(), b.code(), "{field:?} in {set}"),
+                        _ => {
+                            return Err(
+                                format!("{field:?} in {set}: {read:?} against {skipped:?}").into()
+                            );
+                        }
+                    }
+                    skipped_singles += 1;
+                }
                 let want = ctx.spell_by_diagrams(var, field, set, &specs, &order);
                 match (read, want) {
                     (Ok(Some(t)), Ok(w)) => {
@@ -1409,8 +1468,8 @@ mod tests {
         }
         // (A candidate with a local label under `<` has no set: those are unread.)
         assert!(
-            by_sets > 1000 && errors > 10 && unread > 20,
-            "{by_sets} by sets, {errors} errors, {unread} unread"
+            by_sets > 1000 && errors > 10 && unread > 20 && skipped_singles > 100,
+            "{by_sets} by sets, {errors} errors, {unread} unread, {skipped_singles} past the singles"
         );
         Ok(())
     }
@@ -1446,12 +1505,13 @@ mod tests {
                 let unsorted = literals_unsorted(&mut ctx.named_cache, set);
                 let own = ctx.single_by_sets(field, set, &unsorted)?;
                 match (whole, own) {
-                    (Ok(Single::Found(w)), Some(t)) => {
+                    (Ok(Single::Found(w)), FirstReading::Found(t)) => {
                         assert_eq!(t.s, w.s, "{field:?} in {set}");
                         assert!(!t.or, "{field:?} in {set}");
                         answered += 1;
                     }
-                    (Err(_) | Ok(Single::Unread), None) => left += 1,
+                    (Err(_), FirstReading::NoSingle)
+                    | (Ok(Single::Unread), FirstReading::Unread) => left += 1,
                     (w, t) => {
                         let w = match w {
                             Ok(Single::Found(w)) => w.s,
