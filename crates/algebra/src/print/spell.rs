@@ -1441,9 +1441,10 @@ mod tests {
                         ),
                         (Err(a), Err(b)) => assert_eq!(a.code(), b.code(), "{field:?} in {set}"),
                         _ => {
-                            return Err(
-                                format!("{field:?} in {set}: {read:?} against {skipped:?}").into()
-                            );
+                            return Err(format!(
+                                "{field:?} in {set}: {read:?} against {skipped:?}"
+                            )
+                            .into());
                         }
                     }
                     skipped_singles += 1;
