@@ -863,21 +863,30 @@ fn spec_cost(f: Field, op: O, lit: &str) -> usize {
     f.name().len() + op.as_str().len() + lit.len() + 4 + if odd { 2 } else { 0 }
 }
 
-/// Whether a set holds the absent value and the versions above every cut: what decides, for
-/// the comparisons of a standard version field, whether one can be a given set before it is
-/// read (`single` reads first the ones that can).
+/// Whether a set holds the absent value, the least version (`0.dev0`) and the versions above
+/// every cut: what decides, for the comparisons of a standard version field, whether one can
+/// be a given set before it is read (`single` reads first the ones that can).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Ends {
     absent: bool,
     top: bool,
+    bottom: bool,
 }
 
 impl Ends {
     /// `set`'s ends.
     fn of(set: &VersionSet) -> Ends {
+        let bounds = set.bounds();
+        // The first interval holds the least version when it starts at or below it and
+        // ends above it (it ends at the versions' start when it is the absent value alone).
+        let bottom = match bounds {
+            [a, b, ..] => (*a == Cut::BOTTOM || a.is_versions_start()) && !b.is_versions_start(),
+            _ => false,
+        };
         Ends {
-            absent: set.bounds().first() == Some(&Cut::BOTTOM),
-            top: set.bounds().last() == Some(&Cut::TOP),
+            absent: bounds.first() == Some(&Cut::BOTTOM),
+            top: bounds.last() == Some(&Cut::TOP),
+            bottom,
         }
     }
 
@@ -888,15 +897,19 @@ impl Ends {
     }
 
     /// The ends of `field op "lit"`'s set (`spec_version_set`) when it is neither empty nor
-    /// every value, known from the operator alone: only `!=` adds the absent value, and the
-    /// sets of `>`, `>=` and `!=` (and only theirs) reach past every cut, `python_version`'s
-    /// too (the release block above a finite cut of epoch 0 is finite). `None` where that
-    /// is not sure: a literal with a local label (which some operators reject: no set) or an
-    /// epoch, and the extended fields (their sets are moved onto release-only versions).
+    /// every value, known from the operator alone: only `!=` adds the absent value; the sets
+    /// of `>`, `>=` and `!=` (and only theirs) reach past every cut, `python_version`'s too
+    /// (the release block above a finite cut of epoch 0 is finite); and those of `<`, `<=`
+    /// and `!=` (and only theirs) hold the least version, for a literal with a release
+    /// number above 0 (above the least version, and its `python_version` block too). `None`
+    /// where that is not sure: a literal with a local label (which some operators reject: no
+    /// set), an epoch or a release of zeros (`0`, `0.dev0`, `0.*`: at the least version), and
+    /// the extended fields (their sets are moved onto release-only versions).
     fn known(field: Field, op: O, lit: LitKind) -> Option<Ends> {
-        (lit.plain && !field.is_extended()).then_some(Ends {
+        (lit.plain && !lit.zeros && !field.is_extended()).then_some(Ends {
             absent: op == O::NotEqual,
             top: matches!(op, O::GreaterThan | O::GreaterThanEqual | O::NotEqual),
+            bottom: matches!(op, O::LessThan | O::LessThanEqual | O::NotEqual),
         })
     }
 }
@@ -909,15 +922,22 @@ pub(crate) struct LitKind {
     local: bool,
     /// Neither a local label nor an epoch (`!`), and not empty.
     plain: bool,
+    /// Its release numbers (the digits and dots it starts with) are all zeros.
+    zeros: bool,
 }
 
 impl LitKind {
     /// `text`'s kind.
     fn of(text: &str) -> LitKind {
         let local = text.contains('+');
+        let zeros = text
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .all(|c| c == '0' || c == '.');
         LitKind {
             local,
             plain: !local && !text.contains('!') && !text.is_empty(),
+            zeros,
         }
     }
 }
@@ -1362,9 +1382,10 @@ mod tests {
         Ok(out)
     }
 
-    /// A comparison whose ends `Ends::of_comparison` knows has those ends, whenever its set
-    /// is neither empty nor every value: over the literals of every test set and of versions
-    /// with large numbers, each standard version field and operator.
+    /// A comparison whose ends `Ends::of_comparison` knows has those ends (the absent value,
+    /// the least version, the top), whenever its set is neither empty nor every value: over
+    /// the literals of every test set, of versions with large numbers and of versions near the
+    /// least one, each standard version field and operator.
     #[test]
     fn comparisons_have_the_ends_their_operator_gives() -> Result<(), Box<dyn std::error::Error>> {
         use super::Ends;
@@ -1376,6 +1397,14 @@ mod tests {
         }
         for v in crate::range::tests::edge_versions() {
             lits.push(named.literal(v, false));
+        }
+        // Near the least version, `0.dev0`: a release of zeros has no known ends, the others
+        // their operator's.
+        for v in [
+            "0.0", "0.0.dev1", "0a1", "0.1", "0.0.1", "0.1.dev0", "1", "1.0.dev0",
+        ] {
+            lits.push(named.literal(v.into(), false));
+            lits.push(named.literal(format!("{v}.*"), true));
         }
         let (mut known, mut checked) = (0, 0);
         for field in [
