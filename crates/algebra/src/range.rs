@@ -192,7 +192,7 @@ impl VersionSet {
     /// ```
     #[must_use]
     pub fn python_version_preimage(spec: &VersionSpecifier) -> Option<VersionSet> {
-        if let Some(set) = plain_pair_preimage(spec) {
+        if let Some(set) = pair_preimage_by_blocks(spec) {
             return Some(set);
         }
         VersionSet::python_version_preimage_of_set(spec)
@@ -485,56 +485,95 @@ fn pair_block_start((e, x, y): Pair) -> Cut {
     Cut::new(base_atoms(e, &[x, y]), Side::Below)
 }
 
-/// [`VersionSet::python_version_preimage`] of `python_version op "X"` or `"X.Y"` (a plain
-/// release of epoch 0, compared with `==`, `!=`, `<`, `<=`, `>` or `>=`), the usual literal,
-/// written straight from the blocks it names: the same bounds as reading the specifier's own
-/// set (`python_version_preimage_of_set`; `plain_pairs_read_as_their_sets` checks it), without
-/// building that set and finding the least pair above each of its cuts. `None` for any
-/// other specifier.
+/// [`VersionSet::python_version_preimage`] written straight from the blocks it names, for a
+/// literal of epoch 0 without a local label compared with `==`, `!=`, `<`, `<=`, `>` or `>=`,
+/// or a wildcard with `==` or `!=`: the same bounds as reading the specifier's own set
+/// (`python_version_preimage_of_set`; `pair_preimages_read_as_their_sets` checks it), without
+/// building that set and finding the least pair above each of its cuts. `None` for any other
+/// specifier, and where a block has no next one (`X.MAX`).
 ///
-/// With `B(X.Y)` the start of the block of `X.Y`: `== X.Y` is `[B(X.Y), B(X.Y+1))`, `>= X.Y`
-/// is `[B(X.Y), +∞)`, `> X.Y` is `[B(X.Y+1), +∞)`, `< X.Y` is `[B(0.0), B(X.Y))`, `<= X.Y` is
-/// `[B(0.0), B(X.Y+1))` and `!= X.Y` is both sides of `== X.Y` (the versions start in the
-/// block of `0.0`; an interval that starts where it ends is left out).
-fn plain_pair_preimage(spec: &VersionSpecifier) -> Option<VersionSet> {
+/// A `python_version` is a final release `X.Y`, so every comparison of it is the plain order
+/// of versions (no pre-, post-release or local label of the literal is a `python_version`):
+/// with `P` the pair `X.Y` of the literal's first two numbers and `N` the next one (`X.Y+1`),
+/// the least pair at or above the literal is `P` when `P` is not below it, else `N`; the least
+/// pair above it is `P` when `P` is above it, else `N`. With `B(p)` the start of the block of
+/// `p`, `>= v` is `[B(least at or above), +∞)`, `> v` is `[B(least above), +∞)`, `< v` and
+/// `<= v` end where those start (from `B(0.0)`, where the versions start), `== v` is the block
+/// of `P` when `P` equals the literal (else nothing), and `!= v` the pairs around it. A
+/// wildcard `X.*` names the pairs `X.0` up to `X+1.0`, `X.Y.*` (or `X.Y.0….*`) the pair `X.Y`,
+/// and a prefix with another number past the second none.
+fn pair_preimage_by_blocks(spec: &VersionSpecifier) -> Option<VersionSet> {
     let v = spec.version();
-    if v.epoch() != 0
-        || v.pre().is_some()
-        || v.post().is_some()
-        || v.dev().is_some()
-        || !v.local().is_empty()
-    {
+    if v.epoch() != 0 || !v.local().is_empty() {
         return None;
     }
-    let (x, y) = match v.release() {
-        [x] => (*x, 0),
-        [x, y] => (*x, *y),
-        _ => return None,
-    };
-    let at = pair_block_start((0, x, y));
-    let after = pair_block_start((0, x, y.checked_add(1)?));
+    let release = v.release();
+    let x = release.first().copied().unwrap_or(0);
+    let y = release.get(1).copied().unwrap_or(0);
     let first = || pair_block_start((0, 0, 0));
-    let bounds = match spec.operator() {
-        Operator::Equal => vec![at, after],
-        Operator::GreaterThanEqual => vec![at, Cut::TOP],
-        Operator::GreaterThan => vec![after, Cut::TOP],
-        Operator::LessThanEqual => vec![first(), after],
-        Operator::LessThan => {
-            let first = first();
-            if first < at {
-                vec![first, at]
-            } else {
-                Vec::new()
-            }
+    // The pairs from `a` up to `b` (`None`: to the top).
+    let blocks = |a: Pair, b: Option<Pair>| -> Vec<Cut> {
+        vec![pair_block_start(a), b.map_or(Cut::TOP, pair_block_start)]
+    };
+    // The pairs below `a`.
+    let below = |a: Pair| -> Vec<Cut> {
+        let (first, at) = (first(), pair_block_start(a));
+        if first < at {
+            vec![first, at]
+        } else {
+            Vec::new()
         }
-        Operator::NotEqual => {
-            let first = first();
-            if first < at {
-                vec![first, at, after, Cut::TOP]
-            } else {
-                vec![after, Cut::TOP]
-            }
+    };
+    // The pairs outside `[a, b)`.
+    let around = |a: Pair, b: Pair| -> Vec<Cut> {
+        let mut out = below(a);
+        out.extend([pair_block_start(b), Cut::TOP]);
+        out
+    };
+    let op = spec.operator();
+    if matches!(op, Operator::EqualStar | Operator::NotEqualStar) {
+        if v.pre().is_some() || v.post().is_some() || v.dev().is_some() {
+            return None;
         }
+        // The pairs the prefix names, `[a, b)`, or none.
+        let named = match release {
+            [] => return None,
+            [_] => Some(((0, x, 0), (0, x.checked_add(1)?, 0))),
+            [_, _, rest @ ..] => rest
+                .iter()
+                .all(|&n| n == 0)
+                .then_some(((0, x, y), (0, x, y.checked_add(1)?))),
+        };
+        let bounds = match (op, named) {
+            (Operator::EqualStar, Some((a, b))) => blocks(a, Some(b)),
+            (Operator::EqualStar, None) => Vec::new(),
+            (_, Some((a, b))) => around(a, b),
+            (_, None) => blocks((0, 0, 0), None),
+        };
+        return Some(VersionSet { bounds });
+    }
+    let p = (0, x, y);
+    let n = (0, x, y.checked_add(1)?);
+    let order = Version::new([x, y]).cmp(v);
+    let at_or_above = if order == std::cmp::Ordering::Less {
+        n
+    } else {
+        p
+    };
+    let above = if order == std::cmp::Ordering::Greater {
+        p
+    } else {
+        n
+    };
+    let bounds = match op {
+        Operator::GreaterThanEqual => blocks(at_or_above, None),
+        Operator::GreaterThan => blocks(above, None),
+        Operator::LessThan => below(at_or_above),
+        Operator::LessThanEqual => below(above),
+        Operator::Equal if order == std::cmp::Ordering::Equal => blocks(p, Some(n)),
+        Operator::Equal => Vec::new(),
+        Operator::NotEqual if order == std::cmp::Ordering::Equal => around(p, n),
+        Operator::NotEqual => blocks((0, 0, 0), None),
         _ => return None,
     };
     Some(VersionSet { bounds })
@@ -760,58 +799,88 @@ pub(crate) mod tests {
         Ok(())
     }
 
-    /// The preimage of `python_version op "X"` or `"X.Y"` written from the blocks is the one
-    /// read off the specifier's set, for every operator, at the ends of the numbers too; the
-    /// literals it leaves to that reading are left.
+    /// The preimage of a `python_version` comparison written from the blocks is the one read
+    /// off the specifier's set: for every operator, with plain releases at the ends of the
+    /// numbers, a third and fourth number, pre-, post- and dev-releases, and wildcards of one
+    /// to four numbers; the literals it leaves to that reading (a block with no next one,
+    /// `~=`, `===`, a local label, an epoch) are left.
     #[test]
-    fn plain_pairs_read_as_their_sets() -> Result<(), markerspec_pep440::Error> {
+    fn pair_preimages_read_as_their_sets() -> Result<(), markerspec_pep440::Error> {
         let ops = ["==", "!=", "<", "<=", ">", ">=", "~=", "==="];
+        let max = u64::MAX;
         let mut literals: Vec<String> = Vec::new();
-        for x in [0u64, 1, 2, 3, 9, 10, 99, u64::MAX - 1, u64::MAX] {
+        for x in [0u64, 1, 2, 3, 9, 10, 99, max - 1, max] {
             literals.push(x.to_string());
-            for y in [0u64, 1, 2, 9, 10, 11, 13, 99, u64::MAX - 1, u64::MAX] {
+            for y in [0u64, 1, 2, 9, 10, 11, 13, 99, max - 1, max] {
                 literals.push(format!("{x}.{y}"));
             }
         }
+        let plain = literals.len();
+        for base in [
+            "0", "0.0", "3", "3.9", "3.9.0", "3.9.17", "3.9.0.0", "3.9.0.1", "3.0",
+        ] {
+            for suffix in [
+                "",
+                "a1",
+                "rc1",
+                ".dev0",
+                ".post1",
+                ".post1.dev0",
+                "a1.dev2",
+                ".post0",
+            ] {
+                literals.push(format!("{base}{suffix}"));
+            }
+        }
         let mut fast = 0;
-        for lit in &literals {
+        let mut plain_fast = 0;
+        let mut check = |spec: &VersionSpecifier, plain: bool| {
+            let general = VersionSet::python_version_preimage_of_set(spec);
+            if let Some(set) = pair_preimage_by_blocks(spec) {
+                fast += 1;
+                if plain {
+                    plain_fast += 1;
+                }
+                assert_eq!(Some(&set), general.as_ref(), "{spec}");
+            }
+            assert_eq!(VersionSet::python_version_preimage(spec), general, "{spec}");
+        };
+        for (k, lit) in literals.iter().enumerate() {
             for op in ops {
                 // (`~=` needs two numbers.)
                 let Ok(spec) = format!("{op}{lit}").parse::<VersionSpecifier>() else {
-                    assert!(op == "~=" && !lit.contains('.'), "{op}{lit}");
                     continue;
                 };
-                let general = VersionSet::python_version_preimage_of_set(&spec);
-                if let Some(set) = plain_pair_preimage(&spec) {
-                    fast += 1;
-                    assert_eq!(Some(&set), general.as_ref(), "{spec}");
-                }
-                assert_eq!(
-                    VersionSet::python_version_preimage(&spec),
-                    general,
-                    "{spec}"
-                );
+                check(&spec, k < plain);
             }
         }
-        // The six operators with every literal whose block has a next one (all but `X.MAX`).
+        for prefix in [
+            "0", "3", "3.9", "3.9.0", "3.9.1", "3.9.0.0", "3.0", "3.0.0.1", "9.99",
+        ] {
+            for op in ["==", "!="] {
+                check(&format!("{op}{prefix}.*").parse()?, false);
+            }
+        }
+        // The six operators with every plain literal whose block has a next one (all but
+        // `X.MAX`).
         let eligible = literals
             .iter()
-            .filter(|l| !l.ends_with(&format!(".{}", u64::MAX)))
+            .take(plain)
+            .filter(|l| !l.ends_with(&format!(".{max}")))
             .count();
-        assert_eq!(fast, eligible * 6);
+        assert_eq!(plain_fast, eligible * 6);
+        assert!(fast > plain_fast + 400, "{fast} {plain_fast}");
         for other in [
-            "==3.11.*",
-            "!=3.*",
-            ">=3.11.1",
-            "<3.11rc1",
-            ">3.11.post1",
-            "<=3.11.dev0",
             "==3.11+local",
+            "!=3.11+local",
             ">=1!3.11",
+            "==1!3.*",
             "~=3.11",
+            "===3.11",
+            &format!("=={max}.*"),
         ] {
             let spec: VersionSpecifier = other.parse()?;
-            assert_eq!(plain_pair_preimage(&spec), None, "{other}");
+            assert_eq!(pair_preimage_by_blocks(&spec), None, "{other}");
         }
         Ok(())
     }
