@@ -870,6 +870,11 @@ pub(crate) mod tests {
             .count();
         assert_eq!(plain_fast, eligible * 6);
         assert!(fast > plain_fast + 400, "{fast} {plain_fast}");
+        // A wildcard has no pre-, post- or dev-release (the guard against one is for a reader
+        // that would allow it).
+        for wild in ["==3.9a1.*", "!=3.9.post1.*", "==3.9.dev0.*"] {
+            assert!(wild.parse::<VersionSpecifier>().is_err(), "{wild}");
+        }
         for other in [
             "==3.11+local",
             "!=3.11+local",
