@@ -436,9 +436,10 @@ fn sort_literals(lits: &mut [Lit]) {
     lits.sort_unstable_by(|a, b| (&*a.text, a.wildcard).cmp(&(&*b.text, b.wildcard)));
 }
 
-/// The candidate comparisons for a set of `field` with literals `lits` ([`literals_unsorted`], sorted): each
-/// field (for `python_full_version` also `python_version`) with each operator and literal
-/// (the wildcards with `==` and `!=` only), and for an extended field `== ""` and `!= ""`.
+/// The candidate comparisons for a set of `field` with literals `lits` ([`literals_unsorted`],
+/// sorted): each field (for `python_full_version` also `python_version`) with each operator
+/// and literal (the wildcards with `==` and `!=` only), and for an extended field `== ""` and
+/// `!= ""`.
 /// In the order of their text: the order of field name, operator and literal (the space and
 /// the quote after each sort before every character of a name, an operator or a version).
 fn candidates(field: Field, lits: &[Lit]) -> Vec<Spec<'_>> {
@@ -658,9 +659,10 @@ impl Context {
 /// first in the order of the cost-sorted list. Every such pair is among the candidates read
 /// here: a candidate not read yet costs at least the one being read, and pairs with one that
 /// costs at least that much or with one read, so once that sum, with the cheapest read set
-/// that may be its partner, is above the best pair's cost, no pair to come is as cheap. Two sets containing the target meet in exactly it only if the
-/// intervals of theirs around it start and end where it does between them (checked first,
-/// from the bounds); two sets of one interval each meet in exactly those intervals' overlap.
+/// that may be its partner, is above the best pair's cost, no pair to come is as cheap. Two
+/// sets containing the target meet in exactly it only if the intervals of theirs around it
+/// start and end where it does between them (checked first, from the bounds); two sets of one
+/// interval each meet in exactly those intervals' overlap.
 ///
 /// `standard`: the sets are those of a standard field's comparisons (`spec_version_set`'s).
 /// For a target bounded on both sides, the reading then stops once no pair of a set starting
