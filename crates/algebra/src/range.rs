@@ -120,8 +120,15 @@ impl VersionSet {
     /// ```
     #[must_use]
     pub fn from_specifier(spec: &VersionSpecifier) -> Option<VersionSet> {
-        let v = spec.version();
-        let set = match spec.operator() {
+        VersionSet::from_comparison(spec.operator(), spec.version())
+    }
+
+    /// [`from_specifier`](Self::from_specifier) of the specifier `op v` (`op` a wildcard
+    /// operator for `v.*`), for a caller that has the version and not the specifier's text.
+    /// Any operator and version are read as written: whether they make a valid specifier
+    /// (a local label only with `==` and `!=`, for one) is the caller's to check.
+    pub(crate) fn from_comparison(op: Operator, v: &Version) -> Option<VersionSet> {
+        let set = match op {
             Operator::ExactEqual => return None,
             Operator::Equal => equal(v),
             Operator::NotEqual => complement_in_versions(&equal(v)),
@@ -192,16 +199,22 @@ impl VersionSet {
     /// ```
     #[must_use]
     pub fn python_version_preimage(spec: &VersionSpecifier) -> Option<VersionSet> {
-        if let Some(set) = pair_preimage_by_blocks(spec) {
-            return Some(set);
-        }
-        VersionSet::python_version_preimage_of_set(spec)
+        VersionSet::python_version_preimage_of(spec.operator(), spec.version())
     }
 
-    /// [`python_version_preimage`](Self::python_version_preimage) read off the specifier's
-    /// own set, for any specifier.
-    fn python_version_preimage_of_set(spec: &VersionSpecifier) -> Option<VersionSet> {
-        let set = VersionSet::from_specifier(spec)?;
+    /// [`python_version_preimage`](Self::python_version_preimage) of the specifier `op v`, as
+    /// [`from_comparison`](Self::from_comparison) reads it.
+    pub(crate) fn python_version_preimage_of(op: Operator, v: &Version) -> Option<VersionSet> {
+        if let Some(set) = pair_preimage_by_blocks(op, v) {
+            return Some(set);
+        }
+        VersionSet::python_version_preimage_of_set(op, v)
+    }
+
+    /// [`python_version_preimage_of`](Self::python_version_preimage_of) read off the
+    /// specifier's own set, for any specifier.
+    fn python_version_preimage_of_set(op: Operator, v: &Version) -> Option<VersionSet> {
+        let set = VersionSet::from_comparison(op, v)?;
         // Each interval's image, in order: the image of a cut (the start of the least block
         // above it) never goes down as the cut goes up, so the images come sorted, and one
         // that starts where the one before ends continues it.
@@ -502,8 +515,7 @@ fn pair_block_start((e, x, y): Pair) -> Cut {
 /// of `P` when `P` equals the literal (else nothing), and `!= v` the pairs around it. A
 /// wildcard `X.*` names the pairs `X.0` up to `X+1.0`, `X.Y.*` (or `X.Y.0….*`) the pair `X.Y`,
 /// and a prefix with another number past the second none.
-fn pair_preimage_by_blocks(spec: &VersionSpecifier) -> Option<VersionSet> {
-    let v = spec.version();
+fn pair_preimage_by_blocks(op: Operator, v: &Version) -> Option<VersionSet> {
     if v.epoch() != 0 || !v.local().is_empty() {
         return None;
     }
@@ -530,7 +542,6 @@ fn pair_preimage_by_blocks(spec: &VersionSpecifier) -> Option<VersionSet> {
         out.extend([pair_block_start(b), Cut::TOP]);
         out
     };
-    let op = spec.operator();
     if matches!(op, Operator::EqualStar | Operator::NotEqualStar) {
         if v.pre().is_some() || v.post().is_some() || v.dev().is_some() {
             return None;
@@ -835,8 +846,9 @@ pub(crate) mod tests {
         let mut fast = 0;
         let mut plain_fast = 0;
         let mut check = |spec: &VersionSpecifier, plain: bool| {
-            let general = VersionSet::python_version_preimage_of_set(spec);
-            if let Some(set) = pair_preimage_by_blocks(spec) {
+            let general =
+                VersionSet::python_version_preimage_of_set(spec.operator(), spec.version());
+            if let Some(set) = pair_preimage_by_blocks(spec.operator(), spec.version()) {
                 fast += 1;
                 if plain {
                     plain_fast += 1;
@@ -885,7 +897,11 @@ pub(crate) mod tests {
             &format!("=={max}.*"),
         ] {
             let spec: VersionSpecifier = other.parse()?;
-            assert_eq!(pair_preimage_by_blocks(&spec), None, "{other}");
+            assert_eq!(
+                pair_preimage_by_blocks(spec.operator(), spec.version()),
+                None,
+                "{other}"
+            );
         }
         Ok(())
     }

@@ -1930,13 +1930,76 @@ pub(crate) fn spec_version_set(field: Field, op: O, literal: &str) -> Option<Ver
     })
 }
 
+/// [`spec_version_set`] of a literal that is the text of `version` (its `Display`, with `.*`
+/// after it when `wildcard`), read from the version itself: the same set, without parsing the
+/// text again (the printer's candidates are versions it has already built). `None` where the
+/// text would make no specifier with `op` (a local label with an ordering operator, a
+/// wildcard with one, `~=` with one release number) and for the comparisons
+/// `spec_version_set` reads no set for.
+pub(crate) fn version_comparison_set(
+    field: Field,
+    op: O,
+    version: &Version,
+    wildcard: bool,
+) -> Option<VersionSet> {
+    use markerspec_pep440::Operator as P;
+    if field.is_extended()
+        || !matches!(
+            field.field_type(),
+            FieldType::Version | FieldType::VersionOrString
+        )
+    {
+        return None;
+    }
+    let equality = matches!(op, O::Equal | O::NotEqual);
+    if (wildcard || !version.local().is_empty()) && !equality {
+        return None;
+    }
+    if wildcard
+        && (version.pre().is_some()
+            || version.post().is_some()
+            || version.dev().is_some()
+            || !version.local().is_empty())
+    {
+        return None;
+    }
+    let p = match (op, wildcard) {
+        (O::Equal, false) => P::Equal,
+        (O::Equal, true) => P::EqualStar,
+        (O::NotEqual, false) => P::NotEqual,
+        (O::NotEqual, true) => P::NotEqualStar,
+        (O::LessThan, _) => P::LessThan,
+        (O::LessThanEqual, _) => P::LessThanEqual,
+        (O::GreaterThan, _) => P::GreaterThan,
+        (O::GreaterThanEqual, _) => P::GreaterThanEqual,
+        // (`~=` needs two release numbers.)
+        (O::TildeEqual, _) if version.release().len() >= 2 => P::TildeEqual,
+        _ => return None,
+    };
+    let set = version_field_set_of(field, p, version);
+    Some(if op == O::NotEqual {
+        set.union(&VersionSet::absent())
+    } else {
+        set
+    })
+}
+
 /// The set of a version field's values satisfying `spec` (never ⊥): `python_version` as a
 /// set of `python_full_version`s; extended fields moved onto release blocks.
 fn version_field_set(field: Field, spec: &VersionSpecifier) -> VersionSet {
+    version_field_set_of(field, spec.operator(), spec.version())
+}
+
+/// [`version_field_set`] of the specifier `op version`.
+fn version_field_set_of(
+    field: Field,
+    op: markerspec_pep440::Operator,
+    version: &Version,
+) -> VersionSet {
     let set = if field == Field::PythonVersion {
-        VersionSet::python_version_preimage(spec)
+        VersionSet::python_version_preimage_of(op, version)
     } else {
-        VersionSet::from_specifier(spec)
+        VersionSet::from_comparison(op, version)
     }
     .unwrap_or_default();
     if is_extended_version(field) {

@@ -27,7 +27,7 @@ use crate::cut::Cut;
 use crate::dd::{Context, Marker, Var, intern};
 use crate::error::{Error, ErrorKind};
 use crate::range::{VersionSet, bounds_python_versions};
-use crate::translate::spec_version_set;
+use crate::translate::{spec_version_set, version_comparison_set};
 
 /// What the search needs of the meanings of comparisons (and of their combinations) past the
 /// single comparisons: equality, the Boolean operations and inclusion.
@@ -99,6 +99,7 @@ impl AtomSets {
     fn read(
         &mut self,
         cuts: &mut rustc_hash::FxHashSet<Cut>,
+        versions: &NamedCache,
         (field, op, lit, id): Spec<'_>,
     ) -> Option<Arc<VersionSet>> {
         let k = OPS.iter().position(|o| *o == op)?;
@@ -121,8 +122,20 @@ impl AtomSets {
         if let Some(s) = slot {
             return s.clone();
         }
-        let s =
-            spec_version_set(field, op, lit).map(|s| Arc::new(s.with_cuts(|c| intern(cuts, c))));
+        // A literal that is a version's text is read from the version (no parse).
+        let set = match versions.versions.get(id) {
+            Some(Some((version, wildcard))) => {
+                let set = version_comparison_set(field, op, version, *wildcard);
+                debug_assert_eq!(
+                    set,
+                    spec_version_set(field, op, lit),
+                    "{field:?} {op:?} {lit}"
+                );
+                set
+            }
+            _ => spec_version_set(field, op, lit),
+        };
+        let s = set.map(|s| Arc::new(s.with_cuts(|c| intern(cuts, c))));
         *slot = Some(s.clone());
         s
     }
@@ -307,17 +320,22 @@ pub(crate) struct NamedCache {
     by_cut: HashMap<Cut, Arc<[Named]>>,
     ids: HashMap<Arc<str>, u32>,
     classes: HashMap<Version, u32>,
+    /// By literal id: the version whose text the literal is, and whether it is that
+    /// version's wildcard (`3.9.*`); `None` for a literal made from text alone.
+    versions: Vec<Option<(Version, bool)>>,
 }
 
 impl NamedCache {
-    /// The literal `text` with its id (made when new).
-    fn literal(&mut self, text: String, wildcard: bool) -> Lit {
+    /// The literal `text` with its id (made when new), `version`'s text (with `.*` when
+    /// `wildcard`) when there is one.
+    fn literal(&mut self, text: String, wildcard: bool, version: Option<&Version>) -> Lit {
         let next = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
         let (text, id) = match self.ids.get_key_value(text.as_str()) {
             Some((t, &id)) => (t.clone(), id),
             None => {
                 let t: Arc<str> = text.into();
                 self.ids.insert(t.clone(), next);
+                self.versions.push(version.map(|v| (v.clone(), wildcard)));
                 (t, next)
             }
         };
@@ -356,9 +374,9 @@ fn named(cache: &mut NamedCache, cut: &Cut) -> Arc<[Named]> {
                 let mut w = String::with_capacity(text.len() + 2);
                 w.push_str(&text);
                 w.push_str(".*");
-                cache.literal(w, true)
+                cache.literal(w, true, Some(&version))
             });
-            let text = cache.literal(text, false);
+            let text = cache.literal(text, false, Some(&version));
             let next = u32::try_from(cache.classes.len()).unwrap_or(u32::MAX);
             let class = *cache.classes.entry(version).or_insert(next);
             Named {
@@ -540,7 +558,10 @@ impl Context {
                 }
                 level = Some(cost);
             }
-            let Some(m) = self.atom_set_cache.read(&mut self.cuts, spec) else {
+            let Some(m) = self
+                .atom_set_cache
+                .read(&mut self.cuts, &self.named_cache, spec)
+            else {
                 return Ok(FirstReading::Unread);
             };
             if *m == *set && usable(spec.2, m.is_empty() || m.is_full()) {
@@ -598,11 +619,11 @@ impl Context {
         order: &[(usize, usize)],
         no_single: bool,
     ) -> Result<Option<Text>, Error> {
-        let (cache, cuts) = (&mut self.atom_set_cache, &mut self.cuts);
+        let (cache, cuts, named) = (&mut self.atom_set_cache, &mut self.cuts, &self.named_cache);
         let ends = Ends::of(set);
         // `python_version`'s sets are bounded by python versions only.
         let python_versions = set.bounds().iter().all(bounds_python_versions);
-        let mut read = |spec: &Spec<'_>| Ok(cache.read(cuts, *spec));
+        let mut read = |spec: &Spec<'_>| Ok(cache.read(cuts, named, *spec));
         let target = Arc::new(set.clone());
         let first = if no_single {
             Err(Missing {
@@ -1384,6 +1405,63 @@ mod tests {
         Ok(out)
     }
 
+    /// A candidate read from its version has the set its text has: every literal the cuts of
+    /// the test sets name (wildcards included), with every version field and operator, and
+    /// the versions near the ends of the domain (local labels, epochs, the largest numbers)
+    /// with each operator, with and without `.*`.
+    #[test]
+    fn candidates_read_from_their_versions_as_from_their_texts()
+    -> Result<(), Box<dyn std::error::Error>> {
+        use crate::translate::{spec_version_set, version_comparison_set};
+        use markerspec_pep440::Version;
+        use markerspec_pep508::MarkerOperator as O;
+        let fields = [
+            Field::PythonVersion,
+            Field::PythonFullVersion,
+            Field::ImplementationVersion,
+            Field::PlatformRelease,
+            Field::CudaVersion,
+            Field::OsName,
+        ];
+        let mut named = super::NamedCache::default();
+        for set in sets()? {
+            literals(&mut named, &set);
+        }
+        let mut lits: Vec<(String, Version, bool)> = Vec::new();
+        for (text, id) in &named.ids {
+            let Some(Some((v, wildcard))) = named.versions.get(*id as usize) else {
+                return Err(format!("{text}: no version").into());
+            };
+            lits.push((text.to_string(), v.clone(), *wildcard));
+        }
+        for v in crate::range::tests::edge_versions() {
+            let version: Version = v.parse()?;
+            lits.push((format!("{v}.*"), version.clone(), true));
+            lits.push((v, version, false));
+        }
+        let (mut some, mut none) = (0, 0);
+        for (text, version, wildcard) in &lits {
+            for field in fields {
+                for op in super::OPS.iter().copied().chain([O::TildeEqual, O::In]) {
+                    let want = spec_version_set(field, op, text);
+                    let got = version_comparison_set(field, op, version, *wildcard);
+                    if got != want {
+                        return Err(
+                            format!("{field:?} {op:?} {text}: {got:?}, not {want:?}").into()
+                        );
+                    }
+                    if got.is_some() {
+                        some += 1;
+                    } else {
+                        none += 1;
+                    }
+                }
+            }
+        }
+        assert!(some > 1_000 && none > 1_000, "{some} {none}");
+        Ok(())
+    }
+
     /// A comparison whose ends `Ends::of_comparison` knows has those ends (the absent value,
     /// the least version, the top), whenever its set is neither empty nor every value: over
     /// the literals of every test set, of versions with large numbers and of versions near the
@@ -1398,15 +1476,15 @@ mod tests {
             lits.extend(literals(&mut named, &set));
         }
         for v in crate::range::tests::edge_versions() {
-            lits.push(named.literal(v, false));
+            lits.push(named.literal(v, false, None));
         }
         // Near the least version, `0.dev0`: a release of zeros has no known ends, the others
         // their operator's.
         for v in [
             "0.0", "0.0.dev1", "0a1", "0.1", "0.0.1", "0.1.dev0", "1", "1.0.dev0",
         ] {
-            lits.push(named.literal(v.into(), false));
-            lits.push(named.literal(format!("{v}.*"), true));
+            lits.push(named.literal(v.into(), false, None));
+            lits.push(named.literal(format!("{v}.*"), true, None));
         }
         let (mut known, mut checked) = (0, 0);
         for field in [
