@@ -219,7 +219,10 @@ impl Cut {
     /// See the example on [`Cut`].
     #[must_use]
     pub fn versions_start() -> Cut {
-        Cut::new(vec![Atom::Sec(1)], Side::Below)
+        // Built once: sets of comparisons start here, and a clone shares the prefix.
+        static START: std::sync::LazyLock<Cut> =
+            std::sync::LazyLock::new(|| Cut::new(vec![Atom::Sec(1)], Side::Below));
+        START.clone()
     }
 
     /// Whether this is [`Cut::versions_start`] (without building it).
@@ -494,7 +497,7 @@ impl Cut {
             Some(Atom::Num(e)) => *e,
             _ => return out,
         };
-        let release: Vec<u64> = atoms
+        let release: smallvec::SmallVec<[u64; 4]> = atoms
             .iter()
             .skip(2)
             .map_while(|a| match a {
@@ -502,14 +505,21 @@ impl Cut {
                 _ => None,
             })
             .collect();
+        // (Epoch 0, the usual, is `Version::new`'s own: no second build.)
+        let version = |r: &[u64]| {
+            let v = Version::new(r.iter().copied());
+            if epoch == 0 { v } else { v.with_epoch(epoch) }
+        };
+        let mut r: smallvec::SmallVec<[u64; 4]> = smallvec::SmallVec::new();
         for len in 1..=release.len().max(2) {
-            let mut r: Vec<u64> = release.iter().copied().take(len).collect();
+            r.clear();
+            r.extend(release.iter().copied().take(len));
             r.resize(len, 0);
-            out.push(Version::new(r.clone()).with_epoch(epoch));
+            out.push(version(&r));
             if let Some(last) = r.last_mut() {
                 if *last > 0 {
                     *last -= 1;
-                    out.push(Version::new(r).with_epoch(epoch));
+                    out.push(version(&r));
                 }
             }
         }

@@ -276,6 +276,25 @@ impl VersionSet {
             && self.bounds.last() == Some(&Cut::TOP)
     }
 
+    /// This set with the absent value added (its union with [`VersionSet::absent`]), without
+    /// building that set: the absent value is the one point below
+    /// [`Cut::versions_start`], so a set starting there now starts at the bottom.
+    pub(crate) fn with_absent(mut self) -> VersionSet {
+        match self.bounds.first() {
+            Some(c) if *c == Cut::BOTTOM => {}
+            Some(c) if c.is_versions_start() => {
+                if let Some(first) = self.bounds.first_mut() {
+                    *first = Cut::BOTTOM;
+                }
+            }
+            _ => {
+                self.bounds
+                    .splice(0..0, [Cut::BOTTOM, Cut::versions_start()]);
+            }
+        }
+        self
+    }
+
     /// The intervals `(lo, hi)`, in increasing order.
     ///
     /// See the example on [`VersionSet`].
@@ -686,6 +705,36 @@ impl fmt::Debug for VersionSet {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// Adding the absent value to a set is its union with the absent set: the sets of every
+    /// comparison of the edge versions, their complements (which hold it already), and the
+    /// empty, full, absent and versions sets.
+    #[test]
+    fn adding_the_absent_value_is_the_union_with_it() {
+        let mut sets = vec![
+            VersionSet::empty(),
+            VersionSet::full(),
+            VersionSet::absent(),
+            VersionSet::versions(),
+        ];
+        for v in edge_versions() {
+            for op in ["==", "!=", "<", "<=", ">", ">="] {
+                // (A local label only with `==` and `!=`.)
+                let Ok(spec) = format!("{op}{v}").parse::<VersionSpecifier>() else {
+                    continue;
+                };
+                if let Some(set) = VersionSet::from_specifier(&spec) {
+                    sets.push(set.complement());
+                    sets.push(set);
+                }
+            }
+        }
+        assert!(sets.len() > 100, "{}", sets.len());
+        for set in sets {
+            let want = set.union(&VersionSet::absent());
+            assert_eq!(set.clone().with_absent(), want, "{set}");
+        }
+    }
 
     /// Versions at the edges of python versions' blocks and of the numbers: a release of one,
     /// two and three numbers, pre-, post- and dev-releases, a local label, an epoch, and

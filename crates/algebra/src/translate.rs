@@ -1924,7 +1924,7 @@ pub(crate) fn spec_version_set(field: Field, op: O, literal: &str) -> Option<Ver
     let spec = specifier(op, literal)?;
     let set = version_field_set(field, &spec);
     Some(if op == O::NotEqual {
-        set.union(&VersionSet::absent())
+        set.with_absent()
     } else {
         set
     })
@@ -1978,7 +1978,7 @@ pub(crate) fn version_comparison_set(
     };
     let set = version_field_set_of(field, p, version);
     Some(if op == O::NotEqual {
-        set.union(&VersionSet::absent())
+        set.with_absent()
     } else {
         set
     })
