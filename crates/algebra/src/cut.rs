@@ -839,6 +839,32 @@ mod tests {
         s.parse().unwrap_or_else(|_| Version::new([0]))
     }
 
+    /// The versions a cut names: the completed prefix, then each prefix of the release (to
+    /// two numbers at least) and, where its last number is not 0, the one below it; equal
+    /// versions once, in order; the epoch kept.
+    #[test]
+    fn cuts_name_their_releases_and_the_ones_below() {
+        let names = |c: &Cut| -> Vec<String> {
+            c.candidate_versions()
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        assert_eq!(
+            names(&Cut::below(&v("3.12.dev0"))),
+            ["2", "3", "3.11", "3.12.dev0", "3.12"]
+        );
+        assert_eq!(
+            names(&Cut::below(&v("3.9.1.dev0"))),
+            ["2", "3", "3.8", "3.9", "3.9.1.dev0", "3.9.1"]
+        );
+        assert_eq!(names(&Cut::below(&v("3.0.dev0"))), ["2", "3.dev0", "3"]);
+        assert_eq!(
+            names(&Cut::below(&v("1!2.5.dev0"))),
+            ["1!1", "1!2", "1!2.4", "1!2.5.dev0", "1!2.5"]
+        );
+    }
+
     #[test]
     fn a_block_after_a_zero_starts_right_after_the_shorter_release() {
         // Below(1, 0, …) names the same gap as "above every version of release 1".
