@@ -928,6 +928,16 @@ pub(crate) fn intern(cuts: &mut HashSet<Cut>, c: &Cut) -> Cut {
     }
 }
 
+/// [`intern`] in place: `c` becomes the table's copy, or goes into the table.
+pub(crate) fn intern_in_place(cuts: &mut HashSet<Cut>, c: &mut Cut) {
+    match cuts.get(c) {
+        Some(s) => *c = s.clone(),
+        None => {
+            cuts.insert(c.clone());
+        }
+    }
+}
+
 impl Default for Context {
     fn default() -> Context {
         Context::new()

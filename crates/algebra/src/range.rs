@@ -458,11 +458,11 @@ impl VersionSet {
         VersionSet { bounds }
     }
 
-    /// The same set with each cut replaced by `f` of it (an equal cut: an interned copy).
-    pub(crate) fn with_cuts(&self, f: impl FnMut(&Cut) -> Cut) -> VersionSet {
-        VersionSet {
-            bounds: self.bounds.iter().map(f).collect(),
-        }
+    /// The same set with each cut given to `f` to replace in place by an equal one (an
+    /// interned copy).
+    pub(crate) fn with_cuts(mut self, f: impl FnMut(&mut Cut)) -> VersionSet {
+        self.bounds.iter_mut().for_each(f);
+        self
     }
 
     /// Whether the set is [`VersionSet::absent`] (without building it).

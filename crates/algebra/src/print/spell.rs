@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::{Text, better, join, quote};
 use crate::cut::Cut;
-use crate::dd::{Context, Marker, Var, intern};
+use crate::dd::{Context, Marker, Var, intern_in_place};
 use crate::error::{Error, ErrorKind};
 use crate::range::{VersionSet, bounds_python_versions};
 use crate::translate::{spec_version_set, version_comparison_set};
@@ -135,7 +135,7 @@ impl AtomSets {
             }
             _ => spec_version_set(field, op, lit),
         };
-        let s = set.map(|s| Arc::new(s.with_cuts(|c| intern(cuts, c))));
+        let s = set.map(|s| Arc::new(s.with_cuts(|c| intern_in_place(cuts, c))));
         *slot = Some(s.clone());
         s
     }
