@@ -1405,6 +1405,40 @@ mod tests {
         Ok(out)
     }
 
+    /// The sets the speller reads keep the context's one copy of each cut (the comparisons
+    /// of cuts, and the masks' bits, take equal copies as the same by their address first):
+    /// after spelling labels of both version fields, every cut of every set read is the
+    /// table's own.
+    #[test]
+    fn the_sets_read_share_the_contexts_cuts() -> Result<(), Box<dyn std::error::Error>> {
+        let mut ctx = Context::new();
+        let opts = markerspec_pep508::ParseOptions::default();
+        for text in [
+            "python_full_version >= '3.12'",
+            "python_version >= '3.9' and python_version < '3.14'",
+            "python_version == '2.7' or python_version == '3.4'",
+        ] {
+            let m = ctx.parse_marker(text, &opts, &mut Vec::new(), &crate::Theory::none())?;
+            ctx.to_marker_string(m)?;
+        }
+        let mut checked = 0;
+        for per_field in &ctx.atom_set_cache.sets {
+            for (_, ops) in per_field {
+                for set in ops.iter().flatten().flatten() {
+                    for cut in set.bounds() {
+                        let Some(own) = ctx.cuts.get(cut) else {
+                            return Err(format!("{cut} is not in the table").into());
+                        };
+                        assert_eq!(own.identity(), cut.identity(), "{cut}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 50, "{checked}");
+        Ok(())
+    }
+
     /// A candidate read from its version has the set its text has: every literal the cuts of
     /// the test sets name (wildcards included), with every version field and operator, and
     /// the versions near the ends of the domain (local labels, epochs, the largest numbers)
