@@ -542,6 +542,10 @@ impl Ord for Cut {
         }
         for (i, a) in self.atoms().iter().enumerate() {
             match other.atoms().get(i) {
+                // (Release numbers, the usual atoms, compared without the enum's general
+                // comparison.)
+                Some(Atom::Num(y)) if matches!(a, Atom::Num(x) if x == y) => {}
+                Some(b @ Atom::Num(_)) => return a.cmp(b),
                 Some(b) if a == b => {}
                 Some(b) => return a.cmp(b),
                 None => {
