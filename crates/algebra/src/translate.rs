@@ -123,8 +123,19 @@ fn mirror(op: O) -> Option<O> {
 /// `op literal` as a PEP 440 specifier, as pep508 reads a comparison (`None` for `===`'s
 /// text comparison and for text that is no specifier).
 fn specifier(op: O, literal: &str) -> Option<VersionSpecifier> {
+    let p = pep440_operator(op)?;
+    let text = strip(literal);
+    if continues_operator(text) {
+        return None;
+    }
+    VersionSpecifier::from_parts(p, text).ok()
+}
+
+/// A marker's version operator as PEP 440's (`==` and `!=` without a wildcard); `None` for
+/// `===`'s text comparison and for `in` / `not in`.
+fn pep440_operator(op: O) -> Option<markerspec_pep440::Operator> {
     use markerspec_pep440::Operator as P;
-    let p = match op {
+    Some(match op {
         O::Equal => P::Equal,
         O::NotEqual => P::NotEqual,
         O::LessThan => P::LessThan,
@@ -133,12 +144,7 @@ fn specifier(op: O, literal: &str) -> Option<VersionSpecifier> {
         O::GreaterThanEqual => P::GreaterThanEqual,
         O::TildeEqual => P::TildeEqual,
         O::ExactEqual | O::In | O::NotIn => return None,
-    };
-    let text = strip(literal);
-    if continues_operator(text) {
-        return None;
-    }
-    VersionSpecifier::from_parts(p, text).ok()
+    })
 }
 
 /// Every substring of `s` (the empty one included), sorted, without repeats.
@@ -1963,18 +1969,12 @@ pub(crate) fn version_comparison_set(
     {
         return None;
     }
-    let p = match (op, wildcard) {
-        (O::Equal, false) => P::Equal,
-        (O::Equal, true) => P::EqualStar,
-        (O::NotEqual, false) => P::NotEqual,
-        (O::NotEqual, true) => P::NotEqualStar,
-        (O::LessThan, _) => P::LessThan,
-        (O::LessThanEqual, _) => P::LessThanEqual,
-        (O::GreaterThan, _) => P::GreaterThan,
-        (O::GreaterThanEqual, _) => P::GreaterThanEqual,
+    let p = match (pep440_operator(op)?, wildcard) {
+        (P::Equal, true) => P::EqualStar,
+        (P::NotEqual, true) => P::NotEqualStar,
         // (`~=` needs two release numbers.)
-        (O::TildeEqual, _) if version.release().len() >= 2 => P::TildeEqual,
-        _ => return None,
+        (P::TildeEqual, _) if version.release().len() < 2 => return None,
+        (p, _) => p,
     };
     let set = version_field_set_of(field, p, version);
     Some(if op == O::NotEqual {
