@@ -774,12 +774,23 @@ pub(crate) fn atoms_to_version(atoms: &[Atom]) -> Option<Version> {
         DevSlot::Num(n) => Some(*n),
         DevSlot::None => None,
     };
-    let v = Version::new(release)
-        .with_epoch(*epoch)
-        .with_pre(pre)
-        .with_post(*post)
-        .with_dev(dev)
-        .with_local(local);
+    // (Each `with_` builds the version again: only the parts that are there.)
+    let mut v = Version::new(release);
+    if *epoch != 0 {
+        v = v.with_epoch(*epoch);
+    }
+    if pre.is_some() {
+        v = v.with_pre(pre);
+    }
+    if post.is_some() {
+        v = v.with_post(*post);
+    }
+    if dev.is_some() {
+        v = v.with_dev(dev);
+    }
+    if !local.is_empty() {
+        v = v.with_local(local);
+    }
     // The key must round-trip; a slot combination no version has (never built here) is refused.
     (version_atoms(&v) == atoms).then_some(v)
 }
