@@ -854,7 +854,7 @@ pub struct Context {
     answers: HashMap<(Marker, Marker), Marker>,
     /// Every cut the nodes hold, once: equal cuts share one prefix allocation, so that nodes
     /// hash their cuts by identity ([`Cut::identity`]).
-    pub(crate) cuts: HashSet<Cut>,
+    pub(crate) cuts: CutTable,
     /// The pieces of the nodes `and_rec` is building, one stretch per level of its recursion:
     /// the source of the bound before each piece ([`Piece`]) and the piece's child.
     scratch: Vec<(u32, Marker)>,
@@ -917,23 +917,42 @@ pub struct Context {
 /// between tests, emptied by each): a set, as the diagrams of large covers reach thousands.
 pub(crate) type Seen = HashSet<Marker>;
 
-/// The one copy of `c` in `cuts` (added when there is none).
-pub(crate) fn intern(cuts: &mut HashSet<Cut>, c: &Cut) -> Cut {
-    match cuts.get(c) {
-        Some(s) => s.clone(),
-        None => {
-            cuts.insert(c.clone());
-            c.clone()
-        }
-    }
-}
+/// One copy of each cut a context holds ([`Context::cuts`]), each kept with its hash: hashing
+/// a cut reads its whole prefix, and a table that grows would otherwise hash every cut again
+/// (on a file of many distinct versions, a tenth of a print's time went to that).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CutTable(hashbrown::HashTable<(u64, Cut)>);
 
-/// [`intern`] in place: `c` becomes the table's copy, or goes into the table.
-pub(crate) fn intern_in_place(cuts: &mut HashSet<Cut>, c: &mut Cut) {
-    match cuts.get(c) {
-        Some(s) => *c = s.clone(),
-        None => {
-            cuts.insert(c.clone());
+impl CutTable {
+    fn hash(c: &Cut) -> u64 {
+        use std::hash::BuildHasher;
+        rustc_hash::FxBuildHasher.hash_one(c)
+    }
+
+    /// The table's copy of `c`, if it has one.
+    #[cfg(test)]
+    pub(crate) fn get(&self, c: &Cut) -> Option<&Cut> {
+        self.0
+            .find(CutTable::hash(c), |(_, x)| x == c)
+            .map(|(_, x)| x)
+    }
+
+    /// The one copy of `c` (added when there is none).
+    pub(crate) fn intern(&mut self, c: &Cut) -> Cut {
+        let mut c = c.clone();
+        self.intern_in_place(&mut c);
+        c
+    }
+
+    /// [`intern`](Self::intern) in place: `c` becomes the table's copy, or goes into the
+    /// table.
+    pub(crate) fn intern_in_place(&mut self, c: &mut Cut) {
+        let h = CutTable::hash(c);
+        match self.0.entry(h, |(_, x)| x == c, |(h, _)| *h) {
+            hashbrown::hash_table::Entry::Occupied(e) => *c = e.get().1.clone(),
+            hashbrown::hash_table::Entry::Vacant(e) => {
+                e.insert((h, c.clone()));
+            }
         }
     }
 }
@@ -1101,7 +1120,7 @@ impl Context {
             and_cache: HashMap::with_capacity_and_hasher(1 << 12, Default::default()),
             print_and_cache: HashMap::default(),
             answers: HashMap::default(),
-            cuts: HashSet::default(),
+            cuts: CutTable::default(),
             scratch: Vec::new(),
             limits,
             meta: Vec::new(),
@@ -1688,7 +1707,7 @@ impl Context {
                 continue;
             }
             // Interned: the nodes hash their cuts by identity.
-            bounds.push(intern(&mut self.cuts, c));
+            bounds.push(self.cuts.intern(c));
         }
         let mut inside = starts_inside;
         let mut children = Children::with_capacity(bounds.len() + 1);

@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::{Text, better, join, quote};
 use crate::cut::Cut;
-use crate::dd::{Context, Marker, Var, intern_in_place};
+use crate::dd::{Context, CutTable, Marker, Var};
 use crate::error::{Error, ErrorKind};
 use crate::range::{VersionSet, bounds_python_versions};
 use crate::translate::{spec_version_set, version_comparison_set};
@@ -98,7 +98,7 @@ impl AtomSets {
     /// with a local label under `<`, for one), and for the empty literal.
     fn read(
         &mut self,
-        cuts: &mut rustc_hash::FxHashSet<Cut>,
+        cuts: &mut CutTable,
         versions: &NamedCache,
         (field, op, lit, id): Spec<'_>,
     ) -> Option<Arc<VersionSet>> {
@@ -135,7 +135,7 @@ impl AtomSets {
             }
             _ => spec_version_set(field, op, lit),
         };
-        let s = set.map(|s| Arc::new(s.with_cuts(|c| intern_in_place(cuts, c))));
+        let s = set.map(|s| Arc::new(s.with_cuts(|c| cuts.intern_in_place(c))));
         *slot = Some(s.clone());
         s
     }
