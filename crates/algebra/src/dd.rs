@@ -3573,6 +3573,28 @@ impl Context {
 mod tests {
     use super::*;
 
+    /// The cut table interns equal cuts to one copy, keeps distinct ones apart, and files
+    /// them under hashes that tell them apart (a constant hash would answer the same, one
+    /// long probe at a time).
+    #[test]
+    fn the_cut_table_keeps_one_copy_under_telling_hashes() -> Result<(), markerspec_pep440::Error> {
+        let mut table = CutTable::default();
+        let mut hashes = std::collections::BTreeSet::new();
+        for x in 0..10u64 {
+            for y in 0..10u64 {
+                let v: Version = format!("{x}.{y}").parse()?;
+                let first = table.intern(&Cut::below(&v));
+                let again = table.intern(&Cut::below(&v));
+                assert_eq!(first.identity(), again.identity(), "{v}");
+                assert!(table.get(&Cut::below(&v)).is_some(), "{v}");
+                hashes.insert(CutTable::hash(&first));
+            }
+        }
+        assert_eq!(table.0.len(), 100);
+        assert!(hashes.len() > 90, "{}", hashes.len());
+        Ok(())
+    }
+
     /// Every pair of variables compares as `(rank, name)` does.
     fn assert_order(ctx: &Context, vars: &[(u32, String, Var)]) {
         for (ra, na, a) in vars {
