@@ -317,7 +317,11 @@ pub(crate) struct Lit {
 /// versions they name).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NamedCache {
-    by_cut: HashMap<Cut, Arc<[Named]>>,
+    /// By the cut's identity ([`Cut::identity`]; the cut is kept with them, so that its
+    /// address is not another cut's while the entry lasts): a cut is hashed by its address,
+    /// not its whole prefix. An equal cut of another address (the nodes' cuts are interned,
+    /// so only outside them) makes its own entry, the same names.
+    by_cut: HashMap<usize, (Cut, Arc<[Named]>)>,
     ids: HashMap<Arc<str>, u32>,
     classes: HashMap<Version, u32>,
     /// By literal id: the version whose text the literal is, and whether it is that
@@ -351,7 +355,7 @@ impl NamedCache {
 
 /// The versions `cut` may name.
 fn named(cache: &mut NamedCache, cut: &Cut) -> Arc<[Named]> {
-    if let Some(n) = cache.by_cut.get(cut) {
+    if let Some((_, n)) = cache.by_cut.get(&cut.identity()) {
         return n.clone();
     }
     let n: Arc<[Named]> = cut
@@ -386,7 +390,9 @@ fn named(cache: &mut NamedCache, cut: &Cut) -> Arc<[Named]> {
             }
         })
         .collect();
-    cache.by_cut.insert(cut.clone(), n.clone());
+    cache
+        .by_cut
+        .insert(cut.identity(), (cut.clone(), n.clone()));
     n
 }
 
