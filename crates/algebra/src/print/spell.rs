@@ -556,6 +556,8 @@ impl Context {
         // their texts.)
         first.sort_by_key(|&(cost, _)| cost);
         let mut best: Option<String> = None;
+        // Whether a candidate with no set was left unread (`no_set_of_its_own`).
+        let mut unread = false;
         let mut level = first.first().map(|&(cost, _)| cost);
         for &(cost, spec) in &first {
             if level != Some(cost) {
@@ -563,6 +565,10 @@ impl Context {
                     return Ok(FirstReading::Found(Text { s: b, or: false }));
                 }
                 level = Some(cost);
+            }
+            if no_set_of_its_own(spec.1, spec.2) {
+                unread = true;
+                continue;
             }
             let Some(m) = self
                 .atom_set_cache
@@ -577,9 +583,12 @@ impl Context {
                 }
             }
         }
-        Ok(best.map_or(FirstReading::NoSingle, |s| {
-            FirstReading::Found(Text { s, or: false })
-        }))
+        Ok(match best {
+            Some(s) => FirstReading::Found(Text { s, or: false }),
+            // The whole search meets the candidates left unread (and reads them as diagrams).
+            None if unread => FirstReading::Unread,
+            None => FirstReading::NoSingle,
+        })
     }
 
     /// [`spell_versions`](Self::spell_versions) with the comparisons read as diagrams.
@@ -1018,6 +1027,23 @@ fn usable(lit: &str, constant: bool) -> bool {
     lit.is_empty() || !constant
 }
 
+/// Whether a standard field's comparison with literal `lit` under `op` is one the sets leave
+/// unread, as no specifier (a local label under an ordered operator: `< "1.0+abc"`), and one
+/// that is never the only single comparison equal to a label: the translation reads it by
+/// the literal's text (`spec-2026`'s rule for a literal that is no specifier), as false
+/// under `<` and `>`, as the literal's version alone under `<=` and `>=` where the literal is
+/// that version's own text (else an opaque comparison, which is no label of the version's
+/// variable). That version alone is `== lit`'s set too, and `==` costs no more than `>=`
+/// and less than `<=` (and sorts before `>=`), so where one of them is equal to a label,
+/// `==` is the answer.
+///
+/// [`Context::single_by_sets`] passes them by, and finds the single comparison the whole
+/// search finds (which reads them as diagrams); where it finds none, it leaves the label to
+/// the whole search, as before.
+fn no_set_of_its_own(op: O, lit: &str) -> bool {
+    !matches!(op, O::Equal | O::NotEqual) && lit.contains('+')
+}
+
 /// A single atom equal to the set, when there is one, is the answer (the common case): the
 /// best such atom by score. The candidates are read (`read`) cheapest first, a whole cost at
 /// a time; the first cost at which one equals the target holds the answer (the best of them
@@ -1411,6 +1437,80 @@ mod tests {
         Ok(out)
     }
 
+    /// Labels made of a version with a local label (the point, the versions but it with the
+    /// absent value, the intervals between its cuts) spell as the whole search spells them
+    /// when it reads every candidate as a diagram: the single comparisons' own path passes by
+    /// the candidates with no set (`no_set_of_its_own`) and answers the labels a single
+    /// comparison spells, among them the point and the `!=` set of every such version.
+    #[test]
+    fn labels_of_local_versions_spell_as_the_diagrams_spell_them()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let mut answered = 0;
+        for field in [
+            Field::PythonFullVersion,
+            Field::PlatformRelease,
+            Field::ImplementationVersion,
+        ] {
+            let mut ctx = Context::new();
+            let var = ctx.version_var(field)?;
+            for text in [
+                "1.0+abc",
+                "1.0.1+abc",
+                "13.0.11.post0+1",
+                "1!7.3+abc",
+                "14+ubuntu.1",
+                "2.7.9rc1+x.ubuntu",
+                "3.12.dev2+cuda12",
+                "3.12.post1+1.2",
+            ] {
+                let v: markerspec_pep440::Version = text.parse()?;
+                let cuts = [
+                    Cut::versions_start(),
+                    Cut::below(&v),
+                    Cut::above(&v),
+                    Cut::TOP,
+                ];
+                let point = VersionSet::interval(Cut::below(&v), Cut::above(&v));
+                let mut labels = vec![point.complement(), point];
+                for (i, lo) in cuts.iter().enumerate() {
+                    for hi in cuts.iter().skip(i + 1) {
+                        labels.push(VersionSet::interval(lo.clone(), hi.clone()));
+                    }
+                }
+                for set in &labels {
+                    if set.is_empty() || set.is_full() {
+                        continue;
+                    }
+                    let unsorted = literals_unsorted(&mut ctx.named_cache, set);
+                    let own = ctx.single_by_sets(field, set, &unsorted)?;
+                    let lits = literals(&mut ctx.named_cache, set);
+                    let specs: Vec<Spec<'_>> = candidates(field, &lits);
+                    let order = super::cost_order(&specs);
+                    let want = ctx
+                        .spell_by_diagrams(var, field, set, &specs, &order)
+                        .map(|t| (t.s, t.or))
+                        .map_err(|e| e.code());
+                    let got = ctx
+                        .spell_versions(var, field, set)
+                        .map(|t| (t.s, t.or))
+                        .map_err(|e| e.code());
+                    assert_eq!(got, want, "{field:?} in {set}");
+                    if let FirstReading::Found(t) = own {
+                        assert_eq!(Ok((t.s, t.or)), want, "{field:?} in {set}");
+                        answered += 1;
+                    }
+                }
+            }
+        }
+        // The point and the `!=` set of each of the eight versions, for each of the three
+        // fields, at least.
+        assert!(
+            answered >= 48,
+            "{answered} answered by the single comparisons"
+        );
+        Ok(())
+    }
+
     /// The sets the speller reads keep the context's one copy of each cut (the comparisons
     /// of cuts, and the masks' bits, take equal copies as the same by their address first):
     /// after spelling labels of both version fields, every cut of every set read is the
@@ -1631,9 +1731,10 @@ mod tests {
     fn singles_read_on_their_own_answer_as_the_whole_search()
     -> Result<(), Box<dyn std::error::Error>> {
         let sets = sets()?;
-        let (mut answered, mut left) = (0, 0);
+        let (mut answered, mut left, mut past_unread) = (0, 0, 0);
         for field in [Field::PythonFullVersion, Field::PlatformRelease] {
             let mut ctx = Context::new();
+            let var = ctx.version_var(field)?;
             for set in &sets {
                 if set.is_empty() || set.is_full() {
                     continue;
@@ -1662,6 +1763,14 @@ mod tests {
                     }
                     (Err(_), FirstReading::NoSingle)
                     | (Ok(Single::Unread), FirstReading::Unread) => left += 1,
+                    // A candidate with no set (a local label under an ordered operator) sends
+                    // the whole search to the diagrams, where the single comparison found
+                    // passing it by is the answer too.
+                    (Ok(Single::Unread), FirstReading::Found(t)) => {
+                        let w = ctx.spell_by_diagrams(var, field, set, &specs, &order)?;
+                        assert_eq!((&t.s, t.or), (&w.s, w.or), "{field:?} in {set}");
+                        past_unread += 1;
+                    }
                     (w, t) => {
                         let w = match w {
                             Ok(Single::Found(w)) => w.s,
@@ -1674,8 +1783,8 @@ mod tests {
             }
         }
         assert!(
-            answered > 100 && left > 500,
-            "{answered} answered, {left} left"
+            answered > 100 && left > 500 && past_unread >= 4,
+            "{answered} answered, {left} left, {past_unread} past a candidate with no set"
         );
         Ok(())
     }
