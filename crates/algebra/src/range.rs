@@ -630,17 +630,16 @@ fn least_pair_above(cut: &Cut) -> Option<Pair> {
 
 /// `==V`: without a local label, V with any local label; with one, exactly V.
 fn equal(v: &Version) -> VersionSet {
-    if v.local().is_empty() {
-        VersionSet::interval(
-            Cut::new(public_atoms(v), Side::Below),
-            Cut::new(public_atoms(v), Side::Above),
-        )
+    // (The key built once for both cuts.)
+    let atoms = if v.local().is_empty() {
+        public_atoms(v)
     } else {
-        VersionSet::interval(
-            Cut::new(version_atoms(v), Side::Below),
-            Cut::new(version_atoms(v), Side::Above),
-        )
-    }
+        version_atoms(v)
+    };
+    VersionSet::interval(
+        Cut::new(atoms.clone(), Side::Below),
+        Cut::new(atoms, Side::Above),
+    )
 }
 
 /// `==P.*`: from the first version whose zero-padded release starts with P, to just after
@@ -654,6 +653,23 @@ fn wildcard(epoch: u64, release: &[u64]) -> VersionSet {
 
 /// The versions (not the absent value) outside `set`.
 fn complement_in_versions(set: &VersionSet) -> VersionSet {
+    // The usual set, one interval of versions (`==`'s, a wildcard's): the versions below it
+    // and above it, written at once.
+    if let [lo, hi] = set.bounds.as_slice() {
+        if *lo != Cut::BOTTOM {
+            let start = Cut::versions_start();
+            let mut bounds = Vec::with_capacity(4);
+            if *lo != start {
+                bounds.push(start);
+                bounds.push(lo.clone());
+            }
+            if *hi != Cut::TOP {
+                bounds.push(hi.clone());
+                bounds.push(Cut::TOP);
+            }
+            return VersionSet { bounds };
+        }
+    }
     set.complement().intersection(&VersionSet::versions())
 }
 
@@ -733,6 +749,45 @@ pub(crate) mod tests {
         for set in sets {
             let want = set.union(&VersionSet::absent());
             assert_eq!(set.clone().with_absent(), want, "{set}");
+        }
+    }
+
+    /// The versions outside a set, written at once for one interval of versions, are its
+    /// complement within the versions: for the sets of `==` and of the wildcards of the edge
+    /// versions, the intervals between their cuts, and sets of other shapes.
+    #[test]
+    fn the_versions_outside_a_set_are_its_complement_within_them() {
+        let mut sets = vec![
+            VersionSet::empty(),
+            VersionSet::full(),
+            VersionSet::absent(),
+            VersionSet::versions(),
+        ];
+        for v in edge_versions() {
+            let Ok(v) = v.parse::<Version>() else {
+                continue;
+            };
+            let point = equal(&v);
+            let block = wildcard(v.epoch(), v.release());
+            for set in [point, block] {
+                let cuts: Vec<Cut> = [Cut::versions_start(), Cut::TOP]
+                    .into_iter()
+                    .chain(set.bounds().iter().cloned())
+                    .collect();
+                for lo in &cuts {
+                    for hi in &cuts {
+                        sets.push(VersionSet::interval(lo.clone(), hi.clone()));
+                    }
+                }
+                sets.push(set.clone().with_absent());
+                sets.push(set.complement());
+                sets.push(set);
+            }
+        }
+        assert!(sets.len() > 500, "{}", sets.len());
+        for set in sets {
+            let want = set.complement().intersection(&VersionSet::versions());
+            assert_eq!(complement_in_versions(&set), want, "{set}");
         }
     }
 
