@@ -295,7 +295,7 @@ fn fields_of(field: Field) -> &'static [Field] {
 /// A version a cut may name ([`Cut::candidate_versions`]): its class (equal versions, `3`
 /// and `3.0`, one class), its text and, for a plain release, its wildcard (`3.9.*`), each
 /// text with its literal id.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Named {
     class: u32,
     text: Lit,
@@ -327,6 +327,9 @@ pub(crate) struct NamedCache {
     /// By literal id: the version whose text the literal is, and whether it is that
     /// version's wildcard (`3.9.*`); `None` for a literal made from text alone.
     versions: Vec<Option<(Version, bool)>>,
+    /// Each plain release of epoch 0 named so far, by its numbers as written (`3` and `3.0`
+    /// apart: their texts differ): the prefixes a cut names (`3`, `3.12`) are most cuts'.
+    releases: HashMap<smallvec::SmallVec<[u64; 4]>, Named>,
 }
 
 impl NamedCache {
@@ -367,6 +370,11 @@ fn named(cache: &mut NamedCache, cut: &Cut) -> Arc<[Named]> {
                 && version.dev().is_none()
                 && version.local().is_empty()
                 && version.epoch() == 0;
+            if release_only {
+                if let Some(n) = cache.releases.get(version.release()) {
+                    return n.clone();
+                }
+            }
             // A plain release's text (its numbers joined by dots, as `Display` writes it)
             // and its wildcard, written without the formatting machinery.
             let text = if release_only {
@@ -381,13 +389,18 @@ fn named(cache: &mut NamedCache, cut: &Cut) -> Arc<[Named]> {
                 cache.literal(w, true, Some(&version))
             });
             let text = cache.literal(text, false, Some(&version));
+            let release = release_only.then(|| smallvec::SmallVec::from(version.release()));
             let next = u32::try_from(cache.classes.len()).unwrap_or(u32::MAX);
             let class = *cache.classes.entry(version).or_insert(next);
-            Named {
+            let named = Named {
                 class,
                 text,
                 wildcard,
+            };
+            if let Some(release) = release {
+                cache.releases.insert(release, named.clone());
             }
+            named
         })
         .collect();
     cache
@@ -1855,6 +1868,75 @@ mod tests {
             let v: markerspec_pep440::Version = text.parse()?;
             assert_eq!(super::release_text(v.release()), v.to_string(), "{text}");
         }
+        Ok(())
+    }
+
+    /// The versions a cut names are the same whether the context met its releases before
+    /// (named from the table of releases) or not: their texts, wildcards and literal ids, and
+    /// which of them are one class, for cuts that share releases and cuts of other shapes.
+    #[test]
+    fn named_versions_do_not_depend_on_the_releases_met_before()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let mut cuts = Vec::new();
+        for text in [
+            "3",
+            "3.0",
+            "3.12",
+            "3.12.0",
+            "3.12.4",
+            "3.11.9",
+            "3.12rc1",
+            "3.12.post2",
+            "1!3.12",
+            "3.12.dev0",
+            "3.12+abc",
+            "10.0.19041",
+            "0.1",
+        ] {
+            let v: markerspec_pep440::Version = text.parse()?;
+            cuts.push(Cut::below(&v));
+            cuts.push(Cut::above(&v));
+        }
+        let mut shared = super::NamedCache::default();
+        let mut from_table = 0;
+        for cut in &cuts {
+            let before = shared.releases.len();
+            let met = super::named(&mut shared, cut);
+            let mut fresh = super::NamedCache::default();
+            let alone = super::named(&mut fresh, cut);
+            let texts = |n: &[super::Named]| -> Vec<(String, Option<String>)> {
+                n.iter()
+                    .map(|n| {
+                        (
+                            n.text.text.to_string(),
+                            n.wildcard.as_ref().map(|w| w.text.to_string()),
+                        )
+                    })
+                    .collect()
+            };
+            assert_eq!(texts(&met), texts(&alone), "{cut}");
+            let same_class = |n: &[super::Named]| -> Vec<bool> {
+                n.iter()
+                    .flat_map(|a| n.iter().map(move |b| a.class == b.class))
+                    .collect()
+            };
+            assert_eq!(same_class(&met), same_class(&alone), "{cut}");
+            // The shared context's ids are those of the texts it holds.
+            for n in met.iter() {
+                assert_eq!(
+                    shared.ids.get(&n.text.text).copied(),
+                    Some(n.text.id),
+                    "{cut}"
+                );
+            }
+            if shared.releases.len() < before + met.len() {
+                from_table += 1;
+            }
+        }
+        assert!(
+            from_table > 10,
+            "{from_table} cuts named some release from the table"
+        );
         Ok(())
     }
 
