@@ -722,17 +722,22 @@ impl fmt::Debug for VersionSet {
 pub(crate) mod tests {
     use super::*;
 
+    /// The empty, full, absent and versions sets.
+    fn constant_sets() -> Vec<VersionSet> {
+        vec![
+            VersionSet::empty(),
+            VersionSet::full(),
+            VersionSet::absent(),
+            VersionSet::versions(),
+        ]
+    }
+
     /// Adding the absent value to a set is its union with the absent set: the sets of every
     /// comparison of the edge versions, their complements (which hold it already), and the
     /// empty, full, absent and versions sets.
     #[test]
     fn adding_the_absent_value_is_the_union_with_it() {
-        let mut sets = vec![
-            VersionSet::empty(),
-            VersionSet::full(),
-            VersionSet::absent(),
-            VersionSet::versions(),
-        ];
+        let mut sets = constant_sets();
         for v in edge_versions() {
             for op in ["==", "!=", "<", "<=", ">", ">="] {
                 // (A local label only with `==` and `!=`.)
@@ -757,12 +762,7 @@ pub(crate) mod tests {
     /// versions, the intervals between their cuts, and sets of other shapes.
     #[test]
     fn the_versions_outside_a_set_are_its_complement_within_them() {
-        let mut sets = vec![
-            VersionSet::empty(),
-            VersionSet::full(),
-            VersionSet::absent(),
-            VersionSet::versions(),
-        ];
+        let mut sets = constant_sets();
         for v in edge_versions() {
             let Ok(v) = v.parse::<Version>() else {
                 continue;

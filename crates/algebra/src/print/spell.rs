@@ -1399,6 +1399,14 @@ mod tests {
     use crate::range::VersionSet;
     use markerspec_pep508::Field;
 
+    /// Standard version fields the search spells labels of: `python_full_version` (with
+    /// `python_version`'s candidates), and two read as versions alone.
+    const VERSION_FIELDS: [Field; 3] = [
+        Field::PythonFullVersion,
+        Field::PlatformRelease,
+        Field::ImplementationVersion,
+    ];
+
     /// Sets as markers make them: the comparisons of `python_version` and
     /// `python_full_version` with some versions (pre-, post- and dev-releases, a local label
     /// among them) and wildcards, and the intersections and unions of some of their pairs;
@@ -1459,11 +1467,7 @@ mod tests {
     fn labels_of_local_versions_spell_as_the_diagrams_spell_them()
     -> Result<(), Box<dyn std::error::Error>> {
         let mut answered = 0;
-        for field in [
-            Field::PythonFullVersion,
-            Field::PlatformRelease,
-            Field::ImplementationVersion,
-        ] {
+        for field in VERSION_FIELDS {
             let mut ctx = Context::new();
             let var = ctx.version_var(field)?;
             for text in [
@@ -1674,11 +1678,7 @@ mod tests {
     fn sets_and_diagrams_spell_alike() -> Result<(), Box<dyn std::error::Error>> {
         let sets = sets()?;
         let (mut by_sets, mut errors, mut unread, mut skipped_singles) = (0, 0, 0, 0);
-        for field in [
-            Field::PythonFullVersion,
-            Field::PlatformRelease,
-            Field::ImplementationVersion,
-        ] {
+        for field in VERSION_FIELDS {
             let mut ctx = Context::new();
             let var = ctx.version_var(field)?;
             for set in &sets {
