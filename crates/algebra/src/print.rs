@@ -446,8 +446,8 @@ impl Context {
             None
         };
         let cover = match single {
-            Some(cube) => Cubes::One(cube),
-            None => Cubes::Cover(self.isop_cover(lower, upper)?),
+            Some(cube) => return self.write_one_cube(&cube),
+            None => self.isop_cover(lower, upper)?,
         };
         // The lists of the literals met and of the cubes, kept by the context from one print
         // to the next (emptied, their room kept): a first print of a lock file's markers grew
@@ -460,11 +460,67 @@ impl Context {
         r
     }
 
+    /// [`write_isop_cover`](Self::write_isop_cover)'s text of a cover of one cube, written
+    /// straight from the cube: its literals in order (a version field's absent label beside
+    /// its text left out), each spelt once per context, joined by `and` (a literal with a
+    /// top-level `or` in parentheses when there are two or more). The DNF of one cube is the
+    /// only form that cover is written in (there is nothing to factor).
+    fn write_one_cube(&mut self, cube: &[LitId]) -> Result<String, Error> {
+        let mut lits: smallvec::SmallVec<[LitId; 16]> = smallvec::SmallVec::new();
+        for &lit in cube {
+            if self.cover_literals.get(lit).is_some_and(|l| l.absent)
+                && self.absent_with_text_id(lit, cube)
+            {
+                continue;
+            }
+            lits.push(lit);
+        }
+        self.spell_cover_literals(&lits)?;
+        let texts: smallvec::SmallVec<[(&str, bool); 16]> = lits
+            .iter()
+            .map(|&lit| self.cover_literal_text(lit))
+            .collect();
+        let places: Cube = (0..texts.len()).collect();
+        let len = texts
+            .iter()
+            .map(|(t, or)| t.len() + if *or && texts.len() > 1 { 2 } else { 0 })
+            .sum::<usize>()
+            + " and ".len() * texts.len().saturating_sub(1);
+        let mut out = String::with_capacity(len);
+        write_and(&places, &texts, false, &mut out);
+        debug_assert_eq!(out.len(), len);
+        Ok(out)
+    }
+
+    /// Spells each of `lits` that is not spelt yet (once per context: the ids are the cover
+    /// literals' cache).
+    fn spell_cover_literals(&mut self, lits: &[LitId]) -> Result<(), Error> {
+        for &lit in lits {
+            let unspelt = self.cover_literals.get(lit).filter(|l| l.text.is_none());
+            let Some((var, label)) = unspelt.map(|l| (l.var, l.label.clone())) else {
+                continue;
+            };
+            let t = self.literal_text_uncached(var, &label)?;
+            self.cover_literals
+                .set_text(lit, (t.s.into_boxed_str(), t.or));
+        }
+        Ok(())
+    }
+
+    /// A spelt cover literal's text and whether it has a top-level `or` (`""` for one not
+    /// spelt).
+    fn cover_literal_text(&self, lit: LitId) -> (&str, bool) {
+        self.cover_literals
+            .get(lit)
+            .and_then(|l| l.text.as_ref())
+            .map_or(("", false), |(s, or)| (&**s, *or))
+    }
+
     /// [`print_isop_within`](Self::print_isop_within)'s text of `cover`, with `scratch`'s
     /// lists (empty) to work in.
     fn write_isop_cover(
         &mut self,
-        cover: &Cubes,
+        cover: &Cover,
         scratch: &mut CoverScratch,
     ) -> Result<String, Error> {
         // Each distinct literal numbered once, in the order the cubes meet them (the cover's
@@ -474,7 +530,7 @@ impl Context {
         let mut local = std::mem::take(&mut self.cover_numbers);
         local.resize(self.cover_literals.len(), usize::MAX);
         let CoverScratch { lits, cubes: ids } = scratch;
-        let walked = cover.for_each_cube(&mut |cube| {
+        let walked = cover.for_each_cube(LARGE_CUBES, &mut |cube| {
             let mut c = Cube::new();
             for &lit in cube {
                 if self.cover_literals.get(lit).is_some_and(|l| l.absent)
@@ -502,24 +558,11 @@ impl Context {
         self.cover_numbers = local;
         walked?;
         // Each literal spelt once per context: the ids are this path's cache.
-        for &lit in lits.iter() {
-            let unspelt = self.cover_literals.get(lit).filter(|l| l.text.is_none());
-            let Some((var, label)) = unspelt.map(|l| (l.var, l.label.clone())) else {
-                continue;
-            };
-            let t = self.literal_text_uncached(var, &label)?;
-            self.cover_literals
-                .set_text(lit, (t.s.into_boxed_str(), t.or));
-        }
+        self.spell_cover_literals(lits)?;
         // (Inline for the usual few literals.)
         let texts: smallvec::SmallVec<[(&str, bool); 16]> = lits
             .iter()
-            .map(|&lit| {
-                self.cover_literals
-                    .get(lit)
-                    .and_then(|l| l.text.as_ref())
-                    .map_or(("", false), |(s, or)| (&**s, *or))
-            })
+            .map(|&lit| self.cover_literal_text(lit))
             .collect();
         // The DNF: a literal with a top-level `or` in parentheses inside a cube of two or more.
         // Its length is known from the literals' before it is written: written only when the
@@ -2197,23 +2240,6 @@ fn join(parts: &[Text], sep: &str) -> Text {
 
 /// A cube as [`factor_into`] reads it: its literals' numbers, inline up to eight.
 type Cube = smallvec::SmallVec<[usize; 8]>;
-
-/// The cubes [`print_isop_within`](Context::print_isop_within) writes: a cover the
-/// recurrence built, or the one cube of a single path.
-enum Cubes {
-    Cover(Cover),
-    One(smallvec::SmallVec<[LitId; 16]>),
-}
-
-impl Cubes {
-    /// Calls `f` with each cube, as [`Cover::for_each_cube`] does with [`LARGE_CUBES`].
-    fn for_each_cube(&self, f: &mut dyn FnMut(&[LitId]) -> Result<(), Error>) -> Result<(), Error> {
-        match self {
-            Cubes::Cover(cover) => cover.for_each_cube(LARGE_CUBES, f),
-            Cubes::One(cube) => f(cube),
-        }
-    }
-}
 
 /// The lists a print of a cover works in ([`Context::write_isop_cover`]), kept by the context
 /// between prints (empty, with their room).
