@@ -754,7 +754,10 @@ impl Context {
             common_upper = self.conj(common_upper, u)?;
         }
         let mut common_lower = Marker::FALSE;
-        let mut function = Marker::FALSE;
+        // Each piece's cover's function, where it is not false (for the function of the whole
+        // cover, when the bounds differ); inline for the usual few.
+        let mut specifics: smallvec::SmallVec<[((Marker, Marker), Marker); 4]> =
+            smallvec::SmallVec::new();
         // (the function a branch's cover denotes, the branch); inline for the usual few.
         let mut branches: smallvec::SmallVec<[(Marker, Branch); 4]> = smallvec::SmallVec::new();
         for &(l, u) in &pieces.list {
@@ -775,9 +778,7 @@ impl Context {
                 continue;
             }
             if !exact {
-                let literal = self.cube_marker(&[(var, &label((l, u)))])?;
-                let term = self.conj(literal, specific)?;
-                function = self.disj(function, term)?;
+                specifics.push(((l, u), specific));
             }
             // Pieces whose covers denote the same function share one literal.
             match branches.iter_mut().find(|(f, _)| *f == specific) {
@@ -803,10 +804,28 @@ impl Context {
             cover: common_cover,
             ..
         } = built;
-        function = if exact {
+        // The cover's function: on each piece of `var`'s domain, that piece's cover's function
+        // or the common part's (the pieces' literals split the domain, and both functions read
+        // only variables after `var`), one node.
+        let function = if exact {
             lower
         } else {
-            self.disj(function, common)?
+            let mut joined: smallvec::SmallVec<[((Marker, Marker), Marker); 4]> =
+                smallvec::SmallVec::new();
+            for &(piece, specific) in &specifics {
+                joined.push((piece, self.disj(specific, common)?));
+            }
+            let child = |piece: (Marker, Marker)| -> Result<Marker, Error> {
+                Ok(joined
+                    .iter()
+                    .find(|(p, _)| *p == piece)
+                    .map_or(common, |&(_, f)| f))
+            };
+            let edges = match &pieces.edges {
+                PieceEdges::One(edges) => edges.map(|c| child((c, c)))?,
+                PieceEdges::Two(pairs) => pairs.map(child)?,
+            };
+            self.mk(var, edges)?
         };
         if !common.is_false() {
             let branch = Branch {
