@@ -810,13 +810,11 @@ impl Context {
         let function = if exact {
             lower
         } else {
-            let mut joined: smallvec::SmallVec<[((Marker, Marker), Marker); 4]> =
-                smallvec::SmallVec::new();
-            for &(piece, specific) in &specifics {
-                joined.push((piece, self.disj(specific, common)?));
+            for (_, f) in specifics.iter_mut() {
+                *f = self.disj(*f, common)?;
             }
             let child = |piece: (Marker, Marker)| -> Result<Marker, Error> {
-                Ok(joined
+                Ok(specifics
                     .iter()
                     .find(|(p, _)| *p == piece)
                     .map_or(common, |&(_, f)| f))
