@@ -468,9 +468,7 @@ impl Context {
     fn write_one_cube(&mut self, cube: &[LitId]) -> Result<String, Error> {
         let mut lits: smallvec::SmallVec<[LitId; 16]> = smallvec::SmallVec::new();
         for &lit in cube {
-            if self.cover_literals.get(lit).is_some_and(|l| l.absent)
-                && self.absent_with_text_id(lit, cube)
-            {
+            if self.left_out_of_cube(lit, cube) {
                 continue;
             }
             lits.push(lit);
@@ -533,9 +531,7 @@ impl Context {
         let walked = cover.for_each_cube(LARGE_CUBES, &mut |cube| {
             let mut c = Cube::new();
             for &lit in cube {
-                if self.cover_literals.get(lit).is_some_and(|l| l.absent)
-                    && self.absent_with_text_id(lit, cube)
-                {
+                if self.left_out_of_cube(lit, cube) {
                     continue;
                 }
                 let Some(slot) = local.get_mut(lit as usize) else {
@@ -1449,6 +1445,13 @@ impl Context {
             }
             _ => false,
         })
+    }
+
+    /// Whether a cover's cube is written without its literal `lit`: a version field's absent
+    /// label beside its text ([`absent_with_text_id`](Self::absent_with_text_id)).
+    fn left_out_of_cube(&self, lit: LitId, cube: &[LitId]) -> bool {
+        self.cover_literals.get(lit).is_some_and(|l| l.absent)
+            && self.absent_with_text_id(lit, cube)
     }
 
     /// [`absent_with_text`](Self::absent_with_text) for a literal of a cover's cube.
