@@ -528,6 +528,23 @@ impl Cut {
         out
     }
 
+    /// Whether this cut lies just above a version without a local label and below that
+    /// version's local labels: the upper end of that version alone (`[13, 13]`), which no
+    /// specifier's set has (each holds a public version's local labels with it).
+    pub(crate) fn is_above_public_point(&self) -> bool {
+        self.side == Side::Above
+            && matches!(self.atoms().last(), Some(Atom::Local(l)) if l.is_empty())
+    }
+
+    /// The version this cut lies just above when [`is_above_public_point`](Self::is_above_public_point).
+    pub(crate) fn public_point_below(&self) -> Option<Version> {
+        if self.is_above_public_point() {
+            atoms_to_version(self.atoms())
+        } else {
+            None
+        }
+    }
+
     /// Whether this cut lies just below a block (a lower bound written `[` or an upper bound
     /// written `)`).
     pub(crate) fn is_below_side(&self) -> bool {

@@ -1,5 +1,5 @@
 //! Printing a marker back to marker syntax, each comparison written in its shortest exact
-//! spelling: by default (print form 7) the irredundant cover the ISOP recurrence reads from
+//! spelling: by default (since print form 7) the irredundant cover the ISOP recurrence reads from
 //! the diagram (`dd/isop.rs`), as its DNF or with its shared literals taken out; on request
 //! (`to_shortest_marker_string`) the shortest of a minimised DNF, a minimised CNF and the
 //! diagram's factored form (and, for a longer marker, the DNF with its shared literals taken
@@ -19,6 +19,7 @@ use crate::dd::{Context, Label, Marker, Seen, Value, Var};
 use crate::error::{Error, ErrorKind};
 use crate::range::VersionSet;
 use crate::translate::VarMeta;
+use markerspec_pep440::Version;
 
 pub(crate) mod spell;
 mod strings;
@@ -29,11 +30,11 @@ mod strings;
 /// ```
 /// // What a lock file records beside the markers it stores.
 /// let header = format!("marker-print-form = {}", markerspec_algebra::PRINT_FORM_VERSION);
-/// assert_eq!(header, "marker-print-form = 7");
+/// assert_eq!(header, "marker-print-form = 8");
 /// ```
 ///
 /// It covers both [`Context::to_marker_string`] and [`Context::to_shortest_marker_string`].
-pub const PRINT_FORM_VERSION: u32 = 7;
+pub const PRINT_FORM_VERSION: u32 = 8;
 
 /// A literal of a cube: a variable and what holds for it (read in place from the diagram's
 /// groups of edges).
@@ -2033,6 +2034,11 @@ impl Context {
         field: Field,
         set: &VersionSet,
     ) -> Result<Text, Error> {
+        if !field.is_extended() {
+            if let Some(t) = self.text_points(var, field, set)? {
+                return Ok(t);
+            }
+        }
         if !field.is_extended() && absent_without_both_ends(set) {
             // No comparison of a standard field spells it (below): the search would translate
             // every candidate to find none.
@@ -2044,6 +2050,66 @@ impl Context {
     }
 }
 
+impl Context {
+    /// For a standard field's `set` with intervals that end at a version `V` without its
+    /// local labels (the point `[V, V]`, or more below it): the set less those points spelt
+    /// as usual, `or` each point as `field ~= "V"`, in order; `None` when it has no such
+    /// point. `field ~= "V"` for a release of one
+    /// number (`~= "13"`, `~= "1!9"`, `~= "13rc1"`) is no specifier, so `spec-2026` reads it
+    /// by the text rule: the version `V` alone, where `V` is the literal's own text (SPEC
+    /// §5.6); no comparison that is a specifier is that set (`== "13"` holds on `13+abc`).
+    /// Each point's comparison is read back through the translation and used only where it
+    /// is that point.
+    fn text_points(
+        &mut self,
+        var: Var,
+        field: Field,
+        set: &VersionSet,
+    ) -> Result<Option<Text>, Error> {
+        let mut points: Vec<(Version, String)> = Vec::new();
+        for (lo, hi) in set.intervals() {
+            if !hi.is_above_public_point() {
+                continue;
+            }
+            let Some(v) = hi.public_point_below() else {
+                continue;
+            };
+            if *lo > Cut::below(&v) {
+                continue;
+            }
+            if let [n] = v.release() {
+                if *n != 0 && field != Field::PythonVersion {
+                    let text = v.to_string();
+                    points.push((v, text));
+                }
+            }
+        }
+        if points.is_empty() {
+            return Ok(None);
+        }
+        let mut rest = set.clone();
+        let mut parts: Vec<Text> = Vec::with_capacity(points.len() + 1);
+        let mut point_parts: Vec<Text> = Vec::with_capacity(points.len());
+        for (v, text) in &points {
+            let point = VersionSet::interval(Cut::below(v), Cut::above(v));
+            let read = self.comparison(field, O::TildeEqual, text)?;
+            if read != self.version_set(var, &point)? {
+                return Ok(None);
+            }
+            rest = rest.intersection(&point.complement());
+            point_parts.push(Text {
+                s: comparison_text(field.name(), "~=", text),
+                or: false,
+            });
+        }
+        if !rest.is_empty() {
+            parts.push(self.version_text(var, field, &rest)?);
+        }
+        parts.extend(point_parts);
+        Ok(Some(join(&parts, " or ")))
+    }
+}
+
 /// Whether `set` holds the absent value but not every version below some version, or not
 /// every version above some version. No spelling of a standard version field's label (a
 /// comparison, or the `and`/`or` of comparisons the printer writes) is then exact: of its
@@ -2051,14 +2117,27 @@ impl Context {
 /// versions (one version, or the block of `"X.*"`), so each `and` of them that holds there
 /// also holds on every version below the least of those parts and above the greatest.
 /// (An extended field also has `== ""`, which is the absent value alone.)
+///
+/// "Every version below" the least version is none, so one `!=` may leave out the least
+/// versions (`!= "0.*"`, `!= "0.dev0"`): a set of the absent value and every version from
+/// one in the block `0.*` or at its end up is left to the search (`"0.*" !=
+/// implementation_version` prints as `implementation_version != "0.*"`).
 fn absent_without_both_ends(set: &VersionSet) -> bool {
     let bounds = set.bounds();
     let holds_absent = bounds.first() == Some(&Cut::BOTTOM);
-    let low_versions = bounds
-        .get(1)
-        .is_some_and(|end| *end > Cut::versions_start());
+    let low_versions = match bounds {
+        [_, end, start, _] if end.is_versions_start() => *start <= Cut::below(&least_past_zero()),
+        _ => bounds
+            .get(1)
+            .is_some_and(|end| *end > Cut::versions_start()),
+    };
     let high_versions = bounds.last() == Some(&Cut::TOP);
     holds_absent && !(low_versions && high_versions)
+}
+
+/// `1.dev0`, the least version past the block `0.*`.
+fn least_past_zero() -> Version {
+    Version::new([1]).with_dev(Some(0))
 }
 
 /// The complement of a label.
@@ -3583,7 +3662,8 @@ pub(crate) mod tests {
     /// A label holding the absent value without every version at both ends has no spelling
     /// for a standard field, as `absent_without_both_ends` says without searching: the search
     /// finds none for every such label built from the cuts of a few versions, and finds the
-    /// `!=` of a label holding the absent value and both ends.
+    /// `!=` of a label holding the absent value and both ends (or the absent value and the
+    /// versions past the least ones).
     #[test]
     fn labels_absent_without_both_ends_have_no_spelling() -> Result<(), Box<dyn std::error::Error>>
     {
@@ -3646,6 +3726,13 @@ pub(crate) mod tests {
                 "5.4",
                 r#"platform_release != "5.4""#,
             ),
+            // The absent value and every version from 1.dev0 up: no version lies below the
+            // block `0.*`.
+            (
+                Field::ImplementationVersion,
+                "0.*",
+                r#"implementation_version != "0.*""#,
+            ),
         ] {
             let var = ctx.version_var(field)?;
             let set = crate::translate::spec_version_set(
@@ -3659,7 +3746,7 @@ pub(crate) mod tests {
             spelt += 1;
         }
         assert!(
-            rejected > 50 && spelt == 3,
+            rejected > 50 && spelt == 4,
             "{rejected} rejected, {spelt} spelt"
         );
         Ok(())

@@ -78,3 +78,93 @@ fn string_in_markers_print_as_this_version_prints_them() -> Result<(), Box<dyn s
     }
     Ok(())
 }
+
+/// Print form 8: what form 7 answered `unprintable` for. A `~=` with a one-number release is
+/// no specifier, so `spec-2026` reads it as text: the version alone, without its local
+/// labels, which no specifier is, printed as written; a wildcard with an epoch; the `!=` of
+/// the least versions. Each text reads back as the marker, in both forms; the versions
+/// around such a point without it have no spelling.
+#[test]
+fn version_8_prints_what_version_7_could_not() -> Result<(), Box<dyn std::error::Error>> {
+    let mut ctx = Context::new();
+    let none = Theory::none();
+    for (input, want) in [
+        (
+            r#"python_full_version ~= "13""#,
+            r#"python_full_version ~= "13""#,
+        ),
+        (r#"platform_release ~= '10'"#, r#"platform_release ~= "10""#),
+        (
+            r#"implementation_version ~= "1!9""#,
+            r#"implementation_version ~= "1!9""#,
+        ),
+        (
+            r#"python_full_version ~= "13rc1""#,
+            r#"python_full_version ~= "13rc1""#,
+        ),
+        (
+            r#"python_full_version ~= "13" or python_version == "3.9""#,
+            r#"python_version == "3.9" or python_full_version ~= "13""#,
+        ),
+        (
+            r#"python_full_version ~= "14" or python_full_version ~= "13""#,
+            r#"python_full_version ~= "13" or python_full_version ~= "14""#,
+        ),
+        (
+            r#"python_full_version != "13" or python_full_version ~= "13""#,
+            r#"python_full_version != "13" or python_full_version ~= "13""#,
+        ),
+        (
+            r#""0.*" != implementation_version"#,
+            r#"implementation_version != "0.*""#,
+        ),
+        (
+            r#"implementation_version != "1!13.3.2.*""#,
+            r#"implementation_version != "1!13.3.2.*""#,
+        ),
+        (
+            r#"python_full_version != "2!7.*""#,
+            r#"python_version != "2!7.*""#,
+        ),
+    ] {
+        let m = ctx.from_marker(&input.parse::<MarkerTree>()?, &none)?;
+        for shortest in [false, true] {
+            let text = if shortest {
+                ctx.to_shortest_marker_string(m)?
+            } else {
+                ctx.to_marker_string(m)?
+            };
+            assert_eq!(text, want, "{input} (shortest: {shortest})");
+            let back = ctx.from_marker(&text.parse::<MarkerTree>()?, &none)?;
+            assert_eq!(back, m, "{input} reads back as {text}");
+        }
+    }
+    // With another field: the cover and the shortest form (in variable order) alike.
+    let m = ctx.from_marker(
+        &r#"sys_platform == "linux" and python_full_version ~= "13""#.parse()?,
+        &none,
+    )?;
+    assert_eq!(
+        ctx.to_marker_string(m)?,
+        r#"sys_platform == "linux" and python_full_version ~= "13""#
+    );
+    assert_eq!(
+        ctx.to_shortest_marker_string(m)?,
+        r#"python_full_version ~= "13" and sys_platform == "linux""#
+    );
+    // `~= "13.0"` is a specifier (13.0 up to 14): no point; and a point's complement has no
+    // spelling.
+    let m = ctx.from_marker(&r#"python_full_version ~= "13.0""#.parse()?, &none)?;
+    assert_eq!(
+        ctx.to_marker_string(m)?,
+        r#"python_full_version >= "13" and python_version < "14""#
+    );
+    let point = ctx.from_marker(&r#"python_full_version ~= "13""#.parse()?, &none)?;
+    let around = ctx.not(point);
+    let e = ctx
+        .to_marker_string(around)
+        .err()
+        .ok_or("a spelling of the versions around 13 without it")?;
+    assert_eq!(e.code(), "unprintable");
+    Ok(())
+}

@@ -78,6 +78,16 @@ fn simplify_prints_the_short_form_and_the_constants_as_words() {
     )
     .expect(0, "extra == \"a\"\n\nerror[M002]: unknown marker variable `nope`\npython_version == \"3.11\"\n");
     run(&["simplify", "nope"]).expect(2, "");
+    // A `~=` with a one-number release is no specifier: the version alone, printed as written
+    // (print form 8), by itself and beside another interval.
+    run(&[
+        "simplify",
+        "platform_release ~= '10' or platform_release < '3'",
+    ])
+    .expect(
+        0,
+        "platform_release < \"3\" or platform_release ~= \"10\"\n",
+    );
 }
 
 /// `--shortest` searches further than the irredundant cover (SPEC §21.4): here its CNF is

@@ -365,11 +365,13 @@ fn named(cache: &mut NamedCache, cut: &Cut) -> Arc<[Named]> {
         .candidate_versions()
         .into_iter()
         .map(|version| {
-            let release_only = version.pre().is_none()
+            // A plain release (of any epoch) has a wildcard; one of epoch 0, the usual, is
+            // in the table of releases.
+            let plain = version.pre().is_none()
                 && version.post().is_none()
                 && version.dev().is_none()
-                && version.local().is_empty()
-                && version.epoch() == 0;
+                && version.local().is_empty();
+            let release_only = plain && version.epoch() == 0;
             if release_only {
                 if let Some(n) = cache.releases.get(version.release()) {
                     return n.clone();
@@ -382,7 +384,7 @@ fn named(cache: &mut NamedCache, cut: &Cut) -> Arc<[Named]> {
             } else {
                 version.to_string()
             };
-            let wildcard = release_only.then(|| {
+            let wildcard = plain.then(|| {
                 let mut w = String::with_capacity(text.len() + 2);
                 w.push_str(&text);
                 w.push_str(".*");
@@ -2145,7 +2147,7 @@ mod tests {
             ),
             (
                 "python_full_version == '1!2.*'",
-                r#"python_version >= "1!2" and python_version < "1!3""#,
+                r#"python_version == "1!2.*""#,
             ),
             (
                 "python_full_version > '3.12.post1'",
