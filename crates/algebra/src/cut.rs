@@ -871,6 +871,33 @@ mod tests {
         s.parse().unwrap_or_else(|_| Version::new([0]))
     }
 
+    /// Only the cut just above a version without a local label, below that version's local
+    /// labels, ends a point of the version alone; every specifier's cut around it is another
+    /// (`<= "13"` takes 13's local labels, `< "13"` stops below its pre-releases).
+    #[test]
+    fn points_of_public_versions_end_above_them() {
+        for text in ["13", "3.12.1", "13rc1", "1!9", "3.12.post1"] {
+            let above = Cut::above(&v(text));
+            assert!(above.is_above_public_point(), "{text}");
+            assert_eq!(above.public_point_below(), Some(v(text)), "{text}");
+        }
+        let local = Cut::above(&v("13+abc"));
+        let others = [
+            Cut::below(&v("13")),
+            local,
+            Cut::below(&v("13+abc")),
+            Cut::below(&v("13.post0.dev0")),
+            Cut::below(&v("13.dev0")),
+            Cut::versions_start(),
+            Cut::BOTTOM,
+            Cut::TOP,
+        ];
+        for c in &others {
+            assert!(!c.is_above_public_point(), "{c:?}");
+            assert_eq!(c.public_point_below(), None, "{c:?}");
+        }
+    }
+
     /// The versions a cut names: the completed prefix, then each prefix of the release (to
     /// two numbers at least) and, where its last number is not 0, the one below it; equal
     /// versions once, in order; the epoch kept.

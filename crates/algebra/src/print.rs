@@ -2077,11 +2077,11 @@ impl Context {
             if *lo > Cut::below(&v) {
                 continue;
             }
-            if let [n] = v.release() {
-                if *n != 0 && field != Field::PythonVersion {
-                    let text = v.to_string();
-                    points.push((v, text));
-                }
+            // (A release of one number; the reading back below leaves out the rest, `~= "0"`
+            // among them, an opaque comparison.)
+            if let [_] = v.release() {
+                let text = v.to_string();
+                points.push((v, text));
             }
         }
         if points.is_empty() {
@@ -3744,6 +3744,41 @@ pub(crate) mod tests {
             assert!(!absent_without_both_ends(&set), "{set}");
             assert_eq!(ctx.spell_versions(var, field, &set)?.s, want);
             spelt += 1;
+        }
+        // Only the absent value and every version from one in the block `0.*` or at its end
+        // up is left to the search (`!= "0.*"`); a gap above, or a start past that block, is
+        // ruled out at once, and a first interval that reaches past the absent value is not.
+        let version = |t: &str| -> Result<markerspec_pep440::Version, Box<dyn std::error::Error>> {
+            Ok(t.parse()?)
+        };
+        let from = |t: &str| -> Result<VersionSet, Box<dyn std::error::Error>> {
+            Ok(VersionSet::interval(Cut::below(&version(t)?), Cut::TOP))
+        };
+        let between = |a: &str, b: &str| -> Result<VersionSet, Box<dyn std::error::Error>> {
+            Ok(VersionSet::interval(
+                Cut::below(&version(a)?),
+                Cut::below(&version(b)?),
+            ))
+        };
+        let absent = VersionSet::absent();
+        for (set, ruled_out) in [
+            (absent.union(&from("1.dev0")?), false),
+            (absent.union(&from("0.5")?), false),
+            (absent.union(&from("1.dev1")?), true),
+            (absent.union(&from("3.9.dev0")?), true),
+            (
+                absent.union(&between("1.dev0", "3")?).union(&from("4")?),
+                true,
+            ),
+            (
+                absent
+                    .union(&between("0.dev0", "3.9")?)
+                    .union(&from("3.10")?),
+                false,
+            ),
+            (absent.union(&between("0.dev0", "3.9")?), true),
+        ] {
+            assert_eq!(absent_without_both_ends(&set), ruled_out, "{set}");
         }
         assert!(
             rejected > 50 && spelt == 4,
