@@ -203,6 +203,9 @@
 //!   components): environments where the two disagree are outside the model.
 //! * Under `packaging`, a `python_full_version` ending in `+` (an untagged build, which
 //!   packaging reads with `local` appended) is outside the model.
+//! * Under `packaging`, `platform_version` is a string whatever its text (that profile
+//!   compares it as one): a string variable of its own, exact, printed as strings. The other
+//!   profiles read the field's version, so a context that holds both does not relate them.
 //! * Extended `Version` fields range over release-only versions and ⊥ (SPEC §4.3).
 //!
 #![deny(

@@ -253,6 +253,17 @@ impl Context {
         )
     }
 
+    /// A standard version field compared as a string under `packaging` (`platform_version`):
+    /// a string variable after the field's value and text variables, printed as the field.
+    fn packaging_str_var(&mut self, field: Field) -> Result<Var, Error> {
+        self.meta_var(
+            rank(field, 2),
+            &[field.name(), "#packaging"].concat(),
+            Domain::String,
+            VarMeta::Str { field },
+        )
+    }
+
     fn member(&mut self, field: Field, literal: &str) -> Result<Marker, Error> {
         let literal = member_literal(field, literal);
         let var = self.meta_var(
@@ -787,7 +798,9 @@ impl Context {
         let profile = Profile::Packaging;
         // packaging 26.x reads only its MARKERS_REQUIRING_VERSION (implementation_version,
         // platform_release, python_full_version, python_version) as versions; platform_version
-        // is compared as a string there (`<`/`>` false, `<=`/`>=` equality).
+        // is compared as a string there (`<`/`>` false, `<=`/`>=` equality): a string
+        // variable of its own, whatever the text (`10.0.19045` is a string there, not a
+        // version, and prints as one).
         if field == Field::PlatformVersion {
             return match op {
                 O::Equal
@@ -796,7 +809,11 @@ impl Context {
                 | O::LessThanEqual
                 | O::GreaterThan
                 | O::GreaterThanEqual => {
-                    self.text_rule_everywhere(e, field, op, literal, side, profile)
+                    let var = self.packaging_str_var(field)?;
+                    match self.string_rule(var, op, literal, side, &|_| false)? {
+                        Some(m) => Ok(m),
+                        None => self.opaque(e, profile),
+                    }
                 }
                 _ => self.opaque(e, profile),
             };

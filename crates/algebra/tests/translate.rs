@@ -810,10 +810,10 @@ fn equivalent_markers_translate_to_one_marker() {
     let _ = Marker::TRUE;
 }
 
-/// `packaging` compares `platform_version` as text. A literal spelt as a canonical version
-/// without trailing zeros is that version's point, so two of them are disjoint and each can
-/// hold; one spelt with trailing zeros (`3.1.0`) is an opaque comparison of its own (SPEC
-/// §21.2), not the point `3.1`.
+/// `packaging` compares `platform_version` as text: a string variable of its own, so two
+/// literals are disjoint and each can hold, whether they read as versions or not, and
+/// whatever versions they spell (`3.1` and `3.1.0` are two strings there); `<=` is `==`,
+/// `<` is false, and each prints as a string (SPEC §21.1).
 #[test]
 fn packaging_platform_version_literals() -> Result<(), Box<dyn std::error::Error>> {
     let mut ctx = Context::new();
@@ -824,10 +824,21 @@ fn packaging_platform_version_literals() -> Result<(), Box<dyn std::error::Error
     let a = translate(&mut ctx, "platform_version == '3.1'")?;
     let b = translate(&mut ctx, "platform_version == '3.2'")?;
     let c = translate(&mut ctx, "platform_version == '3.1.0'")?;
+    let d = translate(&mut ctx, "platform_version != '#1 SMP'")?;
     assert!(ctx.is_disjoint(a, b)?);
     assert!(ctx.solve(a)?.is_some());
     assert_ne!(a, c);
-    assert!(!ctx.is_disjoint(a, c)?);
+    assert!(ctx.is_disjoint(a, c)?);
+    assert!(ctx.solve(c)?.is_some());
+    assert!(ctx.implies(a, d)?);
+    assert_eq!(translate(&mut ctx, "platform_version <= '3.1'")?, a);
+    assert!(translate(&mut ctx, "platform_version < '3.1'")?.is_false());
+    let either = ctx.or(a, c)?;
+    assert_eq!(
+        ctx.to_marker_string(either)?,
+        r#"platform_version == "3.1" or platform_version == "3.1.0""#
+    );
+    assert_eq!(ctx.to_marker_string(!a)?, r#"platform_version != "3.1""#);
     // `extra == "a"` means the same in both profiles; `extra == ""` does not (packaging: no
     // extra requested).
     let spec = |ctx: &mut Context, text: &str| {

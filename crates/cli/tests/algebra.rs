@@ -88,6 +88,17 @@ fn simplify_prints_the_short_form_and_the_constants_as_words() {
         0,
         "platform_release < \"3\" or platform_release ~= \"10\"\n",
     );
+    // `packaging` compares `platform_version` as a string, a version's text included.
+    run(&[
+        "simplify",
+        "--profile",
+        "packaging",
+        "platform_version != '10.0.19045' and sys_platform == 'win32' or platform_version <= '10.0.19045'",
+    ])
+    .expect(
+        0,
+        "sys_platform == \"win32\" or platform_version == \"10.0.19045\"\n",
+    );
 }
 
 /// `--shortest` searches further than the irredundant cover (SPEC §21.4): here its CNF is
