@@ -2048,18 +2048,15 @@ impl Context {
         }
         self.spell_versions(var, field, set)
     }
-}
 
-impl Context {
     /// For a standard field's `set` with intervals that end at a version `V` without its
     /// local labels (the point `[V, V]`, or more below it): the set less those points spelt
     /// as usual, `or` each point as `field ~= "V"`, in order; `None` when it has no such
-    /// point. `field ~= "V"` for a release of one
-    /// number (`~= "13"`, `~= "1!9"`, `~= "13rc1"`) is no specifier, so `spec-2026` reads it
-    /// by the text rule: the version `V` alone, where `V` is the literal's own text (SPEC
-    /// §5.6); no comparison that is a specifier is that set (`== "13"` holds on `13+abc`).
-    /// Each point's comparison is read back through the translation and used only where it
-    /// is that point.
+    /// point. `field ~= "V"` for a release of one number (`~= "13"`, `~= "1!9"`, `~= "13rc1"`)
+    /// is no specifier, so `spec-2026` reads it as text (SPEC §5.1): the version `V` alone,
+    /// where `V` is the literal's own text; no comparison that is a specifier is that set
+    /// (`== "13"` holds on `13+abc`). Each point's comparison is read back through the
+    /// translation and used only where it is that point.
     fn text_points(
         &mut self,
         var: Var,
@@ -2068,9 +2065,6 @@ impl Context {
     ) -> Result<Option<Text>, Error> {
         let mut points: Vec<(Version, String)> = Vec::new();
         for (lo, hi) in set.intervals() {
-            if !hi.is_above_public_point() {
-                continue;
-            }
             let Some(v) = hi.public_point_below() else {
                 continue;
             };
