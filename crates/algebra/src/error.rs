@@ -93,11 +93,12 @@ pub enum ErrorKind {
     /// A witness that no environment realises (an opaque comparison the values could not
     /// satisfy); code `unverified-witness`.
     UnverifiedWitness,
-    /// A marker that cannot be written in marker syntax: the negation of a comparison that
-    /// has no complement operator (for example `not (platform_release >= "5")`); code
-    /// `unprintable`.
+    /// A marker that cannot be written in marker syntax: it needs the negation of a
+    /// comparison that has no complement operator (`not (platform_release >= "5")` for an
+    /// opaque `platform_release >= "5"`), or a set of a field's values that no comparison
+    /// spells (`python_full_version in "" ∪ [3.11, 3.12.dev0)`); code `unprintable`.
     Unprintable {
-        /// The comparison.
+        /// What has no marker syntax: `not (comparison)` or `field in set`.
         comparison: String,
     },
     /// The text given to [`Context::parse_marker`](crate::Context::parse_marker) is no marker;
@@ -208,7 +209,7 @@ impl fmt::Display for Error {
                 f.write_str("no environment realises the witness (an opaque comparison)")
             }
             ErrorKind::Unprintable { comparison } => {
-                write!(f, "`not ({comparison})` has no marker syntax")
+                write!(f, "`{comparison}` has no marker syntax")
             }
             ErrorKind::Parse { error } => write!(f, "cannot parse the marker: {error}"),
         }

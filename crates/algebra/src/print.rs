@@ -1951,7 +1951,7 @@ impl Context {
                 let (expr, profile) = (expr.clone(), *profile);
                 let unprintable = || {
                     Error::new(ErrorKind::Unprintable {
-                        comparison: expr.to_string(),
+                        comparison: format!("not ({expr})"),
                     })
                 };
                 let Some(op) = flipped else {

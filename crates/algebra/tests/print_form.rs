@@ -166,5 +166,22 @@ fn version_8_prints_what_version_7_could_not() -> Result<(), Box<dyn std::error:
         .err()
         .ok_or("a spelling of the versions around 13 without it")?;
     assert_eq!(e.code(), "unprintable");
+    // The error names the set with no spelling, not its negation.
+    assert!(
+        e.to_string()
+            .starts_with("`python_full_version in \"\" ∪ (-∞, 13)"),
+        "{e}"
+    );
+    // An opaque comparison's negation (`in` on `platform_release` has no complement): named
+    // as the negation.
+    let opaque = ctx.from_marker(&r#"platform_release in "5.4""#.parse()?, &none)?;
+    let e = ctx
+        .to_marker_string(ctx.not(opaque))
+        .err()
+        .ok_or("a spelling of an opaque comparison's negation")?;
+    assert_eq!(
+        e.to_string(),
+        r#"`not (platform_release in "5.4")` has no marker syntax"#
+    );
     Ok(())
 }
