@@ -2038,13 +2038,13 @@ impl Context {
             if let Some(t) = self.text_points(var, field, set)? {
                 return Ok(t);
             }
-        }
-        if !field.is_extended() && absent_without_both_ends(set) {
-            // No comparison of a standard field spells it (below): the search would translate
-            // every candidate to find none.
-            return Err(Error::new(ErrorKind::Unprintable {
-                comparison: format!("{} in {set}", field.name()),
-            }));
+            if absent_without_both_ends(set) {
+                // No comparison of a standard field spells it (below): the search would
+                // translate every candidate to find none.
+                return Err(Error::new(ErrorKind::Unprintable {
+                    comparison: format!("{} in {set}", field.name()),
+                }));
+            }
         }
         self.spell_versions(var, field, set)
     }

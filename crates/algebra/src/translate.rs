@@ -628,6 +628,22 @@ impl Context {
         }))
     }
 
+    /// [`string_rule`](Self::string_rule) on `var`, or `e` as an opaque atom where the rule
+    /// needs one.
+    fn string_rule_or_opaque(
+        &mut self,
+        e: &MarkerExpression,
+        var: Var,
+        (op, literal, side): (O, &str, Side),
+        profile: Profile,
+        exclude: &dyn Fn(&str) -> bool,
+    ) -> Result<Marker, Error> {
+        match self.string_rule(var, op, literal, side, exclude)? {
+            Some(m) => Ok(m),
+            None => self.opaque(e, profile),
+        }
+    }
+
     /// A set field's comparison (SPEC §4.3, the same in every profile): `"L" in field` and
     /// `"L" not in field` are the member's variable; any other is an opaque atom.
     fn membership(
@@ -664,10 +680,7 @@ impl Context {
             FieldType::Set => self.membership(e, field, op, literal, side, profile),
             FieldType::String => {
                 let var = self.str_var(field)?;
-                match self.string_rule(var, op, literal, side, &|_| false)? {
-                    Some(m) => Ok(m),
-                    None => self.opaque(e, profile),
-                }
+                self.string_rule_or_opaque(e, var, (op, literal, side), profile, &|_| false)
             }
             FieldType::Version | FieldType::VersionOrString => {
                 if matches!(op, O::In | O::NotIn) {
@@ -810,10 +823,7 @@ impl Context {
                 | O::GreaterThan
                 | O::GreaterThanEqual => {
                     let var = self.packaging_str_var(field)?;
-                    match self.string_rule(var, op, literal, side, &|_| false)? {
-                        Some(m) => Ok(m),
-                        None => self.opaque(e, profile),
-                    }
+                    self.string_rule_or_opaque(e, var, (op, literal, side), profile, &|_| false)
                 }
                 _ => self.opaque(e, profile),
             };
@@ -844,10 +854,7 @@ impl Context {
             },
             FieldType::String if !matches!(op, O::TildeEqual | O::ExactEqual) => {
                 let var = self.str_var(field)?;
-                match self.string_rule(var, op, literal, side, &|_| false)? {
-                    Some(m) => Ok(m),
-                    None => self.opaque(e, profile),
-                }
+                self.string_rule_or_opaque(e, var, (op, literal, side), profile, &|_| false)
             }
             FieldType::Version | FieldType::VersionOrString
                 if side == Side::FieldLeft && !matches!(op, O::ExactEqual | O::In | O::NotIn) =>
@@ -947,10 +954,7 @@ impl Context {
                 // ⊥ (`""`) contains nothing and is contained in nothing, and a string the
                 // field's check changes is no value (`interpreter_arch` is never `"arm64"`).
                 let exclude = |l: &str| l.is_empty() || !is_value(field, l);
-                match self.string_rule(var, op, literal, side, &exclude)? {
-                    Some(m) => Ok(m),
-                    None => self.opaque(e, profile),
-                }
+                self.string_rule_or_opaque(e, var, (op, literal, side), profile, &exclude)
             }
             FieldType::Version | FieldType::VersionOrString => {
                 let var = self.version_var(field)?;
