@@ -27,14 +27,18 @@
 //!
 //! Also printed: the total length of the printed forms (`true`/`false` for constants), and how
 //! often the two agree on `is_disjoint` / `implies` (they need not: uv models releases only and
-//! applies its own theory; spec/DIVERGENCES-ALGEBRA.md).
+//! applies its own theory; spec/DIVERGENCES-ALGEBRA.md). And, from the same child processes
+//! after their cold passes, the first print once more in a fresh context (the code and the
+//! allocator now warm), and in a fresh context that finds every version label's spelling
+//! already made (a shared [`Spellings`] table another context filled): how much of the cold
+//! print is first touches, and how much the speller's search.
 
 use std::hint::black_box;
 use std::process::{Command, ExitCode};
 use std::str::FromStr;
 use std::time::Instant;
 
-use markerspec_algebra::{Context, Marker, Theory};
+use markerspec_algebra::{Context, Marker, Spellings, Theory};
 
 #[path = "../pairs.rs"]
 mod pairs;
@@ -204,11 +208,42 @@ fn cold_child(input: &Input) -> Result<(), String> {
         Ok(())
     });
     r?;
+    // The first print again, the code now warm: in a fresh context, and in a fresh context
+    // that finds every version label's spelling already made (shared with a context that
+    // printed them all first), so that the difference is what the speller's search costs.
+    let warm_code = first_print(input, None)?;
+    let spellings = Spellings::new();
+    first_print(input, Some(&spellings))?;
+    let spelt = first_print(input, Some(&spellings))?;
     println!(
         "{}",
-        serde_json::json!({"uv": uv.to_vec(), "ours": ours.to_vec(), "shortest": shortest})
+        serde_json::json!({
+            "uv": uv.to_vec(),
+            "ours": ours.to_vec(),
+            "shortest": shortest,
+            "warm_code": warm_code,
+            "spelt": spelt,
+        })
     );
     Ok(())
+}
+
+/// The first print of every marker (ns for the whole set) in a fresh context that has only
+/// built them, sharing `spellings` when given.
+fn first_print(input: &Input, spellings: Option<&Spellings>) -> Result<f64, String> {
+    let mut ctx = Context::new();
+    if let Some(sp) = spellings {
+        ctx.share_spellings(sp);
+    }
+    let ms = ours_build(&mut ctx, input, &Theory::none())?;
+    let (r, t) = once(|| -> Result<(), String> {
+        for m in &ms {
+            black_box(ctx.to_marker_string(*m).map_err(|e| e.to_string())?);
+        }
+        Ok(())
+    });
+    r?;
+    Ok(t)
 }
 
 fn run() -> Result<(), String> {
@@ -244,6 +279,7 @@ fn run() -> Result<(), String> {
     let mut cold_uv: Vec<Vec<f64>> = vec![Vec::new(); 5];
     let mut cold_ours: Vec<Vec<f64>> = vec![Vec::new(); 5];
     let mut cold_shortest: Vec<f64> = Vec::new();
+    let (mut warm_code, mut spelt): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
     for _ in 0..cold_runs {
         let out = Command::new(&exe)
             .arg(&file)
@@ -260,6 +296,8 @@ fn run() -> Result<(), String> {
             cold_ours[k].push(v["ours"][k].as_f64().unwrap_or(f64::NAN));
         }
         cold_shortest.push(v["shortest"].as_f64().unwrap_or(f64::NAN));
+        warm_code.push(v["warm_code"].as_f64().unwrap_or(f64::NAN));
+        spelt.push(v["spelt"].as_f64().unwrap_or(f64::NAN));
     }
 
     // Warm: one process, repeated passes.
@@ -357,6 +395,15 @@ fn run() -> Result<(), String> {
         ns(shortest_cold),
         uv_print_cold / shortest_cold,
         shortest_len as f64 / uv_len as f64
+    );
+    let (warm_code, spelt) = (median(warm_code) / n, median(spelt) / n);
+    println!(
+        "first print again in the same process, the code warm: {} ({:.2}× uv-pep508's cold print); \
+         and with every version label's spelling already made: {} ({:.2}×)",
+        ns(warm_code),
+        uv_print_cold / warm_code,
+        ns(spelt),
+        uv_print_cold / spelt
     );
     println!(
         "same answer as uv-pep508: is_disjoint {same_disjoint}/{}, implies {same_implies}/{}",
