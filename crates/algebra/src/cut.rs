@@ -550,6 +550,33 @@ impl Cut {
     pub(crate) fn is_below_side(&self) -> bool {
         self.side == Side::Below
     }
+
+    /// The release numbers the prefix starts with when it is of epoch 0 and has at least one
+    /// (`[3, 12]` for the cuts just below `3.12`, below `3.12.dev0` and above `3.12`); `None`
+    /// otherwise. What the cut is (which version it lies below or above) is for the caller
+    /// to check, by building that cut and comparing.
+    pub(crate) fn epoch0_release(&self) -> Option<smallvec::SmallVec<[u64; 4]>> {
+        let atoms = self.atoms();
+        if !matches!(atoms.get(..2), Some([Atom::Sec(1), Atom::Num(0)])) {
+            return None;
+        }
+        let release: smallvec::SmallVec<[u64; 4]> = atoms
+            .iter()
+            .skip(2)
+            .map_while(|a| match a {
+                Atom::Num(n) => Some(*n),
+                _ => None,
+            })
+            .collect();
+        (!release.is_empty()).then_some(release)
+    }
+
+    /// Just below every version of epoch 0 whose release (its trailing zeros trimmed) starts
+    /// with `release` trimmed: where `< "3.12"` ends and `python_version >= "3.12"` starts
+    /// (at `3.12.dev0`).
+    pub(crate) fn release_block_start(release: &[u64]) -> Cut {
+        Cut::new(base_atoms(0, release), Side::Below)
+    }
 }
 
 impl Ord for Cut {

@@ -510,6 +510,19 @@ impl Context {
         field: Field,
         set: &VersionSet,
     ) -> Result<Text, Error> {
+        if let Some(t) = derived_single(field, set) {
+            debug_assert_eq!(
+                self.search_versions(var, field, set).ok().map(|s| s.s),
+                Some(t.s.clone()),
+                "{field:?} {set}"
+            );
+            return Ok(t);
+        }
+        self.search_versions(var, field, set)
+    }
+
+    /// [`spell_versions`](Self::spell_versions) by the search alone.
+    fn search_versions(&mut self, var: Var, field: Field, set: &VersionSet) -> Result<Text, Error> {
         let mut lits = literals_unsorted(&mut self.named_cache, set);
         let mut no_single = false;
         if !field.is_extended() {
@@ -695,6 +708,102 @@ impl Context {
             return Ok(None);
         };
         rest(&mut masks, field, set, target, specs, marks)
+    }
+}
+
+/// The search's answer for the labels a lock file is mostly made of, derived from their
+/// cuts instead of searched for: a standard version field's `[V, ∞)` (`field >= "V"`),
+/// `(-∞, V.dev0)` (`field < "V"`, `python_version < "V"` for a `python_full_version` label
+/// where `V` has one or two numbers), and for `python_full_version` the `python_version`
+/// sets `[X.Y.dev0, ∞)` and `[X.Y.dev0, X.Y+1.dev0)`; `V` a release of epoch 0 whose first
+/// number is not 0, and every other label `None` (the search spells it).
+///
+/// Each is the single comparison the search finds ([`Context::single_by_sets`]): of the
+/// candidates whose set is the label, the cheapest, the first by text of one cost. For
+/// `[V, ∞)` that is `>= "V"` alone: no `>` starts just below a release (its pre-releases
+/// lie between), and no `python_version` set has an end that is not the start of a
+/// `python_version` block. For `(-∞, V.dev0)`, `<` excludes `V`'s pre-releases, so it ends
+/// there, on `python_version` too where `V` has at most two numbers (cheaper by its shorter
+/// name); `<=` ends above a version's post-releases' start, and costs more. For
+/// `[X.Y.dev0, ∞)`, `python_version >= "X.Y"` and `python_version > "X.Y-1"` (`> "X"` for
+/// `X.1`) are the two cheapest, and the second is as cheap or cheaper only where `Y` is one
+/// or a power of ten (`> "3"`, `> "3.9"`: the ties go to the text `>` makes first). And
+/// `[X.Y.dev0, X.Y+1.dev0)` is `python_version == "X.Y"`.
+///
+/// Tested against the search on every label of those shapes over a grid of releases and
+/// fields, and (in debug builds) on every label spelt this way, whichever test spells it.
+fn derived_single(field: Field, set: &VersionSet) -> Option<Text> {
+    let [lo, hi] = set.bounds() else {
+        return None;
+    };
+    if !matches!(
+        field,
+        Field::PythonFullVersion | Field::PlatformRelease | Field::ImplementationVersion
+    ) {
+        return None;
+    }
+    let python = field == Field::PythonFullVersion;
+    let text = |f: Field, op: O, release: &[u64]| {
+        Some(Text {
+            s: atom_text(f, op, &release_text(release)),
+            or: false,
+        })
+    };
+    // (A release from `1` up: below it, `0.*`'s versions start the domain, where other
+    // comparisons reach.)
+    let usual = |release: &[u64]| release.first().is_some_and(|&n| n != 0);
+    if *hi == Cut::TOP {
+        let r = lo.epoch0_release()?;
+        if !usual(&r) {
+            return None;
+        }
+        if *lo == Cut::below(&Version::new(r.iter().copied())) {
+            return text(field, O::GreaterThanEqual, &r);
+        }
+        if !python || *lo != Cut::release_block_start(&r) {
+            return None;
+        }
+        return match *r.as_slice() {
+            [_] => text(Field::PythonVersion, O::GreaterThanEqual, &r),
+            [x, y] if y >= 1 => {
+                let at = atom_text(Field::PythonVersion, O::GreaterThanEqual, &release_text(&r));
+                let prev = if y == 1 {
+                    release_text(&[x])
+                } else {
+                    release_text(&[x, y - 1])
+                };
+                let after = atom_text(Field::PythonVersion, O::GreaterThan, &prev);
+                let s = if better(&after, &at) { after } else { at };
+                Some(Text { s, or: false })
+            }
+            _ => None,
+        };
+    }
+    if lo.is_versions_start() {
+        let r = hi.epoch0_release()?;
+        if !usual(&r) || r.last() == Some(&0) || *hi != Cut::release_block_start(&r) {
+            return None;
+        }
+        let f = if python && r.len() <= 2 {
+            Field::PythonVersion
+        } else {
+            field
+        };
+        return text(f, O::LessThan, &r);
+    }
+    let r = lo.epoch0_release()?;
+    match *r.as_slice() {
+        [x, y]
+            if python
+                && x >= 1
+                && y >= 1
+                && *lo == Cut::release_block_start(&r)
+                && y.checked_add(1)
+                    .is_some_and(|n| *hi == Cut::release_block_start(&[x, n])) =>
+        {
+            text(Field::PythonVersion, O::Equal, &r)
+        }
+        _ => None,
     }
 }
 
@@ -1393,12 +1502,13 @@ fn greedy<A: Meanings>(
 #[cfg(test)]
 mod tests {
     use super::{
-        Ends, FirstReading, Single, Spec, bounds_python_versions, candidates, literals,
-        literals_unsorted, put_off, single_first, spec_version_set,
+        Ends, FirstReading, Single, Spec, bounds_python_versions, candidates, derived_single,
+        literals, literals_unsorted, put_off, single_first, spec_version_set,
     };
     use crate::Context;
     use crate::cut::Cut;
     use crate::range::VersionSet;
+    use markerspec_pep440::Version;
     use markerspec_pep508::Field;
 
     /// Standard version fields the search spells labels of: `python_full_version` (with
@@ -1742,6 +1852,74 @@ mod tests {
     /// The single comparisons read on their own (`single_by_sets`) answer exactly where the
     /// whole search's first phase finds a single comparison, with its text; elsewhere they
     /// leave the label to the whole search.
+    /// The spellings derived from a label's cuts (`derived_single`) are the search's, on
+    /// every label of their shapes over a grid of releases (each shape with the numbers
+    /// around the cases its rules tell apart: zeros, one, powers of ten) and fields, and on
+    /// the shapes next to them (which it leaves to the search).
+    #[test]
+    fn derived_spellings_are_the_searchs() -> Result<(), Box<dyn std::error::Error>> {
+        let mut releases: Vec<Vec<u64>> = Vec::new();
+        for x in [0, 1, 2, 3, 9, 10, 11] {
+            releases.push(vec![x]);
+            for y in [0, 1, 2, 9, 10, 11, 99, 100] {
+                releases.push(vec![x, y]);
+                for z in [0, 1, 10] {
+                    releases.push(vec![x, y, z]);
+                }
+            }
+        }
+        let (mut derived, mut left) = (0, 0);
+        for field in [
+            Field::PythonFullVersion,
+            Field::PlatformRelease,
+            Field::ImplementationVersion,
+            Field::PythonVersion,
+        ] {
+            let mut ctx = Context::new();
+            let var = ctx.version_var(field)?;
+            for r in &releases {
+                let v = Version::new(r.iter().copied());
+                let block = Cut::release_block_start(r);
+                let mut next = r.clone();
+                if let Some(last) = next.last_mut() {
+                    *last += 1;
+                }
+                let sets = [
+                    VersionSet::interval(Cut::below(&v), Cut::TOP),
+                    VersionSet::interval(Cut::above(&v), Cut::TOP),
+                    VersionSet::interval(block.clone(), Cut::TOP),
+                    VersionSet::interval(Cut::versions_start(), block.clone()),
+                    VersionSet::interval(Cut::versions_start(), Cut::below(&v)),
+                    VersionSet::interval(Cut::BOTTOM, block.clone()),
+                    VersionSet::interval(block.clone(), Cut::release_block_start(&next)),
+                    VersionSet::interval(Cut::below(&v), Cut::release_block_start(&next)),
+                ];
+                for set in sets {
+                    if set.is_empty() || set.is_full() {
+                        continue;
+                    }
+                    let Some(t) = derived_single(field, &set) else {
+                        left += 1;
+                        continue;
+                    };
+                    let searched = ctx.search_versions(var, field, &set)?;
+                    assert_eq!(
+                        (&t.s, t.or),
+                        (&searched.s, searched.or),
+                        "{field:?} in {set}"
+                    );
+                    derived += 1;
+                }
+            }
+        }
+        // (Each shape answers for most releases of the three fields it reads.)
+        assert!(
+            derived > 800 && left > 900,
+            "{derived} derived, {left} left"
+        );
+        Ok(())
+    }
+
     #[test]
     fn singles_read_on_their_own_answer_as_the_whole_search()
     -> Result<(), Box<dyn std::error::Error>> {
