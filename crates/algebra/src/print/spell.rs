@@ -510,7 +510,7 @@ impl Context {
         field: Field,
         set: &VersionSet,
     ) -> Result<Text, Error> {
-        if let Some(t) = derived_single(field, set) {
+        if let Some(t) = derived_single(field, set).or_else(|| derived_pair(field, set)) {
             debug_assert_eq!(
                 self.search_versions(var, field, set).ok().map(|s| s.s),
                 Some(t.s.clone()),
@@ -805,6 +805,78 @@ fn derived_single(field: Field, set: &VersionSet) -> Option<Text> {
         }
         _ => None,
     }
+}
+
+/// The search's answer for a label of one interval bounded on both sides whose two ends
+/// [`derived_single`] spells apart (`[lo, ∞)` as `L`, `(-∞, hi)` as `U`): no single
+/// comparison is that label, and the search's pair ([`pair_by_prefix`]) is `L and U`, but
+/// for one tie. `None` for every other label (the search spells it).
+///
+/// A pair is exact only if one of its two sets starts where the label does and one ends
+/// where it does, each containing it; `L` and `U` are the cheapest sets of one interval that
+/// do, and a `!=` set that does also keeps the versions below (or above) the label, which its
+/// partner then holds. The one other set that does is the `python_version` block the label
+/// starts (`[X.Y.dev0, X.Y+1.dev0)`, or `X.0`'s for `[X.dev0, …)`), where it holds the whole
+/// label: `python_version == "X.Y"` costs what `python_version >= "X.Y"` costs and comes
+/// before it among the candidates, so it takes `L`'s place where `L` costs no less. So does
+/// the block ending where the label ends, in `U`'s place, where it is `X.0`'s (`== "3"`
+/// against `< "3.1"`); any other costs as much as `U` at least, and comes after it.
+/// Where the label is a block itself, a single comparison spells it: `None`.
+///
+/// Written `L and U`, the lower bound first, as [`pair_text`] writes a pair.
+fn derived_pair(field: Field, set: &VersionSet) -> Option<Text> {
+    let [lo, hi] = set.bounds() else {
+        return None;
+    };
+    if *hi == Cut::TOP || *lo == Cut::BOTTOM || lo.is_versions_start() {
+        return None;
+    }
+    let mut low = derived_single(field, &VersionSet::interval(lo.clone(), Cut::TOP))?;
+    let mut high = derived_single(
+        field,
+        &VersionSet::interval(Cut::versions_start(), hi.clone()),
+    )?;
+    if field == Field::PythonFullVersion {
+        // The block ending at `hi` = `X.1.dev0`, `X.0`'s, is cheaper than `U` by its
+        // literal (`== "3"` against `< "3.1"`) where it holds the label.
+        if let Some(&[x, 1]) = hi.epoch0_release().as_deref() {
+            if *lo >= Cut::release_block_start(&[x]) {
+                high = Text {
+                    s: atom_text(Field::PythonVersion, O::Equal, &release_text(&[x])),
+                    or: false,
+                };
+            }
+        }
+        // The `python_version` block starting at `lo`, when `lo` starts one.
+        let r = lo.epoch0_release()?;
+        if *lo == Cut::release_block_start(&r) {
+            // (For `X`, the block `X.0`, and all of `X.*`, which `== "X.*"` spells.)
+            let (block, end, whole) = match *r.as_slice() {
+                [x] => ([x, 0], [x, 1], Some([x.checked_add(1)?])),
+                [x, y] => ([x, y], [x, y.checked_add(1)?], None),
+                _ => return None,
+            };
+            let end = Cut::release_block_start(&end);
+            if *hi == end || whole.is_some_and(|w| *hi == Cut::release_block_start(&w)) {
+                return None;
+            }
+            if *hi < end {
+                let r = if r.len() == 1 {
+                    &block[..1]
+                } else {
+                    &block[..]
+                };
+                let equal = atom_text(Field::PythonVersion, O::Equal, &release_text(r));
+                if super::score(&equal).0 <= super::score(&low.s).0 {
+                    low = Text {
+                        s: equal,
+                        or: false,
+                    };
+                }
+            }
+        }
+    }
+    Some(join(&[low, high], " and "))
 }
 
 /// [`rest`]'s answer for a label of one interval (`set`) when a pair of comparisons spells it,
@@ -1502,8 +1574,8 @@ fn greedy<A: Meanings>(
 #[cfg(test)]
 mod tests {
     use super::{
-        Ends, FirstReading, Single, Spec, bounds_python_versions, candidates, derived_single,
-        literals, literals_unsorted, put_off, single_first, spec_version_set,
+        Ends, FirstReading, Single, Spec, bounds_python_versions, candidates, derived_pair,
+        derived_single, literals, literals_unsorted, put_off, single_first, spec_version_set,
     };
     use crate::Context;
     use crate::cut::Cut;
@@ -1917,6 +1989,51 @@ mod tests {
             derived > 800 && left > 900,
             "{derived} derived, {left} left"
         );
+        Ok(())
+    }
+
+    /// The pairs derived from a label's two ends (`derived_pair`) are the search's, on every
+    /// interval from a release or a `python_version` block's start to a block's start over a
+    /// grid of releases (those around the cases its rules tell apart), for a
+    /// `python_full_version` label and one read as versions alone.
+    #[test]
+    fn derived_pairs_are_the_searchs() -> Result<(), Box<dyn std::error::Error>> {
+        let mut releases: Vec<Vec<u64>> = Vec::new();
+        for x in [1, 3, 10] {
+            releases.push(vec![x]);
+            for y in [0, 1, 2, 9, 10, 11, 99, 100] {
+                releases.push(vec![x, y]);
+                releases.push(vec![x, y, 4]);
+            }
+        }
+        let (mut pairs, mut left) = (0, 0);
+        for field in [Field::PythonFullVersion, Field::PlatformRelease] {
+            let mut ctx = Context::new();
+            let var = ctx.version_var(field)?;
+            for a in &releases {
+                let v = Version::new(a.iter().copied());
+                for lo in [Cut::below(&v), Cut::release_block_start(a)] {
+                    for b in &releases {
+                        let set = VersionSet::interval(lo.clone(), Cut::release_block_start(b));
+                        if set.is_empty() || derived_single(field, &set).is_some() {
+                            continue;
+                        }
+                        let Some(t) = derived_pair(field, &set) else {
+                            left += 1;
+                            continue;
+                        };
+                        let searched = ctx.search_versions(var, field, &set)?;
+                        assert_eq!(
+                            (&t.s, t.or),
+                            (&searched.s, searched.or),
+                            "{field:?} in {set}"
+                        );
+                        pairs += 1;
+                    }
+                }
+            }
+        }
+        assert!(pairs > 300 && left > 100, "{pairs} derived, {left} left");
         Ok(())
     }
 
