@@ -714,9 +714,10 @@ impl Context {
 /// The search's answer for the labels a lock file is mostly made of, derived from their
 /// cuts instead of searched for: a standard version field's `[V, ∞)` (`field >= "V"`),
 /// `(-∞, V.dev0)` (`field < "V"`, `python_version < "V"` for a `python_full_version` label
-/// where `V` has one or two numbers), and for `python_full_version` the `python_version`
-/// sets `[X.Y.dev0, ∞)` and `[X.Y.dev0, X.Y+1.dev0)`; `V` a release of epoch 0 whose first
-/// number is not 0, and every other label `None` (the search spells it).
+/// where `V` has one or two numbers) and `(-∞, V.post0.dev0)` (`field <= "V"`), and for
+/// `python_full_version` the `python_version` sets `[X.Y.dev0, ∞)`, `[X.Y.dev0,
+/// X.Y+1.dev0)` and its complement (`python_version != "X.Y"`); `V` a release of epoch 0
+/// whose first number is not 0, and every other label `None` (the search spells it).
 ///
 /// Each is the single comparison the search finds ([`Context::single_by_sets`]): of the
 /// candidates whose set is the label, the cheapest, the first by text of one cost. For
@@ -724,18 +725,17 @@ impl Context {
 /// lie between), and no `python_version` set has an end that is not the start of a
 /// `python_version` block. For `(-∞, V.dev0)`, `<` excludes `V`'s pre-releases, so it ends
 /// there, on `python_version` too where `V` has at most two numbers (cheaper by its shorter
-/// name); `<=` ends above a version's post-releases' start, and costs more. For
+/// name); `<=` ends above a version's post-releases' start, and costs more. That end is
+/// `<= "V"`'s, which `< "V.post0"` (three more) alone shares. For
 /// `[X.Y.dev0, ∞)`, `python_version >= "X.Y"` and `python_version > "X.Y-1"` (`> "X"` for
 /// `X.1`) are the two cheapest, and the second is as cheap or cheaper only where `Y` is one
 /// or a power of ten (`> "3"`, `> "3.9"`: the ties go to the text `>` makes first). And
-/// `[X.Y.dev0, X.Y+1.dev0)` is `python_version == "X.Y"`.
+/// `[X.Y.dev0, X.Y+1.dev0)` is `python_version == "X.Y"`, and everything else, the absent
+/// value with it, `python_version != "X.Y"` (`"X"` for the block `X.0`).
 ///
 /// Tested against the search on every label of those shapes over a grid of releases and
 /// fields, and (in debug builds) on every label spelt this way, whichever test spells it.
 fn derived_single(field: Field, set: &VersionSet) -> Option<Text> {
-    let [lo, hi] = set.bounds() else {
-        return None;
-    };
     if !matches!(
         field,
         Field::PythonFullVersion | Field::PlatformRelease | Field::ImplementationVersion
@@ -752,6 +752,27 @@ fn derived_single(field: Field, set: &VersionSet) -> Option<Text> {
     // (A release from `1` up: below it, `0.*`'s versions start the domain, where other
     // comparisons reach.)
     let usual = |release: &[u64]| release.first().is_some_and(|&n| n != 0);
+    let (lo, hi) = match set.bounds() {
+        [lo, hi] => (lo, hi),
+        // Every `python_version` but one: `python_version != "X.Y"`.
+        [bottom, lo, hi, top] if python && *bottom == Cut::BOTTOM && *top == Cut::TOP => {
+            let r = lo.epoch0_release()?;
+            let next = match *r.as_slice() {
+                [x] => [x, 1],
+                [x, y] if y >= 1 => [x, y.checked_add(1)?],
+                _ => return None,
+            };
+            let exact = usual(&r)
+                && *lo == Cut::release_block_start(&r)
+                && *hi == Cut::release_block_start(&next);
+            return if exact {
+                text(Field::PythonVersion, O::NotEqual, &r)
+            } else {
+                None
+            };
+        }
+        _ => return None,
+    };
     if *hi == Cut::TOP {
         let r = lo.epoch0_release()?;
         if !usual(&r) {
@@ -781,15 +802,23 @@ fn derived_single(field: Field, set: &VersionSet) -> Option<Text> {
     }
     if lo.is_versions_start() {
         let r = hi.epoch0_release()?;
-        if !usual(&r) || r.last() == Some(&0) || *hi != Cut::release_block_start(&r) {
-            return None;
-        }
         let f = if python && r.len() <= 2 {
             Field::PythonVersion
         } else {
             field
         };
-        return text(f, O::LessThan, &r);
+        if usual(&r) && r.last() != Some(&0) && *hi == Cut::release_block_start(&r) {
+            return text(f, O::LessThan, &r);
+        }
+        // `<= "V"`: `V` and its local labels, up to its post-releases.
+        let end = Version::new(r.iter().copied())
+            .with_post(Some(0))
+            .with_dev(Some(0));
+        return if usual(&r) && *hi == Cut::below(&end) {
+            text(field, O::LessThanEqual, &r)
+        } else {
+            None
+        };
     }
     let r = lo.epoch0_release()?;
     match *r.as_slice() {
@@ -812,6 +841,9 @@ fn derived_single(field: Field, set: &VersionSet) -> Option<Text> {
 /// comparison is that label, and the search's pair ([`pair_by_prefix`]) is `L and U`, but
 /// for one tie. `None` for every other label (the search spells it).
 ///
+/// `U` is a `<` (the label ends at a release's first pre-release): a label that ends where
+/// `<=` ends may be one version, which `==` spells.
+///
 /// A pair is exact only if one of its two sets starts where the label does and one ends
 /// where it does, each containing it; `L` and `U` are the cheapest sets of one interval that
 /// do, and a `!=` set that does also keeps the versions below (or above) the label, which its
@@ -829,6 +861,10 @@ fn derived_pair(field: Field, set: &VersionSet) -> Option<Text> {
         return None;
     };
     if *hi == Cut::TOP || *lo == Cut::BOTTOM || lo.is_versions_start() {
+        return None;
+    }
+    // (`U` a `<`: a label ending where `<=` does may be one version, `==`'s.)
+    if *hi != Cut::release_block_start(&hi.epoch0_release()?) {
         return None;
     }
     let mut low = derived_single(field, &VersionSet::interval(lo.clone(), Cut::TOP))?;
@@ -1965,6 +2001,13 @@ mod tests {
                     VersionSet::interval(Cut::BOTTOM, block.clone()),
                     VersionSet::interval(block.clone(), Cut::release_block_start(&next)),
                     VersionSet::interval(Cut::below(&v), Cut::release_block_start(&next)),
+                    VersionSet::interval(block.clone(), Cut::release_block_start(&next))
+                        .complement(),
+                    VersionSet::interval(
+                        Cut::versions_start(),
+                        Cut::below(&v.clone().with_post(Some(0)).with_dev(Some(0))),
+                    ),
+                    VersionSet::interval(Cut::versions_start(), Cut::above(&v)),
                 ];
                 for set in sets {
                     if set.is_empty() || set.is_full() {
@@ -1993,7 +2036,8 @@ mod tests {
     }
 
     /// The pairs derived from a label's two ends (`derived_pair`) are the search's, on every
-    /// interval from a release or a `python_version` block's start to a block's start over a
+    /// interval from a release or a `python_version` block's start to a block's start or a
+    /// release's post-releases (where `<=` ends, left to the search) over a
     /// grid of releases (those around the cases its rules tell apart), for a
     /// `python_full_version` label and one read as versions alone.
     #[test]
@@ -2014,21 +2058,25 @@ mod tests {
                 let v = Version::new(a.iter().copied());
                 for lo in [Cut::below(&v), Cut::release_block_start(a)] {
                     for b in &releases {
-                        let set = VersionSet::interval(lo.clone(), Cut::release_block_start(b));
-                        if set.is_empty() || derived_single(field, &set).is_some() {
-                            continue;
+                        let w = Version::new(b.iter().copied());
+                        let at_most = Cut::below(&w.with_post(Some(0)).with_dev(Some(0)));
+                        for hi in [Cut::release_block_start(b), at_most] {
+                            let set = VersionSet::interval(lo.clone(), hi);
+                            if set.is_empty() || derived_single(field, &set).is_some() {
+                                continue;
+                            }
+                            let Some(t) = derived_pair(field, &set) else {
+                                left += 1;
+                                continue;
+                            };
+                            let searched = ctx.search_versions(var, field, &set)?;
+                            assert_eq!(
+                                (&t.s, t.or),
+                                (&searched.s, searched.or),
+                                "{field:?} in {set}"
+                            );
+                            pairs += 1;
                         }
-                        let Some(t) = derived_pair(field, &set) else {
-                            left += 1;
-                            continue;
-                        };
-                        let searched = ctx.search_versions(var, field, &set)?;
-                        assert_eq!(
-                            (&t.s, t.or),
-                            (&searched.s, searched.or),
-                            "{field:?} in {set}"
-                        );
-                        pairs += 1;
                     }
                 }
             }
