@@ -1964,6 +1964,145 @@ mod tests {
     /// every label of their shapes over a grid of releases (each shape with the numbers
     /// around the cases its rules tell apart: zeros, one, powers of ten) and fields, and on
     /// the shapes next to them (which it leaves to the search).
+    /// Each rule of `derived_single` and `derived_pair` answers for the lock-file labels it is
+    /// written for (the grids check the answers; this checks each rule answers at all).
+    #[test]
+    fn derived_spellings_answer_for_each_shape() -> Result<(), Box<dyn std::error::Error>> {
+        let v = |s: &str| s.parse::<Version>();
+        let block = |r: &[u64]| Cut::release_block_start(r);
+        let start = Cut::versions_start;
+        let up_to = |s: &str| -> Result<Cut, Box<dyn std::error::Error>> {
+            Ok(Cut::below(&v(s)?.with_post(Some(0)).with_dev(Some(0))))
+        };
+        let pfv = Field::PythonFullVersion;
+        let cases = [
+            (
+                pfv,
+                VersionSet::interval(Cut::below(&v("3.12")?), Cut::TOP),
+                r#"python_full_version >= "3.12""#,
+            ),
+            (
+                Field::PlatformRelease,
+                VersionSet::interval(Cut::below(&v("20")?), Cut::TOP),
+                r#"platform_release >= "20""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(start(), block(&[3, 14])),
+                r#"python_version < "3.14""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(start(), block(&[4])),
+                r#"python_version < "4""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(start(), block(&[3, 11, 3])),
+                r#"python_full_version < "3.11.3""#,
+            ),
+            (
+                Field::PlatformRelease,
+                VersionSet::interval(start(), block(&[18])),
+                r#"platform_release < "18""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(start(), up_to("3.11")?),
+                r#"python_full_version <= "3.11""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(block(&[3, 12]), Cut::TOP),
+                r#"python_version >= "3.12""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(block(&[3, 10]), Cut::TOP),
+                r#"python_version > "3.9""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(block(&[3, 1]), Cut::TOP),
+                r#"python_version > "3""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(block(&[3]), Cut::TOP),
+                r#"python_version >= "3""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(block(&[3, 12]), block(&[3, 13])),
+                r#"python_version == "3.12""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(block(&[3, 12]), block(&[3, 13])).complement(),
+                r#"python_version != "3.12""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(block(&[3]), block(&[3, 1])).complement(),
+                r#"python_version != "3""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(Cut::below(&v("3.11")?), block(&[3, 14])),
+                r#"python_full_version >= "3.11" and python_version < "3.14""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(block(&[3, 10]), block(&[3, 14])),
+                r#"python_version > "3.9" and python_version < "3.14""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(Cut::below(&v("3.12")?), block(&[3, 12, 4])),
+                r#"python_full_version >= "3.12" and python_full_version < "3.12.4""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(block(&[3, 12]), block(&[3, 12, 4])),
+                r#"python_version == "3.12" and python_full_version < "3.12.4""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(Cut::below(&v("3.0.4")?), block(&[3, 1])),
+                r#"python_full_version >= "3.0.4" and python_version == "3""#,
+            ),
+            (
+                Field::PlatformRelease,
+                VersionSet::interval(Cut::below(&v("9")?), block(&[18])),
+                r#"platform_release >= "9" and platform_release < "18""#,
+            ),
+        ];
+        let mut ctx = Context::new();
+        for (field, set, want) in cases {
+            let got = derived_single(field, &set).or_else(|| derived_pair(field, &set));
+            assert_eq!(
+                got.map(|t| t.s).as_deref(),
+                Some(want),
+                "{field:?} in {set}"
+            );
+            let var = ctx.version_var(field)?;
+            assert_eq!(ctx.search_versions(var, field, &set)?.s, want);
+        }
+        // Left to the search: one version, and an interval ending inside a release's
+        // pre-releases.
+        for set in [
+            VersionSet::interval(Cut::below(&v("3.12")?), up_to("3.12")?),
+            VersionSet::interval(Cut::below(&v("3.12")?), Cut::below(&v("3.13")?)),
+        ] {
+            assert!(
+                derived_single(pfv, &set)
+                    .or_else(|| derived_pair(pfv, &set))
+                    .is_none()
+            );
+        }
+        Ok(())
+    }
+
     #[test]
     fn derived_spellings_are_the_searchs() -> Result<(), Box<dyn std::error::Error>> {
         let mut releases: Vec<Vec<u64>> = Vec::new();
