@@ -492,19 +492,11 @@ impl Cut {
         if let Some(v) = complete_min(self.atoms().to_vec()).and_then(|a| atoms_to_version(&a)) {
             out.push(v);
         }
-        let atoms = self.atoms();
-        let epoch = match atoms.get(1) {
+        let epoch = match self.atoms().get(1) {
             Some(Atom::Num(e)) => *e,
             _ => return out,
         };
-        let release: smallvec::SmallVec<[u64; 4]> = atoms
-            .iter()
-            .skip(2)
-            .map_while(|a| match a {
-                Atom::Num(n) => Some(*n),
-                _ => None,
-            })
-            .collect();
+        let release = self.release_numbers();
         // (Epoch 0, the usual, is `Version::new`'s own: no second build.)
         let version = |r: &[u64]| {
             let v = Version::new(r.iter().copied());
@@ -556,19 +548,24 @@ impl Cut {
     /// otherwise. What the cut is (which version it lies below or above) is for the caller
     /// to check, by building that cut and comparing.
     pub(crate) fn epoch0_release(&self) -> Option<smallvec::SmallVec<[u64; 4]>> {
-        let atoms = self.atoms();
-        if !matches!(atoms.get(..2), Some([Atom::Sec(1), Atom::Num(0)])) {
+        if !matches!(self.atoms().get(..2), Some([Atom::Sec(1), Atom::Num(0)])) {
             return None;
         }
-        let release: smallvec::SmallVec<[u64; 4]> = atoms
+        let release = self.release_numbers();
+        (!release.is_empty()).then_some(release)
+    }
+
+    /// The release numbers the prefix has after its epoch (none for a cut at the ends of the
+    /// domain or the versions' start).
+    fn release_numbers(&self) -> smallvec::SmallVec<[u64; 4]> {
+        self.atoms()
             .iter()
             .skip(2)
             .map_while(|a| match a {
                 Atom::Num(n) => Some(*n),
                 _ => None,
             })
-            .collect();
-        (!release.is_empty()).then_some(release)
+            .collect()
     }
 
     /// Just below every version of epoch 0 whose release (its trailing zeros trimmed) starts
