@@ -510,7 +510,10 @@ impl Context {
         field: Field,
         set: &VersionSet,
     ) -> Result<Text, Error> {
-        if let Some(t) = derived_single(field, set).or_else(|| derived_pair(field, set)) {
+        let derived = derived_single(field, set)
+            .or_else(|| derived_pair(field, set))
+            .or_else(|| derived_union(field, set));
+        if let Some(t) = derived {
             debug_assert_eq!(
                 self.search_versions(var, field, set).ok().map(|s| s.s),
                 Some(t.s.clone()),
@@ -913,6 +916,35 @@ fn derived_pair(field: Field, set: &VersionSet) -> Option<Text> {
         }
     }
     Some(join(&[low, high], " and "))
+}
+
+/// The search's answer for every version below one end and every version above another
+/// (`(-∞, hi) ∪ [lo, ∞)`, `python_version < "3.11" or python_full_version >= "3.14"`), each
+/// part spelt by [`derived_single`], where both are and every cut's release starts with a
+/// number from 2 up; `None` otherwise.
+///
+/// No single comparison is such a set (of those with two intervals, only `!=`'s, which
+/// holds the absent value), and no conjunction: one holding every version but not the absent
+/// value needs a comparison that does, and where the literals start from 2 none does (the
+/// nearest, `python_version >= "0"`, would need a cut naming `1`). So the search's answer is
+/// its disjunction of the two parts ([`pieces_text`]), each the first comparison inside the
+/// label that covers it: the cheapest that is that part, first by text among equals, as
+/// [`derived_single`] answers for it.
+fn derived_union(field: Field, set: &VersionSet) -> Option<Text> {
+    let [start, hi, lo, top] = set.bounds() else {
+        return None;
+    };
+    if !start.is_versions_start() || *top != Cut::TOP {
+        return None;
+    }
+    for cut in [hi, lo] {
+        if cut.epoch0_release()?.first().is_none_or(|&n| n < 2) {
+            return None;
+        }
+    }
+    let below = derived_single(field, &VersionSet::interval(start.clone(), hi.clone()))?;
+    let above = derived_single(field, &VersionSet::interval(lo.clone(), Cut::TOP))?;
+    Some(join(&[below, above], " or "))
 }
 
 /// [`rest`]'s answer for a label of one interval (`set`) when a pair of comparisons spells it,
@@ -1611,7 +1643,8 @@ fn greedy<A: Meanings>(
 mod tests {
     use super::{
         Ends, FirstReading, Single, Spec, bounds_python_versions, candidates, derived_pair,
-        derived_single, literals, literals_unsorted, put_off, single_first, spec_version_set,
+        derived_single, derived_union, literals, literals_unsorted, put_off, single_first,
+        spec_version_set,
     };
     use crate::Context;
     use crate::cut::Cut;
@@ -2187,6 +2220,51 @@ mod tests {
             derived > 800 && left > 900,
             "{derived} derived, {left} left"
         );
+        Ok(())
+    }
+
+    /// The unions derived from their two parts (`derived_union`) are the search's, on every
+    /// set of the versions below one end and above another over a grid of releases (from 1,
+    /// which it leaves to the search, up), for a `python_full_version` label and one read as
+    /// versions alone.
+    #[test]
+    fn derived_unions_are_the_searchs() -> Result<(), Box<dyn std::error::Error>> {
+        let mut releases: Vec<Vec<u64>> = Vec::new();
+        for x in [1, 2, 3, 10] {
+            releases.push(vec![x]);
+            for y in [0, 1, 9, 10, 11] {
+                releases.push(vec![x, y]);
+                releases.push(vec![x, y, 4]);
+            }
+        }
+        let (mut unions, mut left) = (0, 0);
+        for field in [Field::PythonFullVersion, Field::PlatformRelease] {
+            let mut ctx = Context::new();
+            let var = ctx.version_var(field)?;
+            for a in &releases {
+                let v = Version::new(a.iter().copied());
+                let up_to = Cut::below(&v.with_post(Some(0)).with_dev(Some(0)));
+                for hi in [Cut::release_block_start(a), up_to] {
+                    for b in &releases {
+                        let w = Version::new(b.iter().copied());
+                        for lo in [Cut::below(&w), Cut::release_block_start(b)] {
+                            if lo <= hi {
+                                continue;
+                            }
+                            let set = VersionSet::interval(Cut::versions_start(), hi.clone())
+                                .union(&VersionSet::interval(lo, Cut::TOP));
+                            let t = derived_union(field, &set);
+                            if as_searched(&mut ctx, var, field, &set, t)? {
+                                unions += 1;
+                            } else {
+                                left += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(unions > 500 && left > 100, "{unions} derived, {left} left");
         Ok(())
     }
 
