@@ -918,33 +918,49 @@ fn derived_pair(field: Field, set: &VersionSet) -> Option<Text> {
     Some(join(&[low, high], " and "))
 }
 
-/// The search's answer for every version below one end and every version above another
-/// (`(-∞, hi) ∪ [lo, ∞)`, `python_version < "3.11" or python_full_version >= "3.14"`), each
-/// part spelt by [`derived_single`], where both are and every cut's release starts with a
-/// number from 2 up; `None` otherwise.
+/// The search's answer for an interval and every version above another end (`[start, hi) ∪
+/// [lo, ∞)`: `python_version < "3.11" or python_full_version >= "3.14"`), each part spelt by
+/// [`derived_single`] (the first also by [`derived_pair`]) where it is, and where no
+/// conjunction is the set: `None` otherwise.
 ///
-/// No single comparison is such a set (of those with two intervals, only `!=`'s, which
-/// holds the absent value), and no conjunction: one holding every version but not the absent
-/// value needs a comparison that does, and where the literals start from 2 none does (the
-/// nearest, `python_version >= "0"`, would need a cut naming `1`). So the search's answer is
-/// its disjunction of the two parts ([`pieces_text`]), each the first comparison inside the
-/// label that covers it: the cheapest that is that part, first by text among equals, as
-/// [`derived_single`] answers for it.
+/// No single comparison is such a set (of those with two intervals, only `!=`'s, which holds
+/// the absent value). A conjunction that is the set holds every version above `lo`, so it is
+/// made of comparisons reaching the top (`>`, `>=`, and `!=`, which leaves out a block, a
+/// version, or a `python_version`'s versions), and one of them leaves out the versions just
+/// below `lo`. Where `lo` is just below a release (`[3.14, ∞)`), no part a `!=` leaves out
+/// ends there (they end at a block's first pre-release or above a version's local labels).
+/// Where the interval starts at the versions' start and every release starts with 2 or more,
+/// the conjunction would need a comparison holding every version and not the absent value,
+/// and none of the candidates does (the nearest, `python_version >= "0"`, needs a cut
+/// naming `1`). So the search's answer is its disjunction of the two parts ([`pieces_text`]):
+/// each the first comparison inside the label that covers it (the cheapest that is that
+/// part, first by text among equals, as [`derived_single`] answers), or where none does the
+/// best pair whose conjunction is inside the label, which is then that part (as
+/// [`derived_pair`] answers).
 fn derived_union(field: Field, set: &VersionSet) -> Option<Text> {
     let [start, hi, lo, top] = set.bounds() else {
         return None;
     };
-    if !start.is_versions_start() || *top != Cut::TOP {
+    if *top != Cut::TOP || *start == Cut::BOTTOM {
         return None;
     }
-    for cut in [hi, lo] {
-        if cut.epoch0_release()?.first().is_none_or(|&n| n < 2) {
+    let first = VersionSet::interval(start.clone(), hi.clone());
+    let first = if start.is_versions_start() {
+        for cut in [hi, lo] {
+            if cut.epoch0_release()?.first().is_none_or(|&n| n < 2) {
+                return None;
+            }
+        }
+        derived_single(field, &first)?
+    } else {
+        let r = lo.epoch0_release()?;
+        if *lo != Cut::below(&Version::new(r.iter().copied())) {
             return None;
         }
-    }
-    let below = derived_single(field, &VersionSet::interval(start.clone(), hi.clone()))?;
+        derived_single(field, &first).or_else(|| derived_pair(field, &first))?
+    };
     let above = derived_single(field, &VersionSet::interval(lo.clone(), Cut::TOP))?;
-    Some(join(&[below, above], " or "))
+    Some(join(&[first, above], " or "))
 }
 
 /// [`rest`]'s answer for a label of one interval (`set`) when a pair of comparisons spells it,
@@ -2264,7 +2280,45 @@ mod tests {
                 }
             }
         }
-        assert!(unions > 500 && left > 100, "{unions} derived, {left} left");
+        // An interval from a release or a block's start, and the versions from a release or a
+        // block's start up (left to the search: a `!=` may leave out the gap).
+        let few: Vec<Vec<u64>> = [2, 3]
+            .into_iter()
+            .flat_map(|x| [vec![x], vec![x, 1], vec![x, 9], vec![x, 10], vec![x, 10, 4]])
+            .collect();
+        let (mut apart, mut near) = (0, 0);
+        for field in [Field::PythonFullVersion, Field::PlatformRelease] {
+            let mut ctx = Context::new();
+            let var = ctx.version_var(field)?;
+            for a in &few {
+                let v = Version::new(a.iter().copied());
+                for start in [Cut::below(&v), Cut::release_block_start(a)] {
+                    for b in &few {
+                        let hi = Cut::release_block_start(b);
+                        for c in &few {
+                            let w = Version::new(c.iter().copied());
+                            for lo in [Cut::below(&w), Cut::release_block_start(c)] {
+                                if hi <= start || lo <= hi {
+                                    continue;
+                                }
+                                let set = VersionSet::interval(start.clone(), hi.clone())
+                                    .union(&VersionSet::interval(lo, Cut::TOP));
+                                let t = derived_union(field, &set);
+                                if as_searched(&mut ctx, var, field, &set, t)? {
+                                    apart += 1;
+                                } else {
+                                    near += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            unions > 500 && left > 100 && apart > 100 && near > 100,
+            "{unions} and {apart} derived, {left} and {near} left"
+        );
         Ok(())
     }
 
