@@ -2146,10 +2146,35 @@ mod tests {
                 VersionSet::interval(Cut::below(&v("9")?), block(&[18])),
                 r#"platform_release >= "9" and platform_release < "18""#,
             ),
+            (
+                pfv,
+                VersionSet::interval(block(&[3]), block(&[3, 5])),
+                r#"python_version >= "3" and python_version < "3.5""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(start(), block(&[3, 11]))
+                    .union(&VersionSet::interval(Cut::below(&v("3.14")?), Cut::TOP)),
+                r#"python_version < "3.11" or python_full_version >= "3.14""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(start(), block(&[2, 7]))
+                    .union(&VersionSet::interval(block(&[3]), Cut::TOP)),
+                r#"python_version < "2.7" or python_version >= "3""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(Cut::below(&v("3.11")?), block(&[3, 12]))
+                    .union(&VersionSet::interval(Cut::below(&v("3.13")?), Cut::TOP)),
+                r#"python_full_version >= "3.11" and python_version < "3.12" or python_full_version >= "3.13""#,
+            ),
         ];
         let mut ctx = Context::new();
         for (field, set, want) in cases {
-            let got = derived_single(field, &set).or_else(|| derived_pair(field, &set));
+            let got = derived_single(field, &set)
+                .or_else(|| derived_pair(field, &set))
+                .or_else(|| derived_union(field, &set));
             assert_eq!(
                 got.map(|t| t.s).as_deref(),
                 Some(want),
@@ -2158,17 +2183,20 @@ mod tests {
             let var = ctx.version_var(field)?;
             assert_eq!(ctx.search_versions(var, field, &set)?.s, want);
         }
-        // Left to the search: one version, and an interval ending inside a release's
-        // pre-releases.
+        // Left to the search: one version, an interval ending inside a release's
+        // pre-releases, all of `3.*` (`python_version == "3.*"`), and two intervals below
+        // the top.
         for set in [
             VersionSet::interval(Cut::below(&v("3.12")?), up_to("3.12")?),
             VersionSet::interval(Cut::below(&v("3.12")?), Cut::below(&v("3.13")?)),
+            VersionSet::interval(block(&[3]), block(&[4])),
+            VersionSet::interval(start(), block(&[3, 11]))
+                .union(&VersionSet::interval(block(&[3, 12]), block(&[3, 13]))),
         ] {
-            assert!(
-                derived_single(pfv, &set)
-                    .or_else(|| derived_pair(pfv, &set))
-                    .is_none()
-            );
+            let got = derived_single(pfv, &set)
+                .or_else(|| derived_pair(pfv, &set))
+                .or_else(|| derived_union(pfv, &set));
+            assert!(got.is_none(), "{set}");
         }
         Ok(())
     }
@@ -2330,7 +2358,7 @@ mod tests {
     #[test]
     fn derived_pairs_are_the_searchs() -> Result<(), Box<dyn std::error::Error>> {
         let mut releases: Vec<Vec<u64>> = Vec::new();
-        for x in [1, 3, 10] {
+        for x in [1, 2, 3, 10] {
             releases.push(vec![x]);
             for y in [0, 1, 2, 9, 10, 11, 99, 100] {
                 releases.push(vec![x, y]);
