@@ -572,7 +572,12 @@ impl Cut {
     /// with `release` trimmed: where `< "3.12"` ends and `python_version >= "3.12"` starts
     /// (at `3.12.dev0`).
     pub(crate) fn release_block_start(release: &[u64]) -> Cut {
-        Cut::new(base_atoms(0, release), Side::Below)
+        Cut::block_start(0, release)
+    }
+
+    /// [`release_block_start`](Self::release_block_start) for the versions of `epoch`.
+    pub(crate) fn block_start(epoch: u64, release: &[u64]) -> Cut {
+        Cut::new(base_atoms(epoch, release), Side::Below)
     }
 }
 

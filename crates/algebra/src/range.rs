@@ -514,7 +514,7 @@ pub(crate) fn bounds_python_versions(cut: &Cut) -> bool {
 
 /// Just below every full version whose `python_version` is `pair`.
 fn pair_block_start((e, x, y): Pair) -> Cut {
-    Cut::new(base_atoms(e, &[x, y]), Side::Below)
+    Cut::block_start(e, &[x, y])
 }
 
 /// [`VersionSet::python_version_preimage`] written straight from the blocks it names, for a

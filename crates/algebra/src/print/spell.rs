@@ -867,7 +867,8 @@ fn derived_pair(field: Field, set: &VersionSet) -> Option<Text> {
         return None;
     }
     // (`U` a `<`: a label ending where `<=` does may be one version, `==`'s.)
-    if *hi != Cut::release_block_start(&hi.epoch0_release()?) {
+    let hi_release = hi.epoch0_release()?;
+    if *hi != Cut::release_block_start(&hi_release) {
         return None;
     }
     let mut low = derived_single(field, &VersionSet::interval(lo.clone(), Cut::TOP))?;
@@ -878,7 +879,7 @@ fn derived_pair(field: Field, set: &VersionSet) -> Option<Text> {
     if field == Field::PythonFullVersion {
         // The block ending at `hi` = `X.1.dev0`, `X.0`'s, is cheaper than `U` by its
         // literal (`== "3"` against `< "3.1"`) where it holds the label.
-        if let Some(&[x, 1]) = hi.epoch0_release().as_deref() {
+        if let [x, 1] = *hi_release {
             if *lo >= Cut::release_block_start(&[x]) {
                 high = Text {
                     s: atom_text(Field::PythonVersion, O::Equal, &release_text(&[x])),
@@ -890,9 +891,9 @@ fn derived_pair(field: Field, set: &VersionSet) -> Option<Text> {
         let r = lo.epoch0_release()?;
         if *lo == Cut::release_block_start(&r) {
             // (For `X`, the block `X.0`, and all of `X.*`, which `== "X.*"` spells.)
-            let (block, end, whole) = match *r.as_slice() {
-                [x] => ([x, 0], [x, 1], Some([x.checked_add(1)?])),
-                [x, y] => ([x, y], [x, y.checked_add(1)?], None),
+            let (end, whole) = match *r.as_slice() {
+                [x] => ([x, 1], Some([x.checked_add(1)?])),
+                [x, y] => ([x, y.checked_add(1)?], None),
                 _ => return None,
             };
             let end = Cut::release_block_start(&end);
@@ -900,12 +901,7 @@ fn derived_pair(field: Field, set: &VersionSet) -> Option<Text> {
                 return None;
             }
             if *hi < end {
-                let r = if r.len() == 1 {
-                    &block[..1]
-                } else {
-                    &block[..]
-                };
-                let equal = atom_text(Field::PythonVersion, O::Equal, &release_text(r));
+                let equal = atom_text(Field::PythonVersion, O::Equal, &release_text(&r));
                 if super::score(&equal).0 <= super::score(&low.s).0 {
                     low = Text {
                         s: equal,
