@@ -512,7 +512,8 @@ impl Context {
     ) -> Result<Text, Error> {
         let derived = derived_single(field, set)
             .or_else(|| derived_pair(field, set))
-            .or_else(|| derived_union(field, set));
+            .or_else(|| derived_union(field, set))
+            .or_else(|| derived_to_release(field, set));
         if let Some(t) = derived {
             debug_assert_eq!(
                 self.search_versions(var, field, set).ok().map(|s| s.s),
@@ -957,6 +958,93 @@ fn derived_union(field: Field, set: &VersionSet) -> Option<Text> {
     };
     let above = derived_single(field, &VersionSet::interval(lo.clone(), Cut::TOP))?;
     Some(join(&[first, above], " or "))
+}
+
+/// The search's answer for an interval ending at a release itself, its pre-releases inside
+/// (`[3.12, 3.13)`, as `not python_full_version >= "3.13"` leaves it): `field != "B" and
+/// field <= "B"` for its end `B` (a release of epoch 0 from `1` up), after the spelling of its
+/// start: none at the versions' start, `field >= "A"` at a release `A`, and for
+/// `python_full_version` at the start of `python_version`'s block `X.Y` (or `X`):
+/// `python_version == "X.Y"` where the interval ends inside that block, else (for `Y` from 3
+/// up) `python_version >= "X.Y-1" and python_version != "X.Y-1"`. `None` for every other
+/// label (the search spells it).
+///
+/// No single comparison ends where such an interval does (`<` ends below the release's
+/// pre-releases, `<=` above its post-releases' start); of the candidates, `field >= "B"`
+/// alone starts there and `field != "B"` alone leaves out the versions from there up to the
+/// post-releases' start, so each conjunction that is the interval has `!=`, and then
+/// `field <= "B"`, the only candidate that ends inside that gap; none is a pair but at the
+/// versions' start, so the search's answer is [`rest`]'s greedy conjunction (or, at the
+/// versions' start, its best pair). That conjunction adds every candidate containing the
+/// interval, cheapest first, while it changes the conjunction, then drops first to last each
+/// that the others make redundant: the two of `B` are never redundant, nor `>= "A"` (the only
+/// candidate starting just below a release), and every `python_version` comparison added
+/// before them (cheaper by its shorter name) is dropped. At a block's start the
+/// `python_version` comparisons added first are what the search keeps: inside the block its
+/// `==`, which makes every other `python_version` comparison containing the interval
+/// redundant; past it the two of `X.Y-1` (the cheapest: `X.Y-1`'s text is as short as `X.Y`'s
+/// or shorter, and `!=` and `>=` sort before `>`), which leave the later ones unchanged.
+/// Written, as the search writes a conjunction, with `>=` and `==` first.
+///
+/// Tested against the search on every interval of these ends over a grid of releases, and (in
+/// debug builds) on every label spelt this way.
+fn derived_to_release(field: Field, set: &VersionSet) -> Option<Text> {
+    if !matches!(
+        field,
+        Field::PythonFullVersion | Field::PlatformRelease | Field::ImplementationVersion
+    ) {
+        return None;
+    }
+    let [lo, hi] = set.bounds() else {
+        return None;
+    };
+    // (A release from `1` up, as in `derived_single`.)
+    let usual = |release: &[u64]| release.first().is_some_and(|&n| n != 0);
+    let b = hi.epoch0_release()?;
+    if !usual(&b) || *hi != Cut::below(&Version::new(b.iter().copied())) {
+        return None;
+    }
+    let b_text = release_text(&b);
+    let mut parts: smallvec::SmallVec<[String; 4]> = smallvec::SmallVec::new();
+    if !lo.is_versions_start() {
+        let a = lo.epoch0_release()?;
+        if !usual(&a) {
+            return None;
+        }
+        if *lo == Cut::below(&Version::new(a.iter().copied())) {
+            parts.push(atom_text(field, O::GreaterThanEqual, &release_text(&a)));
+        } else if field == Field::PythonFullVersion && *lo == Cut::release_block_start(&a) {
+            let end = match *a.as_slice() {
+                [x] => [x, 1],
+                [x, y] => [x, y.checked_add(1)?],
+                _ => return None,
+            };
+            match *a.as_slice() {
+                _ if *hi <= Cut::release_block_start(&end) => {
+                    parts.push(atom_text(Field::PythonVersion, O::Equal, &release_text(&a)))
+                }
+                // (Not `X.2`: its start names `X` too, cheaper than `X.1`.)
+                [x, y] if y >= 3 => {
+                    let before = release_text(&[x, y - 1]);
+                    parts.push(atom_text(
+                        Field::PythonVersion,
+                        O::GreaterThanEqual,
+                        &before,
+                    ));
+                    parts.push(atom_text(Field::PythonVersion, O::NotEqual, &before));
+                }
+                _ => return None,
+            }
+        } else {
+            return None;
+        }
+    }
+    parts.push(atom_text(field, O::NotEqual, &b_text));
+    parts.push(atom_text(field, O::LessThanEqual, &b_text));
+    Some(Text {
+        s: parts.join(" and "),
+        or: false,
+    })
 }
 
 /// [`rest`]'s answer for a label of one interval (`set`) when a pair of comparisons spells it,
@@ -1655,8 +1743,8 @@ fn greedy<A: Meanings>(
 mod tests {
     use super::{
         Ends, FirstReading, Single, Spec, bounds_python_versions, candidates, derived_pair,
-        derived_single, derived_union, literals, literals_unsorted, put_off, single_first,
-        spec_version_set,
+        derived_single, derived_to_release, derived_union, literals, literals_unsorted, put_off,
+        single_first, spec_version_set,
     };
     use crate::Context;
     use crate::cut::Cut;
@@ -2165,12 +2253,38 @@ mod tests {
                     .union(&VersionSet::interval(Cut::below(&v("3.13")?), Cut::TOP)),
                 r#"python_full_version >= "3.11" and python_version < "3.12" or python_full_version >= "3.13""#,
             ),
+            (
+                pfv,
+                VersionSet::interval(start(), Cut::below(&v("3.13")?)),
+                r#"python_full_version != "3.13" and python_full_version <= "3.13""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(Cut::below(&v("3.12")?), Cut::below(&v("3.13")?)),
+                r#"python_full_version >= "3.12" and python_full_version != "3.13" and python_full_version <= "3.13""#,
+            ),
+            (
+                Field::PlatformRelease,
+                VersionSet::interval(Cut::below(&v("18")?), Cut::below(&v("20")?)),
+                r#"platform_release >= "18" and platform_release != "20" and platform_release <= "20""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(block(&[3, 12]), Cut::below(&v("3.13")?)),
+                r#"python_version >= "3.11" and python_version != "3.11" and python_full_version != "3.13" and python_full_version <= "3.13""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(block(&[3, 11]), Cut::below(&v("3.11")?)),
+                r#"python_version == "3.11" and python_full_version != "3.11" and python_full_version <= "3.11""#,
+            ),
         ];
         let mut ctx = Context::new();
         for (field, set, want) in cases {
             let got = derived_single(field, &set)
                 .or_else(|| derived_pair(field, &set))
-                .or_else(|| derived_union(field, &set));
+                .or_else(|| derived_union(field, &set))
+                .or_else(|| derived_to_release(field, &set));
             assert_eq!(
                 got.map(|t| t.s).as_deref(),
                 Some(want),
@@ -2179,19 +2293,20 @@ mod tests {
             let var = ctx.version_var(field)?;
             assert_eq!(ctx.search_versions(var, field, &set)?.s, want);
         }
-        // Left to the search: one version, an interval ending inside a release's
-        // pre-releases, all of `3.*` (`python_version == "3.*"`), and two intervals below
-        // the top.
+        // Left to the search: one version, an interval from `X.2`'s block up to a release
+        // (`python_version == "3.*" and python_version != "3" and …`), all of `3.*`
+        // (`python_version == "3.*"`), and two intervals below the top.
         for set in [
             VersionSet::interval(Cut::below(&v("3.12")?), up_to("3.12")?),
-            VersionSet::interval(Cut::below(&v("3.12")?), Cut::below(&v("3.13")?)),
+            VersionSet::interval(block(&[3, 2]), Cut::below(&v("3.13")?)),
             VersionSet::interval(block(&[3]), block(&[4])),
             VersionSet::interval(start(), block(&[3, 11]))
                 .union(&VersionSet::interval(block(&[3, 12]), block(&[3, 13]))),
         ] {
             let got = derived_single(pfv, &set)
                 .or_else(|| derived_pair(pfv, &set))
-                .or_else(|| derived_union(pfv, &set));
+                .or_else(|| derived_union(pfv, &set))
+                .or_else(|| derived_to_release(pfv, &set));
             assert!(got.is_none(), "{set}");
         }
         Ok(())
@@ -2388,6 +2503,57 @@ mod tests {
             }
         }
         assert!(pairs > 300 && left > 100, "{pairs} derived, {left} left");
+        Ok(())
+    }
+
+    /// The intervals ending at a release itself (`derived_to_release`) are the search's, on
+    /// every interval from the versions' start, a release or a `python_version` block's start
+    /// up to a release over a grid of releases (those around the cases its rules tell apart,
+    /// and some from `0`, which it leaves to the search), for a `python_full_version` label
+    /// and two read as versions alone.
+    #[test]
+    fn derived_intervals_to_a_release_are_the_searchs() -> Result<(), Box<dyn std::error::Error>> {
+        let mut releases: Vec<Vec<u64>> = vec![vec![0], vec![0, 1], vec![0, 10, 4]];
+        for x in [1, 2, 3, 10] {
+            releases.push(vec![x]);
+            for y in [0, 1, 2, 3, 9, 10, 11, 99, 100] {
+                releases.push(vec![x, y]);
+                releases.push(vec![x, y, 4]);
+            }
+        }
+        let (mut derived, mut left) = (0, 0);
+        for field in [
+            Field::PythonFullVersion,
+            Field::PlatformRelease,
+            Field::ImplementationVersion,
+        ] {
+            let mut ctx = Context::new();
+            let var = ctx.version_var(field)?;
+            for b in &releases {
+                let hi = Cut::below(&Version::new(b.iter().copied()));
+                let mut los = vec![Cut::versions_start()];
+                for a in &releases {
+                    los.push(Cut::below(&Version::new(a.iter().copied())));
+                    los.push(Cut::release_block_start(a));
+                }
+                for lo in los {
+                    if lo >= hi {
+                        continue;
+                    }
+                    let set = VersionSet::interval(lo, hi.clone());
+                    let t = derived_to_release(field, &set);
+                    if as_searched(&mut ctx, var, field, &set, t)? {
+                        derived += 1;
+                    } else {
+                        left += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            derived > 9000 && left > 8000,
+            "{derived} derived, {left} left"
+        );
         Ok(())
     }
 
