@@ -568,6 +568,13 @@ impl Cut {
             .collect()
     }
 
+    /// Whether the cut's prefix names a pre-release (`3.13rc1`, `3.11a6.post0.dev0`).
+    pub(crate) fn names_pre_release(&self) -> bool {
+        self.atoms()
+            .iter()
+            .any(|a| matches!(a, Atom::Pre(PreSlot::Pre(..))))
+    }
+
     /// Just below every version of epoch 0 whose release (its trailing zeros trimmed) starts
     /// with `release` trimmed: where `< "3.12"` ends and `python_version >= "3.12"` starts
     /// (at `3.12.dev0`).

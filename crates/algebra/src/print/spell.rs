@@ -513,7 +513,8 @@ impl Context {
         let derived = derived_single(field, set)
             .or_else(|| derived_pair(field, set))
             .or_else(|| derived_union(field, set))
-            .or_else(|| derived_to_release(field, set));
+            .or_else(|| derived_to_release(field, set))
+            .or_else(|| derived_pre_release(field, set));
         if let Some(t) = derived {
             debug_assert_eq!(
                 self.search_versions(var, field, set).ok().map(|s| s.s),
@@ -838,6 +839,46 @@ fn derived_single(field: Field, set: &VersionSet) -> Option<Text> {
         }
         _ => None,
     }
+}
+
+/// The search's answer for the versions from a pre-release up or below it (`[3.13rc1, ∞)`,
+/// `(-∞, 3.11a6.post0.dev0)`, `V` of epoch 0 with a release from `1` up and no local label):
+/// `field >= "V"` and `field < "V"` (`<` of a pre-release holds the pre-releases below it).
+/// `None` for every other label (the search spells it).
+///
+/// The candidates' literals are the versions the label's cut names
+/// ([`Cut::candidate_versions`]): `V` itself and releases made of `V`'s release numbers, whose
+/// comparisons end at a release's start, its first pre-release, its post-releases' start or
+/// a block's, never just below a pre-release; of `V`'s, `>=` and `<` alone end just below it
+/// (`>`, `<=` and `==` above its local labels). So that comparison is the only one equal to
+/// the label.
+///
+/// Not a part of [`derived_pair`]'s and [`derived_union`]'s answers: their reasons are given
+/// for the ends of releases.
+fn derived_pre_release(field: Field, set: &VersionSet) -> Option<Text> {
+    if !matches!(
+        field,
+        Field::PythonFullVersion | Field::PlatformRelease | Field::ImplementationVersion
+    ) {
+        return None;
+    }
+    let (cut, op) = match set.bounds() {
+        [lo, hi] if *hi == Cut::TOP => (lo, O::GreaterThanEqual),
+        [lo, hi] if lo.is_versions_start() => (hi, O::LessThan),
+        _ => return None,
+    };
+    if !cut.names_pre_release() {
+        return None;
+    }
+    let Some(crate::cut::Point::Version(v)) = cut.least_point_above() else {
+        return None;
+    };
+    let usual = v.release().first().is_some_and(|&n| n != 0);
+    (v.pre().is_some() && v.epoch() == 0 && v.local().is_empty() && usual && *cut == Cut::below(&v))
+        .then(|| Text {
+            s: atom_text(field, op, &v.to_string()),
+            or: false,
+        })
 }
 
 /// The search's answer for a label of one interval bounded on both sides whose two ends
@@ -1743,8 +1784,8 @@ fn greedy<A: Meanings>(
 mod tests {
     use super::{
         Ends, FirstReading, Single, Spec, bounds_python_versions, candidates, derived_pair,
-        derived_single, derived_to_release, derived_union, literals, literals_unsorted, put_off,
-        single_first, spec_version_set,
+        derived_pre_release, derived_single, derived_to_release, derived_union, literals,
+        literals_unsorted, put_off, single_first, spec_version_set,
     };
     use crate::Context;
     use crate::cut::Cut;
@@ -2255,6 +2296,16 @@ mod tests {
             ),
             (
                 pfv,
+                VersionSet::interval(start(), Cut::below(&v("3.11a6.post0.dev0")?)),
+                r#"python_full_version < "3.11a6.post0.dev0""#,
+            ),
+            (
+                pfv,
+                VersionSet::interval(Cut::below(&v("3.13rc1")?), Cut::TOP),
+                r#"python_full_version >= "3.13rc1""#,
+            ),
+            (
+                pfv,
                 VersionSet::interval(start(), Cut::below(&v("3.13")?)),
                 r#"python_full_version != "3.13" and python_full_version <= "3.13""#,
             ),
@@ -2284,7 +2335,8 @@ mod tests {
             let got = derived_single(field, &set)
                 .or_else(|| derived_pair(field, &set))
                 .or_else(|| derived_union(field, &set))
-                .or_else(|| derived_to_release(field, &set));
+                .or_else(|| derived_to_release(field, &set))
+                .or_else(|| derived_pre_release(field, &set));
             assert_eq!(
                 got.map(|t| t.s).as_deref(),
                 Some(want),
@@ -2373,6 +2425,58 @@ mod tests {
         // (Each shape answers for most releases of the three fields it reads.)
         assert!(
             derived > 800 && left > 900,
+            "{derived} derived, {left} left"
+        );
+        Ok(())
+    }
+
+    /// The ends just below a pre-release (`[3.13rc1, ∞)`, `(-∞, 3.11a6.post0.dev0)`) spelt by
+    /// `derived_pre_release` are the search's, over a grid of pre-releases (with post- and
+    /// dev-releases of them) and the ends next to them, for the three fields it reads.
+    #[test]
+    fn derived_pre_release_ends_are_the_searchs() -> Result<(), Box<dyn std::error::Error>> {
+        let mut versions: Vec<Version> = Vec::new();
+        for release in ["0.1", "1", "2.7", "3.11", "3.13.0", "3.12.4", "10.0.1"] {
+            for tail in [
+                "a1",
+                "b2",
+                "rc1",
+                "a6.post0.dev0",
+                "rc1.dev0",
+                "a1.post1",
+                ".dev3",
+                ".post2",
+            ] {
+                versions.push(format!("{release}{tail}").parse()?);
+            }
+            versions.push(format!("1!{release}rc1").parse()?);
+        }
+        let (mut derived, mut left) = (0, 0);
+        for field in [
+            Field::PythonFullVersion,
+            Field::PlatformRelease,
+            Field::ImplementationVersion,
+        ] {
+            let mut ctx = Context::new();
+            let var = ctx.version_var(field)?;
+            for v in &versions {
+                for set in [
+                    VersionSet::interval(Cut::below(v), Cut::TOP),
+                    VersionSet::interval(Cut::versions_start(), Cut::below(v)),
+                    VersionSet::interval(Cut::above(v), Cut::TOP),
+                    VersionSet::interval(Cut::versions_start(), Cut::above(v)),
+                ] {
+                    let t = derived_pre_release(field, &set);
+                    if as_searched(&mut ctx, var, field, &set, t)? {
+                        derived += 1;
+                    } else {
+                        left += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            derived > 200 && left > 500,
             "{derived} derived, {left} left"
         );
         Ok(())
