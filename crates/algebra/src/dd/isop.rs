@@ -591,22 +591,28 @@ impl Context {
         self.check(m)?;
         let mut cube: smallvec::SmallVec<[LitId; 16]> = smallvec::SmallVec::new();
         let mut node = m;
-        while let Some(var) = self.top(node) {
-            let edges = self.edges(node, var)?;
+        // Each node's own edges, read in place: under a complement its children are negated,
+        // and the literal leading to a child is the one leading to the node's own child.
+        while !node.is_const() {
+            let Some(n) = self.nodes.get(node.index()) else {
+                return Err(Error::new(ErrorKind::ForeignMarker));
+            };
+            let negated = node.is_complement();
             let mut kept = None;
-            for c in distinct_children(&edges) {
-                if c.is_false() {
+            for c in distinct_children(&n.edges) {
+                let seen = if negated { !c } else { c };
+                if seen.is_false() {
                     continue;
                 }
                 if kept.is_some() {
                     return Ok(None);
                 }
-                kept = Some(c);
+                kept = Some((c, seen));
             }
-            let Some(child) = kept else {
+            let Some((own, child)) = kept else {
                 return Ok(None);
             };
-            cube.push(self.cover_literals.id_of(var, &edges, child));
+            cube.push(self.cover_literals.id_of(n.var, &n.edges, own));
             node = child;
         }
         if !node.is_true() {
