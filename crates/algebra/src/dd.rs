@@ -892,7 +892,9 @@ pub struct Context {
     /// The printer's text for each literal it has printed, and whether it has a top-level `or`.
     pub(crate) literal_cache: HashMap<Var, HashMap<Label, (String, bool)>>,
     /// The printed form of each marker printed so far, keyed by the marker and the theory
-    /// constraint it was printed under (both canonical, so the text depends only on them).
+    /// constraint it was printed under (both canonical, so the text depends only on them);
+    /// not a single path printed with no theory, which is written again each time (cheaper
+    /// than keeping it).
     pub(crate) print_cache: HashMap<(Marker, Marker, bool), std::sync::Arc<str>>,
     /// The cover of each pair of bounds the printer has covered (`Context::isop_cover`).
     pub(crate) cover_cache: isop::CoverCache,

@@ -252,10 +252,21 @@ impl Context {
         self.print_cached(m, true)
     }
 
-    /// The printed form of `m`, cached per marker, theory constraint and form.
+    /// The printed form of `m`, cached per marker, theory constraint and form (but a single
+    /// path with no theory: see below).
     fn print_cached(&mut self, m: Marker, shortest: bool) -> Result<String, Error> {
         let theory = self.theory();
         let care = self.theory_constraint(&theory)?;
+        // One path to true, with no theory to simplify it under, is written straight from the
+        // path (as `print_isop_within` writes it): cheaper than the table's bookkeeping. Where
+        // that path cannot be written so, the table's way below decides.
+        if !shortest && care.is_true() && !m.is_true() && !m.is_false() {
+            if let Ok(Some(cube)) = self.single_cube(m) {
+                if let Ok(text) = self.write_one_cube(&cube) {
+                    return Ok(text);
+                }
+            }
+        }
         if let Some(s) = self.print_cache.get(&(m, care, shortest)) {
             return Ok(s.to_string());
         }
@@ -2563,6 +2574,33 @@ pub(crate) mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/tests/data/lock-markers.txt"
         ))
+    }
+
+    /// A single path printed with no theory is written from the path each time and kept out
+    /// of the printer's table (the same text every time); a marker of two paths is kept, and
+    /// a single path under a theory too (its text depends on the simplification).
+    #[test]
+    fn single_paths_are_written_without_the_table() -> Result<(), Box<dyn std::error::Error>> {
+        let one: MarkerTree =
+            "python_full_version >= '3.12' and sys_platform == 'linux'".parse()?;
+        let two: MarkerTree = "sys_platform == 'linux' or os_name == 'nt'".parse()?;
+        let mut ctx = Context::new();
+        let m = ctx.from_marker(&one, &Theory::none())?;
+        let want = r#"sys_platform == "linux" and python_full_version >= "3.12""#;
+        assert_eq!(ctx.to_marker_string(m)?, want);
+        assert_eq!(ctx.to_marker_string(m)?, want);
+        assert!(ctx.print_cache.is_empty());
+        let n = ctx.from_marker(&two, &Theory::none())?;
+        assert_eq!(
+            ctx.to_marker_string(n)?,
+            r#"os_name == "nt" or sys_platform == "linux""#
+        );
+        assert_eq!(ctx.print_cache.len(), 1);
+        let mut under = Context::new();
+        let p = under.from_marker(&one, &Theory::platform())?;
+        assert_eq!(under.to_marker_string(p)?, want);
+        assert_eq!(under.print_cache.len(), 1);
+        Ok(())
     }
 
     /// A cover past the context's step limit (counted over the whole cover, where the search
