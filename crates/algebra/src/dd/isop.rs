@@ -41,7 +41,7 @@ use rustc_hash::FxHashMap;
 
 use std::hash::{Hash, Hasher};
 
-use super::{Context, Edges, Label, Marker, Var, combine, distinct_children, label_of};
+use super::{Context, Edges, Label, Marker, Var, combine, distinct_children, flip, label_of};
 use crate::cut::Cut;
 use crate::error::{Error, ErrorKind, Limit};
 
@@ -529,10 +529,14 @@ impl std::fmt::Debug for PiecesPool {
     }
 }
 
-/// The edges the pieces are read from: one node's (equal bounds) or two nodes' common
-/// refinement.
+/// The edges the pieces are read from: one node's (equal bounds: its own edges, read in
+/// place, their children negated when the bound is the node's complement) or two nodes'
+/// common refinement.
 enum PieceEdges {
-    One(super::EdgesOf),
+    One {
+        edges: super::EdgesOf,
+        negated: bool,
+    },
     Two(super::Edges<(Marker, Marker)>),
 }
 
@@ -540,7 +544,7 @@ impl Pieces {
     /// Where the piece `(l, u)` holds.
     fn label(&self, (l, u): (Marker, Marker)) -> Label {
         match &self.edges {
-            PieceEdges::One(edges) => label_of(edges, l),
+            PieceEdges::One { edges, negated } => label_of(edges, flip(l, *negated)),
             PieceEdges::Two(pairs) => label_of(pairs, (l, u)),
         }
     }
@@ -548,7 +552,7 @@ impl Pieces {
     /// The id in `literals` of the literal of `var` where the piece `(l, u)` holds.
     fn literal(&self, literals: &mut Literals, var: Var, (l, u): (Marker, Marker)) -> LitId {
         match &self.edges {
-            PieceEdges::One(edges) => literals.id_of(var, edges, l),
+            PieceEdges::One { edges, negated } => literals.id_of(var, edges, flip(l, *negated)),
             PieceEdges::Two(pairs) => literals.id_of(var, pairs, (l, u)),
         }
     }
@@ -666,11 +670,14 @@ impl Context {
         var: Var,
     ) -> Result<(), Error> {
         if lower == upper {
-            let edges = self.edges(lower, var)?;
+            let (edges, negated) = self.own_edges(lower, var)?;
             slot.list.clear();
-            slot.list
-                .extend(distinct_children(&edges).into_iter().map(|c| (c, c)));
-            slot.edges = PieceEdges::One(edges);
+            slot.list.extend(
+                distinct_children(&edges)
+                    .into_iter()
+                    .map(|c| (flip(c, negated), flip(c, negated))),
+            );
+            slot.edges = PieceEdges::One { edges, negated };
             return Ok(());
         }
         let (l, u) = (self.edges(lower, var)?, self.edges(upper, var)?);
@@ -826,7 +833,10 @@ impl Context {
                     .map_or(common, |&(_, f)| f))
             };
             let edges = match &pieces.edges {
-                PieceEdges::One(edges) => edges.map(|c| child((c, c)))?,
+                PieceEdges::One { edges, negated } => edges.map(|c| {
+                    let c = flip(c, *negated);
+                    child((c, c))
+                })?,
                 PieceEdges::Two(pairs) => pairs.map(child)?,
             };
             self.mk(var, edges)?
