@@ -486,18 +486,24 @@ impl Context {
             lits.push(lit);
         }
         self.spell_cover_literals(&lits)?;
-        let texts: smallvec::SmallVec<[(&str, bool); 16]> = lits
+        // As `write_and` writes a cube, straight from the literals' texts.
+        let several = lits.len() > 1;
+        let len = lits
             .iter()
-            .map(|&lit| self.cover_literal_text(lit))
-            .collect();
-        let places: Cube = (0..texts.len()).collect();
-        let len = texts
-            .iter()
-            .map(|(t, or)| t.len() + if *or && texts.len() > 1 { 2 } else { 0 })
+            .map(|&lit| {
+                let (t, or) = self.cover_literal_text(lit);
+                t.len() + if or && several { 2 } else { 0 }
+            })
             .sum::<usize>()
-            + " and ".len() * texts.len().saturating_sub(1);
+            + " and ".len() * lits.len().saturating_sub(1);
         let mut out = String::with_capacity(len);
-        write_and(&places, &texts, false, &mut out);
+        for (k, &lit) in lits.iter().enumerate() {
+            if k > 0 {
+                out.push_str(" and ");
+            }
+            let (t, or) = self.cover_literal_text(lit);
+            push_in(&mut out, t, or && several);
+        }
         debug_assert_eq!(out.len(), len);
         Ok(out)
     }
