@@ -2602,6 +2602,23 @@ pub(crate) mod tests {
             r#"os_name == "nt" or sys_platform == "linux""#
         );
         assert_eq!(ctx.print_cache.len(), 1);
+        // A literal with a top-level `or` in parentheses beside another, alone without.
+        let or: MarkerTree =
+            "(python_version < '3.11' or python_full_version >= '3.14') and sys_platform == 'linux'"
+                .parse()?;
+        let o = ctx.from_marker(&or, &Theory::none())?;
+        assert_eq!(
+            ctx.to_marker_string(o)?,
+            r#"sys_platform == "linux" and (python_version < "3.11" or python_full_version >= "3.14")"#
+        );
+        let alone: MarkerTree =
+            "python_version < '3.11' or python_full_version >= '3.14'".parse()?;
+        let a = ctx.from_marker(&alone, &Theory::none())?;
+        assert_eq!(
+            ctx.to_marker_string(a)?,
+            r#"python_version < "3.11" or python_full_version >= "3.14""#
+        );
+        assert_eq!(ctx.print_cache.len(), 1);
         let mut under = Context::new();
         let p = under.from_marker(&one, &Theory::platform())?;
         assert_eq!(under.to_marker_string(p)?, want);
