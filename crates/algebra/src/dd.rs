@@ -1374,22 +1374,6 @@ impl Context {
         }
     }
 
-    /// The edges of `m`'s node over `var` as the node holds them (no copy), and whether `m` is
-    /// its complement (the children then read negated); constant edges when `m` does not
-    /// depend on `var` here. [`edges`](Self::edges) without building a complement's.
-    fn own_edges(&self, m: Marker, var: Var) -> Result<(EdgesOf, bool), Error> {
-        match self.nodes.get(m.index()) {
-            Some(node) if !m.is_const() && node.var == var => {
-                Ok((EdgesOf::Shared(node.edges.clone()), m.is_complement()))
-            }
-            Some(_) => {
-                let domain = self.info(var)?.domain;
-                Ok((EdgesOf::Owned(Edges::constant(domain, m)), false))
-            }
-            None => Err(Error::new(ErrorKind::ForeignMarker)),
-        }
-    }
-
     /// The top variable of `m` and its children (complement applied, one per edge, repeats
     /// kept); `None` for a constant.
     pub(crate) fn top_children(&self, m: Marker) -> Result<Option<(Var, Vec<Marker>)>, Error> {

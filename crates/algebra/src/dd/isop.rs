@@ -670,7 +670,7 @@ impl Context {
         var: Var,
     ) -> Result<(), Error> {
         if lower == upper {
-            let (edges, negated) = self.own_edges(lower, var)?;
+            let (edges, negated) = self.edges_raw(lower, var)?;
             slot.list.clear();
             slot.list.extend(
                 distinct_children(&edges)

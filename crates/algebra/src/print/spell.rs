@@ -2159,6 +2159,29 @@ mod tests {
         Ok(true)
     }
 
+    /// Each of `sets` but the empty and the full one, for each of `fields` (in a context of the
+    /// field's own): whether `derive` answers for it, each answer checked against the search
+    /// ([`as_searched`]). The counts of those it answers and of those it leaves to the search.
+    fn tally(
+        fields: &[Field],
+        sets: &[VersionSet],
+        derive: fn(Field, &VersionSet) -> Option<super::Text>,
+    ) -> Result<(usize, usize), crate::Error> {
+        let (mut derived, mut left) = (0, 0);
+        for &field in fields {
+            let mut ctx = Context::new();
+            let var = ctx.version_var(field)?;
+            for set in sets.iter().filter(|s| !s.is_empty() && !s.is_full()) {
+                if as_searched(&mut ctx, var, field, set, derive(field, set))? {
+                    derived += 1;
+                } else {
+                    left += 1;
+                }
+            }
+        }
+        Ok((derived, left))
+    }
+
     /// Each rule of `derived_single` and `derived_pair` answers for the lock-file labels it is
     /// written for (the grids check the answers; this checks each rule answers at all).
     #[test]
@@ -2456,32 +2479,18 @@ mod tests {
             }
             versions.push(format!("1!{release}rc1").parse()?);
         }
-        let (mut derived, mut left) = (0, 0);
-        for field in [
-            Field::PythonFullVersion,
-            Field::PlatformRelease,
-            Field::ImplementationVersion,
-        ] {
-            let mut ctx = Context::new();
-            let var = ctx.version_var(field)?;
-            for v in &versions {
-                for set in [
-                    VersionSet::interval(Cut::below(v), Cut::TOP),
-                    VersionSet::interval(Cut::versions_start(), Cut::below(v)),
-                    VersionSet::interval(Cut::above(v), Cut::TOP),
-                    VersionSet::interval(Cut::versions_start(), Cut::above(v)),
-                    // (Bounded on both sides: left to the search.)
-                    VersionSet::interval(Cut::below(&Version::new([0, 1])), Cut::below(v)),
-                ] {
-                    let t = derived_pre_release(field, &set);
-                    if as_searched(&mut ctx, var, field, &set, t)? {
-                        derived += 1;
-                    } else {
-                        left += 1;
-                    }
-                }
-            }
+        let mut sets = Vec::new();
+        for v in &versions {
+            sets.extend([
+                VersionSet::interval(Cut::below(v), Cut::TOP),
+                VersionSet::interval(Cut::versions_start(), Cut::below(v)),
+                VersionSet::interval(Cut::above(v), Cut::TOP),
+                VersionSet::interval(Cut::versions_start(), Cut::above(v)),
+                // (Bounded on both sides: left to the search.)
+                VersionSet::interval(Cut::below(&Version::new([0, 1])), Cut::below(v)),
+            ]);
         }
+        let (derived, left) = tally(&VERSION_FIELDS, &sets, derived_pre_release)?;
         assert!(
             derived > 200 && left > 700,
             "{derived} derived, {left} left"
@@ -2632,35 +2641,21 @@ mod tests {
                 releases.push(vec![x, y, 4]);
             }
         }
-        let (mut derived, mut left) = (0, 0);
-        for field in [
-            Field::PythonFullVersion,
-            Field::PlatformRelease,
-            Field::ImplementationVersion,
-        ] {
-            let mut ctx = Context::new();
-            let var = ctx.version_var(field)?;
-            for b in &releases {
-                let hi = Cut::below(&Version::new(b.iter().copied()));
-                let mut los = vec![Cut::versions_start()];
-                for a in &releases {
-                    los.push(Cut::below(&Version::new(a.iter().copied())));
-                    los.push(Cut::release_block_start(a));
-                }
-                for lo in los {
-                    if lo >= hi {
-                        continue;
-                    }
-                    let set = VersionSet::interval(lo, hi.clone());
-                    let t = derived_to_release(field, &set);
-                    if as_searched(&mut ctx, var, field, &set, t)? {
-                        derived += 1;
-                    } else {
-                        left += 1;
-                    }
+        let mut sets = Vec::new();
+        for b in &releases {
+            let hi = Cut::below(&Version::new(b.iter().copied()));
+            let mut los = vec![Cut::versions_start()];
+            for a in &releases {
+                los.push(Cut::below(&Version::new(a.iter().copied())));
+                los.push(Cut::release_block_start(a));
+            }
+            for lo in los {
+                if lo < hi {
+                    sets.push(VersionSet::interval(lo, hi.clone()));
                 }
             }
         }
+        let (derived, left) = tally(&VERSION_FIELDS, &sets, derived_to_release)?;
         assert!(
             derived > 9000 && left > 8000,
             "{derived} derived, {left} left"
