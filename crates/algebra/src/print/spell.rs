@@ -716,6 +716,22 @@ impl Context {
     }
 }
 
+/// Whether the derived spellings read labels of `field`: the standard version fields but
+/// `python_version` (`python_full_version` with `python_version`'s candidates, and two read as
+/// versions alone).
+fn derives(field: Field) -> bool {
+    matches!(
+        field,
+        Field::PythonFullVersion | Field::PlatformRelease | Field::ImplementationVersion
+    )
+}
+
+/// Whether the derived spellings take a release as it is: one from `1` up (below it, `0.*`'s
+/// versions start the domain, where other comparisons reach).
+fn usual(release: &[u64]) -> bool {
+    release.first().is_some_and(|&n| n != 0)
+}
+
 /// The search's answer for the labels a lock file is mostly made of, derived from their
 /// cuts instead of searched for: a standard version field's `[V, ∞)` (`field >= "V"`),
 /// `(-∞, V.dev0)` (`field < "V"`, `python_version < "V"` for a `python_full_version` label
@@ -741,10 +757,7 @@ impl Context {
 /// Tested against the search on every label of those shapes over a grid of releases and
 /// fields, and (in debug builds) on every label spelt this way, whichever test spells it.
 fn derived_single(field: Field, set: &VersionSet) -> Option<Text> {
-    if !matches!(
-        field,
-        Field::PythonFullVersion | Field::PlatformRelease | Field::ImplementationVersion
-    ) {
+    if !derives(field) {
         return None;
     }
     let python = field == Field::PythonFullVersion;
@@ -754,9 +767,6 @@ fn derived_single(field: Field, set: &VersionSet) -> Option<Text> {
             or: false,
         })
     };
-    // (A release from `1` up: below it, `0.*`'s versions start the domain, where other
-    // comparisons reach.)
-    let usual = |release: &[u64]| release.first().is_some_and(|&n| n != 0);
     let (lo, hi) = match set.bounds() {
         [lo, hi] => (lo, hi),
         // Every `python_version` but one: `python_version != "X.Y"`.
@@ -856,10 +866,7 @@ fn derived_single(field: Field, set: &VersionSet) -> Option<Text> {
 /// Not a part of [`derived_pair`]'s and [`derived_union`]'s answers: their reasons are given
 /// for the ends of releases.
 fn derived_pre_release(field: Field, set: &VersionSet) -> Option<Text> {
-    if !matches!(
-        field,
-        Field::PythonFullVersion | Field::PlatformRelease | Field::ImplementationVersion
-    ) {
+    if !derives(field) {
         return None;
     }
     let (cut, op) = match set.bounds() {
@@ -873,12 +880,15 @@ fn derived_pre_release(field: Field, set: &VersionSet) -> Option<Text> {
     let Some(crate::cut::Point::Version(v)) = cut.least_point_above() else {
         return None;
     };
-    let usual = v.release().first().is_some_and(|&n| n != 0);
-    (v.pre().is_some() && v.epoch() == 0 && v.local().is_empty() && usual && *cut == Cut::below(&v))
-        .then(|| Text {
-            s: atom_text(field, op, &v.to_string()),
-            or: false,
-        })
+    (v.pre().is_some()
+        && v.epoch() == 0
+        && v.local().is_empty()
+        && usual(v.release())
+        && *cut == Cut::below(&v))
+    .then(|| Text {
+        s: atom_text(field, op, &v.to_string()),
+        or: false,
+    })
 }
 
 /// The search's answer for a label of one interval bounded on both sides whose two ends
@@ -1030,17 +1040,12 @@ fn derived_union(field: Field, set: &VersionSet) -> Option<Text> {
 /// Tested against the search on every interval of these ends over a grid of releases, and (in
 /// debug builds) on every label spelt this way.
 fn derived_to_release(field: Field, set: &VersionSet) -> Option<Text> {
-    if !matches!(
-        field,
-        Field::PythonFullVersion | Field::PlatformRelease | Field::ImplementationVersion
-    ) {
+    if !derives(field) {
         return None;
     }
     let [lo, hi] = set.bounds() else {
         return None;
     };
-    // (A release from `1` up, as in `derived_single`.)
-    let usual = |release: &[u64]| release.first().is_some_and(|&n| n != 0);
     let b = hi.epoch0_release()?;
     if !usual(&b) || *hi != Cut::below(&Version::new(b.iter().copied())) {
         return None;
